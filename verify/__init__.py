@@ -1,0 +1,15 @@
+"""verify: a symbolic-numeric verification suite for Dayı & Chen,
+"Low-rank fine-tuning lies between lazy training and feature learning".
+
+The package is organised one module per idea:
+
+- :mod:`verify.activations`    the activation registry (NumPy, SymPy and mpmath twins)
+- :mod:`verify.hermite`        Hermite coefficients μ_p(σ) by reused-node quadrature
+- :mod:`verify.hermite_exact`  exact (SymPy) Hermite coefficients where a closed form exists
+- :mod:`verify.kernels`        dual kernels K_σ(ρ), K'_σ(ρ): closed forms, 2-D quadrature, series
+- :mod:`verify.diagnostics`    Assumption 6 diagnostics: decay exponent, E[σ'^2], information exponent
+- :mod:`verify.cache`          the on-disk coefficient cache
+- :mod:`verify.cli`            the ``verify`` command line
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,7 @@
+"""``python -m verify`` is the same as the ``verify`` console script."""
+
+import sys
+
+from verify.cli import main
+
+sys.exit(main())

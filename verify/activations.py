@@ -1,0 +1,446 @@
+"""The activation registry.
+
+Every activation σ has three twins that must agree (tests check them against
+each other over a declared domain):
+
+- a SymPy expression in the real symbol ``x`` (the single source of truth for
+  the symbolic side, the exact Hermite coefficients and the kink locations);
+- an mpmath evaluator, lambdified from that expression (the high-precision
+  reference used by every quadrature);
+- a vectorised NumPy function and its derivative (the simulator's fast path).
+  For the built-in activations these are written by hand so that they are
+  numerically stable where the naive formula overflows (softplus, sigmoid);
+  for ``expr:`` activations they are lambdified.
+
+Names: ``relu``, ``abs``, ``sigmoid`` (logistic), ``tanh``, ``erf``,
+``softplus``, ``gelu`` (x Φ(x), the exact GELU), ``quadratic`` (x²),
+``linear``, ``he1`` ... ``he8`` (normalised Hermite polynomials h_p = He_p/√p!),
+and ``expr:<SymPy expression in x>``.
+
+SymPy is imported lazily so that a cached Hermite lookup never pays for it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from verify.errors import (
+    MalformedExpressionError,
+    NotSquareIntegrableError,
+    UnknownActivationError,
+)
+
+EXPR_PREFIX = "expr:"
+HERMITE_DEGREES = range(1, 9)
+
+ArrayFunction = Callable[[np.ndarray], np.ndarray]
+
+
+def _symbol():
+    import sympy
+
+    return sympy.Symbol("x", real=True)
+
+
+# --- stable NumPy evaluators for the built-ins --------------------------------
+# Each is the NumPy twin of the SymPy source registered below; tests compare
+# them with the mpmath evaluator lambdified from that source.
+
+
+def _relu(x):
+    return np.maximum(x, 0.0)
+
+
+def _relu_prime(x):
+    # Convention at the kink: σ'(0) = 0 (a null set under the Gaussian).
+    return (x > 0).astype(float)
+
+
+def _abs_prime(x):
+    return np.sign(x)
+
+
+def _sigmoid(x):
+    from scipy.special import expit
+
+    return expit(x)
+
+
+def _sigmoid_prime(x):
+    s = _sigmoid(x)
+    return s * (1.0 - s)
+
+
+def _tanh_prime(x):
+    return 1.0 - np.tanh(x) ** 2
+
+
+def _erf(x):
+    from scipy.special import erf
+
+    return erf(x)
+
+
+def _erf_prime(x):
+    return 2.0 / math.sqrt(math.pi) * np.exp(-(x**2))
+
+
+def _softplus(x):
+    # log(1 + e^x) without overflow for large x.
+    return np.logaddexp(0.0, x)
+
+
+def _gelu(x):
+    from scipy.special import ndtr
+
+    return x * ndtr(x)
+
+
+def _gelu_prime(x):
+    from scipy.special import ndtr
+
+    return ndtr(x) + x * np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
+
+
+def _square(x):
+    return x * x
+
+
+def _double(x):
+    return 2.0 * x
+
+
+def _identity(x):
+    return x + 0.0
+
+
+def _one(x):
+    return np.ones_like(x)
+
+
+def _normalized_hermite(p: int, x):
+    """h_p(x) = He_p(x)/√p! by the three-term recurrence (stable for all x)."""
+    h_prev, h = np.zeros_like(x), np.ones_like(x)
+    for q in range(p):
+        h_prev, h = h, (x * h - math.sqrt(q) * h_prev) / math.sqrt(q + 1)
+    return h
+
+
+# --- the registry ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Activation:
+    """An activation σ with its SymPy, mpmath and NumPy twins.
+
+    Parameters
+    ----------
+    name:
+        Canonical name: a registry key or ``expr:<canonical SymPy string>``.
+    source:
+        SymPy source of σ as a function of the real symbol ``x``.
+    numpy_function, numpy_derivative:
+        Hand-written stable evaluators; ``None`` means "lambdify the source".
+    """
+
+    name: str
+    source: str
+    numpy_function: ArrayFunction | None = field(default=None, repr=False, compare=False)
+    numpy_derivative: ArrayFunction | None = field(default=None, repr=False, compare=False)
+
+    # -- symbolic side
+    @cached_property
+    def x(self):
+        return _symbol()
+
+    @cached_property
+    def expr(self):
+        """σ as a SymPy expression in the real symbol ``x``."""
+        return _parse(self.source, self.name)
+
+    @cached_property
+    def derivative_expr(self):
+        """σ' as a SymPy expression (Heaviside / DiracDelta at kinks and jumps)."""
+        import sympy
+
+        return sympy.diff(self.expr, self.x)
+
+    @cached_property
+    def kinks(self) -> tuple:
+        """Sorted exact real points where σ is not smooth (quadrature splits there)."""
+        return _kinks(self.expr, self.x)
+
+    @property
+    def has_jumps(self) -> bool:
+        """True when σ is discontinuous, so σ' has a Dirac mass and E[σ'²] = ∞."""
+        import sympy
+
+        return self.derivative_expr.has(sympy.DiracDelta)
+
+    # -- NumPy side
+    def __call__(self, x) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        f = self.numpy_function or self._lambdified_numpy[0]
+        return np.broadcast_to(f(x), x.shape).astype(float, copy=False)
+
+    def derivative(self, x) -> np.ndarray:
+        """σ'(x), vectorised (the simulator's gradient uses it)."""
+        x = np.asarray(x, dtype=float)
+        f = self.numpy_derivative or self._lambdified_numpy[1]
+        return np.broadcast_to(f(x), x.shape).astype(float, copy=False)
+
+    @cached_property
+    def _lambdified_numpy(self):
+        import sympy
+
+        modules = [{"Heaviside": lambda t, h0=0.5: np.heaviside(t, h0)}, "scipy", "numpy"]
+        return (
+            sympy.lambdify(self.x, self.expr, modules=modules),
+            sympy.lambdify(self.x, self.derivative_expr, modules=modules),
+        )
+
+    # -- mpmath side
+    @cached_property
+    def mpmath_function(self) -> Callable[[Any], Any]:
+        """σ as an mpmath function (evaluates at the caller's working precision)."""
+        return _lambdify_mpmath(self.x, self.expr)
+
+    @cached_property
+    def mpmath_derivative(self) -> Callable[[Any], Any]:
+        """σ' as an mpmath function; the value at a kink is irrelevant (null set)."""
+        return _lambdify_mpmath(self.x, self.derivative_expr)
+
+
+def _lambdify_mpmath(x, expr):
+    import mpmath
+    import sympy
+
+    def heaviside(t, h0=0.5):
+        return mpmath.mpf(1) if t > 0 else (mpmath.mpf(0) if t < 0 else mpmath.mpf(h0))
+
+    def dirac(*args):
+        # Only reached for jump discontinuities, where E[σ'²] is infinite and
+        # callers check ``has_jumps`` first; away from the jump it is 0.
+        return mpmath.mpf(0)
+
+    f = sympy.lambdify(
+        x, expr, modules=[{"Heaviside": heaviside, "DiracDelta": dirac}, "mpmath"]
+    )
+    return f
+
+
+def _parse(source: str, name: str):
+    import sympy
+    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
+
+    x = _symbol()
+    try:
+        expr = parse_expr(
+            source,
+            local_dict={"x": x, "Max": sympy.Max, "Min": sympy.Min, "Abs": sympy.Abs},
+            transformations=standard_transformations,
+        )
+        expr = sympy.sympify(expr)
+    except Exception as exc:  # SymPy raises many types for malformed input
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise MalformedExpressionError(
+            f"activation {name!r}: cannot parse {source!r} as a SymPy expression ({reason})"
+        ) from None
+    if not isinstance(expr, sympy.Expr):
+        raise MalformedExpressionError(
+            f"activation {name!r}: {source!r} is not an expression in x"
+        )
+    extra = expr.free_symbols - {x}
+    if extra:
+        names = ", ".join(sorted(str(s) for s in extra))
+        raise MalformedExpressionError(
+            f"activation {name!r}: expression may only use the variable x, found {names}"
+        )
+    return expr
+
+
+def _kinks(expr, x) -> tuple:
+    """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
+    import sympy
+
+    candidates = []
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Abs | sympy.sign | sympy.Heaviside):
+            candidates.append(node.args[0])
+        elif isinstance(node, sympy.Max | sympy.Min):
+            args = node.args
+            candidates.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
+        elif isinstance(node, sympy.Piecewise):
+            for _, cond in node.args:
+                if isinstance(cond, sympy.core.relational.Relational):
+                    candidates.append(cond.lhs - cond.rhs)
+    points = set()
+    for g in candidates:
+        if not g.has(x):
+            continue
+        roots = sympy.solveset(g, x, sympy.S.Reals)
+        if not isinstance(roots, sympy.FiniteSet):
+            raise MalformedExpressionError(
+                f"cannot locate the kinks of {expr} (branch condition {g} = 0 has roots {roots})"
+            )
+        points.update(roots)
+    return tuple(sorted(points, key=lambda r: float(r)))
+
+
+def check_square_integrable(activation: Activation) -> None:
+    """Raise :class:`NotSquareIntegrableError` unless E[σ(g)²] < ∞ for g ~ N(0,1).
+
+    σ must be real and finite on R, and σ(x)² e^{-x²/2} must decay faster
+    than |x|^{-4} at ±∞ (a sufficient condition for integrability that every
+    registered activation and every polynomial meets).  The limit is taken by
+    SymPy; where SymPy cannot decide, the growth is probed numerically.
+    """
+    import mpmath
+    import sympy
+
+    expr, x = activation.expr, activation.x
+    sing = _real_singularities(expr, x)
+    if sing:
+        raise NotSquareIntegrableError(
+            f"activation {activation.name!r} is not finite on the real line "
+            f"(singular at x = {sing[0]}); σ must be in L2(N(0,1))"
+        )
+    with mpmath.workdps(30):
+        f = activation.mpmath_function
+        for t in ("-2.5", "-0.7", "0.3", "1.9"):
+            value = mpmath.mpmathify(f(mpmath.mpf(t)))
+            if isinstance(value, mpmath.mpc) and abs(value.imag) > 1e-20 * (1 + abs(value)):
+                raise MalformedExpressionError(
+                    f"activation {activation.name!r} is not real-valued (σ({t}) = {value})"
+                )
+    weighted = expr**2 * x**4 * sympy.exp(-(x**2) / 2)
+    for direction in (sympy.oo, -sympy.oo):
+        try:
+            lim = sympy.limit(weighted, x, direction)
+        except Exception:  # SymPy cannot always decide; probe numerically
+            lim = None
+        if lim == 0:
+            continue
+        if lim is not None and (lim.is_infinite or (lim.is_number and lim.is_nonzero)):
+            decays = False
+        else:
+            decays = _numerically_decays(activation, 1 if direction == sympy.oo else -1)
+        if not decays:
+            raise NotSquareIntegrableError(
+                f"activation {activation.name!r} is not square-integrable under N(0,1): "
+                f"σ(x)² e^(-x²/2) does not decay as x → {'+' if direction == sympy.oo else '-'}∞"
+            )
+
+
+def _real_singularities(expr, x) -> list:
+    import sympy
+    from sympy.calculus.singularities import singularities
+
+    try:
+        sing = singularities(expr, x, sympy.S.Reals)
+    except Exception:  # NotImplementedError for transcendental forms: no poles found
+        return []
+    if isinstance(sing, sympy.FiniteSet):
+        return sorted(sing, key=lambda r: float(r))
+    return [] if sing is sympy.S.EmptySet else [sing]
+
+
+def _numerically_decays(activation: Activation, sign: int) -> bool:
+    import mpmath
+
+    with mpmath.workdps(30):
+        f = activation.mpmath_function
+        values = []
+        for t in (8, 16, 32, 64):
+            xt = mpmath.mpf(sign * t)
+            values.append(abs(f(xt)) ** 2 * xt**4 * mpmath.exp(-(xt**2) / 2))
+    return values[-1] < 1e-6 and values[-1] <= values[-2]
+
+
+def _builtin_table() -> dict[str, Activation]:
+    table = [
+        Activation("relu", "Max(x, 0)", _relu, _relu_prime),
+        Activation("abs", "Abs(x)", np.abs, _abs_prime),
+        Activation("sigmoid", "1/(1 + exp(-x))", _sigmoid, _sigmoid_prime),
+        Activation("tanh", "tanh(x)", np.tanh, _tanh_prime),
+        Activation("erf", "erf(x)", _erf, _erf_prime),
+        Activation("softplus", "log(1 + exp(x))", _softplus, _sigmoid),
+        Activation("gelu", "x*(1 + erf(x/sqrt(2)))/2", _gelu, _gelu_prime),
+        Activation("quadratic", "x**2", _square, _double),
+        Activation("linear", "x", _identity, _one),
+    ]
+    for p in HERMITE_DEGREES:
+        table.append(
+            Activation(
+                f"he{p}",
+                f"hermite_prob({p}, x)/sqrt(factorial({p}))",
+                _HermiteEvaluator(p),
+                _HermiteDerivative(p),
+            )
+        )
+    return {a.name: a for a in table}
+
+
+@dataclass(frozen=True)
+class _HermiteEvaluator:
+    degree: int
+
+    def __call__(self, x):
+        return _normalized_hermite(self.degree, x)
+
+
+@dataclass(frozen=True)
+class _HermiteDerivative:
+    degree: int
+
+    def __call__(self, x):
+        # h_p' = √p h_{p-1}
+        return math.sqrt(self.degree) * _normalized_hermite(self.degree - 1, x)
+
+
+BUILTINS: dict[str, Activation] = _builtin_table()
+
+
+def builtin_names() -> list[str]:
+    return list(BUILTINS)
+
+
+@lru_cache(maxsize=64)
+def get_activation(name: str) -> Activation:
+    """Look up a registered activation or parse an ``expr:`` one.
+
+    ``expr:`` activations are validated: they must parse, use only ``x``,
+    be real, and be square-integrable under N(0,1).
+
+    Raises
+    ------
+    UnknownActivationError, MalformedExpressionError, NotSquareIntegrableError
+    """
+    if not isinstance(name, str):
+        raise UnknownActivationError(f"activation must be a string, got {name!r}")
+    key = name.strip()
+    if key in BUILTINS:
+        return BUILTINS[key]
+    if key.startswith(EXPR_PREFIX):
+        source = key[len(EXPR_PREFIX) :].strip()
+        if not source:
+            raise MalformedExpressionError("activation 'expr:' has an empty expression")
+        expr = _parse(source, key)
+        activation = Activation(EXPR_PREFIX + str(expr), str(expr))
+        check_square_integrable(activation)
+        return activation
+    known = ", ".join(builtin_names())
+    raise UnknownActivationError(
+        f"unknown activation {name!r}; known: {known}, or expr:<SymPy expression in x>"
+    )
+
+
+def is_known_name(name: str) -> bool:
+    """Cheap check (no SymPy import) used by the cached command-line path."""
+    return name in BUILTINS

@@ -1,0 +1,34 @@
+"""Exceptions for bad input.
+
+Every error the suite raises for bad input is a :class:`VerifyInputError`, a
+``ValueError`` subclass whose message is one line naming the offending value
+and the assumption it breaks.  The command line prints that line and exits 2.
+"""
+
+
+class VerifyInputError(ValueError):
+    """Base class: an input value breaks an assumption of the suite or the paper."""
+
+
+class UnknownActivationError(VerifyInputError):
+    """The activation name is neither registered nor an ``expr:`` expression."""
+
+
+class MalformedExpressionError(VerifyInputError):
+    """An ``expr:`` activation does not parse as a real SymPy expression in ``x``."""
+
+
+class NotSquareIntegrableError(VerifyInputError):
+    """σ is not in L²(N(0,1)), so it has no Hermite expansion (paper §1.4)."""
+
+
+class InvalidParameterError(VerifyInputError):
+    """A numeric parameter is out of its domain (a count, a precision, a correlation...)."""
+
+
+class ConvergenceError(RuntimeError):
+    """A quadrature or series did not reach its error budget.
+
+    Not an input error: the input was valid but the numerics failed, so the
+    command line reports it as a crash (exit 1), never as a silent number.
+    """

@@ -1,0 +1,142 @@
+r"""Exact Hermite coefficients, derived (not transcribed) in SymPy.
+
+Two families have closed forms here; tests compare both with the quadrature
+of :mod:`verify.hermite` at 30 and 60 digits.
+
+1. **Piecewise polynomials with a single break at 0** — polynomials, relu,
+   abs, Max(x,0)^k, Heaviside(x)·q(x), ….  Write σ(t) = q₊(t) and
+   σ(−t) = q₋(t) for t > 0, with q± polynomials.  Then
+
+       μ_p √p! = E[1{g>0} q₊(g) He_p(g)] + (−1)^p E[1{g>0} q₋(g) He_p(g)],
+
+   and E[1{g>0} q(g)] is a combination of half-normal moments
+   M_k = E[g^k 1{g>0}] = (k−1)!!/2 (k even), (k−1)!!/√(2π) (k odd).
+   This reproduces the relu formula quoted in the Hermite issue (μ_0 = 1/√(2π),
+   μ_1 = 1/2, odd p ≥ 3 zero, even p ≥ 2: (−1)^{p/2−1}(p−3)!!/√(2π p!)),
+   which is therefore a test, not an input.
+
+2. **erf(c x)**, c > 0.  By Gaussian integration by parts (Stein),
+   μ_p(σ) = E[σ'(g) h_{p−1}(g)]/√p, with σ'(t) = (2c/√π) e^{−c²t²}.  From the
+   generating function E[e^{−a g²} e^{sg − s²/2}] = (1+2a)^{−1/2} e^{−s² a/(1+2a)},
+
+       E[e^{−a g²} He_{2j}(g)] = (2j)!/j! · (−a/(1+2a))^j / √(1+2a),
+
+   and the odd-index coefficients vanish, so with a = c²:
+
+       μ_{2j+1} = (2c/√π) (2j)!/(j! √((2j+1)!)) (−c²/(1+2c²))^j / √(1+2c²).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+def exact_coefficients(activation, terms: int) -> list | None:
+    """[μ_0, …, μ_{terms−1}] as SymPy numbers, or None when no closed form is known."""
+    for family in (_piecewise_polynomial_coefficients, _erf_coefficients):
+        result = family(activation, terms)
+        if result is not None:
+            return result
+    return None
+
+
+def is_finite_expansion(activation) -> bool:
+    """True when σ is a polynomial, so μ_p = 0 beyond its degree."""
+    return activation.expr.is_polynomial(activation.x)
+
+
+def polynomial_degree(activation) -> int:
+    import sympy
+
+    return int(sympy.Poly(activation.expr, activation.x).degree())
+
+
+def _half_line_pieces(activation):
+    """(q₊, q₋) as Polys in t > 0 with σ(t) = q₊(t), σ(−t) = q₋(t), or None."""
+    import sympy
+
+    if any(k != 0 for k in activation.kinks):
+        return None
+    t = sympy.Symbol("t", positive=True)
+    pieces = []
+    for sign in (1, -1):
+        branch = sympy.simplify(activation.expr.subs(activation.x, sign * t))
+        if branch.has(sympy.Heaviside, sympy.sign, sympy.Abs, sympy.Max, sympy.Min):
+            return None
+        if not branch.is_polynomial(t):
+            return None
+        pieces.append(sympy.Poly(branch, t))
+    return tuple(pieces)
+
+
+@lru_cache(maxsize=256)
+def _half_normal_moment(k: int):
+    """M_k = E[g^k 1{g>0}] for g ~ N(0,1)."""
+    import sympy
+
+    dfact = sympy.factorial2(k - 1)
+    return dfact / 2 if k % 2 == 0 else dfact / sympy.sqrt(2 * sympy.pi)
+
+
+def _half_line_expectation(poly) -> object:
+    """E[1{g>0} poly(g)] for a Poly in one variable."""
+    import sympy
+
+    total = sympy.Integer(0)
+    for (k,), coeff in poly.terms():
+        total += coeff * _half_normal_moment(k)
+    return total
+
+
+def _piecewise_polynomial_coefficients(activation, terms: int) -> list | None:
+    import sympy
+
+    pieces = _half_line_pieces(activation)
+    if pieces is None:
+        return None
+    q_pos, q_neg = pieces
+    t = q_pos.gens[0]
+    out = []
+    for p in range(terms):
+        he = sympy.Poly(sympy.hermite_prob(p, t), t)
+        value = _half_line_expectation(q_pos * he) + (-1) ** p * _half_line_expectation(q_neg * he)
+        out.append(sympy.radsimp(sympy.expand(value / sympy.sqrt(sympy.factorial(p)))))
+    return out
+
+
+def _erf_scale(activation):
+    """c when σ(x) = erf(c x) with a positive constant c, else None."""
+    import sympy
+
+    expr, x = activation.expr, activation.x
+    if not isinstance(expr, sympy.erf):
+        return None
+    c = sympy.simplify(expr.args[0] / x)
+    if c.has(x) or not c.is_positive:
+        return None
+    return c
+
+
+def _erf_coefficients(activation, terms: int) -> list | None:
+    import sympy
+
+    c = _erf_scale(activation)
+    if c is None:
+        return None
+    a = c**2
+    out = []
+    for p in range(terms):
+        if p % 2 == 0:
+            out.append(sympy.Integer(0))
+            continue
+        j = (p - 1) // 2
+        gaussian_moment = (
+            sympy.factorial(2 * j) / sympy.factorial(j) * (-a / (1 + 2 * a)) ** j
+            / sympy.sqrt(1 + 2 * a)
+        )
+        out.append(
+            sympy.simplify(
+                2 * c / sympy.sqrt(sympy.pi) * gaussian_moment / sympy.sqrt(sympy.factorial(p))
+            )
+        )
+    return out

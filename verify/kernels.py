@@ -1,0 +1,282 @@
+r"""Dual kernels K_σ(ρ) = E[σ(g₁)σ(g₂)] and K'_σ(ρ) = E[σ'(g₁)σ'(g₂)].
+
+Here (g₁, g₂) are standard Gaussians with correlation ρ ∈ [−1, 1].  By the
+Hermite expansion (paper §1.4), K_σ(ρ) = Σ_p μ_p² ρ^p and its derivative is
+K'_σ(ρ) = Σ_p p μ_p² ρ^{p−1} = E[σ'(g₁)σ'(g₂)] (apply the first identity to σ'
+and use μ_{p−1}(σ') = √p μ_p(σ)).
+
+Three independent evaluations, compared with each other by the tests:
+
+``closed``
+    SymPy closed forms: the arc-cosine kernel for relu (Cho & Saul),
+    (2/π)(√(1−ρ²) + ρ asin ρ) for abs, (2/π) asin(2c²ρ/(1+2c²)) for erf(cx),
+    and Σ μ_p² ρ^p with exact μ_p for every polynomial σ (linear, quadratic,
+    he_p, polynomial ``expr:``).  K' is the closed form of E[σ'σ'], and a
+    test checks K' = dK/dρ symbolically.
+``quadrature``
+    A 2-D Gaussian integral at high precision: g₂ = ρ g₁ + √(1−ρ²) z, the
+    inner integral over z split where the argument crosses a kink.
+``series``
+    The partial sum Σ_{p<N} μ_p² ρ^p with a rigorous tail bound
+    |ρ|^N (E[σ²] − Σ_{p<N} μ_p²) (Parseval), and likewise for K' with E[σ'²].
+    Never the reference: for relu Σ p μ_p² converges only like N^{−1/2}.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mpmath
+
+from mpmath.calculus.quadrature import TanhSinh
+
+from verify.errors import ConvergenceError, InvalidParameterError
+from verify.hermite import TARGET_EXTRA_DIGITS, validate_dps
+from verify.quadrature import (
+    GUARD_DIGITS,
+    breakpoints,
+    extrapolated_error,
+    gaussian_expectation,
+)
+
+KERNEL_METHODS = ("auto", "closed", "quadrature", "series")
+KERNEL_GUARD_DIGITS = 8
+
+
+@dataclass(frozen=True)
+class KernelValue:
+    """K_σ(ρ) (or K'_σ(ρ)) with an error bound and the method that produced it."""
+
+    activation: str
+    rho: object
+    derivative: bool
+    value: object
+    error: object
+    method: str
+
+
+def validate_rho(rho) -> object:
+    """ρ as an mpf; strings are parsed at 60 digits so '0.37' means 37/100, not its double."""
+    try:
+        with mpmath.workdps(60):
+            r = mpmath.mpf(rho)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"rho must be a real number in [-1, 1], got {rho!r}") from None
+    if mpmath.isnan(r) or not -1 <= r <= 1:
+        raise InvalidParameterError(
+            f"rho must lie in [-1, 1] (it is a correlation), got {rho!r}"
+        )
+    return r
+
+
+def closed_form(activation, derivative: bool = False):
+    """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
+    import sympy
+
+    from verify.hermite_exact import _erf_scale, exact_coefficients, is_finite_expansion
+    from verify.hermite_exact import polynomial_degree
+
+    rho = sympy.Symbol("rho", real=True)
+    x, expr = activation.x, activation.expr
+    pi, sqrt, asin = sympy.pi, sympy.sqrt, sympy.asin
+    if expr == sympy.Max(x, 0):
+        if derivative:
+            return (pi - sympy.acos(rho)) / (2 * pi)
+        return (sqrt(1 - rho**2) + (pi - sympy.acos(rho)) * rho) / (2 * pi)
+    if expr == sympy.Abs(x):
+        if derivative:
+            return 2 / pi * asin(rho)
+        return 2 / pi * (sqrt(1 - rho**2) + rho * asin(rho))
+    c = _erf_scale(activation)
+    if c is not None:
+        a = c**2
+        if derivative:
+            return 4 * a / pi / sqrt((1 + 2 * a) ** 2 - 4 * a**2 * rho**2)
+        return 2 / pi * asin(2 * a * rho / (1 + 2 * a))
+    if is_finite_expansion(activation):
+        n = polynomial_degree(activation)
+        mu = exact_coefficients(activation, n + 1)
+        if derivative:
+            return sympy.expand(sum(p * mu[p] ** 2 * rho ** (p - 1) for p in range(1, n + 1)))
+        return sympy.expand(sum(mu[p] ** 2 * rho**p for p in range(n + 1)))
+    return None
+
+
+def kernel(activation, rho, derivative: bool = False, dps: int = 30,
+           method: str = "auto", terms: int = 200) -> KernelValue:
+    """K_σ(ρ), or K'_σ(ρ) with ``derivative=True``, to ``dps`` digits.
+
+    ``method="auto"`` uses the closed form where one exists and the 2-D
+    quadrature otherwise; ``"series"`` uses ``terms`` Hermite coefficients.
+    """
+    from verify.activations import Activation, get_activation
+
+    act = activation if isinstance(activation, Activation) else get_activation(activation)
+    r = validate_rho(rho)
+    dps = validate_dps(dps)
+    if method not in KERNEL_METHODS:
+        raise InvalidParameterError(f"method must be one of {KERNEL_METHODS}, got {method!r}")
+    if derivative and act.has_jumps:
+        raise InvalidParameterError(
+            f"activation {act.name!r} is discontinuous, so K'(rho) = E[σ'σ'] is infinite"
+        )
+    if method in ("auto", "closed"):
+        expr = closed_form(act, derivative)
+        if expr is None and method == "closed":
+            raise InvalidParameterError(f"activation {act.name!r} has no closed-form kernel")
+        if expr is not None:
+            value = _evaluate_closed(expr, r, dps)
+            return KernelValue(act.name, r, derivative, value, mpmath.mpf(0), "closed")
+    if method == "series":
+        value, error = kernel_series(act, r, derivative, dps, terms)
+        return KernelValue(act.name, r, derivative, value, error, "series")
+    value, error = kernel_quadrature(act, r, derivative, dps)
+    return KernelValue(act.name, r, derivative, value, error, "quadrature")
+
+
+def _evaluate_closed(expr, rho, dps: int):
+    import sympy
+
+    (symbol,) = expr.free_symbols or {sympy.Symbol("rho", real=True)}
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        f = sympy.lambdify(symbol, expr, modules="mpmath")
+        return mpmath.mpf(mpmath.re(f(mpmath.mpf(rho))))
+
+
+def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
+                      max_level: int = 10) -> tuple:
+    """(E[s(g₁)s(g₂)], error) for s = σ (or σ'), by a nested 2-D tanh-sinh rule.
+
+    Write g₂ = ρ g₁ + √(1−ρ²) z with z ⊥ g₁, so the integrand is smooth away
+    from the kinks even as |ρ| → 1.  The outer integral over g₁ is split at
+    the kinks of s; for each outer node the inner integral over z is split
+    where ρ g₁ + √(1−ρ²) z crosses a kink (tanh-sinh nodes of [0, ∞) shifted
+    there).  Both dimensions use the nested level-L rule, so one pass yields
+    the level-L and level-(L−1) estimates; levels increase until the
+    extrapolated error (:func:`~verify.quadrature.extrapolated_error`) is
+    below 10^-(dps+2).  Nodes with |x| beyond 2√(D ln 10) (D working digits)
+    are skipped: s ∈ L²(N(0,1)) grows slower than e^{x²/4}, so s·φ there is
+    below the working precision.
+    """
+    s = act.mpmath_derivative if derivative else act.mpmath_function
+    # Fewer guard digits than the 1-D engines: the 2-D cost grows with the
+    # square of the node count, and 8 digits cover the rounding of ~10⁶ terms.
+    with mpmath.workdps(dps + KERNEL_GUARD_DIGITS):
+        r = mpmath.mpf(rho)
+        scale = mpmath.sqrt(1 - r * r)
+        if scale == 0:  # degenerate: g₂ = ±g₁
+            return gaussian_expectation(lambda t: s(t) * s(r * t), act.kinks, dps)
+        line = _GaussianLine(breakpoints(act.kinks)[1:-1])
+        target = mpmath.mpf(10) ** (-(dps + TARGET_EXTRA_DIGITS))
+        estimates: list = []
+        error = None
+        for level in range(2, max_level + 1):
+            inner_coarse = {}
+
+            def outer(a, level=level, store=inner_coarse):
+                value = s(a)
+                if value == 0:
+                    return value
+                fine, coarse, _ = line.sums(lambda z: s(r * a + scale * z), level,
+                                            shift=r * a, stretch=scale)
+                store[a] = value * coarse
+                return value * fine
+
+            full, _, mass = line.sums(outer, level)
+            coarse = line.sums(lambda a, store=inner_coarse: store.get(a, 0), level - 1)[0]
+            estimates.extend([coarse, full] if not estimates else [full])
+            if len(estimates) >= 3:
+                rounding = mass * mpmath.ldexp(1, -mpmath.mp.prec + 8)
+                error = extrapolated_error(
+                    estimates[-1], estimates[-2], estimates[-3], rounding, dps + TARGET_EXTRA_DIGITS
+                )
+                if error < target:
+                    return full, error
+        raise ConvergenceError(
+            f"2-D kernel quadrature for {act.name!r} at rho={mpmath.nstr(r, 5)} did not reach "
+            f"1e-{dps + TARGET_EXTRA_DIGITS} after {max_level} tanh-sinh levels "
+            f"(error estimate {mpmath.nstr(error, 3)})"
+        )
+
+
+class _GaussianLine:
+    """Nested tanh-sinh sums of ∫ f(t) φ(t) dt over R split at fixed kinks.
+
+    ``sums(f, L, shift, stretch)`` integrates over the variable z where the
+    kinks sit at (k − shift)/stretch: the standard nodes of (−∞, 0], [0, ∞)
+    and [−1, 1] are computed once per level and only translated or scaled.
+    """
+
+    def __init__(self, kinks: list):
+        self.kinks = kinks
+        self.rule = TanhSinh(mpmath.mp)
+        self.reach = 2 * mpmath.sqrt(mpmath.log(10) * mpmath.mp.dps)
+        self.norm = 1 / mpmath.sqrt(2 * mpmath.pi)
+        self._standard: dict = {}
+
+    def _nodes(self, a, b, level):
+        key = (a, b, level)
+        if key not in self._standard:
+            nodes = []
+            for lev in range(1, level + 1):
+                nodes.extend((x, w, lev) for x, w in
+                             self.rule.get_nodes(a, b, lev, mpmath.mp.prec))
+            self._standard[key] = nodes
+        return self._standard[key]
+
+    def _pieces(self, level, shift, stretch):
+        inf, zero, one = mpmath.inf, mpmath.mpf(0), mpmath.mpf(1)
+        if not self.kinks:
+            yield from self._nodes(-inf, inf, level)
+            return
+        cuts = sorted((k - shift) / stretch for k in self.kinks)
+        yield from ((cuts[0] + x, w, lev) for x, w, lev in self._nodes(-inf, zero, level))
+        for lo, hi in zip(cuts[:-1], cuts[1:], strict=True):
+            half, mid = (hi - lo) / 2, (hi + lo) / 2
+            yield from ((mid + half * x, half * w, lev)
+                        for x, w, lev in self._nodes(-one, one, level))
+        yield from ((cuts[-1] + x, w, lev) for x, w, lev in self._nodes(zero, inf, level))
+
+    def sums(self, f, level, shift=0, stretch=1):
+        """(level-L sum, level-(L−1) sum, Σ|terms|) of ∫ f φ."""
+        full = coarse = mass = mpmath.mpf(0)
+        for x, w, lev in self._pieces(level, shift, stretch):
+            if abs(x) > self.reach:
+                continue
+            term = w * mpmath.exp(-x * x / 2) * self.norm * f(x)
+            full += term
+            mass += abs(term)
+            if lev < level:
+                coarse += term
+        step = mpmath.ldexp(1, -level)
+        return full * step, coarse * 2 * step, mass * step
+
+
+def kernel_series(act, rho, derivative: bool = False, dps: int = 30, terms: int = 200) -> tuple:
+    """(partial sum, rigorous tail bound) of Σ μ_p² ρ^p or Σ p μ_p² ρ^{p−1}.
+
+    Tail bound: for p ≥ N, μ_p² |ρ|^p ≤ μ_p² |ρ|^N, so the tail is at most
+    |ρ|^N (E[σ²] − Σ_{p<N} μ_p²); for K', at most |ρ|^{N−1}(E[σ'²] − Σ_{p<N} p μ_p²).
+    E[σ²] and E[σ'²] come from an independent 1-D quadrature; quadrature
+    errors of the coefficients are added.
+    """
+    from verify.hermite import hermite_coefficients
+
+    coeffs = hermite_coefficients(act, terms, dps, use_cache=False)
+    s = act.mpmath_derivative if derivative else act.mpmath_function
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        r = mpmath.mpf(rho)
+        mu, err = coeffs.values, coeffs.errors
+        if derivative:
+            partial = mpmath.fsum(p * mu[p] ** 2 * r ** (p - 1) for p in range(1, terms))
+            captured = mpmath.fsum(p * mu[p] ** 2 for p in range(1, terms))
+            coeff_error = mpmath.fsum(2 * p * abs(mu[p]) * err[p] for p in range(1, terms))
+            power = abs(r) ** (terms - 1)
+        else:
+            partial = mpmath.fsum(mu[p] ** 2 * r**p for p in range(terms))
+            captured = mpmath.fsum(m**2 for m in mu)
+            coeff_error = mpmath.fsum(2 * abs(m) * e for m, e in zip(mu, err, strict=True))
+            power = abs(r) ** terms
+        total, total_error = gaussian_expectation(lambda t: s(t) ** 2, act.kinks, dps)
+        tail = power * max(total - captured, 0) + power * (total_error + coeff_error)
+        return partial, tail + coeff_error
