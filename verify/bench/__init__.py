@@ -1,0 +1,10 @@
+"""Benchmarks that report ratios measured side by side in one run.
+
+Absolute times on shared machines are noise; a ratio of two engines timed in
+the same process, interleaved, is what the README quotes.  Each benchmark
+module exposes ``run(quick: bool) -> dict`` with a ``rows`` list.
+"""
+
+from verify.bench import hermite_bench
+
+BENCHMARKS = {"hermite": hermite_bench}
