@@ -73,12 +73,14 @@ def _sigmoid(x):
 
 
 def _sigmoid_prime(x):
-    s = _sigmoid(x)
-    return s * (1.0 - s)
+    # σ(x)σ(−x), not σ(1−σ): 1 − σ cancels for large x.
+    return _sigmoid(x) * _sigmoid(-x)
 
 
 def _tanh_prime(x):
-    return 1.0 - np.tanh(x) ** 2
+    # sech²x = 4t/(1+t)² with t = e^{−2|x|}: no cancellation, no overflow.
+    t = np.exp(-2.0 * np.abs(x))
+    return 4.0 * t / (1.0 + t) ** 2
 
 
 def _erf(x):

@@ -124,4 +124,7 @@ def parseval_check(activation, coeffs) -> ParsevalCheck:
                                            activation.kinks, dps)
         with mpmath.workdps(dps + 10):
             tail = max(deriv - deriv_partial, 0) / n
-    return ParsevalCheck(second, partial, tail, deriv, deriv_partial, err2 + errd + coeff_err)
+    # Values are carried to dps + 15 digits, so sums of them are good to ~10^-(dps+5).
+    rounding = mpmath.mpf(10) ** (-(dps + 5))
+    return ParsevalCheck(second, partial, tail, deriv, deriv_partial,
+                         err2 + errd + coeff_err + rounding)

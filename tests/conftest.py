@@ -1,0 +1,39 @@
+"""Test configuration: Hypothesis profiles and an isolated cache.
+
+Profiles (select with VERIFY_HYPOTHESIS_PROFILE, default ``dev``; CI uses ``ci``):
+
+- ``dev``: few examples, fast feedback;
+- ``ci``: derandomized (so CI cannot fail by chance), no deadline, print_blob;
+- ``thorough``: many examples, for ``tox -e thorough``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=10, deadline=None)
+settings.register_profile(
+    "ci", max_examples=25, deadline=None, derandomize=True, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "thorough", max_examples=300, deadline=None, print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("VERIFY_HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def isolated_cache(tmp_path_factory):
+    """Every test session computes cold, in its own cache directory."""
+    path = tmp_path_factory.mktemp("verify-cache")
+    old = os.environ.get("VERIFY_CACHE_DIR")
+    os.environ["VERIFY_CACHE_DIR"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("VERIFY_CACHE_DIR", None)
+    else:
+        os.environ["VERIFY_CACHE_DIR"] = old

@@ -1,0 +1,92 @@
+"""The command line: output formats, exit statuses, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from verify.cli import main
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_hermite_json_fields(capsys):
+    assert main(["hermite", "relu", "--terms", "6", "--dps", "20", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for field in ("activation", "dps", "coefficients", "errors", "information_exponent",
+                  "decay_exponent"):
+        assert field in report
+    assert report["activation"] == "relu"
+    assert report["dps"] == 20
+    assert len(report["coefficients"]) == 6
+    assert report["coefficients"][1] == "0.50000000000000000000"
+    assert report["information_exponent"] == 1
+
+
+def test_hermite_coefficients_have_requested_significant_digits(capsys):
+    assert main(["hermite", "sigmoid", "--terms", "4", "--dps", "25", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    mantissa = report["coefficients"][1].split("e")[0].lstrip("-0.").replace(".", "")
+    assert len(mantissa) == 25
+
+
+def test_hermite_table(capsys):
+    assert main(["hermite", "expr:x**3-3*x", "--terms", "5", "--dps", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "information exponent: 3" in out
+    assert "finite Hermite expansion" in out
+
+
+def test_kernel_json(capsys):
+    assert main(["kernel", "relu", "--rho", "0", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["value"].startswith("0.15915494309189533576888376337")  # 1/(2π)
+
+
+def test_python_dash_m_matches_console_script():
+    result = run_cli("kernel", "he3", "--rho", "0.5")
+    assert result.returncode == 0
+    assert "0.125" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["hermite", "swish"], "unknown activation 'swish'"),
+        (["hermite", "relu", "--terms", "-3"], "--terms"),
+        (["hermite", "relu", "--terms", "2.5"], "--terms"),
+        (["hermite", "relu", "--dps", "14"], "--dps"),
+        (["kernel", "relu", "--rho", "1.5"], "--rho"),
+        (["kernel", "relu", "--rho", "nan"], "--rho"),
+        (["hermite", "expr:x+*"], "cannot parse"),
+        (["hermite", "expr:exp(x**2)"], "not square-integrable"),
+        (["kernel", "expr:sign(x)", "--rho", "0.2", "--derivative"], "discontinuous"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, fragment):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert fragment in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_bench_quick_reports_ratios(tmp_path, monkeypatch):
+    from verify.bench import hermite_bench
+
+    monkeypatch.setattr(hermite_bench, "ACTIVATIONS", ("tanh",))
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--only", "hermite", "--quick", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["benchmarks"][0]["rows"]
+    assert rows[0]["activation"] == "tanh"
+    assert rows[0]["speedup"] > 0
+    assert float(rows[0]["max_abs_difference"]) < 1e-25

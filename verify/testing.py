@@ -1,0 +1,42 @@
+"""Comparison helpers for the tests (SciPy's ``assert_mpmath_equal`` is the model).
+
+One helper compares a fast NumPy evaluator with its mpmath twin over a
+declared domain, so every fast function has a high-precision reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mpmath
+import numpy as np
+
+#: float64 relative accuracy we expect of the hand-written evaluators: a few ulps,
+#: 64 ulps for the composite ones (gelu, Hermite recurrences at |x| ~ 8).
+FLOAT_RTOL = 64 * np.finfo(float).eps
+
+
+def assert_mpmath_equal(
+    fast: Callable[[np.ndarray], np.ndarray],
+    reference: Callable,
+    points: np.ndarray,
+    rtol: float = FLOAT_RTOL,
+    atol: float = 1e-300,
+    dps: int = 40,
+) -> None:
+    """Assert |fast(x) − reference(x)| ≤ atol + rtol·|reference(x)| at every point.
+
+    The reference is evaluated in mpmath at ``dps`` digits from the exact
+    binary value of each point, so the comparison measures only the fast path.
+    """
+    points = np.asarray(points, dtype=float)
+    got = np.asarray(fast(points), dtype=float)
+    with mpmath.workdps(dps):
+        want = np.array([float(mpmath.mpf(reference(mpmath.mpf(float(x))))) for x in points])
+    bad = ~(np.abs(got - want) <= atol + rtol * np.abs(want))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise AssertionError(
+            f"{int(bad.sum())} of {points.size} points differ; first at x={points[i]!r}: "
+            f"fast={got[i]!r}, mpmath={want[i]!r}, rtol={rtol}, atol={atol}"
+        )
