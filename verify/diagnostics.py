@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath
 
@@ -41,12 +42,12 @@ class DecayFit:
 class ParsevalCheck:
     """E[σ²] against Σ_{p<N} μ_p², with the rigorous tail bound (E[σ'²] − Σ p μ_p²)/N."""
 
-    second_moment: object  # E[σ²] by quadrature
-    partial_sum: object  # Σ_{p<N} μ_p²
-    tail_bound: object  # Σ_{p≥N} μ_p² ≤ (E[σ'²] − Σ_{p<N} p μ_p²)/N  (inf for jumps)
-    derivative_moment: object  # E[σ'²] by quadrature (inf for discontinuous σ)
-    derivative_partial_sum: object  # Σ_{p<N} p μ_p²
-    quadrature_error: object
+    second_moment: Any  # E[σ²] by quadrature
+    partial_sum: Any  # Σ_{p<N} μ_p²
+    tail_bound: Any  # Σ_{p≥N} μ_p² ≤ (E[σ'²] − Σ_{p<N} p μ_p²)/N  (inf for jumps)
+    derivative_moment: Any  # E[σ'²] by quadrature (inf for discontinuous σ)
+    derivative_partial_sum: Any  # Σ_{p<N} p μ_p²
+    quadrature_error: Any
 
     @property
     def holds(self) -> bool:

@@ -27,7 +27,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import mpmath
-
 from mpmath.calculus.quadrature import TanhSinh
 
 from verify.errors import ConvergenceError, InvalidParameterError
@@ -73,8 +72,12 @@ def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
     import sympy
 
-    from verify.hermite_exact import _erf_scale, exact_coefficients, is_finite_expansion
-    from verify.hermite_exact import polynomial_degree
+    from verify.hermite_exact import (
+        _erf_scale,
+        exact_coefficients,
+        is_finite_expansion,
+        polynomial_degree,
+    )
 
     rho = sympy.Symbol("rho", real=True)
     x, expr = activation.x, activation.expr
@@ -96,6 +99,7 @@ def closed_form(activation, derivative: bool = False):
     if is_finite_expansion(activation):
         n = polynomial_degree(activation)
         mu = exact_coefficients(activation, n + 1)
+        assert mu is not None  # every polynomial is a piecewise polynomial
         if derivative:
             return sympy.expand(sum(p * mu[p] ** 2 * rho ** (p - 1) for p in range(1, n + 1)))
         return sympy.expand(sum(mu[p] ** 2 * rho**p for p in range(n + 1)))
@@ -171,7 +175,7 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
         estimates: list = []
         error = None
         for level in range(2, max_level + 1):
-            inner_coarse = {}
+            inner_coarse: dict = {}
 
             def outer(a, level=level, store=inner_coarse):
                 value = s(a)

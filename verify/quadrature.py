@@ -6,8 +6,8 @@ convergence because kinks become interval endpoints.
 
 Tanh-sinh rules are nested: the level-L rule uses the nodes of levels 1…L,
 each with weight w·2^{−L} (mpmath's ``sum_next`` in closed form), so a level-L
-evaluation yields the level-(L−1) estimate for free, and the difference of
-the two drives the error estimate (:func:`extrapolated_error`).
+evaluation yields the level-(L−1) estimate for free; the differences between
+levels drive the error estimate (:func:`extrapolated_error`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import mpmath
-from mpmath.calculus.quadrature import TanhSinh
 
 GUARD_DIGITS = 15  # working digits beyond the requested ones
 ASSUMED_ORDER = 1.5  # digits gained per tanh-sinh level, at least (see extrapolated_error)
@@ -42,23 +41,6 @@ def gaussian_expectation(f: Callable, kinks: Sequence, dps: int) -> tuple:
             lambda t: f(t) * mpmath.exp(-t * t / 2) * c, breakpoints(kinks), error=True
         )
     return value, error
-
-
-def level_nodes(rule: TanhSinh, a, b, level: int) -> list:
-    """The nodes that tanh-sinh level ``level`` adds on [a, b] (mpmath's own cache)."""
-    return rule.get_nodes(a, b, level, mpmath.mp.prec)
-
-
-def nested_rule(rule: TanhSinh, a, b, level: int) -> list[tuple]:
-    """[(x, w, first_level)] of the full level-``level`` rule on [a, b].
-
-    The level-L estimate is 2^{−L} Σ w f(x) over all nodes; the level-(L−1)
-    estimate is 2^{−(L−1)} Σ over the nodes with ``first_level < L``.
-    """
-    out = []
-    for lev in range(1, level + 1):
-        out.extend((x, w, lev) for x, w in level_nodes(rule, a, b, lev))
-    return out
 
 
 def extrapolated_error(s0, s1, s2, rounding, digits: int):

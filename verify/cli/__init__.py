@@ -19,13 +19,13 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         sys.exit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from verify.cli import bench_cmd, hermite_cmd, kernel_cmd
+    from verify.cli import bench_cmd, derive_cmd, hermite_cmd, kernel_cmd
 
     parser = OneLineParser(
         prog="verify",
@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
-    for module in (hermite_cmd, kernel_cmd, bench_cmd):
+    for module in (hermite_cmd, kernel_cmd, derive_cmd, bench_cmd):
         module.add_parser(sub)
     return parser
 

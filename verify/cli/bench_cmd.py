@@ -19,10 +19,11 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from verify.bench import BENCHMARKS
 
-    results = {"machine": _machine(), "benchmarks": []}
+    outcomes: list[dict] = []
+    results = {"machine": _machine(), "benchmarks": outcomes}
     for name in args.only or sorted(BENCHMARKS):
         outcome = BENCHMARKS[name].run(quick=args.quick)
-        results["benchmarks"].append(outcome)
+        outcomes.append(outcome)
         _print_table(outcome)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -96,7 +96,9 @@ def render_text(report: dict) -> str:
     for p, (v, e) in enumerate(zip(report["coefficients"], report["errors"], strict=True)):
         lines.append(f"{p:>4}  {v:<{report['dps'] + 10}}  {e}")
     ie = report["information_exponent"]
-    lines.append(f"information exponent: {ie if ie is not None else '> ' + str(len(report['coefficients']) - 1)}")
+    if ie is None:
+        ie = f"> {len(report['coefficients']) - 1} (no nonzero mu_p with p >= 1 computed)"
+    lines.append(f"information exponent: {ie}")
     if report["finite_expansion"]:
         lines.append("decay: finite Hermite expansion (polynomial), Assumption 6.2 holds for any rho")
     elif report["decay_exponent"] is not None:

@@ -1,0 +1,31 @@
+"""``verify derive [--check] [--out DIR]``: (re)generate the derivations."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("derive", help="regenerate derivations/ (Markdown + LaTeX)")
+    p.add_argument("--out", default="derivations", help="output directory (default: derivations)")
+    p.add_argument("--check", action="store_true",
+                   help="regenerate in memory and exit 1 naming the files that would change")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from verify.derive import stale, write_all
+
+    out = Path(args.out)
+    if args.check:
+        changed = stale(out)
+        if changed:
+            sys.stderr.write(f"verify derive: out of date: {', '.join(changed)} "
+                             "(run `verify derive`)\n")
+            return 1
+        print(f"derivations in {out}/ are up to date")
+        return 0
+    for path in write_all(out):
+        print(f"wrote {path}")
+    return 0
