@@ -1,6 +1,7 @@
 """Test configuration: Hypothesis profiles and an isolated cache.
 
-Profiles (select with VERIFY_HYPOTHESIS_PROFILE, default ``dev``; CI uses ``ci``):
+Profiles (select with VERIFY_HYPOTHESIS_PROFILE; the default is ``ci`` so that a
+plain ``pytest`` can never fail by chance):
 
 - ``dev``: few examples, fast feedback;
 - ``ci``: derandomized (so CI cannot fail by chance), no deadline, print_blob;
@@ -23,7 +24,7 @@ settings.register_profile(
     "thorough", max_examples=300, deadline=None, print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile(os.environ.get("VERIFY_HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(os.environ.get("VERIFY_HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(autouse=True, scope="session")
