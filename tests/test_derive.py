@@ -6,8 +6,7 @@ from pathlib import Path
 
 import sympy
 
-from verify.derive import DERIVATIONS, HEADER, render, stale, write_all
-from verify.derive import hermite_relu
+from verify.derive import DERIVATIONS, HEADER, hermite_relu, render, stale, write_all
 
 REPO_DERIVATIONS = Path(__file__).resolve().parent.parent / "derivations"
 

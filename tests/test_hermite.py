@@ -6,6 +6,7 @@ import mpmath
 import pytest
 import sympy
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.strategies import kinked_expressions, polynomial_expressions
 from verify import hermite
@@ -59,18 +60,14 @@ def test_abs_is_twice_relu_minus_linear():
         assert sympy.simplify(ab[p] - 2 * relu[p] + (1 if p == 1 else 0)) == 0
 
 
-@settings(max_examples=8)
-@given(polynomial_expressions)
-def test_polynomial_expressions_exact_vs_quadrature(name):
-    exact = hermite_coefficients(name, 8, 20, method="exact", use_cache=False)
-    quad = hermite_coefficients(name, 8, 20, method="quadrature", use_cache=False)
-    for e, q in zip(exact.values, quad.values, strict=True):
-        assert abs(e - q) <= mpmath.mpf(10) ** -15
+@settings(max_examples=12)
+@given(st.one_of(polynomial_expressions, kinked_expressions))
+def test_expression_activations_exact_vs_quadrature(name):
+    """Exact projections of polynomial and kinked ``expr:`` activations match quadrature.
 
-
-@settings(max_examples=5)
-@given(kinked_expressions)
-def test_kinked_expressions_exact_vs_quadrature(name):
+    Tolerance 1e-15 at 20 digits: both are good to ~1e-20, the margin absorbs
+    coefficients of size up to ~1e3 from degree-5 polynomials.
+    """
     exact = hermite_coefficients(name, 10, 20, method="exact", use_cache=False)
     quad = hermite_coefficients(name, 10, 20, method="quadrature", use_cache=False)
     for e, q in zip(exact.values, quad.values, strict=True):

@@ -70,6 +70,19 @@ def test_quadrature_matches_partial_sums(name, rho, derivative):
     assert agree(quad, series)
 
 
+@pytest.mark.parametrize("derivative", [False, True])
+@pytest.mark.parametrize("rho", ["0.9", "-0.6"])
+def test_series_tail_bound_is_attained_by_hermite_activations(rho, derivative):
+    """For σ = h_8 and N = 8 terms the partial sum is 0 and the whole kernel is tail:
+    K = ρ^8 and K' = 8ρ^7 meet the bounds |ρ|^N E[σ²] and |ρ|^{N-1} E[σ'²] exactly,
+    so any bound that is too small by even a factor |ρ| fails here."""
+    closed = kernel("he8", rho, derivative, DPS, method="closed")
+    series = kernel("he8", rho, derivative, DPS, method="series", terms=8)
+    assert series.value == 0
+    assert abs(closed.value) <= series.error + ROUNDING
+    assert series.error <= abs(closed.value) * (1 + 1e-15) + ROUNDING
+
+
 def test_quadrature_error_estimate_is_honest_for_tanh_derivative():
     """Pinned: mpmath's tanh-sinh extrapolation once claimed 9e-27 here for a 2.9e-26 error."""
     coarse = kernel("tanh", "0.37", True, 20, method="quadrature")

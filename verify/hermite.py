@@ -118,7 +118,7 @@ def hermite_coefficients(
         raise InvalidParameterError(f"method must be one of {METHODS}, got {method!r}")
     name = activation.name if isinstance(activation, Activation) else str(activation)
     key = {"activation": name, "dps": dps, "terms": terms, "method": method}
-    if use_cache and isinstance(activation, str):
+    if use_cache:
         hit = cache.load("hermite", key)
         if hit is not None:
             return _from_payload(hit)

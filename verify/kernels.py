@@ -24,10 +24,12 @@ Three independent evaluations, compared with each other by the tests:
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 import mpmath
 from mpmath.calculus.quadrature import TanhSinh
+from tqdm import tqdm
 
 from verify.errors import ConvergenceError, InvalidParameterError
 from verify.hermite import TARGET_EXTRA_DIGITS, validate_dps
@@ -148,7 +150,7 @@ def _evaluate_closed(expr, rho, dps: int):
 
 
 def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
-                      max_level: int = 10) -> tuple:
+                      max_level: int = 10, progress: bool | None = None) -> tuple:
     """(E[s(g₁)s(g₂)], error) for s = σ (or σ'), by a nested 2-D tanh-sinh rule.
 
     Write g₂ = ρ g₁ + √(1−ρ²) z with z ⊥ g₁, so the integrand is smooth away
@@ -174,7 +176,10 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
         target = mpmath.mpf(10) ** (-(dps + TARGET_EXTRA_DIGITS))
         estimates: list = []
         error = None
+        bar = tqdm(total=max_level - 1, desc=f"2-D kernel quadrature ({act.name})", unit="level",
+                   disable=not (sys.stderr.isatty() if progress is None else progress), leave=False)
         for level in range(2, max_level + 1):
+            bar.update(1)
             inner_coarse: dict = {}
 
             def outer(a, level=level, store=inner_coarse):
@@ -195,7 +200,9 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
                     estimates[-1], estimates[-2], estimates[-3], rounding, dps + TARGET_EXTRA_DIGITS
                 )
                 if error < target:
+                    bar.close()
                     return full, error
+        bar.close()
         raise ConvergenceError(
             f"2-D kernel quadrature for {act.name!r} at rho={mpmath.nstr(r, 5)} did not reach "
             f"1e-{dps + TARGET_EXTRA_DIGITS} after {max_level} tanh-sinh levels "
