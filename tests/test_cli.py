@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from verify.cli import main
 
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True,
-                          text=True, timeout=300)
+run_cli = run_verify
 
 
 def test_hermite_json_fields(capsys):
@@ -71,13 +67,7 @@ def test_python_dash_m_matches_console_script():
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args, fragment):
-    result = run_cli(*args)
-    assert result.returncode == 2
-    assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert fragment in lines[0]
-    assert "Traceback" not in result.stderr
+    assert_one_line_usage_error(run_cli(*args), fragment)
 
 
 def test_bench_quick_reports_ratios(tmp_path, monkeypatch):

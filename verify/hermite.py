@@ -131,7 +131,7 @@ def hermite_coefficients(
         if exact is None and method == "exact":
             raise InvalidParameterError(
                 f"activation {act.name!r} has no exact Hermite coefficients in the suite; "
-                "use method='quadrature'"
+                "use the quadrature method (method='quadrature', --method quadrature)"
             )
         if exact is not None:
             with mpmath.workdps(dps + GUARD_DIGITS):

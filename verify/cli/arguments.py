@@ -1,47 +1,59 @@
-"""argparse types that reject bad values with a one-line message naming them."""
+"""argparse types that reject bad values with a one-line message naming them.
+
+Each type is one call of :func:`_checked`: convert the text, test the value
+against the domain, and on failure say what was required and what was given.
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
+from typing import TypeVar
 
 from verify.hermite import MIN_DPS
 
+T = TypeVar("T")
+
+
+def _checked(text: str, convert: Callable[[str], T], valid: Callable[[T], bool],
+             requirement: str) -> T:
+    try:
+        value = convert(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {requirement}, got {text!r}") from None
+    if not valid(value):
+        raise argparse.ArgumentTypeError(f"must be {requirement}, got {text!r}")
+    return value
+
 
 def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive integer, got {text!r}"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
+    """A count: terms, steps, k, d."""
+    return _checked(text, int, lambda v: v >= 1, "a positive integer")
+
+
+def seed(text: str) -> int:
+    """A non-negative integer, as ``numpy.random.SeedSequence`` accepts."""
+    return _checked(text, int, lambda v: v >= 0, "a non-negative integer")
 
 
 def precision(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be an integer number of digits >= {MIN_DPS}, got {text!r}"
-        ) from None
-    if value < MIN_DPS:
-        raise argparse.ArgumentTypeError(
-            f"must be >= {MIN_DPS} digits (double precision is the floor), got {text!r}"
-        )
-    return value
+    """Decimal digits; double precision is the floor."""
+    return _checked(text, int, lambda v: v >= MIN_DPS,
+                    f"an integer number of digits >= {MIN_DPS} (double precision is the floor)")
+
+
+def positive_real(text: str) -> float:
+    """A finite real > 0, such as the scale ξ of eq. (3)."""
+    return _checked(text, float, lambda v: math.isfinite(v) and v > 0, "a finite real number > 0")
+
+
+def unit_interval(text: str) -> float:
+    """A real in [0, 1], such as α = ‖Π_W u‖ of Fig. 5."""
+    return _checked(text, float, lambda v: 0 <= v <= 1, "a real number in [0, 1]")
 
 
 def correlation(text: str) -> str:
-    """Kept as text so that '0.37' is parsed at full precision later."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a real number in [-1, 1], got {text!r}") from None
-    if math.isnan(value) or not -1 <= value <= 1:
-        raise argparse.ArgumentTypeError(
-            f"must lie in [-1, 1] (it is a correlation), got {text!r}"
-        )
+    """A correlation in [−1, 1], kept as text so that '0.37' is parsed at full precision later."""
+    _checked(text, float, lambda v: -1 <= v <= 1, "a real number in [-1, 1] (it is a correlation)")
     return text
