@@ -25,7 +25,14 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from verify.cli import bench_cmd, derive_cmd, hermite_cmd, instance_cmd, kernel_cmd
+    from verify.cli import (
+        bench_cmd,
+        derive_cmd,
+        hermite_cmd,
+        instance_cmd,
+        kernel_cmd,
+        population_cmd,
+    )
 
     parser = OneLineParser(
         prog="verify",
@@ -34,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
-    for module in (hermite_cmd, kernel_cmd, derive_cmd, bench_cmd, instance_cmd):
+    for module in (hermite_cmd, kernel_cmd, instance_cmd, population_cmd, derive_cmd, bench_cmd):
         module.add_parser(sub)
     return parser
 

@@ -57,3 +57,9 @@ def correlation(text: str) -> str:
     """A correlation in [−1, 1], kept as text so that '0.37' is parsed at full precision later."""
     _checked(text, float, lambda v: -1 <= v <= 1, "a real number in [-1, 1] (it is a correlation)")
     return text
+
+
+def overlap(text: str) -> float:
+    """m = ⟨u, û⟩ of unit vectors, in [−1, 1]."""
+    return _checked(text, float, lambda v: -1 <= v <= 1,
+                    "a real number in [-1, 1] (it is the overlap <u, u_hat>)")
