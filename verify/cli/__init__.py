@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         instance_cmd,
         kernel_cmd,
         population_cmd,
+        series_cmd,
     )
 
     parser = OneLineParser(
@@ -41,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
-    for module in (hermite_cmd, kernel_cmd, instance_cmd, population_cmd, derive_cmd, bench_cmd):
+    for module in (
+        hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd, bench_cmd
+    ):
         module.add_parser(sub)
     return parser
 
