@@ -68,3 +68,18 @@ def test_cli_series_and_h_series(tmp_path):
     assert result.returncode == 0, result.stderr
     assert_one_line_usage_error(run_verify("series", str(path), "--terms", "0"), "--terms")
     assert_one_line_usage_error(run_verify("series", str(path), "--dps", "10"), "--dps")
+
+
+@pytest.mark.parametrize("activation", ["he3", "erf", "quadratic"])
+@pytest.mark.parametrize("kind", ["orthonormal", "separated", "glm"])
+def test_series_matches_closed_form_to_30_digits(activation, kind):
+    """At 50 digits, where the series converges that far, the two agree to 1e-30."""
+    inst = GENERATORS[kind](4, 30, 1.0, activation, seed=4)
+    series = h_series(inst, 40, 50, s_terms=60)
+    for m in ("-0.6", "0.25"):
+        value, bound = series.evaluate(m)
+        closed, closed_error = population.h_precise(inst, m, 50)
+        if bound < 1e-32:
+            assert abs(value - closed) <= mpmath.mpf(10) ** -30, (m, value - closed)
+        else:
+            assert abs(value - closed) <= bound + closed_error

@@ -46,9 +46,11 @@ def is_finite_expansion(activation) -> bool:
 
 
 def polynomial_degree(activation) -> int:
+    """Degree of a polynomial σ; −1 for σ = 0 (SymPy says −∞)."""
     import sympy
 
-    return int(sympy.Poly(activation.expr, activation.x).degree())
+    degree = sympy.Poly(activation.expr, activation.x).degree()
+    return -1 if degree == -sympy.oo else int(degree)
 
 
 def _half_line_pieces(activation):
@@ -96,15 +98,20 @@ def _piecewise_polynomial_coefficients(activation, terms: int) -> list | None:
         return None
     q_pos, q_neg = pieces
     t = q_pos.gens[0]
+    # A polynomial σ has μ_p = 0 beyond its degree (He_p is orthogonal to lower degrees).
+    degree = polynomial_degree(activation) if is_finite_expansion(activation) else None
     out = []
     for p in range(terms):
+        if degree is not None and p > degree:
+            out.append(sympy.Integer(0))
+            continue
         he = sympy.Poly(sympy.hermite_prob(p, t), t)
         value = _half_line_expectation(q_pos * he) + (-1) ** p * _half_line_expectation(q_neg * he)
         out.append(sympy.radsimp(sympy.expand(value / sympy.sqrt(sympy.factorial(p)))))
     return out
 
 
-def _erf_scale(activation):
+def erf_scale(activation):
     """c when σ(x) = erf(c x) with a positive constant c, else None."""
     import sympy
 
@@ -120,7 +127,7 @@ def _erf_scale(activation):
 def _erf_coefficients(activation, terms: int) -> list | None:
     import sympy
 
-    c = _erf_scale(activation)
+    c = erf_scale(activation)
     if c is None:
         return None
     a = c**2

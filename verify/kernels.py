@@ -75,7 +75,7 @@ def closed_form(activation, derivative: bool = False):
     import sympy
 
     from verify.hermite_exact import (
-        _erf_scale,
+        erf_scale,
         exact_coefficients,
         is_finite_expansion,
         polynomial_degree,
@@ -92,7 +92,7 @@ def closed_form(activation, derivative: bool = False):
         if derivative:
             return 2 / pi * asin(rho)
         return 2 / pi * (sqrt(1 - rho**2) + rho * asin(rho))
-    c = _erf_scale(activation)
+    c = erf_scale(activation)
     if c is not None:
         a = c**2
         if derivative:

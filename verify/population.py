@@ -116,3 +116,42 @@ def spherical_gradient(instance, u_hat=None) -> np.ndarray:
         raise InvalidParameterError("u_hat must be orthogonal to span W (Assumption 2)")
     m = float(np.clip(np.dot(instance.u, u_hat), -1.0, 1.0))
     return -h(instance, m) * (instance.u - m * u_hat)
+
+
+def h_precise(instance, m, dps: int = 50) -> tuple:
+    """(h(m), error bound) at ``dps`` digits, for the mpmath comparisons.
+
+    Closed-form kernels (relu, abs, erf, polynomials) are evaluated exactly in
+    mpmath (error: rounding only); other activations go through the power
+    series of :mod:`verify.series` with its rigorous truncation bound.
+    """
+    import mpmath
+    import sympy
+
+    from verify.activations import get_activation
+    from verify.hermite import GUARD_DIGITS, validate_dps
+    from verify.kernels import closed_form
+
+    dps = validate_dps(dps)
+    m_value = float(validate_overlap(m))
+    kprime = closed_form(get_activation(instance.activation), derivative=True)
+    if kprime is None:
+        from verify.series import h_series
+
+        return h_series(instance, 40, dps).evaluate(m_value)
+    rho = sympy.Symbol("rho", real=True)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        f = sympy.lambdify(rho, kprime, modules="mpmath")
+        xi2 = mpmath.mpf(instance.xi) ** 2
+        mm = mpmath.mpf(m) if isinstance(m, str) else mpmath.mpf(m_value)
+        n = [mpmath.sqrt(1 + xi2 * mpmath.mpf(v) ** 2) for v in instance.c]
+        n_hat = [mpmath.sqrt(1 + xi2 * mpmath.mpf(v) ** 2) for v in instance.c_hat]
+        total = mpmath.mpf(0)
+        for i in range(instance.k):
+            for j in range(instance.k):
+                a = mpmath.mpf(instance.c[i]) * mpmath.mpf(instance.c_hat[j]) / (n[i] * n_hat[j])
+                b = mpmath.mpf(instance.gram[i, j]) / (n[i] * n_hat[j])
+                r = min(max(b + xi2 * a * mm, -1), 1)
+                total += (mpmath.mpf(instance.lam[i]) * mpmath.mpf(instance.lam[j]) * a
+                          * mpmath.re(f(r)))
+        return 2 * xi2 * total, mpmath.mpf(10) ** (-(dps + 5))
