@@ -135,23 +135,17 @@ def h_precise(instance, m, dps: int = 50) -> tuple:
     dps = validate_dps(dps)
     m_value = float(validate_overlap(m))
     kprime = closed_form(get_activation(instance.activation), derivative=True)
-    if kprime is None:
-        from verify.series import h_series
+    from verify.series import h_series, pair_terms
 
+    if kprime is None:
         return h_series(instance, 40, dps).evaluate(m_value)
     rho = sympy.Symbol("rho", real=True)
     with mpmath.workdps(dps + GUARD_DIGITS):
         f = sympy.lambdify(rho, kprime, modules="mpmath")
-        xi2 = mpmath.mpf(instance.xi) ** 2
         mm = mpmath.mpf(m) if isinstance(m, str) else mpmath.mpf(m_value)
-        n = [mpmath.sqrt(1 + xi2 * mpmath.mpf(v) ** 2) for v in instance.c]
-        n_hat = [mpmath.sqrt(1 + xi2 * mpmath.mpf(v) ** 2) for v in instance.c_hat]
-        total = mpmath.mpf(0)
-        for i in range(instance.k):
-            for j in range(instance.k):
-                a = mpmath.mpf(instance.c[i]) * mpmath.mpf(instance.c_hat[j]) / (n[i] * n_hat[j])
-                b = mpmath.mpf(instance.gram[i, j]) / (n[i] * n_hat[j])
-                r = min(max(b + xi2 * a * mm, -1), 1)
-                total += (mpmath.mpf(instance.lam[i]) * mpmath.mpf(instance.lam[j]) * a
-                          * mpmath.re(f(r)))
+        xi2, weight, a, b = pair_terms(instance)
+        total = mpmath.fsum(
+            weight[ij] * a[ij] * mpmath.re(f(min(max(b[ij] + xi2 * a[ij] * mm, -1), 1)))
+            for ij in weight
+        )
         return 2 * xi2 * total, mpmath.mpf(10) ** (-(dps + 5))

@@ -83,17 +83,8 @@ def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) ->
     coeffs = hermite_coefficients(act, p_max + 1, dps)
     check = parseval_check(act, coeffs)
     with mpmath.workdps(dps + GUARD_DIGITS):
-        k = instance.k
-        xi2 = mpmath.mpf(instance.xi) ** 2
-        lam = [mpmath.mpf(v) for v in instance.lam]
-        c = [mpmath.mpf(v) for v in instance.c]
-        c_hat = [mpmath.mpf(v) for v in instance.c_hat]
-        n = [mpmath.sqrt(1 + xi2 * v**2) for v in c]
-        n_hat = [mpmath.sqrt(1 + xi2 * v**2) for v in c_hat]
-        pairs = [(i, j) for i in range(k) for j in range(k)]
-        weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
-        a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
-        b = {(i, j): mpmath.mpf(instance.gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
+        xi2, weight, a, b = pair_terms(instance)
+        pairs = list(weight)
         mu2 = [v**2 for v in coeffs.values]
         captured = tuple(mpmath.fsum(q * mu2[q] for q in range(p + 1)) for p in range(p_max + 1))
         # T(l, s) for all l < terms and s < s_terms: grow B^s entrywise once per s.
@@ -125,6 +116,26 @@ def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) ->
                             * rest)
     return HSeries(tuple(h_coeffs), tuple(s_bounds), s_terms, dps, check.derivative_moment,
                    captured, weight_abs, a_max, r, xi2)
+
+
+def pair_terms(instance) -> tuple:
+    """(ξ², λ_iλ_j, A_ij, B_ij) at the current mpmath precision, keyed by (i, j).
+
+    A_ij = c_i ĉ_j/(n_i n̂_j) and B_ij = G_ij/(n_i n̂_j) with n_i = √(1+ξ²c_i²), so
+    ρ_ij(m) = B_ij + ξ² A_ij m (see :mod:`verify.population`).
+    """
+    k = instance.k
+    xi2 = mpmath.mpf(instance.xi) ** 2
+    lam = [mpmath.mpf(v) for v in instance.lam]
+    c = [mpmath.mpf(v) for v in instance.c]
+    c_hat = [mpmath.mpf(v) for v in instance.c_hat]
+    n = [mpmath.sqrt(1 + xi2 * v**2) for v in c]
+    n_hat = [mpmath.sqrt(1 + xi2 * v**2) for v in c_hat]
+    pairs = [(i, j) for i in range(k) for j in range(k)]
+    weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
+    a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
+    b = {(i, j): mpmath.mpf(instance.gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
+    return xi2, weight, a, b
 
 
 def _max_binomial_power(l: int, start: int, r) -> object:
