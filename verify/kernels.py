@@ -273,7 +273,7 @@ def kernel_series(act, rho, derivative: bool = False, dps: int = 30, terms: int 
     """
     from verify.hermite import hermite_coefficients
 
-    coeffs = hermite_coefficients(act, terms, dps, use_cache=False)
+    coeffs = hermite_coefficients(act, terms, dps)
     s = act.mpmath_derivative if derivative else act.mpmath_function
     with mpmath.workdps(dps + GUARD_DIGITS):
         r = mpmath.mpf(rho)
