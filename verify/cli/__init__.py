@@ -27,6 +27,7 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from verify.cli import (
         bench_cmd,
+        check_cmd,
         derive_cmd,
         hermite_cmd,
         instance_cmd,
@@ -43,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (
-        hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd, bench_cmd
+        check_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
+        bench_cmd,
     ):
         module.add_parser(sub)
     return parser

@@ -1,0 +1,38 @@
+"""``verify check``: one check per numbered statement of Dayı & Chen, with a verdict and evidence.
+
+Checks live in one module per part of the paper (``section_*.py``) and are
+found by the statement's number: ``lemma-31`` is registered by the function
+decorated ``@check("lemma-31", "Lemma 31", ...)`` in ``section_e.py``.
+Importing this package registers all of them in :data:`REGISTRY`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from verify.checks.core import REGISTRY, Check, Context, Outcome, Verdict, check, resolve
+
+SECTIONS = (
+    "section_setting",  # §1.2: Assumptions 1–5; Theorems 1–3 (informal)
+    "section_population",  # §3, App. D.1: Proposition 4 and the D.1 displays; Remark 20
+    "section_orthonormal",  # §3.2, D.3–D.5: Claim 1, Lemmas 6, 8, Prop. 7, Claims 3–4, Props 29–30, ...
+    "section_a",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
+    "section_b",  # App. B: the simulations' model and normalisation
+    "section_c",  # App. C: Remark 15, Conditions 1–3, Theorem 16, Lemma 17, Claim 2, Prop. 18, Thm 19
+    "section_d2",  # App. D.2: Propositions 21–23
+    "section_e",  # App. E: Claims 5–9, Lemma 31, Proposition 32, Lemmas 33–34
+    "section_f",  # App. F: Example 1, Definition 35, Theorem 36
+)
+
+
+def load_all() -> dict[str, Check]:
+    for name in SECTIONS:
+        try:
+            importlib.import_module(f"verify.checks.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"verify.checks.{name}":
+                raise
+    return REGISTRY
+
+
+__all__ = ["REGISTRY", "Check", "Context", "Outcome", "Verdict", "check", "load_all", "resolve"]

@@ -1,0 +1,79 @@
+"""Run checks, one :class:`Result` each; a crashing check is recorded, never propagated."""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from dataclasses import dataclass, replace
+from typing import Any
+
+from verify.checks.core import Check, Context, Outcome, Verdict
+
+
+@dataclass
+class Result:
+    check: Check
+    seed: int
+    full: bool
+    seconds: float
+    outcome: Outcome | None  # None when the check crashed
+    error: str | None = None
+
+    @property
+    def crashed(self) -> bool:
+        return self.outcome is None
+
+    @property
+    def verdict(self) -> str:
+        return "crashed" if self.outcome is None else self.outcome.verdict.value
+
+    def to_dict(self) -> dict[str, Any]:
+        c, o = self.check, self.outcome
+        record: dict[str, Any] = {
+            "id": c.id, "statement": c.statement, "section": c.section, "quote": c.quote,
+            "method": c.method, "seed": self.seed, "full": self.full,
+            "seconds": round(self.seconds, 3), "verdict": self.verdict,
+            "reproduce": f"verify check --only {c.id} --seed {self.seed}" + (" --full" if self.full else ""),
+        }
+        if o is None:
+            record["error"] = self.error
+            return record
+        record.update(evidence=o.evidence, parameters=o.parameters, numbers=o.numbers,
+                      counterexample=o.counterexample, correction=o.correction,
+                      correction_verified=o.correction_verified, notes=o.notes)
+        return record
+
+
+def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress: bool = False) -> list[Result]:
+    results = []
+    bar = None
+    if progress and sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(checks), unit="check", file=sys.stderr, leave=False)
+    for chk in checks:
+        if bar is not None:
+            bar.set_description(chk.id)
+        ctx = replace(Context(seed=seed, full=full), check_id=chk.id)
+        start = time.perf_counter()
+        try:
+            outcome: Outcome | None = chk.function(ctx)
+            if not isinstance(outcome, Outcome):
+                raise TypeError(f"check {chk.id} returned {type(outcome).__name__}, not Outcome")
+            error = None
+        except Exception:  # a crash is a finding about the suite, recorded and reported
+            outcome, error = None, traceback.format_exc(limit=6)
+        results.append(Result(chk, seed, full, time.perf_counter() - start, outcome, error))
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return results
+
+
+def counts(results: list[Result]) -> dict[str, int]:
+    out = {v.value: 0 for v in Verdict} | {"crashed": 0}
+    for r in results:
+        out[r.verdict] += 1
+    return out
