@@ -2,7 +2,7 @@
 
 Checks live in one module per part of the paper (``section_*.py``) and are
 found by the statement's number: ``lemma-31`` is registered by the function
-decorated ``@check("lemma-31", "Lemma 31", ...)`` in ``section_e.py``.
+decorated ``@check("lemma-31", "Lemma 31", ...)`` in ``section_dynamics.py``.
 Importing this package registers all of them in :data:`REGISTRY`.
 """
 
@@ -18,9 +18,9 @@ SECTIONS = (
     "section_orthonormal",  # §3.2, D.3–D.5: Claim 1, Lemmas 6, 8, Prop. 7, Claims 3–4, Props 29–30, ...
     "section_a",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
     "section_b",  # App. B: the simulations' model and normalisation
-    "section_c",  # App. C: Remark 15, Conditions 1–3, Theorem 16, Lemma 17, Claim 2, Prop. 18, Thm 19
-    "section_d2",  # App. D.2: Propositions 21–23
-    "section_e",  # App. E: Claims 5–9, Lemma 31, Proposition 32, Lemmas 33–34
+    "section_c",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19
+    "section_d2",  # App. D.2: Propositions 21–23 and the sample-gradient display
+    "section_dynamics",  # §3.1, C.1, App. E: Thm 5/16, Conditions 1–3, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
     "section_f",  # App. F: Example 1, Definition 35, Theorem 36
 )
 
