@@ -1,0 +1,118 @@
+"""The `verify check` harness: registry, verdict records, reports, exit statuses, determinism.
+
+These tests use the cheap exact checks (``d1-parity``, ``d1-h-display``) and
+throwaway checks registered here, so they do not depend on the slow ones.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli_helpers import assert_one_line_usage_error, run_verify
+from verify.checks import REGISTRY, load_all, resolve
+from verify.checks.core import Context, Outcome, UnknownCheckError, Verdict, check, check_id
+from verify.checks.report import errata_table, to_markdown
+from verify.checks.runner import run_checks
+
+load_all()
+
+
+def test_ids_normalise_from_statement_numbers():
+    assert check_id("Lemma 31") == check_id("lemma_31") == check_id("LEMMA-31") == "lemma-31"
+
+
+def test_every_check_quotes_a_statement_and_names_a_method():
+    for c in REGISTRY.values():
+        assert len(c.quote) > 20, c.id
+        assert c.statement and c.section and c.method, c.id
+
+
+def test_unknown_id_is_a_specific_error():
+    with pytest.raises(UnknownCheckError, match="lemma-999"):
+        resolve(["lemma-999"])
+
+
+def test_fails_needs_a_counterexample_and_evidence_is_one_line():
+    with pytest.raises(ValueError, match="counterexample"):
+        Outcome(Verdict.FAILS, "x")
+    with pytest.raises(ValueError, match="one line"):
+        Outcome(Verdict.HOLDS, "a\nb")
+
+
+def test_streams_depend_on_seed_and_check_but_not_on_order():
+    a = Context(seed=1, check_id="x").rng("k").random(3)
+    assert (a == Context(seed=1, check_id="x").rng("k").random(3)).all()
+    assert not (a == Context(seed=2, check_id="x").rng("k").random(3)).all()
+    assert not (a == Context(seed=1, check_id="y").rng("k").random(3)).all()
+
+
+def test_a_crashing_check_is_recorded_not_raised():
+    @check("test-crash", "Test 0", "0", "exact")
+    def crash(ctx):
+        """Test statement: this check always crashes, to exercise the runner."""
+        raise RuntimeError("boom")
+
+    try:
+        (result,) = run_checks(resolve(["test-crash"]))
+        assert result.crashed and "boom" in result.error
+        assert result.to_dict()["verdict"] == "crashed"
+    finally:
+        del REGISTRY["test-crash"]
+
+
+def test_report_opens_with_failing_statements():
+    results = run_checks(resolve(["d1-parity", "d1-h-display"]))
+    md = to_markdown(results, seed=0, full=False)
+    head = md.split("## All checks")[0]
+    assert "d1-h-display" in head and "d1-parity" not in head
+    assert "Correction" in head and "Rerun" in head
+    assert "d1-h-display" in errata_table(results)
+
+
+def test_cli_writes_reports_and_exits_0_when_statements_fail(tmp_path):
+    out_json, out_md = tmp_path / "r.json", tmp_path / "r.md"
+    res = run_verify("check", "--only", "d1-h-display", "d1-parity", "--json", str(out_json),
+                     "--markdown", str(out_md), "--quiet")
+    assert res.returncode == 0, res.stderr
+    report = json.loads(out_json.read_text())
+    verdicts = {c["id"]: c["verdict"] for c in report["checks"]}
+    assert verdicts == {"d1-h-display": "fails", "d1-parity": "holds"}
+    assert report["checks"][0]["reproduce"].startswith("verify check --only d1-h-display")
+    assert out_md.read_text().startswith("# verify check report")
+
+
+def test_same_seed_same_report(tmp_path):
+    reports = []
+    for i in range(2):
+        path = tmp_path / f"r{i}.json"
+        res = run_verify("check", "--only", "remark-20", "--seed", "7", "--json", str(path),
+                         "--markdown", str(tmp_path / f"r{i}.md"), "--quiet")
+        assert res.returncode == 0, res.stderr
+        data = json.loads(path.read_text())
+        for c in data["checks"]:
+            c.pop("seconds")
+        reports.append(data)
+    assert reports[0] == reports[1]
+
+
+def test_list_names_every_check():
+    res = run_verify("check", "--list")
+    assert res.returncode == 0
+    for key in REGISTRY:
+        assert key in res.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (("--only", "lemma-999"), "unknown check id 'lemma-999'"),
+    (("--seed", "-3"), "seed"),
+    (("--only",), "expected at least one argument"),
+])
+def test_bad_arguments_exit_2_with_one_line(args, fragment):
+    assert_one_line_usage_error(run_verify("check", *args), fragment)
+
+
+def test_unwritable_report_path_exits_2(tmp_path):
+    res = run_verify("check", "--only", "d1-parity", "--json", str(tmp_path))
+    assert_one_line_usage_error(res, "not a writable file path")
