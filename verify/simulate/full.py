@@ -1,0 +1,104 @@
+"""The full engine: online SGD (eq. (4)) with x drawn in R^d, R replicas in lockstep.
+
+Per step and replica: one fresh x ~ N(0, I_d) from the replica's own generator, the
+products ⟨w_j, x⟩ (through Q: W = L Qᵀ), ⟨u, x⟩, ⟨û, x⟩, the per-sample gradient of
+:mod:`verify.simulate.model`, its projection onto span(W)⊥ (constrained modes) and onto
+the tangent space of the sphere, the step and the renormalisation proj(v) = v/‖v‖.
+Buffers are reused: the only R×d arrays are the iterates and the sample block.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verify.errors import InvalidParameterError
+from verify.simulate.model import step_c, terms
+from verify.simulate.modes import Mode
+from verify.simulate.problem import Problem, student_direction
+
+
+def frame_basis(problem: Problem) -> np.ndarray:
+    """B = [Q, q_u] (d×p), the orthonormal frame of span(W, u) as d-vectors."""
+    assert problem.Q is not None and problem.u is not None
+    if problem.p == problem.r:
+        return problem.Q
+    u_perp = problem.u - problem.Q @ (problem.Q.T @ problem.u)
+    return np.column_stack([problem.Q, u_perp / problem.uc[-1]])
+
+
+def _project_out(v: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    """v minus its component in span(basis) (twice, so the residue is at rounding level)."""
+    for _ in range(2):
+        v = v - (v @ basis) @ basis.T
+    return v
+
+
+class FullEngine:
+    """R d-dimensional replicas; replica i draws from ``rngs[i]`` only."""
+
+    def __init__(self, problem: Problem, mode: Mode, rngs: list[np.random.Generator],
+                 init: str = "random", m0: float | None = None):
+        if not problem.has_vectors:
+            raise InvalidParameterError("the full engine needs the instance's W and u (this "
+                                        "instance has only the Gram matrix); use --engine reduced")
+        assert problem.Q is not None and problem.W is not None and problem.u is not None
+        self.problem, self.mode, self.rngs = problem, mode, rngs
+        R, d = len(rngs), problem.d
+        self.U = np.empty((R, d))
+        if init == "instance":
+            if problem.u_hat is None:
+                raise InvalidParameterError("init='instance' needs the instance's u_hat")
+            self.U[:] = problem.u_hat
+        else:
+            B = frame_basis(problem)
+            for i, rng in enumerate(rngs):
+                g = rng.standard_normal(d)
+                if m0 is None:  # uniform on the sphere of span(W)⊥
+                    g = _project_out(g, problem.Q)
+                    self.U[i] = g / np.linalg.norm(g)
+                else:  # ⟨û, u⟩ = m0, the rest uniform in span(W, u)⊥
+                    e = _project_out(g, B)
+                    _, a, beta = student_direction(problem, m0)
+                    self.U[i] = B @ a + beta * e / np.linalg.norm(e)
+        self.M = np.column_stack([problem.Q, problem.u])  # one GEMM gives ⟨Q, x⟩ and ⟨u, x⟩
+        self.X = np.empty((R, d))
+        self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
+
+    def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+        pb, X, U = self.problem, self.X, self.U
+        assert pb.Q is not None and pb.W is not None
+        for i, rng in enumerate(self.rngs):
+            rng.standard_normal(out=X[i])
+        proj = X @ self.M
+        y, zu = proj[:, :pb.r], proj[:, pb.r]
+        zw = y @ pb.L.T
+        zh = np.einsum("ij,ij->i", X, U)
+        wh = None if self.mode.constrained else (U @ pb.Q) @ pb.L.T
+        t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
+        G = X  # the sample buffer becomes the gradient
+        G *= t.kx[:, None]
+        if self.mode.constrained:  # span(W)⊥: every w_j term drops, and so does κ_x Π_W x
+            G -= (t.kx[:, None] * y) @ pb.Q.T
+        else:
+            if t.kw is not None:
+                G += t.kw @ pb.W
+            if t.kh is not None:
+                G += t.kh[:, None] * U
+        G -= np.einsum("ij,ij->i", G, U)[:, None] * U  # tangent space of the sphere
+        G *= eta
+        U -= G
+        norm = np.sqrt(np.einsum("ij,ij->i", U, U))
+        U /= norm[:, None]
+        return norm, step_c(self.c_hat, t.gc, eta) if self.mode.train_c else None
+
+    def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
+        assert self.problem.u is not None
+        c_overlap = np.broadcast_to(self.c_hat @ self.problem.c, (len(self.U),))
+        return self.U @ self.problem.u, np.array(c_overlap)
+
+    def frame_state(self):
+        """(a, β, ĉ): the iterate in the reduced engine's coordinates (for Monte-Carlo losses)."""
+        B = frame_basis(self.problem)
+        a = self.U @ B
+        beta = np.linalg.norm(self.U - a @ B.T, axis=1)
+        return a, beta, np.broadcast_to(self.c_hat, (len(self.U), self.problem.k))

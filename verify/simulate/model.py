@@ -1,0 +1,144 @@
+r"""The per-sample loss and its gradients, as functions of the projections of x.
+
+For one sample x the paper's loss (§2) is L = e², e = f*(x) − f̂(x), with (Appendix D.1
+normalisation, optional output scale s of Appendix B)
+
+    f*(x) = s Σ_i λ_i σ(t_i),   t_i = (⟨w_i, x⟩ + ξ c_i ⟨u, x⟩)/n_i,
+    f̂(x)  = s Σ_j λ_j σ(z_j),   z_j = (⟨w_j, x⟩ + ξ ĉ_j ⟨û, x⟩)/ρ_j,
+    ρ_j² = ‖w_j + ξ ĉ_j û‖² = ‖w_j‖² + 2 ξ ĉ_j ⟨w_j, û⟩ + ξ² ĉ_j².
+
+With δ_j = ∂L/∂z_j = −2 e s λ_j σ'(z_j) and ∂z_j/∂r_j = (x − z_j r_j/ρ_j)/ρ_j for the row
+r_j = w_j + ξ ĉ_j û, the chain rule gives
+
+    ∇_û L = κ_x x + Σ_j κ_{w,j} w_j + κ_h û,
+        κ_x = Σ_j δ_j ξ ĉ_j/ρ_j,  κ_{w,j} = −δ_j ξ ĉ_j z_j/ρ_j²,  κ_h = −Σ_j δ_j ξ² ĉ_j² z_j/ρ_j²,
+    ∂L/∂ĉ_j = δ_j ξ (⟨û, x⟩/ρ_j − z_j (⟨w_j, û⟩ + ξ ĉ_j)/ρ_j²).
+
+Linearized student (Fig. 3(a)): the first-order Taylor expansion of f̂ in Δ = ξ ĉ ûᵀ
+around the base model (‖w_j‖ = 1, û ⊥ w_j), f̂ = s Σ_j λ_j [σ(⟨w_j, x⟩) +
+ξ ĉ_j σ'(⟨w_j, x⟩) ⟨û, x⟩]; then κ_x = −2 e s ξ Σ_j λ_j ĉ_j σ'(⟨w_j, x⟩), κ_w = κ_h = 0
+(the normalisation's first-order term, −w_j ⟨w_j, Δ_j⟩, vanishes for û ⊥ W) and
+∂L/∂ĉ_j = −2 e s ξ λ_j σ'(⟨w_j, x⟩) ⟨û, x⟩.
+
+Only ⟨w_j, x⟩, ⟨u, x⟩, ⟨û, x⟩ (and ⟨w_j, û⟩) enter: that is what makes the reduced
+engine exact.  Everything is vectorised over a leading axis (samples or replicas).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from verify import population
+from verify.fast_kernels import fast_kernel
+from verify.simulate.problem import Problem
+
+
+class Terms(NamedTuple):
+    """Per-sample e = f* − f̂ and the gradient coefficients (shapes (n,), (n,), (n,k), (n,), (n,k))."""
+
+    e: np.ndarray
+    kx: np.ndarray
+    kw: np.ndarray | None
+    kh: np.ndarray | None
+    gc: np.ndarray
+
+
+def teacher_output(problem: Problem, zw: np.ndarray, zu: np.ndarray) -> np.ndarray:
+    """f*(x) = s Σ_i λ_i σ(t_i) from ⟨w_i, x⟩ (n,k) and ⟨u, x⟩ (n,)."""
+    t = (zw + problem.xi * problem.c * zu[:, None]) / problem.teacher_norm
+    return problem.scale * (problem.act(t) @ problem.lam)
+
+
+def terms(problem: Problem, zw: np.ndarray, zu: np.ndarray, zh: np.ndarray, wh: np.ndarray | None,
+          c_hat: np.ndarray, linearized: bool = False, need_c: bool = True) -> Terms:
+    """e and the gradient coefficients of the module docstring; ``wh`` = ⟨w_j, û⟩ or None (= 0)."""
+    xi, s, lam = problem.xi, problem.scale, problem.lam
+    target = teacher_output(problem, zw, zu)
+    if linearized:
+        dbase = problem.act.derivative(zw)
+        ch = np.broadcast_to(c_hat, zw.shape)
+        slope = (dbase * ch) @ lam  # Σ_j λ_j ĉ_j σ'(⟨w_j, x⟩)
+        e = target - s * (problem.act(zw) @ lam + xi * zh * slope)
+        weight = -2 * s * xi * e
+        gc = (weight * zh)[:, None] * dbase * lam if need_c else np.empty(0)
+        return Terms(e, weight * slope, None, None, gc)
+    cross = 0.0 if wh is None else 2 * xi * c_hat * wh
+    rho = np.sqrt(problem.row_sq + cross + xi**2 * c_hat**2)
+    z = (zw + xi * c_hat * zh[:, None]) / rho
+    e = target - s * (problem.act(z) @ lam)
+    delta = (-2 * s) * e[:, None] * lam * problem.act.derivative(z)
+    dc = delta * (xi * c_hat / rho)
+    kx = dc.sum(axis=1)
+    kw = kh = None
+    if wh is not None:  # unconstrained: the W components survive the projections
+        kw = -dc * z / rho
+        kh = -(kw * xi * c_hat).sum(axis=1)
+    gc = np.empty(0)
+    if need_c:
+        wh_term = 0.0 if wh is None else wh
+        gc = delta * xi * (zh[:, None] / rho - z * (wh_term + xi * c_hat) / rho**2)
+    return Terms(e, kx, kw, kh, gc)
+
+
+def step_c(c_hat: np.ndarray, gc: np.ndarray, eta: float) -> np.ndarray:
+    """ĉ ← proj(ĉ − η (I − ĉĉᵀ) ∇_ĉ L) in place (ĉ stays on S^{k−1}, see
+    :mod:`verify.simulate.modes`); returns the norms ‖ĉ − η g‖ divided out."""
+    gc -= np.einsum("ij,ij->i", gc, c_hat)[:, None] * c_hat
+    c_hat -= eta * gc
+    norm = np.sqrt(np.einsum("ij,ij->i", c_hat, c_hat))
+    c_hat /= norm[:, None]
+    return norm
+
+
+# --- closed forms -----------------------------------------------------------------
+class _Params:
+    """The fields :func:`verify.population.loss` and ``h`` read, for a given ĉ."""
+
+    def __init__(self, problem: Problem, c_hat: np.ndarray):
+        self.xi, self.c, self.c_hat, self.lam = problem.xi, problem.c, c_hat, problem.lam
+        self.gram = problem.L @ problem.L.T
+        self.activation = problem.activation
+
+
+def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) -> str | None:
+    """Why the closed forms do not describe this run (None when they do)."""
+    if linearized:
+        return "the linearized student is not the network of Appendix D.1"
+    if not problem.u_orthogonal:
+        return "u is not orthogonal to span W (the closed form uses Assumption 2)"
+    if not constrained and not problem.scratch:
+        return "u_hat leaves span(W)-perp, so the loss is no longer a function of m alone"
+    return None
+
+
+def _scratch_overlaps(problem: Problem, c_hat: np.ndarray, m: np.ndarray):
+    """W = 0: rows sign(c_i) u and sign(ĉ_j) û, so ρ_ij = sign(c_i ĉ_j) m."""
+    sc, sh = np.sign(problem.c), np.sign(c_hat)
+    return np.outer(sc, sc), np.outer(sh, sh), np.outer(sc, sh) * m[..., None, None]
+
+
+def closed_form_loss(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
+    """Φ(m) for the student ĉ (times s², the Appendix B scale): via
+    :func:`verify.population.loss`, or for W = 0 via the kernel with ρ_ij = sign(c_i ĉ_j) m."""
+    m = population.validate_overlap(m)
+    if not problem.scratch:
+        return problem.scale**2 * population.loss(_Params(problem, c_hat), m)
+    kernel = fast_kernel(problem.activation)
+    tt, ss, cross = _scratch_overlaps(problem, c_hat, m)
+    w = np.outer(problem.lam, problem.lam)
+    const = np.sum(w * (kernel.value(tt) + kernel.value(ss)))
+    return problem.scale**2 * np.maximum(const - 2 * np.sum(w * kernel.value(cross), axis=(-2, -1)), 0)
+
+
+def closed_form_h(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
+    """h(m) = −dΦ/dm (times s²), the scale of the projected gradient −h(m)(u − m û)."""
+    m = population.validate_overlap(m)
+    if not problem.scratch:
+        return problem.scale**2 * population.h(_Params(problem, c_hat), m)
+    kernel = fast_kernel(problem.activation)
+    sign = np.outer(np.sign(problem.c), np.sign(c_hat))
+    w = np.outer(problem.lam, problem.lam)
+    _, _, cross = _scratch_overlaps(problem, c_hat, m)
+    return problem.scale**2 * 2 * np.sum(w * sign * kernel.derivative(cross), axis=(-2, -1))

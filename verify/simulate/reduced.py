@@ -1,0 +1,136 @@
+r"""The exact reduced engine: online SGD on the overlaps, at a cost independent of d.
+
+Why the overlaps form an exact Markov chain at every finite d.  Fix the frame
+B = [Q, q_u] of span(W, u) (:mod:`verify.simulate.problem`, dimension p) and write the
+iterate as û_t = B a_t + β_t e_t with a_t ∈ R^p, β_t ≥ 0 and e_t a unit vector ⊥ B.
+Given the past, the sample x_t ~ N(0, I_d) is independent of (a_t, β_t, e_t), and by
+rotational invariance of the Gaussian its decomposition
+
+    x = B z + b e_t + x_rest,   z ~ N(0, I_p),  b ~ N(0, 1),  x_rest ⊥ span(B, e_t),
+
+has z, b, x_rest independent, x_rest standard Gaussian in a (d − p − 1)-dimensional space,
+so ‖x_rest‖² ~ χ²_{d−p−1} and its direction x̂_rest is uniform, independent of its norm.
+Every mode's step (:mod:`verify.simulate.model`) is û − η g with
+
+    g = κ_x x + Σ_j κ_{w,j} w_j + κ_h û   (then projected onto span(W)⊥ and/or û⊥),
+
+where the κ's are functions of ⟨w_j, x⟩ = (Wc z)_j, ⟨u, x⟩ = uc·z, ⟨û, x⟩ = a·z + β b and
+⟨w_j, û⟩ = (Wc a)_j only.  The projections act on the frame coordinates (onto span(W)⊥:
+zero the Q block) and do not touch e_t or x_rest, which are ⊥ span(W, u).  Hence
+
+    û_{t+1} ∝ B (a − η g_F) + (β − η g_e) e_t − η κ_x ‖x_rest‖ x̂_rest,
+
+and the new unit vector e_{t+1} ∝ (β − η g_e) e_t − η κ_x ‖x_rest‖ x̂_rest lies ⊥ B with
+β_{t+1} = √((β − η g_e)² + η² κ_x² ‖x_rest‖²)/N.  The law of (a_{t+1}, β_{t+1}) given the
+past depends on (a_t, β_t) (and ĉ_t when it is trained) only: e_{t+1} is never needed again,
+because the next sample is fresh and rotation invariant around the frame.  So (a_t, β_t, ĉ_t)
+is an exact Markov chain, driven per step by p + 1 normals and one χ²_{d−p−1} variable:
+O(p k) work per replica-step whatever d is.  The start is exact too: û_0 uniform on the
+sphere of span(W)⊥ has frame part (0, g)/N and β = √χ²_{d−p}/N with g ~ N(0, 1).
+
+Where it is not exact: nowhere among the modes of :mod:`verify.simulate.modes`.  The
+argument needs (i) fresh Gaussian samples, (ii) an update that sees x only through the
+frame projections and ⟨û, x⟩ times a vector in span(frame, û, x).  Reusing samples
+(multi-pass training), non-Gaussian x or coordinate-wise optimisers (Adam, clipping per
+coordinate) break it; none of those is in the paper.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from verify.simulate.model import step_c, terms
+from verify.simulate.modes import Mode
+from verify.simulate.problem import Problem, perpendicular_dimension, student_direction
+from verify.simulate.streams import BlockNormals
+
+#: Steps drawn per refill of the per-replica normal buffers (amortises R generator calls).
+BLOCK_STEPS = 128
+
+
+def projections(problem: Problem, z: np.ndarray, b: np.ndarray, a: np.ndarray, beta: np.ndarray,
+                constrained: bool):
+    """(⟨w_j, x⟩, ⟨u, x⟩, ⟨û, x⟩, ⟨w_j, û⟩ or None) from frame coordinates."""
+    r = problem.r
+    zw = z[:, :r] @ problem.L.T
+    zu = z @ problem.uc
+    zh = np.einsum("ij,ij->i", z, np.broadcast_to(a, z.shape)) + beta * b
+    wh = None if constrained else a[..., :r] @ problem.L.T
+    return zw, zu, zh, wh
+
+
+class ReducedEngine:
+    """R replicas of the chain (a, β, ĉ) in lockstep; replica i uses ``rngs[i]`` only."""
+
+    def __init__(self, problem: Problem, mode: Mode, rngs: list[np.random.Generator],
+                 init: str = "random", m0: float | None = None):
+        self.problem, self.mode = problem, mode
+        R, p, r = len(rngs), problem.p, problem.r
+        self.dim_perp = perpendicular_dimension(problem)
+        self.active = slice(r, p) if mode.constrained else slice(0, p)
+        self.a = np.zeros((R, p))
+        self.beta = np.zeros(R)
+        if init == "instance":
+            self._start_at_instance()
+        elif m0 is not None:
+            _, a, beta = student_direction(problem, m0)
+            self.a[:] = a
+            self.beta[:] = beta
+        else:
+            for i, rng in enumerate(rngs):  # uniform on the sphere of span(W)⊥
+                g = rng.standard_normal(p - r)
+                rest = rng.chisquare(self.dim_perp) if self.dim_perp else 0.0
+                norm = math.sqrt(float(g @ g) + rest)
+                self.a[i, r:] = g / norm
+                self.beta[i] = math.sqrt(rest) / norm
+        self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
+        self.normals = BlockNormals(rngs, p + 1, BLOCK_STEPS, max(self.dim_perp - 1, 0))
+
+    def _start_at_instance(self) -> None:
+        from verify.simulate.full import frame_basis
+
+        u_hat = self.problem.u_hat
+        if u_hat is None or not self.problem.has_vectors:
+            raise ValueError("init='instance' needs the instance's W, u and u_hat")
+        B = frame_basis(self.problem)
+        a = B.T @ u_hat
+        self.a[:] = a
+        self.beta[:] = np.linalg.norm(u_hat - B @ a)
+
+    def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+        """One SGD step for every replica; returns the norms divided out (û, and ĉ if trained)."""
+        pb = self.problem
+        act, a, beta = self.active, self.a, self.beta
+        x, chi2 = self.normals.take()
+        z = x[:, :pb.p]
+        b = x[:, pb.p] if self.dim_perp else np.zeros(len(beta))
+        zw, zu, zh, wh = projections(pb, z, b, a, beta, self.mode.constrained)
+        t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
+        gF = t.kx[:, None] * z[:, act]
+        ge = t.kx * b
+        if t.kw is not None:
+            gF += (t.kw @ pb.Wc)[:, act]
+        if t.kh is not None:
+            gF += t.kh[:, None] * a[:, act]
+            ge += t.kh * beta
+        gr = t.kx * np.sqrt(chi2)
+        along = np.einsum("ij,ij->i", gF, a[:, act]) + ge * beta  # tangent projection
+        gF -= along[:, None] * a[:, act]
+        ge -= along * beta
+        a[:, act] -= eta * gF
+        beta_new = np.hypot(beta - eta * ge, eta * gr)
+        norm = np.sqrt(np.einsum("ij,ij->i", a[:, act], a[:, act]) + beta_new**2)
+        a[:, act] /= norm[:, None]
+        self.beta = beta_new / norm
+        return norm, step_c(self.c_hat, t.gc, eta) if self.mode.train_c else None
+
+    def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
+        """(m = ⟨û, u⟩, ⟨ĉ, c⟩) per replica."""
+        c_overlap = np.broadcast_to(self.c_hat @ self.problem.c, self.beta.shape)
+        return self.a @ self.problem.uc, np.array(c_overlap)
+
+    def frame_state(self):
+        return self.a, self.beta, np.broadcast_to(self.c_hat, (len(self.beta), self.problem.k))
+

@@ -1,0 +1,167 @@
+"""Online SGD (eq. (4), Appendix B) with R replicas in lockstep: the driver.
+
+Each replica is one independent run on the same instance: its own start û_0 (uniform on
+the unit sphere of span(W)⊥, or ⟨û_0, u⟩ = ``m0``, or the instance's û) and its own
+samples, from child r of ``SeedSequence(seed)`` (:mod:`verify.simulate.streams`).  ĉ_0 is
+the instance's ĉ (the paper's random initialisation, shared by the replicas).
+
+Every ``record_every`` steps (and at the first and last) the driver records m_t = ⟨û_t, u⟩,
+⟨ĉ_t, c⟩ and the population loss:
+
+- the closed form Φ(m_t; ĉ_t) of :mod:`verify.population` (times 1/ξ² under the
+  Appendix B scaling) where it describes the run: u ⊥ span W, û ⊥ span W, the
+  network of Appendix D.1 (modes ``frozen``, ``joint``, ``scratch``);
+- otherwise (``unconstrained``, ``nonorthogonal``, ``linearized``, or a tilted u) a
+  Monte-Carlo mean of (f* − f̂)² over ``loss_samples`` fresh samples per replica and
+  record, with its standard error (exact sampler of :mod:`verify.simulate.reduced`,
+  from its own stream); ``loss_samples=0`` omits the loss and says why in the metadata.
+
+A NaN or infinite iterate (or a zero vector before renormalisation) stops the run with
+:class:`~verify.errors.ConvergenceError` naming the step and the replica: no trajectory
+with NaN is ever returned.  A tqdm bar is shown only when stderr is a terminal and
+``quiet`` is false.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+
+from verify.errors import ConvergenceError, InvalidParameterError
+from verify.simulate.full import FullEngine
+from verify.simulate.model import closed_form_loss, closed_form_reason, terms
+from verify.simulate.modes import check_engine, check_instance, get_mode
+from verify.simulate.problem import Problem, build_problem
+from verify.simulate.reduced import ReducedEngine, projections
+from verify.simulate.streams import generators, root
+from verify.simulate.trajectory import Trajectory
+
+DEFAULT_LOSS_SAMPLES = 200
+INITS = ("random", "instance")
+
+
+def _count(name: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3, replicas: int = 1,
+             engine: str = "reduced", record_every: int | None = None, seed: int | None = 0,
+             quiet: bool = False, appendix_b_scaling: bool = False, init: str = "random",
+             m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES) -> Trajectory:
+    """Run ``replicas`` independent online-SGD runs of ``steps`` steps with step size ``lr``."""
+    the_mode = get_mode(mode)
+    check_engine(the_mode, engine)
+    check_instance(the_mode, instance)
+    steps, replicas = _count("steps", steps), _count("replicas", replicas)
+    record_every = max(1, steps // 500) if record_every is None else _count("record_every", record_every)
+    if isinstance(lr, bool) or not isinstance(lr, int | float) or not math.isfinite(lr) or lr <= 0:
+        raise InvalidParameterError(f"lr must be a finite number > 0 (the step size eta of eq. (4)), "
+                                    f"got {lr!r}")
+    if init not in INITS:
+        raise InvalidParameterError(f"init must be one of {', '.join(INITS)}, got {init!r}")
+    if m0 is not None and not -1 <= m0 <= 1:
+        raise InvalidParameterError(f"m0 must lie in [-1, 1], got {m0!r}")
+    if isinstance(loss_samples, bool) or not isinstance(loss_samples, int) or loss_samples < 0:
+        raise InvalidParameterError(f"loss_samples must be an integer >= 0, got {loss_samples!r}")
+    problem = build_problem(instance, the_mode, appendix_b_scaling)
+    sequence = root(seed)
+    rngs = generators(sequence, replicas + 1)
+    eng_class = FullEngine if engine == "full" else ReducedEngine
+    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0)
+    reason = closed_form_reason(problem, the_mode.constrained, the_mode.linearized)
+    recorder = _LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
+    record_at = sorted({0, *range(record_every, steps + 1, record_every), steps})
+    ms, cs, losses, ses = [], [], [], []
+
+    def record() -> None:
+        m, c_overlap = eng.overlaps()
+        ms.append(m.copy())
+        cs.append(c_overlap.copy())
+        loss, se = recorder(eng, m)
+        if loss is not None:
+            losses.append(loss)
+            ses.append(se)
+
+    record()
+    bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
+    try:
+        for t in range(1, steps + 1):
+            with np.errstate(all="ignore"):
+                norm, c_norm = eng.step(lr)
+            _check_finite(norm, t, "u_hat")
+            if c_norm is not None:
+                _check_finite(c_norm, t, "c_hat")
+            if bar is not None and t % 64 == 0:
+                bar.update(64)
+            if t == record_at[len(ms)]:
+                record()
+    finally:
+        if bar is not None:
+            bar.close()
+    meta = {
+        "mode": the_mode.name, "engine": engine, "steps": steps, "lr": lr, "replicas": replicas,
+        "record_every": record_every, "seed": sequence.entropy, "k": problem.k, "d": problem.d,
+        "xi": problem.xi, "activation": problem.activation, "kind": getattr(instance, "kind", None),
+        "appendix_b_scaling": appendix_b_scaling, "init": init, "m0": m0,
+        "loss_method": recorder.method,
+    }
+    return Trajectory(
+        steps=np.array(record_at), m=np.array(ms), c_overlap=np.array(cs),
+        loss=np.array(losses) if losses else None,
+        loss_se=np.array(ses) if ses and ses[0] is not None else None, meta=meta,
+    )
+
+
+def _check_finite(norm: np.ndarray, step: int, what: str) -> None:
+    bad = ~(np.isfinite(norm) & (norm > 0))
+    if bad.any():
+        r = int(np.flatnonzero(bad)[0])
+        raise ConvergenceError(f"SGD diverged at step {step} in replica {r}: the {what} iterate "
+                               f"became {'zero' if norm[r] == 0 else 'NaN or infinite'} before "
+                               f"renormalisation (norm {norm[r]!r}); lower the step size")
+
+
+def _progress(steps: int, quiet: bool, label: str):
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=steps, desc=f"simulate {label}", unit="step", file=sys.stderr)
+
+
+class _LossRecorder:
+    """Closed-form loss where valid, else a Monte-Carlo mean with SE, else nothing (with reason)."""
+
+    def __init__(self, problem: Problem, mode, reason: str | None, samples: int, rng):
+        self.problem, self.mode, self.reason, self.samples, self.rng = problem, mode, reason, samples, rng
+        if reason is None:
+            self.method = "closed form (verify.population" + (", scratch rows)" if problem.scratch else ")")
+        elif samples:
+            self.method = f"monte carlo, {samples} samples per record (no closed form: {reason})"
+        else:
+            self.method = f"omitted (no closed form: {reason}; pass loss_samples > 0)"
+
+    def __call__(self, eng, m: np.ndarray):
+        pb = self.problem
+        if self.reason is None:
+            m = np.clip(m, -1.0, 1.0)
+            if not self.mode.train_c:
+                return closed_form_loss(pb, pb.c_hat, m), None
+            c_hat = eng.c_hat
+            return np.array([float(closed_form_loss(pb, c_hat[i], m[i])) for i in range(len(m))]), None
+        if not self.samples:
+            return None, None
+        a, beta, c_hat = eng.frame_state()
+        n = self.samples
+        mean, se = np.empty(len(beta)), np.empty(len(beta))
+        for i in range(len(beta)):
+            x = self.rng.standard_normal((n, pb.p + 1))
+            x[:, pb.p] *= pb.d > pb.p  # no direction outside the frame when d = p
+            zw, zu, zh, wh = projections(pb, x[:, :pb.p], x[:, pb.p], a[i], beta[i], self.mode.constrained)
+            e = terms(pb, zw, zu, zh, wh, c_hat[i], self.mode.linearized, need_c=False).e
+            mean[i], se[i] = np.mean(e**2), np.std(e**2, ddof=1) / math.sqrt(n)
+        return mean, se
