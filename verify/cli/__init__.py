@@ -29,11 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
         bench_cmd,
         check_cmd,
         derive_cmd,
+        grad_cmd,
         hermite_cmd,
         instance_cmd,
         kernel_cmd,
         population_cmd,
         series_cmd,
+        simulate_cmd,
     )
 
     parser = OneLineParser(
@@ -45,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in (
         check_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
-        bench_cmd,
+        bench_cmd, grad_cmd, simulate_cmd,
     ):
         module.add_parser(sub)
     return parser

@@ -63,3 +63,20 @@ def overlap(text: str) -> float:
     """m = ⟨u, û⟩ of unit vectors, in [−1, 1]."""
     return _checked(text, float, lambda v: -1 <= v <= 1,
                     "a real number in [-1, 1] (it is the overlap <u, u_hat>)")
+
+
+def open_overlap(text: str) -> float:
+    """m = ⟨u, û⟩ strictly inside (−1, 1), where the direction u − m û is defined."""
+    return _checked(text, float, lambda v: -1 < v < 1,
+                    "a real number in (-1, 1) (at m = ±1 the direction u - m u_hat vanishes)")
+
+
+def step_size(text: str) -> float:
+    """The SGD step size η of eq. (4): a finite real > 0."""
+    return _checked(text, float, lambda v: math.isfinite(v) and v > 0,
+                    "a finite real number > 0 (the step size eta of eq. (4))")
+
+
+def non_negative_int(text: str) -> int:
+    """A count that may be zero (e.g. Monte-Carlo samples per record, 0 = none)."""
+    return _checked(text, int, lambda v: v >= 0, "a non-negative integer")
