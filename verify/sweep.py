@@ -1,0 +1,140 @@
+r"""One executor for parameter sweeps: a local process pool, or dask.distributed.
+
+A sweep is a list of :class:`Task`: a module-level function and a JSON-able
+parameter dict that includes its own seed.  Results depend only on (function,
+params), so
+
+- the same seeds give the same results whichever executor ran them;
+- each finished task is stored in the on-disk cache (:mod:`verify.cache`, kind
+  ``"sweep"``) the moment it completes, and a rerun skips it: an interrupted
+  sweep resumes where it stopped.
+
+``scheduler=None`` runs in a local :class:`~concurrent.futures.ProcessPoolExecutor`
+(``workers=1`` runs in-process, which tests and small sweeps prefer);
+``scheduler="tcp://host:port"`` submits to a dask.distributed scheduler, and an
+unreachable one is reported in one line after ``timeout`` seconds.
+
+Results are dicts of numbers, strings, lists and NumPy arrays; arrays round-trip
+through the cache as float64/int64 lists (JSON floats round-trip exactly).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from verify import cache
+from verify.errors import InvalidParameterError
+
+CACHE_KIND = "sweep"
+SWEEP_FORMAT = 1  # bump when a task function's output changes meaning
+
+
+class SchedulerUnreachableError(InvalidParameterError):
+    """``--scheduler`` named an address no dask scheduler answered on."""
+
+
+@dataclass(frozen=True)
+class Task:
+    function: Callable[..., dict]
+    params: dict
+
+    @property
+    def key(self) -> dict:
+        f = self.function
+        return {"function": f"{f.__module__}.{f.__qualname__}", "format": SWEEP_FORMAT,
+                "params": _jsonable(self.params)}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return {"__array__": value.tolist(), "dtype": str(value.dtype)}
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _restore(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "__array__" in value:
+            return np.asarray(value["__array__"], dtype=value["dtype"])
+        return {k: _restore(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_restore(v) for v in value]
+    return value
+
+
+def _call(function: Callable[..., dict], params: dict) -> dict:
+    return _jsonable(function(**params))
+
+
+def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int | None = None,
+              use_cache: bool = True, progress: bool = False, timeout: float = 10.0) -> list[dict]:
+    """Results of ``tasks`` in order; cached tasks are not rerun."""
+    results: list[Any] = [None] * len(tasks)
+    todo = []
+    for i, task in enumerate(tasks):
+        hit = cache.load(CACHE_KIND, task.key) if use_cache else None
+        if hit is not None:
+            results[i] = hit["result"]
+        else:
+            todo.append(i)
+    bar = _bar(len(todo), progress)
+
+    def finish(i: int, value: dict) -> None:
+        results[i] = value
+        if use_cache:
+            cache.store(CACHE_KIND, tasks[i].key, {"result": value})
+        if bar is not None:
+            bar.update()
+
+    if scheduler is not None:
+        _run_dask(tasks, todo, scheduler, timeout, finish)
+    elif (workers or os.cpu_count() or 1) <= 1 or len(todo) <= 1:
+        for i in todo:
+            finish(i, _call(tasks[i].function, tasks[i].params))
+    else:
+        with ProcessPoolExecutor(max_workers=min(workers or os.cpu_count() or 1, len(todo))) as pool:
+            futures = {pool.submit(_call, tasks[i].function, tasks[i].params): i for i in todo}
+            for fut in as_completed(futures):
+                finish(futures[fut], fut.result())
+    if bar is not None:
+        bar.close()
+    return [_restore(r) for r in results]
+
+
+def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
+    try:
+        from distributed import Client, as_completed as dask_completed
+    except ImportError:
+        raise InvalidParameterError("--scheduler needs dask.distributed: pip install 'verify[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise SchedulerUnreachableError(
+            f"no dask scheduler answered at {scheduler!r} within {timeout:g} s ({type(exc).__name__})"
+        ) from None
+    try:
+        futures = {client.submit(_call, tasks[i].function, tasks[i].params, pure=False): i for i in todo}
+        for fut in dask_completed(list(futures)):
+            finish(futures[fut], fut.result())
+    finally:
+        client.close()
+
+
+def _bar(total: int, progress: bool):
+    if not progress or total == 0 or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="run", file=sys.stderr, leave=False)
