@@ -115,9 +115,11 @@ def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int 
 
 def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
     try:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
+        from distributed import as_completed as dask_completed
     except ImportError:
-        raise InvalidParameterError("--scheduler needs dask.distributed: pip install 'verify[dask]'") from None
+        raise InvalidParameterError("--scheduler needs dask.distributed: pip install "
+                                    "'verify[dask]'") from None
     try:
         client = Client(scheduler, timeout=timeout)
     except (OSError, TimeoutError) as exc:

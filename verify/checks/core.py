@@ -29,7 +29,7 @@ import numpy as np
 from verify.errors import VerifyInputError
 
 
-class Verdict(str, enum.Enum):
+class Verdict(enum.StrEnum):
     HOLDS = "holds"
     FAILS = "fails"
     CONSISTENT = "consistent"

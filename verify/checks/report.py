@@ -35,7 +35,8 @@ def errata_table(results: list[Result]) -> str:
             corr = r.outcome.correction or "—"
             if r.outcome.correction_verified:
                 corr += " (verified)"
-            rows.append(f"| {r.check.statement} | `{r.check.id}` | {_cell(r.outcome.evidence)} | {_cell(corr)} |")
+            evidence = _cell(r.outcome.evidence)
+            rows.append(f"| {r.check.statement} | `{r.check.id}` | {evidence} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 
 

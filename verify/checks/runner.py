@@ -45,7 +45,8 @@ class Result:
         return record
 
 
-def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress: bool = False) -> list[Result]:
+def run_checks(checks: list[Check], seed: int = 0, full: bool = False,
+               progress: bool = False) -> list[Result]:
     results = []
     bar = None
     if progress and sys.stderr.isatty():

@@ -117,17 +117,18 @@ def proposition_4_projection(ctx) -> Outcome:
 
     seed = int(ctx.rng("instance").integers(2**31))
     inst = orthonormal(3, 8, 1.0, "relu", seed=seed)
-    args = (inst.W, inst.lam, inst.c, inst.c_hat, inst.xi, inst.u)
-    u_hat = inst.u_hat
+    W, u, u_hat = inst.W, inst.u, inst.u_hat
+    assert W is not None and u is not None and u_hat is not None  # the generator draws all three
+    args = (W, inst.lam, inst.c, inst.c_hat, inst.xi, u)
     grad = np.zeros(inst.d)
     for a in range(inst.d):
         e = np.zeros(inst.d)
         e[a] = FD_STEP
         grad[a] = (_relu_phi(*args, u_hat + e) - _relu_phi(*args, u_hat - e)) / (2 * FD_STEP)
-    m = float(inst.u @ u_hat)
-    claimed = -float(closed_h(inst, m)) * (inst.u - m * u_hat)
+    m = float(u @ u_hat)
+    claimed = -float(closed_h(inst, m)) * (u - m * u_hat)
     tangent = grad - u_hat * (u_hat @ grad)
-    proj_w = inst.W.T @ np.linalg.solve(inst.W @ inst.W.T, inst.W)
+    proj_w = W.T @ np.linalg.solve(W @ W.T, W)
     both = tangent - proj_w @ tangent
     literal_gap = float(np.linalg.norm(tangent - claimed))
     corrected_gap = float(np.linalg.norm(both - claimed))
