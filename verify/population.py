@@ -149,3 +149,93 @@ def h_precise(instance, m, dps: int = 50) -> tuple:
             for ij in weight
         )
         return 2 * xi2 * total, mpmath.mpf(10) ** (-(dps + 5))
+
+
+def loss_precise(instance, m, dps: int = 50) -> tuple:
+    """(Φ(m), error bound) at ``dps`` digits: the mpmath twin of :func:`loss`.
+
+    Φ(m) = Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij) − 2K(ρ_ij(m))] (Appendix D.1).
+    Closed-form kernels (relu, abs, erf, polynomials) are evaluated exactly in
+    mpmath (error: rounding only).  Otherwise K(ρ) = Σ_{p<N} μ_p² ρ^p with the
+    Parseval tail bound |ρ|^N (E[σ²] − Σ_{p<N} μ_p²) of
+    :func:`verify.kernels.kernel_series`, N = ``SERIES_TERMS``; at |ρ| = 1 (the
+    diagonal of ρ^tt, ρ^ss) the series is not used: K(±1) = E[σ(g)σ(±g)] by
+    1-D quadrature.  The bound is Σ|λλ| (tail_tt + tail_ss + 2 tail_cross)
+    plus the quadrature and coefficient errors.
+    """
+    import mpmath
+    import sympy
+
+    from verify.activations import get_activation
+    from verify.hermite import GUARD_DIGITS, validate_dps
+    from verify.kernels import closed_form
+    from verify.series import pair_terms
+
+    dps = validate_dps(dps)
+    m_value = float(validate_overlap(m))
+    act = get_activation(instance.activation)
+    kernel_expr = closed_form(act, derivative=False)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        mm = mpmath.mpf(m) if isinstance(m, str) else mpmath.mpf(m_value)
+        xi2, weight, a, b = pair_terms(instance)
+        teacher, student = _self_overlaps_precise(instance, xi2)
+        if kernel_expr is not None:
+            rho = sympy.Symbol("rho", real=True)
+            f = sympy.lambdify(rho, kernel_expr, modules="mpmath")
+
+            def value(r):
+                return mpmath.re(f(min(max(r, -1), 1))), mpmath.mpf(0)
+            rounding = mpmath.mpf(10) ** (-(dps + 5))
+        else:
+            value = _series_kernel(act, dps)
+            rounding = mpmath.mpf(0)
+        total, bound = [], []
+        for ij in weight:
+            for r, factor in ((teacher[ij], 1), (student[ij], 1), (b[ij] + xi2 * a[ij] * mm, -2)):
+                v, e = value(r)
+                total.append(factor * weight[ij] * v)
+                bound.append(abs(factor * weight[ij]) * e)
+        return mpmath.fsum(total), mpmath.fsum(bound) + rounding
+
+
+#: Hermite terms of the series kernel in :func:`loss_precise` for activations without a closed form.
+SERIES_TERMS = 120
+
+
+def _self_overlaps_precise(instance, xi2) -> tuple:
+    """ρ^tt_ij = (G_ij + ξ²c_ic_j)/(n_in_j) and ρ^ss_ij likewise, in mpmath, keyed by (i, j)."""
+    import mpmath
+
+    out = []
+    for vec in (instance.c, instance.c_hat):
+        c = [mpmath.mpf(v) for v in vec]
+        n = [mpmath.sqrt(1 + xi2 * v**2) for v in c]
+        out.append({(i, j): (mpmath.mpf(instance.gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
+                    for i in range(instance.k) for j in range(instance.k)})
+    return tuple(out)
+
+
+def _series_kernel(act, dps: int):
+    """ρ ↦ (Σ_{p<N} μ_p² ρ^p, tail bound), and (E[σ(g)σ(±g)], quadrature error) at ρ = ±1."""
+    import mpmath
+
+    from verify.hermite import hermite_coefficients
+    from verify.quadrature import gaussian_expectation
+
+    coeffs = hermite_coefficients(act, SERIES_TERMS, dps)
+    s = act.mpmath_function
+    mu2 = [v**2 for v in coeffs.values]
+    coeff_error = mpmath.fsum(2 * abs(v) * e for v, e in zip(coeffs.values, coeffs.errors, strict=True))
+    square, square_error = gaussian_expectation(lambda t: s(t) ** 2, act.kinks, dps)
+    rest = max(square - mpmath.fsum(mu2), 0) + square_error + coeff_error
+
+    def value(r):
+        if abs(r) == 1:
+            if r == 1:
+                return square, square_error
+            kinks = tuple(sorted({*act.kinks, *(-x for x in act.kinks)}))
+            return gaussian_expectation(lambda t: s(t) * s(-t), kinks, dps)
+        partial = mpmath.fsum(c * r**p for p, c in enumerate(mu2))
+        return partial, abs(r) ** SERIES_TERMS * rest + coeff_error
+
+    return value

@@ -1,4 +1,9 @@
-"""``verify h INSTANCE --m M ... [--method closed|series]`` and ``verify loss INSTANCE --m M ...``."""
+"""``verify h INSTANCE --m M ... [--method closed|series] [--dps D]`` and
+``verify loss INSTANCE --m M ... [--dps D]``.
+
+With ``--dps`` the closed form is evaluated in mpmath (:func:`verify.population.h_precise`,
+:func:`verify.population.loss_precise`) and printed to that many digits with its error bound.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,8 @@ import json
 import sys
 
 from verify.cli.arguments import overlap, positive_int, precision
+
+SERIES_DPS = 30
 
 
 def add_parser(sub) -> None:
@@ -18,9 +25,11 @@ def add_parser(sub) -> None:
         if name == "h":
             p.add_argument("--method", choices=("closed", "series"), default="closed",
                            help="closed form (float64) or the power series (mpmath, with bound)")
-            p.add_argument("--dps", type=precision, default=30, help="digits for --method series")
             p.add_argument("--terms", type=positive_int, default=30,
                            help="series terms L for --method series")
+        p.add_argument("--dps", type=precision, default=None,
+                       help="digits: mpmath closed form (default float64), or the series' precision "
+                            f"(default {SERIES_DPS})")
         p.add_argument("--json", action="store_true")
         p.set_defaults(run=run, quantity=name, method="closed")
 
@@ -34,9 +43,14 @@ def run(args) -> int:
     if args.method == "series":
         from verify.series import h_series
 
-        series = h_series(inst, args.terms, args.dps)
+        series = h_series(inst, args.terms, args.dps or SERIES_DPS)
         pairs = [series.evaluate(m) for m in args.m]
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
+    elif args.dps is not None:
+        evaluate = population.h_precise if args.quantity == "h" else population.loss_precise
+        pairs = [evaluate(inst, m, args.dps) for m in args.m]
+        values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
+        return _print_precise(args, values, bounds)
     else:
         evaluate = population.h if args.quantity == "h" else population.loss
         values = list(evaluate(inst, args.m))
@@ -52,4 +66,23 @@ def run(args) -> int:
         for i, (m, v) in enumerate(zip(args.m, values, strict=True)):
             extra = "" if bounds is None else f"   (truncation bound {bounds[i]:.2e})"
             print(f"{m:>10.6g}  {float(v):.16e}{extra}")
+    return 0
+
+
+def _print_precise(args, values, bounds) -> int:
+    """Values at ``args.dps`` digits: JSON strings (a float would round them) or a table."""
+    import mpmath
+
+    if args.json:
+        json.dump({"instance": args.instance, "quantity": args.quantity, "method": args.method,
+                   "dps": args.dps, "m": list(args.m),
+                   "values": [mpmath.nstr(v, args.dps, strip_zeros=False) for v in values],
+                   "error_bounds": bounds},
+                  sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    label = "h(m)" if args.quantity == "h" else "Phi(m)"
+    print(f"{'m':>10}  {label} ({args.dps} digits)")
+    for m, v, b in zip(args.m, values, bounds, strict=True):
+        print(f"{m:>10.6g}  {mpmath.nstr(v, args.dps, strip_zeros=False)}   (error bound {b:.2e})")
     return 0
