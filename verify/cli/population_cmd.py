@@ -47,8 +47,8 @@ def run(args) -> int:
         pairs = [series.evaluate(m) for m in args.m]
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
     elif args.dps is not None:
-        evaluate = population.h_precise if args.quantity == "h" else population.loss_precise
-        pairs = [evaluate(inst, m, args.dps) for m in args.m]
+        precise = population.h_precise if args.quantity == "h" else population.loss_precise
+        pairs = [precise(inst, m, args.dps) for m in args.m]
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
         return _print_precise(args, values, bounds)
     else:

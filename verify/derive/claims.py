@@ -13,7 +13,8 @@ from verify.derive.model import Setting, tensor_inner
 
 
 def prop_4_T(l: int, s: int, setting: Setting):
-    """Prop. 4: T(l,s) = ‖Σ_i λ_i w_i^{⊗s}‖² for odd l, k⟨Σ λ_i c_i w_i^{⊗s}, Σ λ_i ĉ_i w_i^{⊗s}⟩ otherwise."""
+    """Prop. 4: T(l,s) = ‖Σ_i λ_i w_i^{⊗s}‖² for odd l,
+    k⟨Σ λ_i c_i w_i^{⊗s}, Σ λ_i ĉ_i w_i^{⊗s}⟩ otherwise."""
     lam = setting.lam
     if l % 2 == 1:
         return tensor_inner(lam, lam, s, setting)

@@ -38,7 +38,7 @@ def remark_15_tail(h, st: model.Setting) -> list:
     return out
 
 
-def comparisons() -> list:
+def comparisons() -> tuple:
     st = model.Setting(neurons=2)
     h = model.h(st)
     lam, b, bh, m = st.lam, st.b, st.b_hat, st.m

@@ -112,7 +112,8 @@ def build() -> str:
 All $k$ neurons are written out for $k \in \{{{", ".join(map(str, SIZES))}\}}$ with symbolic
 $G_{{ij}}$ ($G_{{ii}} = 1$), $\lambda_i$ and $c_i = b_i/\sqrt k$, $\hat c_i = \hat b_i/\sqrt k$ with
 $b_i^2 = \hat b_i^2 = 1$ (Assumption 3); the kernel is truncated at Hermite degree $P = {st.degree}$
-with free symbols $\mu_0, \dots, \mu_{st.degree}$, so every identity holds for each degree $p \le {st.degree}$.
+with free symbols $\mu_0, \dots, \mu_{st.degree}$, so every identity holds for each degree
+$p \le {st.degree}$.
 Per-pair checks with symbolic $k$ are in `prop_4.md`.
 
 ## Derivation
