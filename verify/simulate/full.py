@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from verify.errors import InvalidParameterError
-from verify.simulate.model import step_c, terms
+from verify.simulate.model import FrozenStudent, step_c, terms
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, student_direction
 
@@ -63,6 +63,8 @@ class FullEngine:
         self.M = np.column_stack([problem.Q, problem.u])  # one GEMM gives ⟨Q, x⟩ and ⟨u, x⟩
         self.X = np.empty((R, d))
         self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
+        fused = not mode.train_c and mode.constrained and not mode.linearized
+        self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
 
     def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
         pb, X, U = self.problem, self.X, self.U
@@ -71,15 +73,20 @@ class FullEngine:
             rng.standard_normal(out=X[i])
         proj = X @ self.M
         y, zu = proj[:, :pb.r], proj[:, pb.r]
-        zw = y @ pb.L.T
         zh = np.einsum("ij,ij->i", X, U)
-        wh = None if self.mode.constrained else (U @ pb.Q) @ pb.L.T
-        t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
-        G = X  # the sample buffer becomes the gradient
-        G *= t.kx[:, None]
-        if self.mode.constrained:  # span(W)⊥: every w_j term drops, and so does κ_x Π_W x
-            G -= (t.kx[:, None] * y) @ pb.Q.T
+        t = None
+        if self.fused is not None:
+            _, kx = self.fused.terms(y, zu, zh)
         else:
+            wh = None if self.mode.constrained else (U @ pb.Q) @ pb.L.T
+            t = terms(pb, y @ pb.L.T, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
+            kx = t.kx
+        G = X  # the sample buffer becomes the gradient
+        G *= kx[:, None]
+        if self.mode.constrained:  # span(W)⊥: every w_j term drops, and so does κ_x Π_W x
+            G -= (kx[:, None] * y) @ pb.Q.T
+        else:
+            assert t is not None
             if t.kw is not None:
                 G += t.kw @ pb.W
             if t.kh is not None:
@@ -89,7 +96,7 @@ class FullEngine:
         U -= G
         norm = np.sqrt(np.einsum("ij,ij->i", U, U))
         U /= norm[:, None]
-        return norm, step_c(self.c_hat, t.gc, eta) if self.mode.train_c else None
+        return norm, step_c(self.c_hat, t.gc, eta) if t is not None and self.mode.train_c else None
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         assert self.problem.u is not None

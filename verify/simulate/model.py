@@ -82,6 +82,44 @@ def terms(problem: Problem, zw: np.ndarray, zu: np.ndarray, zh: np.ndarray, wh: 
     return Terms(e, kx, kw, kh, gc)
 
 
+class FrozenStudent:
+    """The same e and κ_x as :func:`terms`, fused for a fixed ĉ and û ⊥ span W.
+
+    With x's frame coordinates y = Qᵀx (W = L Qᵀ), both networks' pre-activations come
+    from one product [y, ⟨u, x⟩, ⟨û, x⟩] A, A = [[Lᵀ/n, Lᵀ/ρ], [ξc/n, 0], [0, ξĉ/ρ]]
+    ((r+2)×2k), then e = σ(·) [sλ; −sλ] and κ_x = −2 s e Σ_j λ_j σ'(z_j) ξ ĉ_j/ρ_j.
+    This is the analysed algorithm's hot loop (modes ``frozen`` and ``scratch``, and
+    every Monte-Carlo estimate); the tests check it against :func:`terms`.
+    """
+
+    def __init__(self, problem: Problem, c_hat: np.ndarray):
+        r, k, xi = problem.r, problem.k, problem.xi
+        rho = np.sqrt(problem.row_sq + xi**2 * c_hat**2)
+        A = np.zeros((r + 2, 2 * k))
+        A[:r, :k] = problem.L.T / problem.teacher_norm
+        A[:r, k:] = problem.L.T / rho
+        A[r, :k] = xi * problem.c / problem.teacher_norm
+        A[r + 1, k:] = xi * c_hat / rho
+        self.A, self.r, self.k, self.act, self.s = A, r, k, problem.act, problem.scale
+        self.out = problem.scale * np.concatenate([problem.lam, -problem.lam])
+        self.slope = problem.lam * xi * c_hat / rho
+        self.buffer = np.empty((0, r + 2))
+
+    def terms(self, y: np.ndarray, zu: np.ndarray, zh: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(e, κ_x) from y = Qᵀx (n, r), ⟨u, x⟩ and ⟨û, x⟩ (n,)."""
+        n, r = len(zu), self.r
+        if len(self.buffer) != n:
+            self.buffer = np.empty((n, r + 2))
+        buf = self.buffer
+        buf[:, :r] = y
+        buf[:, r] = zu
+        buf[:, r + 1] = zh
+        pre = buf @ self.A
+        e = self.act(pre) @ self.out
+        kx = (-2 * self.s) * e * (self.act.derivative(pre[:, self.k:]) @ self.slope)
+        return e, kx
+
+
 def step_c(c_hat: np.ndarray, gc: np.ndarray, eta: float) -> np.ndarray:
     """ĉ ← proj(ĉ − η (I − ĉĉᵀ) ∇_ĉ L) in place (ĉ stays on S^{k−1}, see
     :mod:`verify.simulate.modes`); returns the norms ‖ĉ − η g‖ divided out."""

@@ -33,10 +33,10 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from verify.errors import InvalidParameterError
-from verify.simulate.model import closed_form_h, closed_form_loss, closed_form_reason, terms
+from verify.simulate.model import FrozenStudent, closed_form_h, closed_form_loss, closed_form_reason
 from verify.simulate.modes import MODES, check_engine
 from verify.simulate.problem import Problem, build_problem, perpendicular_dimension, student_direction
-from verify.simulate.streams import root
+from verify.simulate.streams import chi_square, root
 
 #: Default memory budget for one chunk of samples (the issue's "at most 256 MB").
 CHUNK_BYTES = 256 * 2**20
@@ -182,6 +182,7 @@ def _full(problem: Problem, u_hat: np.ndarray, m: float, samples: int, rng, chun
     uW = Q.T @ u
     delta_sq = 1 - m**2
     g_sum = np.zeros(problem.d)
+    student = FrozenStudent(problem, problem.c_hat)
     rows = chunk_rows(problem.d, problem.k, chunk_bytes)
     X = np.empty((min(rows, samples), problem.d))
     done = 0
@@ -191,12 +192,12 @@ def _full(problem: Problem, u_hat: np.ndarray, m: float, samples: int, rng, chun
         rng.standard_normal(out=x)
         proj = x @ M
         y, zu, zh = proj[:, :problem.r], proj[:, problem.r], proj[:, problem.r + 1]
-        t = terms(problem, y @ problem.L.T, zu, zh, None, problem.c_hat, need_c=False)
+        e, kx = student.terms(y, zu, zh)
         x_sq = np.einsum("ij,ij->i", x, x)
         px_sq = x_sq - np.einsum("ij,ij->i", y, y) - zh**2  # ‖P x‖², P onto span(W)⊥ ∩ û⊥
-        _record(stats, t.kx, zu - y @ uW - m * zh, t.kx**2 * px_sq, delta_sq, t.e)
+        _record(stats, kx, zu - y @ uW - m * zh, kx**2 * px_sq, delta_sq, e)
         # Σ g = Σ κ (x − Q y − zh û), accumulated without forming g
-        g_sum += x.T @ t.kx - Q @ (y.T @ t.kx) - float(t.kx @ zh) * u_hat
+        g_sum += x.T @ kx - Q @ (y.T @ kx) - float(kx @ zh) * u_hat
         done += n
     return g_sum
 
@@ -210,28 +211,28 @@ def _reduced(problem: Problem, a: np.ndarray, beta: float, m: float, samples: in
     delta_sq = 1 - m**2
     sums = np.zeros(p - r + 1)  # Σ g over the frame's free coordinates and e
     kx_sq_sum = 0.0
+    student = FrozenStudent(problem, problem.c_hat)
     rows = chunk_rows(p + 2, problem.k, chunk_bytes)
     done = 0
     while done < samples:
         n = min(rows, samples - done)
         z = rng.standard_normal((n, p))
         b = rng.standard_normal(n) if dim_perp else np.zeros(n)
-        chi2 = rng.chisquare(df_rest, n) if df_rest else np.zeros(n)
+        chi2 = chi_square(rng, df_rest, n) if df_rest else np.zeros(n)
         zh = z @ a + beta * b
-        t = terms(problem, z[:, :r] @ problem.L.T, z @ problem.uc, zh, None, problem.c_hat,
-                  need_c=False)
+        e, kx = student.terms(z[:, :r], z @ problem.uc, zh)
         # g = κ (P_W⊥ x − zh û): frame part κ (z_free − zh a_free), e part κ (b − zh β), rest κ x_rest
-        gF = t.kx[:, None] * (z[:, r:] - zh[:, None] * a[r:])
-        ge = t.kx * (b - zh * beta)
-        g_sq = np.einsum("ij,ij->i", gF, gF) + ge**2 + t.kx**2 * chi2
+        gF = kx[:, None] * (z[:, r:] - zh[:, None] * a[r:])
+        ge = kx * (b - zh * beta)
+        g_sq = np.einsum("ij,ij->i", gF, gF) + ge**2 + kx**2 * chi2
         along = z[:, r:] @ delta_F[r:] + b * delta_e  # ⟨P_W⊥ x − zh û, δ⟩ (⟨û, δ⟩ = 0)
-        _record(stats, t.kx, along, g_sq, delta_sq, t.e)
+        _record(stats, kx, along, g_sq, delta_sq, e)
         sums[:-1] += gF.sum(axis=0)
         sums[-1] += ge.sum()
-        kx_sq_sum += float(t.kx @ t.kx)
+        kx_sq_sum += float(kx @ kx)
         done += n
     mean_q = stats[0].mean
     frame = np.concatenate([-mean_q * delta_F[:r], sums[:-1] / samples - mean_q * delta_F[r:]])
     e_part = sums[-1] / samples - mean_q * delta_e
-    rest_sq = kx_sq_sum * (rng.chisquare(df_rest) if df_rest else 0.0) / samples**2
+    rest_sq = kx_sq_sum * (chi_square(rng, df_rest) if df_rest else 0.0) / samples**2
     return math.sqrt(float(frame @ frame) + e_part**2 + rest_sq)

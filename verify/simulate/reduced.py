@@ -41,10 +41,10 @@ import math
 
 import numpy as np
 
-from verify.simulate.model import step_c, terms
+from verify.simulate.model import FrozenStudent, step_c, terms
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, perpendicular_dimension, student_direction
-from verify.simulate.streams import BlockNormals
+from verify.simulate.streams import BlockNormals, chi_square
 
 #: Steps drawn per refill of the per-replica normal buffers (amortises R generator calls).
 BLOCK_STEPS = 128
@@ -81,11 +81,13 @@ class ReducedEngine:
         else:
             for i, rng in enumerate(rngs):  # uniform on the sphere of span(W)⊥
                 g = rng.standard_normal(p - r)
-                rest = rng.chisquare(self.dim_perp) if self.dim_perp else 0.0
+                rest = chi_square(rng, self.dim_perp) if self.dim_perp else 0.0
                 norm = math.sqrt(float(g @ g) + rest)
                 self.a[i, r:] = g / norm
                 self.beta[i] = math.sqrt(rest) / norm
         self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
+        fused = not mode.train_c and mode.constrained and not mode.linearized
+        self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
         self.normals = BlockNormals(rngs, p + 1, BLOCK_STEPS, max(self.dim_perp - 1, 0))
 
     def _start_at_instance(self) -> None:
@@ -106,16 +108,22 @@ class ReducedEngine:
         x, chi2 = self.normals.take()
         z = x[:, :pb.p]
         b = x[:, pb.p] if self.dim_perp else np.zeros(len(beta))
-        zw, zu, zh, wh = projections(pb, z, b, a, beta, self.mode.constrained)
-        t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
-        gF = t.kx[:, None] * z[:, act]
-        ge = t.kx * b
-        if t.kw is not None:
+        if self.fused is not None:
+            zh = np.einsum("ij,ij->i", z[:, act], a[:, act]) + beta * b
+            _, kx = self.fused.terms(z[:, :pb.r], z @ pb.uc, zh)
+            t = None
+        else:
+            zw, zu, zh, wh = projections(pb, z, b, a, beta, self.mode.constrained)
+            t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
+            kx = t.kx
+        gF = kx[:, None] * z[:, act]
+        ge = kx * b
+        if t is not None and t.kw is not None:
             gF += (t.kw @ pb.Wc)[:, act]
-        if t.kh is not None:
+        if t is not None and t.kh is not None:
             gF += t.kh[:, None] * a[:, act]
             ge += t.kh * beta
-        gr = t.kx * np.sqrt(chi2)
+        gr = kx * np.sqrt(chi2)
         along = np.einsum("ij,ij->i", gF, a[:, act]) + ge * beta  # tangent projection
         gF -= along[:, None] * a[:, act]
         ge -= along * beta
@@ -124,7 +132,7 @@ class ReducedEngine:
         norm = np.sqrt(np.einsum("ij,ij->i", a[:, act], a[:, act]) + beta_new**2)
         a[:, act] /= norm[:, None]
         self.beta = beta_new / norm
-        return norm, step_c(self.c_hat, t.gc, eta) if self.mode.train_c else None
+        return norm, step_c(self.c_hat, t.gc, eta) if t is not None and self.mode.train_c else None
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         """(m = ⟨û, u⟩, ⟨ĉ, c⟩) per replica."""

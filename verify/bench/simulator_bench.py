@@ -1,0 +1,103 @@
+"""Simulator benchmarks (issue 4), every ratio from timings interleaved in one run.
+
+At d = 2000, k = 50, ReLU (separated rows, c on the sphere, the Appendix B setting):
+
+- ``full_vs_unavoidable``: the full engine's cost per sample against the unavoidable work,
+  drawing x ∈ R^d and the products ⟨w_j, x⟩, ⟨u, x⟩, ⟨û, x⟩ (one GEMM with [W; u; û]ᵀ), for
+  an SGD replica-step (256 replicas) and for a Monte-Carlo gradient sample (target ≤ 2);
+- ``reduced_vs_full``: replica-steps per second of the reduced engine over the full one,
+  256 replicas, mode ``frozen`` (target ≥ 30);
+- ``reduced_d_scaling``: the reduced engine's cost at d = 10⁶ over its cost at d = 2000
+  (target ≤ 1.2; the d = 10⁶ instance is the same one given by its Gram matrix only).
+
+Each timing is the minimum over interleaved repetitions (the least disturbed by other load).
+On a shared machine, OPENBLAS_NUM_THREADS=1 gives steadier ratios (both engines then run
+single-threaded).  Timings of BLAS code depend on
+the kernel OpenBLAS picks; see /work/.library/env/README.md about OPENBLAS_CORETYPE.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+
+from verify.instance import separated
+from verify.simulate.full import FullEngine
+from verify.simulate.modes import MODES
+from verify.simulate.montecarlo import estimate_gradient
+from verify.simulate.problem import build_problem
+from verify.simulate.reduced import ReducedEngine
+from verify.simulate.streams import generators, root
+
+
+def _once(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def run(quick: bool = False) -> dict:
+    k, d, replicas = (8, 200, 32) if quick else (50, 2000, 256)
+    full_steps, reduced_steps, reps = (5, 50, 3) if quick else (10, 200, 9)
+    mc_samples = 2000 if quick else 20000
+    big_d = 10**4 if quick else 10**6
+    inst = separated(k, d, 1.0, "relu", seed=0, quantized=False)
+    mode = MODES["frozen"]
+    problem = build_problem(inst, mode)
+    full = FullEngine(problem, mode, generators(root(1), replicas))
+    reduced = ReducedEngine(problem, mode, generators(root(2), replicas))
+    gram_only = dataclasses.replace(inst, d=big_d, W=None, u=None, u_hat=None)
+    reduced_big = ReducedEngine(build_problem(gram_only, mode), mode, generators(root(3), replicas))
+    rng = np.random.default_rng(4)
+    X = np.empty((replicas, d))
+    assert inst.W is not None and inst.u is not None and inst.u_hat is not None
+    M = np.column_stack([inst.W.T, inst.u, inst.u_hat])
+    rngs = generators(root(5), replicas)
+
+    def unavoidable() -> None:  # per replica-step: draw x, then [W; u; û] x
+        for _ in range(full_steps):
+            for i, g in enumerate(rngs):
+                g.standard_normal(out=X[i])
+            X @ M  # noqa: B018
+
+    def unavoidable_mc() -> None:
+        x = rng.standard_normal((mc_samples, d))
+        x @ M  # noqa: B018
+
+    def steps(engine, n):
+        return lambda: [engine.step(1e-3) for _ in range(n)]
+
+    def mc() -> None:
+        estimate_gradient(inst, 0.3, mc_samples, engine="full", seed=6)
+
+    for fn in (unavoidable, unavoidable_mc, mc, steps(full, 1), steps(reduced, 1), steps(reduced_big, 1)):
+        fn()  # warm up
+    times: dict[str, list[float]] = {name: [] for name in
+                                     ("unavoidable", "full", "reduced", "reduced_big", "mc", "mc_ref")}
+    for _ in range(reps):
+        times["unavoidable"].append(_once(unavoidable) / (full_steps * replicas))
+        times["full"].append(_once(steps(full, full_steps)) / (full_steps * replicas))
+        times["reduced"].append(_once(steps(reduced, reduced_steps)) / (reduced_steps * replicas))
+        times["reduced_big"].append(_once(steps(reduced_big, reduced_steps)) / (reduced_steps * replicas))
+        times["mc"].append(_once(mc) / mc_samples)
+        times["mc_ref"].append(_once(unavoidable_mc) / mc_samples)
+    t = {name: min(v) for name, v in times.items()}
+    rows = [
+        {"benchmark": "full_vs_unavoidable (SGD step)", "ours_us": round(t["full"] * 1e6, 3),
+         "baseline_us": round(t["unavoidable"] * 1e6, 3), "ratio": round(t["full"] / t["unavoidable"], 2),
+         "target": "<= 2"},
+        {"benchmark": "full_vs_unavoidable (MC sample)", "ours_us": round(t["mc"] * 1e6, 3),
+         "baseline_us": round(t["mc_ref"] * 1e6, 3), "ratio": round(t["mc"] / t["mc_ref"], 2),
+         "target": "<= 2"},
+        {"benchmark": f"reduced_vs_full ({replicas} replicas, speed-up)",
+         "ours_us": round(t["reduced"] * 1e6, 3),
+         "baseline_us": round(t["full"] * 1e6, 3), "ratio": round(t["full"] / t["reduced"], 1),
+         "target": ">= 30"},
+        {"benchmark": f"reduced_d_scaling (d={big_d} / d={d})", "ours_us": round(t["reduced_big"] * 1e6, 3),
+         "baseline_us": round(t["reduced"] * 1e6, 3), "ratio": round(t["reduced_big"] / t["reduced"], 2),
+         "target": "<= 1.2"},
+    ]
+    return {"name": "simulator", "k": k, "d": d, "replicas": replicas, "activation": "relu",
+            "unit": "seconds per replica-step or per sample, x 1e6", "rows": rows}
