@@ -15,7 +15,8 @@ from verify.checks.core import REGISTRY, Check, Context, Outcome, Verdict, check
 SECTIONS = (
     "section_setting",  # §1.2: Assumptions 1–5; Theorems 1–3 (informal)
     "section_population",  # §3, App. D.1: Proposition 4 and the D.1 displays; Remark 20
-    "section_orthonormal",  # §3.2, D.3–D.5: Claim 1, Lemmas 6, 8, Prop. 7, Claims 3–4, Props 29–30, ...
+    "section_orthonormal",  # §3.2, D.4–D.5: Claim 1, Lemmas 6, 8, Prop. 7, eqs. 7–9, 13, 14
+    "section_anticoncentration",  # D.3: Def. 24, Lemmas 25, 26, 28, Claims 3–4, Cor. 27, Props 29–30, eq. 12
     "section_a",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
     "section_b",  # App. B: the simulations' model and normalisation
     "section_c",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19

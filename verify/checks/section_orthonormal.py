@@ -802,3 +802,66 @@ def lemma_8(ctx) -> Outcome:
     return Outcome(verdict, f"half-violation frequency by k: {', '.join(f'{r:.3g}' for r in half_rates)}; "
                    f"max P(|h0| < gamma/sqrt k)/gamma^(1/2) = {small_worst:.2f}", numbers={"table": table},
                    parameters=params)
+
+
+def relu_mu_squared(terms: int) -> np.ndarray:
+    """μ_p(relu)² in float64: 1/(2π), 1/4, then ((p−3)!!)²/(2π p!) for even p ≥ 2 and 0 for odd p ≥ 3
+    (the closed form of verify.hermite_exact, in logs so that high p costs nothing; the tests
+    compare it with :func:`verify.hermite.hermite_coefficients`)."""
+    out = np.zeros(terms)
+    out[0], out[1] = 1 / (2 * math.pi), 0.25
+    for p in range(2, terms, 2):
+        log_dfact = sum(math.log(j) for j in range(p - 3, 0, -2))  # (p−3)!!, = 1 for p = 2
+        out[p] = math.exp(2 * log_dfact - math.lgamma(p + 1)) / (2 * math.pi)
+    return out
+
+
+def _eq_13_sides(activation_mu2: np.ndarray, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray) -> tuple:
+    """(|Σ_n Σ_{s≤s*} a_{n,s} T_s|, max_{s≤s*}|T_s|, Σ_n Σ_{s≤s*} a_{n,s}) with s* = ⌊10√k⌋, λ = 1,
+    T_s = Σ_ij λλ c_iĉ_j G_ij^s and a_{n,s} = (1/k)^{2n+2}C(2n+2+s,2n+2)(2n+s+3)μ²_{2n+s+3}(k/(k+1))^{2n+s+3}."""
+    from scipy.special import comb
+
+    k = gram.shape[0]
+    s_star = int(10 * math.sqrt(k))
+    signs = np.outer(b, b_hat) / k
+    t = np.array([np.sum(signs * gram**s) for s in range(s_star + 1)])
+    coeff = np.zeros(s_star + 1)
+    for n in range(12):
+        l = 2 * n + 2
+        s = np.arange(s_star + 1)
+        p = l + s + 1
+        ok = p < activation_mu2.size
+        coeff[ok] += ((1 / k) ** l * comb(l + s[ok], l) * p[ok] * activation_mu2[p[ok]] * (k / (k + 1)) ** p[ok])
+    return abs(float(coeff @ t)), float(np.abs(t).max()), float(coeff.sum())
+
+
+@check("eq-13", "Eq. (13)", "D.5.2", "exact + sampling")
+def eq_13(ctx) -> Outcome:
+    """Eq. (13): "with probability at least 1 − k^{−γ/e + 1/2}, we have |Σ_n (1/k)^{2n+2} Σ_{s=0}^{s*} C(2n+2+s, 2n+2)(2n+s+3)μ_{2n+s+3}(σ)²(k/(k+1))^{2n+s+3}⟨Σλ_ic_iw_i^{⊗s}, Σλ_iĉ_iw_i^{⊗s}⟩| ≤ γλ_max² log k Σ_n (1/k)^{2n+2} Σ_{s=0}^{s*} C(2n+2+s, 2n+2)(2n+s+3)μ_{2n+s+3}(σ)²(k/(k+1))^{2n+s+3}" (s* = 10√k).
+
+    The deterministic core: LHS ≤ max_{s≤s*}|T_s| · Σ coefficients (coefficients ≥ 0), checked on
+    sampled separated instances (relu, λ = 1, k = 16, 64); the event max_s|T_s| < γλ_max² log k
+    is measured for γ = 1 and compared with the union bound s* k^{−γ/e} (γ = 10 in the paper
+    makes the event empty at these k).
+    """
+    mu2 = relu_mu_squared(130)
+    worst_ratio, events, trials, table = 0.0, 0, 0, {}
+    for k in (16, 64):
+        hits = 0
+        draws = ctx.pick(40, 200)
+        for gram, b, bh in _separated_draws(ctx, k, draws):
+            lhs, t_max, coeff_sum = _eq_13_sides(mu2, gram, b, bh)
+            worst_ratio = max(worst_ratio, lhs / (t_max * coeff_sum))
+            hits += t_max >= math.log(k)
+        union = int(10 * math.sqrt(k)) * k ** (-1 / math.e)
+        table[k] = compare_probability(hits, draws, min(union, 1.0)).describe()
+        events, trials = events + hits, trials + draws
+    numbers = {"max LHS/(max_s|T_s| sum coeff)": worst_ratio, "event_gamma=1": table}
+    if worst_ratio <= 1 + 1e-12:
+        return Outcome(Verdict.HOLDS, f"LHS <= max_s|T_s| x sum of coefficients on every draw (worst ratio "
+                       f"{worst_ratio:.3g}); the tail event is within the union bound", numbers=numbers,
+                       notes=["The union bound gives 1 - s* k^(-gamma/e) = 1 - 10 k^(1/2 - gamma/e); the printed "
+                              "1 - k^(-gamma/e + 1/2) drops the constant 10 of s* (immaterial).",
+                              "f_s in D.5.2 is printed with b_i b_hat_i; it should read b_i b_hat_j."])
+    return Outcome(Verdict.FAILS, f"LHS exceeds max|T_s| x sum coefficients by {worst_ratio:.3g}",
+                   numbers=numbers, counterexample=numbers)
