@@ -1,0 +1,126 @@
+"""§3.2 / D.4–D.5 checks: verdicts, and injected claims that flip them (so no check cannot fail)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from verify.checks import section_orthonormal as so
+from verify.checks.core import Context, Verdict
+
+
+def run(check_id: str):
+    from verify.checks.core import REGISTRY
+
+    return REGISTRY[check_id].function(Context(check_id=check_id))
+
+
+@pytest.mark.parametrize("check_id, verdict", [
+    ("s3.2.1-orthonormal-t", Verdict.HOLDS), ("s3.2.1-even-odd", Verdict.FAILS), ("eq-7-9", Verdict.HOLDS),
+    ("s3.2.2-h-xi-1", Verdict.HOLDS), ("d5.1-h-display", Verdict.FAILS), ("s3.2.2-binomial-sum", Verdict.FAILS),
+    ("d4-lemma-6-sum", Verdict.HOLDS), ("eq-14", Verdict.HOLDS), ("claim-1", Verdict.FAILS),
+    ("d4-claim-1-proof", Verdict.FAILS),
+])
+def test_fast_verdicts(check_id, verdict):
+    outcome = run(check_id)
+    assert outcome.verdict is verdict, outcome.evidence
+    if verdict is Verdict.FAILS:
+        assert outcome.counterexample and outcome.correction and outcome.correction_verified
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("check_id", ["lemma-6", "proposition-7", "lemma-8", "eq-13"])
+def test_measured_verdicts(check_id):
+    assert run(check_id).verdict in (Verdict.CONSISTENT, Verdict.HOLDS)
+
+
+def test_even_odd_corrected_display_holds(monkeypatch):
+    original = so.claimed_even_lines
+    monkeypatch.setattr(so, "claimed_even_lines", lambda s_start=1: original(s_start=1))
+    assert run("s3.2.1-even-odd").verdict is Verdict.HOLDS
+
+
+def test_d51_with_factor_two_holds(monkeypatch):
+    monkeypatch.setattr(so, "claimed_d51_h", lambda: so.claimed_h_xi_1(prefactor=2))
+    assert run("d5.1-h-display").verdict is Verdict.HOLDS
+
+
+def test_s322_without_factor_two_fails(monkeypatch):
+    original = so.claimed_h_xi_1
+    monkeypatch.setattr(so, "claimed_h_xi_1", lambda prefactor=2: original(prefactor=1))
+    assert run("s3.2.2-h-xi-1").verdict is Verdict.FAILS
+
+
+def test_binomial_sum_with_corrected_order_holds(monkeypatch):
+    monkeypatch.setattr(so, "claimed_binomial_sum_order", lambda l: l + 1)
+    assert run("s3.2.2-binomial-sum").verdict is Verdict.HOLDS
+
+
+def test_orthonormal_t_typo_fails(monkeypatch):
+    original = so.claimed_orthonormal_t
+    monkeypatch.setattr(so, "claimed_orthonormal_t", lambda l, s: original(l + 1, s))  # swap parities
+    assert run("s3.2.1-orthonormal-t").verdict is Verdict.FAILS
+
+
+def test_eq_7_typo_fails(monkeypatch):
+    original = so.claimed_eq_7
+    monkeypatch.setattr(so, "claimed_eq_7", lambda: original() / 2)
+    assert run("eq-7-9").verdict is Verdict.FAILS
+
+
+def test_eq_14_typo_fails(monkeypatch):
+    monkeypatch.setattr(so, "claimed_eq_14_factor", lambda p, k: (k / (k + 1)) ** p * (1 + 1 / k) ** p)
+    assert run("eq-14").verdict is Verdict.FAILS
+
+
+def test_lemma_6_sum_typo_fails(monkeypatch):
+    original = so.claimed_lemma_6_sum_value
+    monkeypatch.setattr(so, "claimed_lemma_6_sum_value", lambda: original() * 2)
+    assert run("d4-lemma-6-sum").verdict is Verdict.FAILS
+
+
+def test_claim_1_with_trivial_bound_holds(monkeypatch):
+    monkeypatch.setattr(so, "claimed_claim_1_failure_bound", lambda q: 1.0)
+    assert run("claim-1").verdict is Verdict.HOLDS
+
+
+def test_claim_1_proof_with_valid_tail_holds(monkeypatch):
+    monkeypatch.setattr(so, "claimed_claim_1_tail", lambda q, m: 1.0)
+    assert run("d4-claim-1-proof").verdict is Verdict.HOLDS
+
+
+def test_claim_1_counterexample_by_hand():
+    """k = 1, he3, ξ² = 3 (q = 3, τ = 1/4), A = 1, m = −1: −(2·9·2·3/64) + 2·27·3/64 → times sign(−1)."""
+    mu2 = np.zeros(8)
+    mu2[3] = 1.0
+    value = so.claimed_claim_1_sum(np.array([-1.0]), 3.0, mu2, 1.0, [1.0])[0, 0]
+    assert value == pytest.approx(-(-108 / 64 + 162 / 64))
+
+
+def test_orthonormal_counts_reduction_matches_population():
+    from verify.instance import orthonormal
+    from verify.population import h
+
+    for act in ("relu", "he2", "erf"):
+        inst = orthonormal(7, 12, 1.3, act, seed=3, lam=np.ones(7))
+        b, bh = np.sign(inst.c), np.sign(inst.c_hat)
+        counts = np.array([[np.sum((b == x) & (bh == y)) for x, y in ((1, 1), (1, -1), (-1, 1), (-1, -1))]])
+        m = np.linspace(-1, 1, 9)
+        assert np.allclose(so.orthonormal_h_from_counts(act, 7, 1.3**2, counts, m)[0], h(inst, m), atol=1e-12)
+
+
+def test_separated_h_matches_population():
+    from verify.instance import separated
+    from verify.population import h
+
+    inst = separated(6, 20, 1.0, "relu", seed=5, lam=np.ones(6))
+    m = np.linspace(-1, 1, 7)
+    ours = so.separated_h("relu", inst.gram, np.sign(inst.c), np.sign(inst.c_hat), m)
+    assert np.allclose(ours, h(inst, m), atol=1e-12)
+
+
+def test_relu_mu_squared_matches_hermite():
+    from verify.hermite import hermite_coefficients
+
+    ref = np.array([float(v) ** 2 for v in hermite_coefficients("relu", 24, 20).values])
+    assert np.allclose(so.relu_mu_squared(24), ref, atol=1e-15)
