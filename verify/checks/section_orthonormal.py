@@ -253,6 +253,13 @@ def claimed_d51_h():
     return claimed_h_xi_1(prefactor=1)
 
 
+def _at_linear_k1(pair_expr):
+    """A pair expression at k = 1, G = 1, λ = 1, s = 1, m = 0 and σ linear (μ_1 = 1, others 0)."""
+    xi, k, m, g, lam_i, lam_j, sign, mu = prop_4.symbols()
+    point = {k: 1, g: 1, lam_i: 1, lam_j: 1, sign: 1, m: 0, **{mu[p]: int(p == 1) for p in range(P + 1)}}
+    return pair_expr.subs(point)
+
+
 def _xi_1_outcome(claim, where: str) -> Outcome:
     xi = prop_4.symbols()[0]
     derived = prop_4.derived_pair_h().subs(xi, 1)
@@ -268,10 +275,7 @@ def _xi_1_outcome(claim, where: str) -> Outcome:
         numbers={"verdict": "differs", "ratio_derived_to_printed": sympy.sstr(ratio)},
         counterexample={"sigma": "linear (mu_1 = 1)", "k": 1, "xi": 1, "G": [[1]], "lambda": [1], "c": [1],
                         "c_hat": [1], "m": 0, "h(0) derived (= 2 xi^2 mu_1^2/(1+xi^2/k))": 1,
-                        "h(0) printed": sympy.sstr(claim.coeff(prop_4.symbols()[2], 0).subs(
-                            dict(zip(prop_4.symbols()[-1], [0, 1] + [0] * P, strict=False))).subs(
-                            {prop_4.symbols()[1]: 1, prop_4.symbols()[3]: 1, prop_4.symbols()[4]: 1,
-                             prop_4.symbols()[5]: 1, prop_4.symbols()[6]: 1}))},
+                        "h(0) printed": sympy.sstr(_at_linear_k1(claim))},
         correction="h(m) = 2 Σ_l (1/k)^{l+1} Σ_s C(l+s,l)(l+s+1)μ_{l+s+1}²(k/(k+1))^{l+s+1} T(l,s) m^l "
                    "(the factor 2 of Proposition 4 and of §3.2.2)",
         correction_verified=corrected == "equal")
