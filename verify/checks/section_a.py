@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -90,7 +91,8 @@ def assumption_6(ctx) -> Outcome:
     from verify.hermite_exact import is_finite_expansion
 
     terms = ctx.pick(40, 100)
-    rows, bad = {}, []
+    rows: dict[str, dict] = {}
+    bad = []
     for name in ASSUMPTION_6_ACTIVATIONS:
         act = get_activation(name)
         growth, q = _polynomial_growth(act)
@@ -128,21 +130,21 @@ def assumption_6(ctx) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, "the sign control was not rejected, so the test cannot tell",
                        numbers=numbers, notes=notes)
     return Outcome(Verdict.HOLDS, f"6.1-6.3 hold for {len(rows)} registry activations (min fitted rho "
-                   f"{min(r['6.2_rho'] for r in rows.values()):.3f} > 0); control sign rejected "
-                   f"(rho = {control_fit.rho:.3f}, 6.3 ratio {control_ratios[0.999999]:.3g} at corr 1-1e-6)",
+                   f"{min(float(r['6.2_rho']) for r in rows.values()):.3f} > 0); control sign rejected "
+                   f"(rho = {numbers['control_sign']['6.2_rho']:.3f}, 6.3 ratio {control_ratios[0.999999]:.3g} at corr 1-1e-6)",
                    numbers=numbers, notes=notes)
 
 
 # --- Remark 9 ---------------------------------------------------------------------
 
-def claimed_remark_9_bound(g1: float, g2: float, a) -> float:
+def claimed_remark_9_bound(g1, g2, a):
     """Remark 9's right side: s·max{|g1|^{s−1}, |g1|^{s−2}|g2|, …, |g2|^{s−1}}·(Σ|a_n|)·|g1 − g2|."""
     s = len(a)
     top = max(abs(g1) ** (s - 1 - j) * abs(g2) ** j for j in range(s))
     return s * top * sum(abs(an) for an in a) * abs(g1 - g2)
 
 
-def corrected_remark_9_bound(g1: float, g2: float, a) -> float:
+def corrected_remark_9_bound(g1, g2, a):
     """s·max{1, |g1|, |g2|}^{s−1}·(Σ|a_n|)·|g1 − g2|.
 
     Proof: g1^n − g2^n = (g1 − g2)Σ_{j<n} g1^j g2^{n−1−j}, each product ≤ M^{n−1} ≤ M^{s−1}
@@ -253,7 +255,7 @@ def remark_10(ctx) -> Outcome:
     gaps = {}
     for name in REMARK_10_ACTIVATIONS:
         gap, err = integration_by_parts_gap(name, terms)
-        gaps[name] = (float(gap), float(err))
+        gaps[name] = (float(gap), float(err))  # type: ignore[arg-type]  # mpf
     bad = [n for n, (g, _) in gaps.items() if g > IBP_TOL]
     relu = hermite_coefficients("relu", terms, dps=HERMITE_DPS)
     p_mu = {p: float(p * abs(relu.values[p])) for p in (4, 8, 16, terms - 2)}
@@ -331,9 +333,9 @@ def remark_10_display(ctx) -> Outcome:
 
 # --- Remark 14 --------------------------------------------------------------------
 
-def claimed_remark_14(mu1: float, lam, c, u) -> np.ndarray:
-    """Remark 14 as printed: E_x[x(f_θ0(x) − f_θ(x))] = μ₁(σ)(Σ_i λ_i c_i) u."""
-    return mu1 * float(np.dot(lam, c)) * np.asarray(u)
+def claimed_remark_14(mu1, lam, c, u):
+    """Remark 14 as printed: E_x[x(f_θ0(x) − f_θ(x))] = μ₁(σ)(Σ_i λ_i c_i) u (SymPy or NumPy)."""
+    return mu1 * sum(li * ci for li, ci in zip(lam, c, strict=True)) * u
 
 
 def derived_remark_14_symbolic() -> tuple[sympy.Expr, sympy.Expr]:
@@ -363,7 +365,9 @@ def remark_14(ctx) -> Outcome:
     from verify.instance import orthonormal
 
     along, across = derived_remark_14_symbolic()
-    mu1_exact = hermite_coefficients("relu", 2, dps=HERMITE_DPS, method="exact").exact[1]
+    exact_mu = hermite_coefficients("relu", 2, dps=HERMITE_DPS, method="exact").exact
+    assert exact_mu is not None
+    mu1_exact = exact_mu[1]
     k = 3
     lam_s = sympy.symbols("lambda1:4", real=True)
     c_s = sympy.symbols("c1:4", real=True)
@@ -371,7 +375,7 @@ def remark_14(ctx) -> Outcome:
     u_s = sympy.Matrix(sympy.symbols("u1:5", real=True))
     derived_sym = (sum((lam_s[i] * along * w_s[i] for i in range(k)), sympy.zeros(4, 1))
                    - sum((lam_s[i] * along * (w_s[i] + c_s[i] * u_s) for i in range(k)), sympy.zeros(4, 1)))
-    claimed_sym = mu1_exact * sum(lam_s[i] * c_s[i] for i in range(k)) * u_s
+    claimed_sym = claimed_remark_14(mu1_exact, lam_s, c_s, u_s)
     corrected_sym = -mu1_exact * sum(lam_s[i] * c_s[i] for i in range(k)) * u_s
     symbolic_gap = sympy.simplify(claimed_sym - derived_sym)
     symbolic_correction_ok = sympy.simplify(corrected_sym - derived_sym) == sympy.zeros(4, 1)
@@ -380,7 +384,7 @@ def remark_14(ctx) -> Outcome:
     lam = np.array([0.5, 0.3, 0.2])
     seed = 0
     while True:  # a c with Σλc well away from 0, so the sign is resolved (deterministic scan)
-        inst = orthonormal(k, 6, 1.0, "relu", seed=seed, lam=lam)
+        inst: Any = orthonormal(k, 6, 1.0, "relu", seed=seed, lam=lam)
         if abs(float(lam @ inst.c)) >= 0.3:
             break
         seed += 1
@@ -398,8 +402,8 @@ def remark_14(ctx) -> Outcome:
         sq += (y**2).sum(axis=0)
     mean = sums / n
     se = np.sqrt(np.maximum(sq / n - mean**2, 0) / n)
-    claim = claimed_remark_14(mu1, lam, inst.c, inst.u)
-    corrected = -claim
+    claim = np.asarray(claimed_remark_14(mu1, lam, inst.c, inst.u), float)
+    corrected = -mu1 * float(lam @ inst.c) * inst.u
     z_claim = np.array([z_score(mean[a], se[a], claim[a]) for a in range(inst.d)])
     z_corrected = np.array([z_score(mean[a], se[a], corrected[a]) for a in range(inst.d)])
     numbers = {"E_x1_relu_x1": str(along), "mu_1": str(mu1_exact), "sum_lambda_c": float(lam @ inst.c),

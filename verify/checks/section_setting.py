@@ -12,6 +12,7 @@ drift m_{t+1} = m_t + η h(m_t)(1 − m_t²) with η ∝ 1/d, m_0 = ±1/√d —
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import sympy
@@ -96,7 +97,7 @@ def assumption_1(ctx) -> Outcome:
             continue
         for s in range(3):
             k = 4 if kind == "claim2" else 5
-            inst = make(k, 16, 1.0, "relu", seed=s)
+            inst: Any = make(k, 16, 1.0, "relu", seed=s)
             worst_norm = max(worst_norm, float(np.abs(np.linalg.norm(inst.W, axis=1) - 1).max()))
     base = _base_instance()
     W_bad = base.W.copy()
@@ -160,7 +161,7 @@ def assumption_2(ctx) -> Outcome:
             continue
         for s in range(3):
             k = 4 if kind == "claim2" else 5
-            inst = make(k, 16, 1.0, "relu", seed=s)
+            inst: Any = make(k, 16, 1.0, "relu", seed=s)
             worst = max(worst, float(np.linalg.norm(inst.W @ inst.u)), float(np.linalg.norm(inst.W @ inst.u_hat)))
     base = _base_instance()
     tilted = base.u + 0.3 * base.W[0]
@@ -205,7 +206,7 @@ def assumption_3(ctx) -> Outcome:
     for kind, make in GENERATORS.items():
         for s in range(3):
             k = 4 if kind == "claim2" else 5
-            inst = make(k, 16, math.sqrt(k), "relu", seed=s)
+            inst: Any = make(k, 16, math.sqrt(k), "relu", seed=s)
             for vec in (inst.c, inst.c_hat):
                 worst = max(worst, float(np.abs(np.abs(vec) - 1 / math.sqrt(k)).max()))
     trials = ctx.pick(400, 4000)
@@ -254,14 +255,14 @@ def assumption_4(ctx) -> Outcome:
     """
     from verify.instance import orthonormal, separated
 
-    worst_gram, worst_norms = 0.0, 0.0
+    worst_gram, worst_norms = 0.0, 0.0  # float maxima
     for k, d in ((2, 3), (5, 16), (12, 40)):
         for s in range(3):
-            inst = orthonormal(k, d, math.sqrt(k), "relu", seed=s)
+            inst: Any = orthonormal(k, d, math.sqrt(k), "relu", seed=s)
             worst_gram = max(worst_gram, float(np.abs(inst.gram - np.eye(k)).max()))
             delta = inst.xi * np.outer(inst.c, inst.u)
-            worst_norms = max(worst_norms, abs(np.linalg.norm(delta) - inst.xi),
-                              abs(np.linalg.norm(inst.W) - math.sqrt(k)))
+            worst_norms = max(worst_norms, float(abs(np.linalg.norm(delta) - inst.xi)),
+                              float(abs(np.linalg.norm(inst.W) - math.sqrt(k))))
     sep = separated(5, 16, 1.0, "relu", seed=0)
     sep_off = float(np.abs(sep.gram - np.eye(5)).max())
     numbers = {"max_abs_gram_minus_identity": worst_gram, "frobenius_identity_error": worst_norms,
@@ -396,7 +397,7 @@ def drift_exponent(h_exact, h0_sign: float, ds) -> tuple[object, np.ndarray, flo
     grid = np.linspace(-1, 1, 2001)
     eta0 = 0.5 / float(np.abs(h_exact(grid)).max())
     times = first_hitting_times(_tabulated(h_exact), ds, eta0, eps=0.1, sign=h0_sign, max_steps=2_000_000)
-    return fit_exponent(ds, times), times, eta0
+    return fit_exponent(list(ds), list(times)), times, eta0
 
 
 def glm_h(activation: str):
@@ -407,7 +408,7 @@ def glm_h(activation: str):
     return lambda m: 2 * kernel.derivative(np.asarray(m, float))
 
 
-def _informal_rates(formal, mu1_nonzero: bool) -> dict[str, sympy.Expr]:
+def _informal_rates(formal, mu1_nonzero: bool | None) -> dict[str, sympy.Expr]:
     """η and T of a formal theorem at λ_min = λ_max = 1, γ, ξ̄, C constant, logs dropped."""
     from verify.checks import section_a as a
 
@@ -542,7 +543,7 @@ def theorem_3(ctx) -> Outcome:
     for p in (3, 4):
         inst = claim2(4, 12, 1.0, f"he{p}", seed=0)
         V = inst.teacher_rows()
-        coeffs = hermite_coefficients(f"he{p}", p + 2, dps=30, method="exact").exact
+        coeffs = hermite_coefficients(f"he{p}", p + 2, dps=30, method="exact").exact or ()
         rows[p] = {"orthonormality_error": float(np.abs(V @ V.T - np.eye(4)).max()),
                    "information_exponent": next(q for q, v in enumerate(coeffs) if q >= 1 and v != 0)}
     k = 4
@@ -552,7 +553,7 @@ def theorem_3(ctx) -> Outcome:
                "glm_control_exponent": drift["control_fit"].describe(), "drift_instance": drift["instance"]}
     if not ok:
         return Outcome(Verdict.FAILS, "the Claim 2 construction is not an orthonormal h_p teacher", numbers=numbers,
-                       counterexample=rows)
+                       counterexample={str(p): r for p, r in rows.items()})
     return Outcome(Verdict.CITED, "CSQ part cited (Abbe et al. 2023, Prop. 6); fine-tuning part = theorem-19. "
                    f"Sanity: Claim 2 teacher rows orthonormal, information exponent p; drift T ~ "
                    f"d^{drift['fit'].slope:.3f} vs GLM he3 d^{drift['control_fit'].slope:.2f}",
