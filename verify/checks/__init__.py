@@ -22,6 +22,7 @@ SECTIONS = (
     "section_c",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19
     "section_d2",  # App. D.2: Propositions 21–23 and the sample-gradient display
     "section_dynamics",  # §3.1, C.1, App. E: Thm 5/16, Conditions 1–3, Claims 5–9, Lemmas 31, 33, 34
+    "section_e",  # App. E: the E.1 display, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
     "section_f",  # App. F: Example 1, Definition 35, Theorem 36
 )
 
