@@ -21,19 +21,19 @@ RATIO_TOL = 1e-9  # closed-form Φ, h are differences of O(1) kernel values: rou
 
 
 # --- the per-sample model --------------------------------------------------------------
-def _rows(inst, coefficients, direction):
+def d1_rows(inst, coefficients, direction):
     """(w_i + ξ a_i d)/√(1 + ξ²/k): D.1's rows with the normalisation fixed (eq. (11))."""
     return (inst.W + inst.xi * np.outer(coefficients, direction)) / math.sqrt(1 + inst.xi**2 / inst.k)
 
 
 def _sample_loss(inst, act, u_hat, x) -> float:
-    teacher = inst.lam @ act(_rows(inst, inst.c, inst.u) @ x)
-    student = inst.lam @ act(_rows(inst, inst.c_hat, u_hat) @ x)
+    teacher = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x)
+    student = inst.lam @ act(d1_rows(inst, inst.c_hat, u_hat) @ x)
     return float((teacher - student) ** 2)
 
 
 def _student(inst, act, u_hat, x) -> float:
-    return float(inst.lam @ act(_rows(inst, inst.c_hat, u_hat) @ x))
+    return float(inst.lam @ act(d1_rows(inst, inst.c_hat, u_hat) @ x))
 
 
 def _fd_gradient(fun, point: np.ndarray) -> np.ndarray:
@@ -60,15 +60,15 @@ def claimed_sample_gradient(inst, act, x) -> np.ndarray:
     Returned: the printed right side divided by k/(ξ²+k), i.e. the claimed ∇_û L."""
     k, xi = inst.k, inst.xi
     scale = k / (xi**2 + k)
-    residual = inst.lam @ act(_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(_rows(inst, inst.c_hat, inst.u_hat) @ x)
+    residual = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(d1_rows(inst, inst.c_hat, inst.u_hat) @ x)
     inner = inst.lam @ (inst.c_hat * act.derivative(scale * ((inst.W + np.outer(inst.c, inst.u)) @ x)))
     return 2 * residual * inner * x / scale
 
 
 def corrected_sample_gradient(inst, act, x) -> np.ndarray:
     """∇_û L = −2(f* − f̂) (ξ/√(1+ξ²/k)) Σ_i λ_i ĉ_i σ'(⟨v̂_i, x⟩) x."""
-    residual = inst.lam @ act(_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(_rows(inst, inst.c_hat, inst.u_hat) @ x)
-    inner = inst.lam @ (inst.c_hat * act.derivative(_rows(inst, inst.c_hat, inst.u_hat) @ x))
+    residual = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(d1_rows(inst, inst.c_hat, inst.u_hat) @ x)
+    inner = inst.lam @ (inst.c_hat * act.derivative(d1_rows(inst, inst.c_hat, inst.u_hat) @ x))
     return -2 * residual * inst.xi / math.sqrt(1 + inst.xi**2 / inst.k) * inner * x
 
 
@@ -179,13 +179,13 @@ def proposition_21(ctx) -> Outcome:
 def claimed_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
     """D.2: ∇̂_û f̂(x) = (I − ûûᵀ) x [Σ_i λ_i ξ ĉ_i/√(1+ξ²ĉ_i²) σ'(⟨v_i, x⟩)], v_i the teacher's rows."""
     weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = weights @ act.derivative(_rows(inst, inst.c, inst.u) @ x)
+    scalar = weights @ act.derivative(d1_rows(inst, inst.c, inst.u) @ x)
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
 def _corrected_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
     weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = weights @ act.derivative(_rows(inst, inst.c_hat, u_hat) @ x)
+    scalar = weights @ act.derivative(d1_rows(inst, inst.c_hat, u_hat) @ x)
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
@@ -230,7 +230,7 @@ def _prop_22_moments(inst, act, n: int, rng) -> tuple[float, float, float, float
     assert inst.u_hat is not None and inst.u is not None
     x = rng.standard_normal((n, inst.d))
     weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = act.derivative(x @ _rows(inst, inst.c_hat, inst.u_hat).T) @ weights
+    scalar = act.derivative(x @ d1_rows(inst, inst.c_hat, inst.u_hat).T) @ weights
     projected = x - np.outer(x @ inst.u_hat, inst.u_hat)
     norm2 = scalar**2 * np.sum(projected**2, axis=1) / inst.d
     along_u = (scalar * (projected @ inst.u)) ** 2
