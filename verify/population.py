@@ -159,7 +159,7 @@ def loss_precise(instance, m, dps: int = 50) -> tuple:
     mpmath (error: rounding only).  Otherwise K(ρ) = Σ_{p<N} μ_p² ρ^p with the
     Parseval tail bound |ρ|^N (E[σ²] − Σ_{p<N} μ_p²) of
     :func:`verify.kernels.kernel_series`, N = ``SERIES_TERMS``; at |ρ| = 1 (the
-    diagonal of ρ^tt, ρ^ss) the series is not used: K(±1) = E[σ(g)σ(±g)] by
+    diagonal of ρ^tt, ρ^ss; ρ is clamped to [−1, 1]) the series is not used: K(±1) = E[σ(g)σ(±g)] by
     1-D quadrature.  The bound is Σ|λλ| (tail_tt + tail_ss + 2 tail_cross)
     plus the quadrature and coefficient errors.
     """
@@ -230,6 +230,8 @@ def _series_kernel(act, dps: int):
     rest = max(square - mpmath.fsum(mu2), 0) + square_error + coeff_error
 
     def value(r):
+        # ρ is clamped as in the closed form: a float64 Gram diagonal of 1 + 2e-16 is 1.
+        r = min(max(r, -1), 1)
         if abs(r) == 1:
             if r == 1:
                 return square, square_error
