@@ -99,3 +99,12 @@ def test_grad_bad_input_is_one_line_exit_2(instance_file, args, fragment):
     if "--samples" not in args:
         argv += ["--samples", "10"]
     assert_one_line_usage_error(run_verify(*argv), fragment)
+
+
+def test_simulator_benchmark_quick(tmp_path, capsys):
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--only", "simulator", "--quick", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["benchmarks"][0]["rows"]
+    assert [r["benchmark"].split(" ")[0] for r in rows] == [
+        "full_vs_unavoidable", "full_vs_unavoidable", "reduced_vs_full", "reduced_d_scaling"]
+    assert all(r["ratio"] > 0 for r in rows)

@@ -212,3 +212,12 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     bar = _progress(10, quiet=False, label="x")
     assert bar is not None
     bar.close()
+
+
+def test_a_mode_that_is_not_exact_on_the_reduced_engine_is_refused():
+    from verify.simulate.modes import Mode, check_engine
+
+    inexact = Mode("multipass", train_c=False, constrained=True, reduced_exact=False)
+    check_engine(inexact, "full")
+    with pytest.raises(InvalidParameterError, match="not exact on the reduced engine"):
+        check_engine(inexact, "reduced")
