@@ -171,8 +171,8 @@ def appendix_b_threshold(ctx) -> Outcome:
     ds = np.logspace(2, 8, 13)
     ks = np.logspace(0, 3, 13)
     threshold = lambda d, k: np.sqrt(k * (np.sqrt(d) - 1))  # noqa: E731
-    fit_d = fit_exponent(ds, threshold(ds, 50.0))
-    fit_k = fit_exponent(ks, threshold(2000.0, ks))
+    fit_d = fit_exponent(ds.tolist(), threshold(ds, 50.0).tolist())
+    fit_k = fit_exponent(ks.tolist(), threshold(2000.0, ks).tolist())
     grid_d, grid_k = np.meshgrid(ds, ks)
     ratio = threshold(grid_d, grid_k) / (grid_d**0.25 * grid_k**0.5)
     numbers = {"slope_in_d": fit_d.describe(), "slope_in_k": fit_k.describe(),

@@ -80,7 +80,7 @@ def remark_15(ctx) -> Outcome:
         rows[activation] = {"closed_minus_derived": float(np.max(np.abs(closed - derived))),
                             "closed_minus_printed": (None if printed_values is None
                                                      else float(np.max(np.abs(closed - printed_values))))}
-    numeric_ok = all(r["closed_minus_derived"] <= GLM_TOL for r in rows.values())
+    numeric_ok = all(float(r["closed_minus_derived"] or 0.0) <= GLM_TOL for r in rows.values())
     numbers = {"s_terms_vanish": s_terms_vanish, "derived_limit": sympy.sstr(limit),
                "printed": sympy.sstr(printed), "printed_minus_derived": sympy.sstr(witness),
                "closed_form_at_xi_bar_1e4": rows, "T(l,0)": {"odd": t_odd, "even": t_even}}
@@ -90,7 +90,7 @@ def remark_15(ctx) -> Outcome:
         Verdict.FAILS,
         "the s >= 1 terms do vanish, but the limit is 2 sum_l (l+1) mu_{l+1}^2 T(l,0) m^l (GLM: 2 sum_p p mu_p^2 "
         "m^(p-1)); the printed sum_l l mu_{l+1}^2 m^l drops mu_1: linear sigma, GLM, m = 0: printed 0, derived 2, "
-        f"closed form at xi_bar = 1e4 {2 - rows['linear']['closed_minus_derived']:.8f}",
+        f"closed form at xi_bar = 1e4 {2 - float(rows['linear']['closed_minus_derived'] or 0.0):.8f}",
         numbers=numbers,
         counterexample={"activation": "linear (mu_1 = 1)", "instance": "glm k=4", "m": 0, "printed": 0,
                         "derived": 2, "xi_bar": GLM_XI_BAR * 2.0,
@@ -188,7 +188,7 @@ def claim_2(ctx) -> Outcome:
             free = [j for j in range(d) if not S[:, j].any()]
             gram = _exact_gram_scaled(S, s, S[:, free[0]]) if free else None
             unit = all(int(n) == k for n in np.diag(S.dot(S.T)))
-            if not free or not unit or not np.array_equal(gram, (k + 1) * np.eye(k, dtype=int)):
+            if gram is None or not unit or not np.array_equal(gram, (k + 1) * np.eye(k, dtype=int)):
                 bad = bad or {"k": k, "c_signs": list(pattern), "free_columns": free}
             checked += 1
     if bad:

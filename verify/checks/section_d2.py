@@ -160,7 +160,7 @@ def proposition_21(ctx) -> Outcome:
     xis = np.logspace(-3, -1, 7)
     values = [float(loss(Instance(k=4, d=8, xi=float(x), activation="relu", lam=base.lam, c=base.c, c_hat=-base.c,
                                   gram=base.gram), 1.0)) for x in xis]
-    fit = fit_exponent(xis, values)
+    fit = fit_exponent(xis.tolist(), values)
     numbers = {"worst_ratio": worst, "slope_in_xi_small": fit.describe(), "constant": 1.0}
     if worst > 1 + RATIO_TOL:
         return Outcome(Verdict.FAILS, f"Phi(m)/bound reaches {worst:.4g} with C = Lip^2 = 1", numbers=numbers,

@@ -178,7 +178,7 @@ def theorem_36(ctx) -> Outcome:
     rates = _theorem_36_rates()
     numbers = {"worst_loss_over_eps": worst, "evaluations": evaluated, "step_identity_error": step_error,
                "rate_limits": rates}
-    rates_ok = all(0 < v < sympy.oo for v in rates.values())
+    rates_ok = all(bool(sympy.sympify(v).is_positive) and sympy.sympify(v).is_finite for v in rates.values())
     if worst <= 1 + LOSS_TOL and step_error <= ROW_TOL and rates_ok:
         return Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
                        f"{evaluated} (instance, xi, eps, sign) cases with C_sigma = Lip^2; step identity exact to "

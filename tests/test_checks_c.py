@@ -1,0 +1,67 @@
+"""App. C checks: verdicts, and injected claims flip them."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from verify.checks import Context, Verdict, load_all, section_c
+
+
+def run(check_id: str):
+    return load_all()[check_id].function(Context(seed=0, check_id=check_id))
+
+
+def test_remark_15_fails_and_l_plus_one_holds(monkeypatch):
+    outcome = run("remark-15")
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
+    monkeypatch.setattr(section_c, "claimed_remark_15_coefficient",
+                        lambda l, mu: 2 * (l + 1) * mu[l + 1] ** 2)
+    assert run("remark-15").verdict is Verdict.HOLDS
+
+
+def test_lemma_17_consistent():
+    assert run("lemma-17").verdict is Verdict.CONSISTENT
+
+
+def test_claim_2_holds():
+    assert run("claim-2").verdict is Verdict.HOLDS
+
+
+def test_claim_2_example_fails_and_alternating_c_holds(monkeypatch):
+    outcome = run("claim-2-example")
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
+    assert outcome.counterexample["inner_product"] == "1/8"
+    monkeypatch.setattr(section_c, "claimed_example_c", lambda: [Fraction((-1) ** i, 2) for i in range(1, 5)])
+    assert run("claim-2-example").verdict is Verdict.HOLDS
+
+
+def test_claim_2_proof_fails_with_verified_index():
+    outcome = run("claim-2-proof")
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
+
+
+def test_prop_18_consistent():
+    assert run("proposition-18").verdict is Verdict.CONSISTENT
+
+
+def test_prop_18_fails_with_a_wrong_display(monkeypatch):
+    original = section_c.claimed_prop_18_h
+    monkeypatch.setattr(section_c, "claimed_prop_18_h",
+                        lambda lam, c, ch, g, m, p, k: original(lam, c, ch, g, m, p, k) * (k / (k + 1)))
+    assert run("proposition-18").verdict is Verdict.FAILS
+
+
+def test_prop_18_proof_fails_and_the_corrected_chain_holds(monkeypatch):
+    outcome = run("proposition-18-proof")
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
+    monkeypatch.setattr(section_c, "claimed_prop_18_chain",
+                        lambda k, p, lam_max=1.0: ((k - 1) * 2 ** (p - 1) / k ** (p - 1),
+                                                   2 ** (p - 1) / k ** (p - 2)))
+    assert run("proposition-18-proof").verdict is Verdict.HOLDS
+
+
+def test_theorem_19_fails_as_derived_and_k3_is_consistent(monkeypatch):
+    outcome = run("theorem-19")
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
+    monkeypatch.setattr(section_c, "claimed_theorem_19_k_exponent", lambda: 3)
+    assert run("theorem-19").verdict is Verdict.CONSISTENT

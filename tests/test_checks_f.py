@@ -1,0 +1,37 @@
+"""App. F checks: verdicts, and injected claims flip them."""
+
+from __future__ import annotations
+
+import sympy
+
+from verify.checks import Context, Verdict, load_all, section_f
+
+
+def run(check_id: str):
+    return load_all()[check_id].function(Context(seed=0, check_id=check_id))
+
+
+def test_example_1_holds():
+    assert run("example-1").verdict is Verdict.HOLDS
+
+
+def test_example_1_fails_with_a_wrong_u_prime(monkeypatch):
+    u, u_prime, c, c_prime = section_f.claimed_example_1()
+    wrong = sympy.Matrix([1 / sympy.sqrt(2), -1 / sympy.sqrt(2)])
+    monkeypatch.setattr(section_f, "claimed_example_1", lambda: (u, wrong, c, c_prime))
+    assert run("example-1").verdict is Verdict.FAILS
+
+
+def test_definition_35_holds():
+    assert run("definition-35").verdict is Verdict.HOLDS
+
+
+def test_theorem_36_holds():
+    assert run("theorem-36").verdict is Verdict.HOLDS
+
+
+def test_theorem_36_fails_with_a_threshold_100_times_too_large(monkeypatch):
+    original = section_f.claimed_theorem_36_threshold
+    monkeypatch.setattr(section_f, "claimed_theorem_36_threshold",
+                        lambda eps, k, xi, lam, c: 100 * original(eps, k, xi, lam, c))
+    assert run("theorem-36").verdict is Verdict.FAILS
