@@ -13,6 +13,7 @@ moments, and judged CONSISTENT or INCONCLUSIVE.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import sympy
@@ -69,7 +70,9 @@ def lemma_31(ctx) -> Outcome:
     correction is verified on the same family.
     """
     t_max = ctx.pick(300, 2000)
-    worst_ratio, worst_at, corrected_worst, smallest = -math.inf, None, -math.inf, None
+    worst_ratio, corrected_worst = -math.inf, -math.inf
+    worst_at: tuple[int, int, float] = (0, 0, 0.0)
+    smallest: tuple[int, int, float] | None = None
     for t in [*range(1, t_max + 1), 10_000]:
         for lam, log_p in walk_log_tails(t):
             excess = log_p - claimed_freedman_log_bound(t, lam, 1, 1)
@@ -168,6 +171,7 @@ def explicit_steps(instance, eta: float, steps: int, rng: np.random.Generator):
 
     pb = build_problem(instance, MODES["frozen"])
     Q, u = pb.Q, pb.u
+    assert Q is not None and u is not None  # generated instances carry W and u
     g = rng.standard_normal(pb.d)
     g -= Q @ (Q.T @ g)
     U = g / np.linalg.norm(g)
@@ -247,21 +251,22 @@ def claim_6(ctx) -> Outcome:
     cubic = run.eta**3 * np.cumsum(run.norm2[:, :t_end] * np.abs(run.along[:, :t_end]), axis=1)
     total = cubic[:, -1]
     mean_term = float(np.mean(run.norm2[:, :t_end] * np.abs(run.along[:, :t_end])))
-    rows = {}
+    rows: dict[str, dict[str, Any]] = {}
+    ok, occurred = True, 0
     for name, gamma, rate in (("beta/(10 sqrt d)", BETA / (10 * math.sqrt(run.d)),
                                claimed_claim6_rate(run.d, BETA)), ("eps/18", RUN_EPS / 18, 1 / run.d)):
         events = int(np.sum(total > gamma))
         markov = run.eta**3 * t_end * mean_term / gamma
         cmp = compare_probability(events, len(total), min(1.0, markov))
+        ok &= not cmp.exceeds
+        occurred += events
         rows[name] = {"frequency": cmp.describe(), "markov_bound": markov, "claimed_rate": rate,
                       "max_sum_over_gamma": float(total.max() / gamma)}
-    ok = all(not compare_probability(int(np.sum(total > g)), len(total), min(1.0, r["markov_bound"])).exceeds
-             for g, r in zip((BETA / (10 * math.sqrt(run.d)), RUN_EPS / 18), rows.values(), strict=True))
     return Outcome(Verdict.CONSISTENT if ok else Verdict.INCONCLUSIVE,
                    f"T = {t_end} (alpha delta^2 = eps): the cubic sum reaches at most "
                    f"{rows['beta/(10 sqrt d)']['max_sum_over_gamma']:.2g} x beta/(10 sqrt d) and "
                    f"{rows['eps/18']['max_sum_over_gamma']:.2g} x eps/18; both events "
-                   f"{'never occur' if all('0/' in r['frequency'][:3] for r in rows.values()) else 'are rare'}",
+                   f"{'never occur' if occurred == 0 else 'are rare'} over {len(total)} replicas",
                    numbers={"T": t_end, "rows": rows, "E_norm2_abs_along": mean_term,
                             "dV_k^2": run.d * info["V_k"] ** 2},
                    parameters={k: info[k] for k in ("d", "eta", "delta", "V_k", "S_k", "beta", "eps")})
@@ -360,7 +365,8 @@ def claim_9(ctx) -> Outcome:
     run, info = paper_run(ctx.seed, ctx.full)
     e = run.error_along
     mean, se = float(e.mean()), float(e.std(ddof=1) / math.sqrt(e.size))
-    rows, ok = {}, abs(mean) <= Z_CRIT * se
+    rows: dict[str, dict[str, Any]] = {}
+    ok = abs(mean) <= Z_CRIT * se
     for label, t_end in (("hypothesis edge", max(1, _prefix(RUN_EPS**2 / (info["delta"] ** 2 * math.log(run.d)), info))),
                          ("whole run", info["horizon"])):
         M = run.eta * np.cumsum(e[:, :t_end], axis=1)
