@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
         bench_cmd,
         check_cmd,
         derive_cmd,
+        figures_cmd,
         grad_cmd,
         hermite_cmd,
         instance_cmd,
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in (
         check_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
-        bench_cmd, grad_cmd, simulate_cmd,
+        bench_cmd, grad_cmd, simulate_cmd, figures_cmd,
     ):
         module.add_parser(sub)
     return parser

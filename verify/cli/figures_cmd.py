@@ -1,0 +1,67 @@
+"""``verify figures [--quick | --full] [--only NAME ...] [--scheduler ADDRESS] --out DIR``.
+
+Regenerates the paper's figures (Appendix B) and the scaling experiment: NAME.png,
+NAME.csv and NAME.json per figure, and prints each figure's claims with their verdicts.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from verify.errors import InvalidParameterError
+
+
+class UnknownFigureError(InvalidParameterError):
+    """--only named a figure that does not exist."""
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("figures", help="regenerate the paper's figures and the scaling experiment",
+                       description=__doc__.split("\n\n")[1])
+    tier = p.add_mutually_exclusive_group()
+    tier.add_argument("--quick", dest="quick", action="store_true", default=True,
+                      help="small d and k, minutes on 2 cores (default)")
+    tier.add_argument("--full", dest="quick", action="store_false", help="the paper's d and k")
+    p.add_argument("--only", nargs="+", metavar="NAME", default=None, help="only these figures")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="dask.distributed scheduler (tcp://host:port); default: local processes")
+    p.add_argument("--timeout", type=float, default=10.0,
+                   help="seconds to wait for the scheduler (default 10)")
+    p.add_argument("--out", required=True, help="output directory")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from verify.figures import FIGURES
+    from verify.figures.common import check_writable
+
+    names = args.only or list(FIGURES)
+    unknown = [n for n in names if n not in FIGURES]
+    if unknown:
+        raise UnknownFigureError(f"unknown figure {unknown[0]!r}; the figures are {', '.join(FIGURES)}")
+    check_writable(args.out)
+    if args.scheduler is not None:
+        _check_scheduler(args.scheduler, args.timeout)
+    progress = sys.stderr.isatty()
+    failed = 0
+    for name in names:
+        result = FIGURES[name].run(args.quick, args.scheduler, args.out, progress=progress)
+        for desc, ok, _ in result["claims"]:
+            failed += not ok
+            print(f"{name}: {'holds' if ok else 'FAILS'}: {desc}")
+    return 1 if failed else 0
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Fail fast, in one line, when no scheduler answers (before any work is done)."""
+    from verify.sweep import SchedulerUnreachableError
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InvalidParameterError("--scheduler needs dask.distributed") from None
+    try:
+        Client(address, timeout=timeout).close()
+    except (OSError, TimeoutError) as exc:
+        raise SchedulerUnreachableError(f"no dask scheduler answered at {address!r} within "
+                                        f"{timeout:g} s ({type(exc).__name__})") from None

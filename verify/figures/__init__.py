@@ -1,0 +1,18 @@
+"""The paper's simulations (Appendix B, Figs. 1–6) and the dimension-scaling experiment.
+
+:data:`FIGURES` maps a name to its module; each module has ``PARAMS`` (``quick``,
+``full``), ``CHOICES`` (what Appendix B leaves out and what was chosen, with the
+reason), ``run(quick, scheduler, out)`` writing NAME.png, NAME.csv (exactly the plotted
+data) and NAME.json (every parameter and seed, the choices and the claims), and
+``claims(table) -> [(description, holds, numbers)]``, the caption's qualitative claim as
+a predicate on the CSV table (:func:`verify.figures.common.read_table`).  Every run goes
+through :func:`verify.sweep.run_sweep`.
+"""
+
+from __future__ import annotations
+
+from verify.figures import fig1a_4b, fig1b_6, fig2, fig3a, fig3b, fig4a, fig5, scaling
+
+FIGURES = {m.NAME: m for m in (fig1a_4b, fig4a, fig1b_6, fig2, fig3a, fig3b, fig5, scaling)}
+
+__all__ = ["FIGURES"]

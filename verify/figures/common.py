@@ -1,0 +1,247 @@
+"""What every figure shares: sweep task functions, the plotted table, the three files.
+
+A figure module (see :mod:`verify.figures`) declares ``NAME``, ``PARAMS`` (``"quick"``
+and ``"full"``), ``CHOICES`` (the parameters Appendix B leaves out, what was chosen and
+why), ``compute(params, scheduler, progress) -> rows``, ``plot(table, fig)`` and
+``claims(table)``.  :func:`run_figure` turns that into NAME.csv (exactly the plotted
+data), NAME.png and NAME.json.
+
+The table is long format, one row per plotted point: ``panel, series, quantity, step,
+value`` (``quantity`` is ``m``, ``c_overlap``, ``loss``, ``ode_m``, ``steps_to_recovery``,
+...).  Numbers are written with ``repr`` precision, so a CSV is a pure function of the
+parameters and seeds: the same bytes whichever executor of :mod:`verify.sweep` ran the
+tasks.
+
+Sweep tasks are the module-level functions below; each takes a JSON-able instance spec
+(:func:`make_instance`) and its own seed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from verify import instance as instances
+from verify.errors import InvalidParameterError
+
+#: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
+WEAK = 0.5
+STRONG = 0.9
+COLUMNS = ("panel", "series", "quantity", "step", "value")
+
+
+# --- sweep tasks --------------------------------------------------------------------------
+def make_instance(spec: dict):
+    """An instance from ``{"kind", "k", "d", "xi", "activation", "seed", ...}``; ``quantized``
+    and ``alpha`` are passed to the generators that take them."""
+    spec = dict(spec)
+    kind = spec.pop("kind")
+    args = (spec.pop("k"), spec.pop("d"), spec.pop("xi"), spec.pop("activation"))
+    return instances.GENERATORS[kind](*args, **spec)
+
+
+def theorem_start(inst, appendix_b_scaling: bool = False) -> float:
+    """m_0 = sign(h(0))/√d: Theorems 11–13 start from ⟨u_0, u⟩ sign(h(0)) ≥ β/√d (β = 1)."""
+    from verify.simulate.model import closed_form_h
+    from verify.simulate.modes import MODES
+    from verify.simulate.problem import build_problem
+
+    problem = build_problem(inst, MODES["frozen"], appendix_b_scaling)
+    h0 = float(closed_form_h(problem, problem.c_hat, 0.0))
+    return math.copysign(1.0, h0) / math.sqrt(inst.d)
+
+
+def _start(inst, m0) -> float | None:
+    if m0 == "theorem":
+        return theorem_start(inst)
+    if m0 == "typical":  # the typical overlap of a random start, with a fixed sign
+        return 1.0 / math.sqrt(inst.d)
+    return m0
+
+
+def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, seed: int,
+             record_every: int, m0=None, loss_samples: int = 0) -> dict:
+    """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss."""
+    from verify.simulate import simulate
+
+    inst = make_instance(instance)
+    tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
+                  record_every=record_every, quiet=True, m0=_start(inst, m0),
+                  loss_samples=loss_samples)
+    out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap}
+    if tr.loss is not None:
+        out["loss"] = np.broadcast_to(tr.loss, tr.m.shape).copy() if np.ndim(tr.loss) == 1 else tr.loss
+    return out
+
+
+def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps: float = 0.01) -> dict:
+    """The population ODE dm/dτ = h(m)(1 − m²), τ = ηt (eq. (6)) from the run's start."""
+    from verify.simulate import drift_ode
+
+    inst = make_instance(instance)
+    start = _start(inst, m0)
+    path = drift_ode(inst, 0.0 if start is None else start, lr, steps, eps=eps, points=points)
+    return {"steps": path.steps, "m": path.m,
+            "weak": math.nan if path.weak_step is None else path.weak_step,
+            "strong": math.nan if path.strong_step is None else path.strong_step}
+
+
+# --- summaries ----------------------------------------------------------------------------
+def first_hit(steps: np.ndarray, m: np.ndarray, level: float) -> float:
+    """First recorded step with m ≥ level (NaN if never)."""
+    hit = np.flatnonzero(np.asarray(m) >= level)
+    return float(np.asarray(steps)[hit[0]]) if hit.size else math.nan
+
+
+def curve_rows(panel: str, series: str, quantity: str, steps, values) -> list[tuple]:
+    return [(panel, series, quantity, int(s), float(v)) for s, v in zip(steps, values, strict=True)]
+
+
+# --- the table ----------------------------------------------------------------------------
+def _fmt(value) -> str:
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def table_csv(rows: list[tuple]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_fmt(v) for v in row])
+    return buf.getvalue()
+
+
+def read_table(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """NAME.csv as columns (``step``, ``value`` numeric)."""
+    with open(path, encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return _columns([(r["panel"], r["series"], r["quantity"], r["step"], r["value"]) for r in rows])
+
+
+def _columns(rows: list[tuple]) -> dict[str, np.ndarray]:
+    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in COLUMNS]
+    out = {name: np.asarray(col, dtype=object) for name, col in zip(COLUMNS[:3], cols[:3], strict=True)}
+    out["step"] = np.asarray(cols[3], dtype=float)
+    out["value"] = np.asarray(cols[4], dtype=float)
+    return out
+
+
+def select(table: dict, panel: str | None = None, series: str | None = None,
+           quantity: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(steps, values) of the rows matching every given field."""
+    keep = np.ones(len(table["step"]), dtype=bool)
+    for field, want in (("panel", panel), ("series", series), ("quantity", quantity)):
+        if want is not None:
+            keep &= table[field] == want
+    return table["step"][keep], table["value"][keep]
+
+
+def series_names(table: dict, panel: str, quantity: str) -> list[str]:
+    keep = (table["panel"] == panel) & (table["quantity"] == quantity)
+    return list(dict.fromkeys(table["series"][keep]))
+
+
+# --- writing ------------------------------------------------------------------------------
+def _atomic_write(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    os.replace(tmp, path)
+
+
+def check_writable(out: str | os.PathLike[str]) -> Path:
+    """The output directory, created if needed; one-line error if it cannot be written."""
+    path = Path(out)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path, suffix=".probe")
+        os.close(fd)
+        os.remove(tmp)
+    except OSError as exc:
+        raise OutputDirectoryError(f"output directory {str(out)!r} is not writable "
+                                   f"({exc.strerror or type(exc).__name__})") from None
+    return path
+
+
+class OutputDirectoryError(InvalidParameterError):
+    """--out names a directory that cannot be created or written."""
+
+
+def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False) -> dict:
+    """Compute, then write NAME.csv, NAME.png, NAME.json; returns the table and claims."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out = check_writable(out)
+    tier = "quick" if quick else "full"
+    params = module.PARAMS[tier]
+    rows = module.compute(params, scheduler, progress)
+    text = table_csv(rows)
+    _atomic_write(out / f"{module.NAME}.csv", text.encode())
+    table = _columns(rows)
+    fig = plt.figure(figsize=module.FIGSIZE)
+    module.plot(table, fig, params)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    _atomic_write(out / f"{module.NAME}.png", buf.getvalue())
+    results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
+    meta = {
+        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "params": params,
+        "choices": module.CHOICES, "csv_columns": list(COLUMNS),
+        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
+    }
+    _atomic_write(out / f"{module.NAME}.json",
+                  (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
+    return {"table": table, "claims": results}
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def instance_spec(kind: str, k: int, d: int, xi: float, activation: str, seed: int, **extra) -> dict:
+    return {"kind": kind, "k": k, "d": d, "xi": float(xi), "activation": activation, "seed": seed,
+            **extra}
+
+
+def median_curve(m: np.ndarray) -> np.ndarray:
+    """The replica median of m_t (records × replicas)."""
+    return np.median(np.asarray(m), axis=1)
+
+
+def plot_curves(ax, table: dict, panel: str, quantity: str = "m", ode: str | None = "ode_m",
+                ylabel: str = r"$m_t = \langle u_t, u\rangle$", label_prefix: str = "") -> None:
+    """Every series of ``panel`` (solid) and its population ODE (dashed, same colour)."""
+    for name in series_names(table, panel, quantity):
+        s, v = select(table, panel, name, quantity)
+        line, = ax.plot(s, v, label=f"{label_prefix}{name}", lw=1.4)
+        if ode is not None:
+            so, vo = select(table, panel, name, ode)
+            if so.size:
+                ax.plot(so, vo, ls="--", lw=1.0, color=line.get_color())
+    ax.set_xlabel("SGD step t")
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)

@@ -1,0 +1,34 @@
+"""Fig. 4(a): m_t for ReLU, sigmoid, quadratic and He₃ at ξ = 1."""
+
+from __future__ import annotations
+
+import sys
+
+from verify.figures import activation_sweep as sweep
+from verify.figures.common import run_figure
+
+NAME = "fig4a"
+PAPER = "Fig. 4(a): fine-tuning at xi = 1 is not sensitive to the activation"
+FIGSIZE = (6.0, 4.2)
+PARAMS = {
+    "quick": sweep.params(k=8, d=100, xi=1.0, steps=6000, eta0=20.0, replicas=4, seed=1),
+    "full": sweep.params(k=50, d=2000, xi=1.0, steps=150000, eta0=20.0, replicas=4, seed=1),
+}
+CHOICES = sweep.CHOICES
+MAX_RATIO = 3.0
+
+
+def compute(params, scheduler, progress):
+    return sweep.compute(params, scheduler, progress)
+
+
+def plot(table, fig, params):
+    sweep.plot(table, fig, params)
+
+
+def claims(table):
+    return sweep.claims(table, MAX_RATIO)
+
+
+def run(quick, scheduler, out, progress=False):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
