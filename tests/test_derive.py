@@ -68,3 +68,69 @@ def test_injected_errors_in_prop_4_are_reported(monkeypatch):
     ]
     for mutant in mutants:
         assert prop_4.compare(derived, mutant)[0] == "differs"
+
+
+def test_new_derivations_verdicts():
+    """The verdicts reported in derivations/: which printed formulas differ."""
+    from verify.derive import even_odd, glm_limit, orthonormal, xi_one
+
+    st = orthonormal.setting()
+    h = verify_h(st)
+    verdicts = [r[0] for _, r in even_odd.comparisons(st, h)]
+    assert verdicts == ["differs", "equal", "equal", "equal", "equal", "equal"]
+    assert orthonormal.theorem_6_constant(st, h)[1][0] == "differs"
+    assert all(r[0] == "equal" for _, r in orthonormal.t_comparisons(st, h))
+    xi = [r[0] for _, r in xi_one.comparisons(xi_one.setting())]
+    assert xi == ["equal", "differs", "differs", "differs", "differs", "equal", "equal", "differs",
+                  "equal", "equal", "equal"]
+    general, specific, _, _ = glm_limit.comparisons()
+    assert [r[0] for _, r in general + specific] == ["equal"] * 3 + ["differs", "differs", "equal",
+                                                                     "equal"]
+
+
+def verify_h(st):
+    from verify.derive import model
+
+    return model.h(st)
+
+
+def test_injected_typos_in_the_new_claims_are_reported(monkeypatch):
+    """A factor 2, a dropped μ-term or a wrong T in a claim must turn "equal" into "differs"."""
+    from verify.derive import even_odd, lazy_limit, model, orthonormal, xi_one
+
+    st = orthonormal.setting()
+    h = model.h(st)
+    original_7 = even_odd.eq_7
+    monkeypatch.setattr(even_odd, "eq_7", lambda s: 2 * original_7(s))
+    assert [r[0] for _, r in even_odd.comparisons(st, h)][2] == "differs"
+    original_sums = orthonormal.sums
+
+    def wrong_norm(s):
+        out = dict(original_sums(s))
+        out["norm2"] = out["sum_lam"] ** 2  # ‖λ‖² typed as (Σλ)²
+        return out
+
+    monkeypatch.setattr(orthonormal, "sums", wrong_norm)
+    t = dict(orthonormal.t_comparisons(st, h))
+    assert sum(r[0] == "differs" for r in t.values()) == 2
+    xs = xi_one.setting()
+    derived = xi_one.derived_h(xs)
+    assert model.compare(derived, xi_one.printed_series(xs, 2), xs)[0] == "equal"
+    assert model.compare(derived, xi_one.printed_series(xs, 3), xs)[0] == "differs"
+    ls = model.Setting(neurons=2)
+    original_lin = lazy_limit.linearised_loss
+    monkeypatch.setattr(lazy_limit, "linearised_loss", lambda s: original_lin(s).subs(s.m, 0))
+    assert [r[0] for _, r in lazy_limit.comparisons(ls, model.h(ls))][1:3] == ["differs", "differs"]
+
+
+def test_loss_whole_gram_verdicts(monkeypatch):
+    """k = 2: every D.1 display is equal except the one with (1/(1+ξ²))^p; a typo in Prop. 4's
+    T(l,s) (odd l with the even-l form) is caught at the whole-G level."""
+    from verify.derive import claims, loss
+
+    st = loss.setting(2)
+    verdicts = [r[0] for _, r in loss.comparisons(st)]
+    assert verdicts == ["equal"] * 4 + ["differs"] + ["equal"] * 2
+    original = claims.prop_4_T
+    monkeypatch.setattr(claims, "prop_4_T", lambda l, s, st_: original(l + 1 if l == 3 else l, s, st_))
+    assert loss.comparisons(st)[-1][1][0] == "differs"
