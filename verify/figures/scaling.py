@@ -71,21 +71,21 @@ def _params(ft_ds, c2_ds, he3_ds, he4_ds, replicas):
         "threshold": 0.9, "replicas": replicas, "seed": 7, "instance_seed": 7,
         "families": [
             _family("fine-tuning, xi = 1 (ReLU)", "orthonormal", 8, 1.0, "relu", "frozen", 4.0, 1,
-                    ft_ds, 600.0, 1.0, "theorem"),
+                    ft_ds, 150.0, 1.0, "theorem"),
             _family("fine-tuning, xi = sqrt(k)/2 (ReLU)", "orthonormal", 8, math.sqrt(8) / 2, "relu",
-                    "frozen", 3.0, 1, ft_ds, 600.0, 1.0, "theorem"),
+                    "frozen", 3.0, 1, ft_ds, 150.0, 1.0, "theorem"),
             _family("Claim 2 / Thm 19 instance (He3)", "claim2", 3, 1.0, "he3", "frozen", 1.6e-3, 1,
-                    c2_ds, 6000.0, 1.0, "theorem"),
+                    c2_ds, 1500.0, 1.0, "theorem"),
             _family("scratch GLM, He3 (l* = 3)", "glm", 1, 1.0, "he3", "scratch", 0.02, 1.5,
-                    he3_ds, 100.0, 2.0, "typical"),
+                    he3_ds, 40.0, 2.0, "typical"),
             _family("scratch GLM, He4 (l* = 4)", "glm", 1, 1.0, "he4", "scratch", 0.006, 2,
-                    he4_ds, 150.0, 3.0, "typical"),
+                    he4_ds, 40.0, 3.0, "typical"),
         ],
     }
 
 
 PARAMS = {
-    "quick": _params([100, 200, 400, 800, 1600], [16, 32, 64, 128], [16, 32, 64, 128], [8, 11, 16, 22], 6),
+    "quick": _params([50, 100, 200, 400], [16, 32, 64], [8, 16, 32, 64], [6, 8, 11, 16], 6),
     "full": _params([1000, 3162, 10000, 31623, 100000], [64, 128, 256, 512, 1024],
                     [32, 64, 128, 256, 512], [8, 12, 16, 24, 32, 45], 8),
 }

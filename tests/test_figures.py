@@ -1,0 +1,100 @@
+"""verify figures: every figure's caption claim on the --quick data, executor
+independence of the CSVs (local vs a dask LocalCluster started here), exit-2 errors.
+
+The quick run of every figure is shared by one module-scoped fixture; it runs all
+figures once (the issue's budget is < 3 minutes on 2 cores), so it is marked slow and
+the default run keeps the cheap checks: the error paths and the executor comparison on
+one small figure.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from verify.cli import main
+from verify.figures import FIGURES
+from verify.figures.common import read_table
+
+SMALL_FIGURE = "fig3a"
+
+
+@pytest.fixture(scope="module")
+def quick_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("figures")
+    assert main(["figures", "--quick", "--out", str(out)]) in (0, 1)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_quick_claims_hold(quick_dir, name):
+    for ext in ("png", "csv", "json"):
+        assert (quick_dir / f"{name}.{ext}").stat().st_size > 0
+    table = read_table(quick_dir / f"{name}.csv")
+    results = FIGURES[name].claims(table)
+    assert results
+    failing = [(desc, nums) for desc, ok, nums in results if not ok]
+    assert not failing, failing
+
+
+def _small_params(monkeypatch):
+    module = FIGURES[SMALL_FIGURE]
+    small = dict(module.PARAMS["quick"], steps=400, record_every=40, replicas=2, loss_samples=50)
+    monkeypatch.setitem(module.PARAMS, "quick", small)
+
+
+def test_csv_identical_in_process_and_dask(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    _small_params(monkeypatch)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache-local"))
+    assert main(["figures", "--only", SMALL_FIGURE, "--out", str(tmp_path / "local")]) in (0, 1)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache-dask"))
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        code = main(["figures", "--only", SMALL_FIGURE, "--scheduler", cluster.scheduler_address,
+                     "--out", str(tmp_path / "dask")])
+    assert code in (0, 1)
+    local = (tmp_path / "local" / f"{SMALL_FIGURE}.csv").read_bytes()
+    assert local == (tmp_path / "dask" / f"{SMALL_FIGURE}.csv").read_bytes()
+
+
+def _one_line_exit_2(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        raise SystemExit(main(argv))
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    return err
+
+
+def test_unknown_figure_exit_2(tmp_path, capsys):
+    err = _one_line_exit_2(capsys, ["figures", "--only", "fig99", "--out", str(tmp_path)])
+    assert "fig99" in err
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root can write anywhere")
+def test_unwritable_out_exit_2(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        err = _one_line_exit_2(capsys, ["figures", "--only", SMALL_FIGURE, "--out", str(locked / "sub")])
+    finally:
+        locked.chmod(0o700)
+    assert "not writable" in err
+
+
+def test_out_is_a_file_exit_2(tmp_path, capsys):
+    target = tmp_path / "file"
+    target.write_text("x")
+    err = _one_line_exit_2(capsys, ["figures", "--only", SMALL_FIGURE, "--out", str(target)])
+    assert "not writable" in err
+
+
+def test_unreachable_scheduler_exit_2(tmp_path, capsys):
+    pytest.importorskip("distributed")
+    err = _one_line_exit_2(capsys, ["figures", "--only", SMALL_FIGURE, "--scheduler",
+                                    "tcp://127.0.0.1:9", "--timeout", "2", "--out", str(tmp_path)])
+    assert "no dask scheduler" in err
