@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-
 import sys
 
 from verify.figures import activation_sweep as sweep
