@@ -107,3 +107,17 @@ def test_glm_limit_h_tends_to_the_single_index_derivative(activation):
             reference = 2 * mpmath.fsum(p * mu[p] ** 2 * mm ** (p - 1) for p in range(1, len(mu)))
             bound = 2 * eps * mpmath.fsum(p * p * mu[p] ** 2 * abs(mm) ** (p - 1) for p in range(1, len(mu)))
         assert abs(float(population.h(inst, m)) - float(reference)) <= float(bound) + 1e-12
+
+
+@pytest.mark.parametrize("activation", ["he3", "erf", "relu"])
+@pytest.mark.parametrize("xi", [0.3, 1.0, 2.0])
+def test_glm_rows_are_plus_minus_u_at_every_scale(activation, xi):
+    """W = 0: the normalised rows ξc_iu/‖ξc_iu‖ are exactly u, so for every ξ the model is the
+    single-index σ(⟨u,x⟩) and h(m) = 2K'(m) = 2Σ_p p μ_p² m^{p−1}, Φ(m) = 2(K(1) − K(m)).
+    (Regression: the norms once assumed ‖w_i‖ = 1 and gave h(1) = 0.75 for he3 at ξ = 1.)"""
+    inst = glm(4, 8, xi, activation, seed=3)
+    kernel = fast_kernel(activation)
+    m = np.linspace(-1, 1, 9)
+    np.testing.assert_allclose(population.h(inst, m), 2 * kernel.derivative(m), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(population.loss(inst, m), 2 * (kernel.value(1.0) - kernel.value(m)),
+                               rtol=1e-12, atol=1e-13)

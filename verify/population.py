@@ -4,9 +4,10 @@ Model (Appendix D.1, eq. (11)): teacher f*(x) = Σ_i λ_i σ(⟨v_i, x⟩) and s
 f̂(x) = Σ_j λ_j σ(⟨v̂_j, x⟩) with normalised rows
 
     v_i = (w_i + ξ c_i u)/n_i,   v̂_j = (w_j + ξ ĉ_j û)/n̂_j,
-    n_i = ‖w_i + ξ c_i u‖ = √(1 + ξ² c_i²),   n̂_j = √(1 + ξ² ĉ_j²),
+    n_i = ‖w_i + ξ c_i u‖ = √(G_ii + ξ² c_i²),   n̂_j = √(G_jj + ξ² ĉ_j²),
 
-the norms using u, û ⊥ span W (Assumption 2); for quantized c (Assumption 3)
+the norms using u, û ⊥ span W (Assumption 2), G_ii = 1 (Assumption 1) or 0 for the
+scratch/GLM instances (W = 0, rows ±u); for quantized c (Assumption 3)
 n_i = √(1 + ξ²/k) as in the paper, for unit-sphere c (the paper's simulations)
 they differ per row.  With m = ⟨u, û⟩ and G = W Wᵀ,
 
@@ -70,11 +71,26 @@ class Overlaps:
         return self.cross_base + self.cross_slope * m[..., None, None]
 
 
+def nominal_row_norm2(instance) -> float:
+    """‖w_i‖²: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0)."""
+    return 0.0 if getattr(instance, "scratch", False) else 1.0
+
+
+def row_norms(instance) -> tuple[np.ndarray, np.ndarray]:
+    """n_i = ‖w_i + ξ c_i u‖ = √(G_ii + ξ² c_i²) and n̂_j likewise (u, û ⊥ span W, unit).
+
+    G_ii = 1 under Assumption 1 (used exactly, not the rounded diagonal of a float Gram
+    matrix, so the mpmath evaluators agree with exact derivations); G_ii = 0 for the
+    scratch / GLM instances (W = 0), whose rows are then ±u exactly."""
+    diag = nominal_row_norm2(instance)
+    xi2 = instance.xi**2
+    return np.sqrt(diag + xi2 * instance.c**2), np.sqrt(diag + xi2 * instance.c_hat**2)
+
+
 def overlaps(instance) -> Overlaps:
     xi2 = instance.xi**2
     c, c_hat, gram, lam = instance.c, instance.c_hat, instance.gram, instance.lam
-    n = np.sqrt(1 + xi2 * c**2)
-    n_hat = np.sqrt(1 + xi2 * c_hat**2)
+    n, n_hat = row_norms(instance)
     return Overlaps(
         teacher=(gram + xi2 * np.outer(c, c)) / np.outer(n, n),
         student=(gram + xi2 * np.outer(c_hat, c_hat)) / np.outer(n_hat, n_hat),
@@ -209,7 +225,7 @@ def _self_overlaps_precise(instance, xi2) -> tuple:
     out = []
     for vec in (instance.c, instance.c_hat):
         c = [mpmath.mpf(v) for v in vec]
-        n = [mpmath.sqrt(1 + xi2 * v**2) for v in c]
+        n = [mpmath.sqrt(nominal_row_norm2(instance) + xi2 * v**2) for v in c]
         out.append({(i, j): (mpmath.mpf(instance.gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
                     for i in range(instance.k) for j in range(instance.k)})
     return tuple(out)

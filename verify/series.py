@@ -121,7 +121,7 @@ def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) ->
 def pair_terms(instance) -> tuple:
     """(ξ², λ_iλ_j, A_ij, B_ij) at the current mpmath precision, keyed by (i, j).
 
-    A_ij = c_i ĉ_j/(n_i n̂_j) and B_ij = G_ij/(n_i n̂_j) with n_i = √(1+ξ²c_i²), so
+    A_ij = c_i ĉ_j/(n_i n̂_j) and B_ij = G_ij/(n_i n̂_j) with n_i = √(G_ii+ξ²c_i²), so
     ρ_ij(m) = B_ij + ξ² A_ij m (see :mod:`verify.population`).
     """
     k = instance.k
@@ -129,8 +129,11 @@ def pair_terms(instance) -> tuple:
     lam = [mpmath.mpf(v) for v in instance.lam]
     c = [mpmath.mpf(v) for v in instance.c]
     c_hat = [mpmath.mpf(v) for v in instance.c_hat]
-    n = [mpmath.sqrt(1 + xi2 * v**2) for v in c]
-    n_hat = [mpmath.sqrt(1 + xi2 * v**2) for v in c_hat]
+    from verify.population import nominal_row_norm2
+
+    diag = nominal_row_norm2(instance)  # 1 (Assumption 1), or 0 for scratch (W = 0)
+    n = [mpmath.sqrt(diag + xi2 * v**2) for v in c]
+    n_hat = [mpmath.sqrt(diag + xi2 * v**2) for v in c_hat]
     pairs = [(i, j) for i in range(k) for j in range(k)]
     weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
     a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
