@@ -31,6 +31,10 @@ class Mutation:
     tests: tuple[str, ...]
 
 
+POPULATION_TESTS = ("tests/test_population.py", "tests/test_properties.py")
+SERIES_TESTS = ("tests/test_series.py",)
+SIMULATE_TESTS = ("tests/test_simulate_montecarlo.py", "tests/test_simulate_sgd.py")
+
 MUTATIONS = (
     Mutation("hermite recurrence: sqrt(p-1) -> sqrt(p)", "verify/hermite.py",
              "(xi * h - sqrt_p[p - 1] * h_prev)", "(xi * h - sqrt_p[p] * h_prev)",
@@ -75,6 +79,55 @@ MUTATIONS = (
     Mutation("sigmoid derivative: s(x)s(-x) -> s(x)(1+s(-x))", "verify/activations.py",
              "return _sigmoid(x) * _sigmoid(-x)", "return _sigmoid(x) * (1 + _sigmoid(-x))",
              ("tests/test_activations.py",)),
+    # --- the population loss, h(m) and its series (issue #3) ---------------------------------
+    Mutation("row norm: 1 + xi^2/k -> 1 + xi^2 (c_i^2 -> 1)", "verify/population.py",
+             "return np.sqrt(diag + xi2 * instance.c**2), np.sqrt(diag + xi2 * instance.c_hat**2)",
+             "return np.sqrt(diag + xi2), np.sqrt(diag + xi2)", POPULATION_TESTS),
+    Mutation("h(m): dropped factor 2", "verify/population.py",
+             "return 2 * np.sum(ov.weights * ov.cross_slope", "return np.sum(ov.weights * ov.cross_slope",
+             POPULATION_TESTS),
+    Mutation("loss: cross term sign flipped", "verify/population.py",
+             "return np.maximum(constant - 2 * cross, 0.0)", "return np.maximum(constant + 2 * cross, 0.0)",
+             POPULATION_TESTS),
+    Mutation("overlap: xi^2 c_i c_hat_j m -> xi c_i c_hat_j m", "verify/population.py",
+             "cross_slope=xi2 * np.outer(c, c_hat)", "cross_slope=instance.xi * np.outer(c, c_hat)",
+             POPULATION_TESTS),
+    Mutation("series: off-by-one mu_{l+s+1} -> mu_{l+s}", "verify/series.py",
+             "* (l + s + 1) * mu2[l + s + 1] * sums[s][l]", "* (l + s + 1) * mu2[l + s] * sums[s][l]",
+             SERIES_TESTS),
+    Mutation("series: binomial C(l+s, l) -> C(l+s, s+1)", "verify/series.py",
+             "mpmath.binomial(l + s, l) * (l + s + 1)", "mpmath.binomial(l + s, s + 1) * (l + s + 1)",
+             SERIES_TESTS),
+    Mutation("series: (xi^2)^(l+1) -> (xi^2)^l", "verify/series.py",
+             "h_coeffs.append(2 * xi2 ** (l + 1) * total)", "h_coeffs.append(2 * xi2 ** l * total)",
+             SERIES_TESTS),
+    Mutation("series: s-truncation bound 10x too small", "verify/series.py",
+             "s_bounds.append(2 * xi2 ** (l + 1) * weight_l",
+             "s_bounds.append(0.1 * xi2 ** (l + 1) * weight_l",
+             SERIES_TESTS),
+    Mutation("fast kernel: K' coefficients p mu_p^2 -> (p+1) mu_p^2", "verify/fast_kernels.py",
+             "_Polynomial((p * mu2)[1:])", "_Polynomial(((p + 1) * mu2)[1:])", POPULATION_TESTS),
+    Mutation("derivation: row norm^2 1 + xi^2/k -> 1 + xi^2", "verify/derive/prop_4.py",
+             "norm2 = 1 + xi**2 / k", "norm2 = 1 + xi**2", ("tests/test_derive.py",)),
+    # --- instances (issue #3) ------------------------------------------------------------------
+    Mutation("Claim 2 rows: sign of the pair coordinate flipped", "verify/instance.py",
+             "W[j, col] = -signs[i] * signs[j] * level", "W[j, col] = signs[i] * signs[j] * level",
+             ("tests/test_instance.py",)),
+    Mutation("default lambda: 1/k -> 1", "verify/instance.py",
+             "return np.full(k, 1.0 / k) if lam is None", "return np.full(k, 1.0) if lam is None",
+             ("tests/test_instance.py",)),
+    # --- the simulator (issue #4) ----------------------------------------------------------------
+    Mutation("per-sample gradient: dropped factor 2", "verify/simulate/model.py",
+             "delta = (-2 * s) * e[:, None] * lam * problem.act.derivative(z)",
+             "delta = (-1 * s) * e[:, None] * lam * problem.act.derivative(z)", SIMULATE_TESTS),
+    Mutation("per-sample gradient: sign flipped", "verify/simulate/model.py",
+             "weight = -2 * s * xi * e", "weight = 2 * s * xi * e", SIMULATE_TESTS),
+    Mutation("reduced engine: chi-square degrees of freedom off by one", "verify/simulate/reduced.py",
+             "rest = chi_square(rng, self.dim_perp) if self.dim_perp else 0.0",
+             "rest = chi_square(rng, self.dim_perp + 1) if self.dim_perp else 0.0", SIMULATE_TESTS),
+    Mutation("student row norm: xi^2 c_hat^2 -> xi c_hat^2", "verify/simulate/model.py",
+             "rho = np.sqrt(problem.row_sq + cross + xi**2 * c_hat**2)",
+             "rho = np.sqrt(problem.row_sq + cross + xi * c_hat**2)", SIMULATE_TESTS),
 )
 
 
