@@ -219,7 +219,8 @@ SERIES_TERMS = 120
 
 
 def _self_overlaps_precise(instance, xi2) -> tuple:
-    """ρ^tt_ij = (G_ij + ξ²c_ic_j)/(n_in_j) and ρ^ss_ij likewise, in mpmath, keyed by (i, j)."""
+    """ρ^tt_ij = (G_ij + ξ²c_ic_j)/(n_in_j) and ρ^ss_ij likewise, in mpmath, keyed by (i, j),
+    with the row norms of :func:`verify.series.pair_terms`."""
     import mpmath
 
     out = []
