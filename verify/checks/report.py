@@ -27,16 +27,17 @@ def _json_inline(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def errata_table(results: list[Result]) -> str:
-    """Markdown table of the failing statements: number, evidence, correction."""
+def errata_table(records: list[dict[str, Any]]) -> str:
+    """Markdown table of the failing statements of report.json's ``checks`` records:
+    number, check id, evidence, correction (the README's errata table)."""
     rows = ["| statement | check | evidence | correction |", "|---|---|---|---|"]
-    for r in results:
-        if r.verdict == "fails" and r.outcome is not None:
-            corr = r.outcome.correction or "—"
-            if r.outcome.correction_verified:
-                corr += " (verified)"
-            evidence = _cell(r.outcome.evidence)
-            rows.append(f"| {r.check.statement} | `{r.check.id}` | {evidence} | {_cell(corr)} |")
+    for c in records:
+        if c["verdict"] != "fails":
+            continue
+        corr = c.get("correction") or "—"
+        if c.get("correction_verified"):
+            corr += " (verified)"
+        rows.append(f"| {c['statement']} | `{c['id']}` | {_cell(c['evidence'])} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 
 
