@@ -120,9 +120,9 @@ CHOICES = {
                    "and m runs to -1, which is the teacher again (c_hat u_hat = c u) but never meets m >= 0.9",
     "d_range": "fine-tuning reaches d = 10^4 (quick) and 10^5 (full); the reduced engine costs the same per "
                "step at every d, so the cost is sum_d T(d) ~ 30 d steps.  Scratch runs need ~d^(l*-1) steps, "
-               "so their d stops far lower: He3 at d <= 64 (quick) / 128 (full), He4 at d <= 16 / 23; their
-               escape times have a heavy tail (a replica whose m wanders near 0 waits ~10x the median) (He4 at d = 10^5 would need "
-               "~10^16 steps)",
+               "so their d stops far lower: He3 at d <= 64 (quick) / 128 (full), He4 at d <= 16 / 23 (He4 at "
+               "d = 10^5 would need ~10^16 steps); their escape times have a heavy tail (a replica whose m "
+               "wanders near 0 waits up to ~10x the median)",
     "overlay": "dashed: population ODE dm/dtau = h(m)(1 - m^2) (eq. (6)) for fine-tuning and scratch; for "
                "Claim 2 the population map of eq. (6) itself (verify.simulate.drift_map), iterated up to "
                "1.5x the ODE's time",
