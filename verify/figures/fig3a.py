@@ -31,10 +31,11 @@ def params(k, d, steps, eta0, replicas):
             "loss_samples": 400}
 
 
-PARAMS = {"quick": params(8, 100, 5000, 40.0, 4), "full": params(50, 2000, 100000, 40.0, 4)}
+PARAMS = {"quick": params(8, 100, 16000, 4.0, 4), "full": params(50, 2000, 160000, 4.0, 4)}
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
-    "lr": "eta = eta0/d for both students; the paper gives none",
+    "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "
+          "gives none.  At eta0 = 40 the joint run's noise kept m near 0.1 for 5000 steps at d = 100",
     "loss": "population loss: closed form for the fine-tuned student, Monte Carlo (loss_samples per "
             "record and replica) for the linearized one; both averaged over replicas",
     "start": "u_hat uniform on the sphere of span(W)-perp, c_hat the instance's (random on S^{k-1})",
@@ -80,8 +81,9 @@ def claims(table):
          {"linearized": lin, "fine-tuned": ft}),
         ("the linearized loss has plateaued (last fifth within 20% of the fifth before)",
          abs(lin - lin_before) <= 0.2 * lin_before, {"last": lin, "before": lin_before}),
-        ("fine-tuning drives the loss below 10% of its start", ft < 0.1 * ft0,
-         {"start": ft0, "end": ft}),
+        ("fine-tuning lowers the loss at least 5x from its start, the linearized student less than 2x",
+         ft < ft0 / 5 and lin > lin0 / 2,
+         {"fine-tuned start": ft0, "fine-tuned end": ft, "linearized start": lin0, "linearized end": lin}),
     ]
 
 
