@@ -33,7 +33,8 @@ class Mutation:
 
 POPULATION_TESTS = ("tests/test_population.py", "tests/test_properties.py")
 SERIES_TESTS = ("tests/test_series.py",)
-SIMULATE_TESTS = ("tests/test_simulate_montecarlo.py", "tests/test_simulate_sgd.py")
+SIMULATE_TESTS = ("tests/test_simulate_init.py", "tests/test_simulate_montecarlo.py",
+                  "tests/test_simulate_sgd.py")
 
 MUTATIONS = (
     Mutation("hermite recurrence: sqrt(p-1) -> sqrt(p)", "verify/hermite.py",

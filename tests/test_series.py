@@ -83,3 +83,17 @@ def test_series_matches_closed_form_to_30_digits(activation, kind):
             assert abs(value - closed) <= mpmath.mpf(10) ** -30, (m, value - closed)
         else:
             assert abs(value - closed) <= bound + closed_error
+
+
+def test_s_truncation_bound_is_sound_and_nearly_tight():
+    """One neuron, small ξ, σ = h_5: the s-tail of h_0 beyond S = 2 is the single term
+    s = 4, with B = 1/(1+ξ²) ≈ 1, so the stated bound must cover it and cannot be more
+    than ~1/B² ≈ 1.04 times too large (a bound 10× too small is caught)."""
+    from verify.instance import orthonormal
+
+    inst = orthonormal(1, 3, 0.1, "he5", seed=0)
+    short = h_series(inst, 1, dps=30, s_terms=2)
+    full = h_series(inst, 1, dps=30, s_terms=20)
+    error = abs(full.coefficients[0] - short.coefficients[0])
+    assert error <= short.s_bounds[0]
+    assert error >= 0.5 * short.s_bounds[0]
