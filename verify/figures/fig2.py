@@ -28,11 +28,15 @@ def _params(k, d, steps, eta0):
             "sgd_seed": 2, "record_every": max(1, steps // 200), "m0": "theorem"}
 
 
-PARAMS = {"quick": _params(8, 100, 5000, 40.0), "full": _params(50, 2000, 100000, 40.0)}
+PARAMS = {"quick": _params(8, 100, 16000, 4.0), "full": _params(50, 2000, 200000, 4.0)}
 CHOICES = {
-    "lr": "eta = eta0/d (eta0 = 40, i.e. 20/E[relu'(g)^2]): the paper gives no step size",
+    "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) (the scaling experiment's rule); the paper gives no step size. At eta0 = 40 the SGD noise held most runs far from m = 0.9",
     "start": "m_0 = sign(h(0))/sqrt(d), the start of Theorems 11-13 (a start of the wrong sign "
              "with frozen c_hat heads to the other fixed point); the same start for both panels",
+    "overlap": "(a) |<u_t, u>|: with c_hat trained, (c_hat, u_hat) -> (-c_hat, -u_hat) leaves the network "
+               "unchanged, so -u is the teacher too; (b) sign(h(0)) <u_t, u>: with c_hat frozen the "
+               "population dynamics (eq. (6)) run from the theorem's start to sign(h(0)) u, which is -u for "
+               "about half of the random c_hat (the dashed ODE does the same)",
     "replicas": "one SGD run per instance (seed sgd_seed), as the figure shows one curve per instance",
     "lambda": "1/k (the paper does not say)",
     "ode": "dashed: population ODE of eq. (6) for the frozen runs (closed form, c on the sphere)",
@@ -53,11 +57,15 @@ def compute(p, scheduler, progress):
     results = run_sweep(tasks + ode_tasks, scheduler=scheduler, progress=progress)
     rows = []
     for i, seed in enumerate(p["instance_seeds"]):
+        spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
+                                    quantized=p["quantized"])
+        sign = math.copysign(1.0, common.theorem_start(common.make_instance(spec)))
         for j, (panel, _) in enumerate(PANELS):
             res = results[2 * i + j]
-            rows += common.curve_rows(panel, f"instance {seed}", "m", res["steps"], res["m"][:, 0])
+            m = np.abs(res["m"][:, 0]) if panel == "a" else sign * res["m"][:, 0]
+            rows += common.curve_rows(panel, f"instance {seed}", "m", res["steps"], m)
         ode = results[len(tasks) + i]
-        rows += common.curve_rows("b", f"instance {seed}", "ode_m", ode["steps"], ode["m"])
+        rows += common.curve_rows("b", f"instance {seed}", "ode_m", ode["steps"], sign * ode["m"])
     return rows
 
 
