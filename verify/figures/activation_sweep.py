@@ -56,7 +56,7 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
 def plot(table, fig, p) -> None:
     ax = fig.add_subplot(1, 1, 1)
     common.plot_curves(ax, table, "m", ode=None,
-                       ylabel=r"$|\langle u_t, u\rangle|$ (median of %d runs)" % p["replicas"])
+                       ylabel=r"$|\langle u_t, u\rangle|$" + f" (median of {p['replicas']} runs)")
     ax.set_title(f"joint training, xi = {p['xi']:.3g}, k = {p['k']}, d = {p['d']}")
     ax.legend(title="activation")
 

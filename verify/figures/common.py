@@ -128,7 +128,7 @@ def read_table(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
 
 
 def _columns(rows: list[tuple]) -> dict[str, np.ndarray]:
-    cols = list(zip(*rows, strict=True)) if rows else [[] for _ in COLUMNS]
+    cols: list = list(zip(*rows, strict=True)) if rows else [[] for _ in COLUMNS]
     out = {name: np.asarray(col, dtype=object) for name, col in zip(COLUMNS[:3], cols[:3], strict=True)}
     out["step"] = np.asarray(cols[3], dtype=float)
     out["value"] = np.asarray(cols[4], dtype=float)

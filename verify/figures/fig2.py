@@ -30,7 +30,8 @@ def _params(k, d, steps, eta0):
 
 PARAMS = {"quick": _params(8, 100, 16000, 4.0), "full": _params(50, 2000, 200000, 4.0)}
 CHOICES = {
-    "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) (the scaling experiment's rule); the paper gives no step size. At eta0 = 40 the SGD noise held most runs far from m = 0.9",
+    "lr": ("eta = eta0/d = 2/(d E[relu'(g)^2]) (the scaling experiment's rule); the paper gives no step "
+           "size. At eta0 = 40 the SGD noise held most runs far from m = 0.9"),
     "start": "m_0 = sign(h(0))/sqrt(d), the start of Theorems 11-13 (a start of the wrong sign "
              "with frozen c_hat heads to the other fixed point); the same start for both panels",
     "overlap": "(a) |<u_t, u>|: with c_hat trained, (c_hat, u_hat) -> (-c_hat, -u_hat) leaves the network "

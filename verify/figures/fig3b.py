@@ -36,7 +36,7 @@ def compute(p, scheduler, progress):
 
 def plot(table, fig, p):
     ax = fig.add_subplot(1, 1, 1)
-    common.plot_curves(ax, table, "overlaps", ode=None, ylabel="overlap (mean of %d runs)" % p["replicas"])
+    common.plot_curves(ax, table, "overlaps", ode=None, ylabel=f"overlap (mean of {p['replicas']} runs)")
     ax.set_title(f"joint training, xi = sqrt(k), k = {p['k']}, d = {p['d']}")
     ax.legend()
 

@@ -38,7 +38,8 @@ CHOICES = {
     "alphas": "{0, 1/4, 1/2, 3/4} (the paper's levels are not listed)",
     "c_hat": "frozen (Appendix B does not say; the analysed algorithm freezes it)",
     "start": "m_0 = sign(h(0))/sqrt(d) with h from the orthogonal closed form, as Theorems 11-13",
-    "lr": "eta = eta0/d, eta0 = 4 (= 2/E[relu'(g)^2], the scaling experiment's rule); at eta0 = 40 the noise kept runs from completing the S-curve",
+    "lr": ("eta = eta0/d, eta0 = 4 (= 2/E[relu'(g)^2], the scaling experiment's rule); at eta0 = 40 the "
+           "noise kept runs from completing the S-curve"),
     "ode": "dashed for alpha = 0 only: eq. (6) needs u orthogonal to span W",
 }
 

@@ -117,7 +117,7 @@ CHOICES = {
          "(needs d > 1 + k(k+1)/2), 1 for the GLM",
     "claim2_seed": "instance seed 0: c_hat = c, so h > 0 on [0, 1] (Condition 3). Prop. 18's 'with high "
                    "probability over c_hat' is weak at k = 3: seed 7 draws c_hat = -c, where h < 0 on [0, 1] "
-                   "and m runs to -1, which is the teacher again (c_hat u_hat = c u) but never meets m >= 0.9",
+                   "and m runs to -1, the teacher again (c_hat u_hat = c u), but never meets m >= 0.9",
     "d_range": "fine-tuning reaches d = 10^4 (quick) and 10^5 (full); the reduced engine costs the same per "
                "step at every d, so the cost is sum_d T(d) ~ 30 d steps.  Scratch runs need ~d^(l*-1) steps, "
                "so their d stops far lower: He3 at d <= 64 (quick) / 128 (full), He4 at d <= 16 / 23 (He4 at "
@@ -142,7 +142,8 @@ def overlay_task(instance: dict, m0, lr: float, steps: int, eps: float, kind: st
     if kind == "ode" or not math.isfinite(ode["strong"]):
         return {"strong": ode["strong"]}
     inst = common.make_instance(instance)
-    path = drift_map(inst, common._start(inst, m0), lr, int(1.5 * ode["strong"]) + 2, eps=eps)
+    start = common._start(inst, m0)
+    path = drift_map(inst, 0.0 if start is None else start, lr, int(1.5 * ode["strong"]) + 2, eps=eps)
     return {"strong": math.nan if path.strong_step is None else path.strong_step}
 
 
