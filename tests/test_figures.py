@@ -39,6 +39,15 @@ def test_quick_claims_hold(quick_dir, name):
     assert not failing, failing
 
 
+def test_fig3a_quick_claims_hold(tmp_path, monkeypatch):
+    """A real caption claim on a real (quick, ~5 s) figure run: the linearized loss plateaus
+    well above the fine-tuned one (Fig. 3(a))."""
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["figures", "--only", "fig3a", "--out", str(tmp_path)]) == 0
+    results = FIGURES["fig3a"].claims(read_table(tmp_path / "fig3a.csv"))
+    assert len(results) == 3 and all(ok for _, ok, _ in results), results
+
+
 def _small_params(monkeypatch):
     module = FIGURES[SMALL_FIGURE]
     small = dict(module.PARAMS["quick"], steps=400, record_every=40, replicas=2, loss_samples=50)
