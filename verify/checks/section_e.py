@@ -192,6 +192,9 @@ def explicit_steps(instance, eta: float, steps: int, rng: np.random.Generator):
     return rec
 
 
+PI_ROUNDING = 1e-14  # relative rounding of Π_t = ‖u_t − ηL_t‖ in float64 at d = 60 (60·eps ≈ 7e-15)
+
+
 @check("claim-5", "Claim 5", "E.1.1", "simulation + search")
 def claim_5(ctx) -> Outcome:
     """Claim 5 (Relating spherical projection error to L_t): "Σ_{j<t} |(1 − 1/Π_j)(m_j − η⟨∇̂_{u_j}L(u_j; x_j), u⟩)| ≤ η³ Σ_{j<t} ‖L_j‖²|⟨L_j, u⟩| + η² Σ_{j<t} ‖L_j‖²"; its proof: "because u_t is perpendicular to the spherical gradient … 1 ≤ Π_t ≤ √(1 + η²‖∇̂L‖²) ≤ 1 + η²‖∇̂L‖²".
@@ -212,7 +215,12 @@ def claim_5(ctx) -> Outcome:
         worst_pi = max(worst_pi, float(np.max(np.abs(pi**2 - (1 + eta**2 * n2)) / pi**2)))
         lhs = np.cumsum(np.abs((1 - 1 / pi) * (m - eta * a)))
         rhs = claimed_claim5_rhs(eta, n2, a)
-        ratio = float(np.max(lhs / rhs))
+        # Π_t is the norm of a rounded 60-vector: relative error ≤ 60·eps ≈ 7e-15.  A step
+        # with L_t = 0 exactly (relu: every student unit inactive) has Π_t = 1 in exact
+        # arithmetic but may round to 1 ± eps, which would make LHS > 0 = RHS; so each
+        # term of the LHS carries that rounding allowance on the right.
+        allowance = np.cumsum(PI_ROUNDING * np.abs(m - eta * a))
+        ratio = float(np.max(lhs / (rhs + allowance)))
         worst_ratio = max(worst_ratio, ratio)
         rows.append({"eta": eta, "max_lhs_over_rhs": ratio})
     numbers = {"max_lhs_over_rhs": worst_ratio, "max_relative_|Pi^2 - 1 - eta^2|L|^2|": worst_pi,
@@ -284,8 +292,11 @@ def claim_7(ctx) -> Outcome:
     """Claim 7 (Bounding the quadratic terms): "Suppose α has at most polynomial growth in d, k. Furthermore suppose, αδ² ≤ 1, and that V_k has polynomial growth in k. Then, for some constant C, we have Pr[inf_{0≤t≤T} η Σ_{j=0}^t (S_k/4 − η‖L_t‖²) < β/(−5√d)] ≤ C/(β√d) + α(dV_k)^{−(β²/C)(log dV_k)+1}".
 
     Measured on the shared run with α = 1/δ² (T = dV_k/δ²): the event's frequency over replicas
-    and the minimum of the walk in units of β/(5√d).  The bound has an unspecified C:
-    CONSISTENT when the event is rare (its frequency's upper CI end ≤ 1/2), else INCONCLUSIVE.
+    and the minimum of the walk in units of β/(5√d).  Always INCONCLUSIVE: the bound has an
+    unspecified constant C, and the hypothesis that makes the walk's drift dominate (δ ≤
+    S_k/(4C_δ log dV_k), T ~ 10¹¹ steps) cannot be simulated; at a simulable δ the event's
+    frequency depends on how one step's η²‖L‖² compares with β/(5√d) (it ranged from 6/48 to
+    48/48 across seeds), so it decides nothing.
     """
     run, info = paper_run(ctx.seed, ctx.full)
     t_end = _prefix(1 / info["delta"] ** 2, info)
@@ -295,8 +306,9 @@ def claim_7(ctx) -> Outcome:
     events = int(np.sum(low < -gamma))
     cmp = compare_probability(events, len(low), 0.5)
     mean_step = float(np.mean(info["S_k"] / 4 - run.eta * run.norm2[:, :t_end]))
-    return Outcome(Verdict.CONSISTENT if cmp.respects else Verdict.INCONCLUSIVE,
-                   f"T = {t_end}: event frequency {cmp.describe()}; the walk's drift per step is "
+    return Outcome(Verdict.INCONCLUSIVE,
+                   f"unspecified C and literal delta not simulable; at T = {t_end}: event frequency "
+                   f"{cmp.describe()}; the walk's drift per step is "
                    f"S_k/4 - eta E|L|^2 = {mean_step:.3g} (delta mu_1 = {info['delta']:.2g} vs S_k/4 = "
                    f"{info['S_k'] / 4:.3g}); min over replicas {float(low.min()) / gamma:.2g} x beta/(5 sqrt d)",
                    numbers={"T": t_end, "events": events, "replicas": len(low), "mean_increment": mean_step,
@@ -514,6 +526,9 @@ def drift_deviations(run) -> list[float]:
     return devs
 
 
+SCAN_REPLICAS = 64  # per δ in lemma-34's scan: replicas run in lockstep, so this costs little
+
+
 @check("lemma-34", "Lemma 34", "E.3.3", "simulation + scaling")
 def lemma_34(ctx) -> Outcome:
     """Lemma 34 (Dynamics after weak recovery is well approximated by drift term): "Conditioning on A, B, τ_r^+, the following holds: For t ≥ τ_r^+ with t ≤ T ∧ τ_0^-, we have |m_t − m_{τ_r^+} − η Σ_{j=τ_r^+}^{t−1} h(m_j)(1 − m_j²)| < ε/6. Furthermore, τ_0^- > T."
@@ -524,8 +539,10 @@ def lemma_34(ctx) -> Outcome:
     δ the deviation is dominated by the normalisation term η²Σ‖L_j‖² ≈ δ·(ηt)·ℓ/V_k (independent
     of d) and B, which needs δ → 0, fails on most replicas; so the conditional statement is
     judged by the trend: CONSISTENT when the bound holds on every replica, or when the median
-    deviation decreases strictly each time δ halves and is below ε/6 at the smallest δ (the
-    paper's δ ~ 1/log²(dV_k) → 0); INCONCLUSIVE otherwise.  The δ-exponent is reported only.
+    deviation (SCAN_REPLICAS replicas per δ) falls with δ: the fitted exponent in δ is positive
+    at 99.9 % confidence, so the deviation vanishes with the paper's δ ~ 1/log²(dV_k) → 0;
+    INCONCLUSIVE otherwise.  (A strict decrease of four 16-replica medians, used at first, was
+    decided by noise: it flipped between seeds.)
     """
     from verify.checks.section_dynamics import drift_time, record_run
     from verify.checks.tools import fit_exponent
@@ -543,14 +560,22 @@ def lemma_34(ctx) -> Outcome:
     inst = run_instance(d_scan)
     m0 = BETA / math.sqrt(d_scan)
     deltas, med = list(ctx.pick((1.0, 0.5, 0.25, 0.125), (1.0, 0.5, 0.25, 0.125, 0.0625))), []
+    all_deltas, all_devs = [], []
     for delta in deltas:
         eta = delta / (d_scan * consts["V_k"])
         steps = int(1.2 * drift_time(inst, consts["sign"], m0, eta, 1 - RUN_EPS / 6))
-        scan = record_run(inst, eta, steps, 16, ctx.seed_sequence("delta", delta), m0, consts["sign"])
-        med.append(float(np.median(drift_deviations(scan))))
-    fit = fit_exponent(deltas, med)
+        scan = record_run(inst, eta, steps, SCAN_REPLICAS, ctx.seed_sequence("delta", delta), m0, consts["sign"])
+        per_replica = drift_deviations(scan)
+        med.append(float(np.median(per_replica)))
+        all_deltas += [delta] * len(per_replica)
+        all_devs += list(per_replica)
+    # One regression on every replica's deviation (not on four medians: 2 degrees of freedom
+    # give a useless interval).
+    fit = fit_exponent(all_deltas, all_devs)
     holds_here = worst < tol and len(devs) == run.m.shape[0]
-    shrinking = all(b < a for a, b in zip(med, med[1:], strict=False)) and med[-1] < tol
+    # The trend, not one noisy median: the fitted exponent of the median deviation in δ is
+    # positive with 99.9 % confidence, so the deviation → 0 with the paper's δ → 0.
+    shrinking = fit.low > 0
     ok = positive and (holds_here or shrinking)
     return Outcome(Verdict.CONSISTENT if ok else Verdict.INCONCLUSIVE,
                    f"max |m_t - m_tau_r - drift sum| = {worst:.3g} (median {np.median(devs):.3g}) vs eps/6 = "
