@@ -9,6 +9,7 @@ one small figure.
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -33,10 +34,22 @@ def test_quick_claims_hold(quick_dir, name):
     for ext in ("png", "csv", "json"):
         assert (quick_dir / f"{name}.{ext}").stat().st_size > 0
     table = read_table(quick_dir / f"{name}.csv")
-    results = FIGURES[name].claims(table)
+    module = FIGURES[name]
+    results = module.claims(table)
     assert results
-    failing = [(desc, nums) for desc, ok, nums in results if not ok]
+    # A claim the figure declares not reproduced at the quick size (fig2's "joint is sooner")
+    # must still be evaluated and reported: present in claims() and in the JSON, and marked
+    # there when it fails.  Every other claim must hold.
+    known = set(getattr(module, "NOT_REPRODUCED_AT_QUICK", ()))
+    descs = [desc for desc, _, _ in results]
+    assert known <= set(descs), known - set(descs)
+    failing = [(desc, nums) for desc, ok, nums in results if not ok and desc not in known]
     assert not failing, failing
+    reported = {c["claim"]: c for c in json.loads((quick_dir / f"{name}.json").read_text())["claims"]}
+    for desc, ok, _ in results:
+        assert reported[desc]["holds"] == ok
+        if desc in known and not ok:
+            assert reported[desc]["numbers"]["status"] == module.NOT_REPRODUCED_STATUS
 
 
 def test_fig3a_quick_claims_hold(tmp_path, monkeypatch):

@@ -41,7 +41,28 @@ CHOICES = {
     "replicas": "one SGD run per instance (seed sgd_seed), as the figure shows one curve per instance",
     "lambda": "1/k (the paper does not say)",
     "ode": "dashed: population ODE of eq. (6) for the frozen runs (closed form, c on the sphere)",
+    "quick size": ("k = 8, d = 100, 16000 steps, the same eta = 4/d for both panels, medians over the 10 "
+                   "instances (a run that never reaches 0.9 counts as infinitely slow). The claim 'joint "
+                   "reaches m >= 0.9 sooner' (the paper: 'roughly twice as efficient', Sec. 4) is NOT "
+                   "reproduced at an affordable quick size; it stays in the claims, marked in the JSON. "
+                   "Sizes tried (one SGD run per instance and panel, median joint vs median frozen steps): "
+                   "k = 8, d = 100, 16000 steps: 8400 vs 8280; k = 8, d = 100, 30000 steps: 8400 vs 8325; "
+                   "k = 16, d = 100, 24000 steps: 7 of 10 joint and 6 of 10 frozen runs never reach 0.9; "
+                   "k = 8, d = 320 (the paper's k/d = 1/40), 60000 steps: 28200 vs 31350 (ratio 1.11, "
+                   "joint faster on 5 instances, frozen on 5; ~4x the quick cost). "
+                   "Joint training is slower on the instances where frozen c_hat is easy and faster where "
+                   "h(0) is near zero; no size tried gives the paper's factor ~2. At lambda = 1/k the drift "
+                   "h shrinks fast with k (h(0) ~ 5e-3 at k = 8, ~2e-4 at k = 50 even with c_hat = c), "
+                   "steps to recovery grow like d log d / h and the cost per step like k^2, so the "
+                   "paper's k = 50 is out of reach of --quick"),
 }
+
+#: Claims this figure's quick data is known not to reproduce (see CHOICES["quick size"]).
+#: They stay in claims() and in the JSON (holds: false, status below); the tests require that
+#: they are reported and that no other claim fails on --quick.
+NOT_REPRODUCED_AT_QUICK = (
+    "joint training reaches m >= 0.9 sooner than frozen c_hat (median over instances)",)
+NOT_REPRODUCED_STATUS = "not reproduced at quick size"
 
 
 def compute(p, scheduler, progress):
@@ -88,9 +109,17 @@ def claims(table):
     inf = np.where(np.isnan(joint), np.inf, joint), np.where(np.isnan(frozen), np.inf, frozen)
     med_joint, med_frozen = float(np.median(inf[0])), float(np.median(inf[1]))
     reached = int(np.isfinite(inf[0]).sum())
+    sooner = med_joint < med_frozen
+    ratio = med_frozen / med_joint if med_joint > 0 else math.inf
+    numbers = {"median joint": med_joint, "median frozen": med_frozen,
+               "median frozen / median joint (paper: ~2)": ratio,
+               "instances where joint is sooner": int(np.sum(inf[0] < inf[1])),
+               "instances where frozen is sooner": int(np.sum(inf[1] < inf[0])),
+               "joint reached": reached, "frozen reached": int(np.isfinite(inf[1]).sum())}
+    if not sooner:
+        numbers["status"] = NOT_REPRODUCED_STATUS
     return [
-        ("joint training reaches m >= 0.9 sooner than frozen c_hat (median over instances)",
-         med_joint < med_frozen, {"median joint": med_joint, "median frozen": med_frozen}),
+        (NOT_REPRODUCED_AT_QUICK[0], sooner, numbers),
         ("at least 8 of the 10 joint runs reach m >= 0.9", reached >= 8, {"reached": reached}),
         ("frozen runs follow the same S-shaped course: at least 8 of 10 reach m >= 1/2",
          int(np.sum([math.isfinite(common.first_hit(*common.select(table, "b", n, "m"), common.WEAK))
