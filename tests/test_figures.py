@@ -120,3 +120,24 @@ def test_unreachable_scheduler_exit_2(tmp_path, capsys):
     err = _one_line_exit_2(capsys, ["figures", "--only", SMALL_FIGURE, "--scheduler",
                                     "tcp://127.0.0.1:9", "--timeout", "2", "--out", str(tmp_path)])
     assert "no dask scheduler" in err
+
+
+def test_normalised_step_rule_and_horizon():
+    """The full tier's step rule (Theorem 16: eta = delta/(d V_hat), delta = |h(0)|/2) and the
+    ODE horizon rule (factor x the slowest ODE strong-recovery step, capped)."""
+    import math
+
+    from verify.figures import common
+
+    spec = common.instance_spec("separated", 8, 100, 1.0, "relu", 0, quantized=False)
+    info = common.normalised_lr(spec)
+    assert info["V_hat"] > 0 and info["h0"] != 0
+    assert math.isclose(info["delta"], common.DELTA_OVER_S * abs(info["h0"]))
+    assert math.isclose(info["lr"], info["delta"] / (100 * info["V_hat"]))
+    assert common.normalised_lr(spec) == info  # fixed Monte-Carlo seed: the same step every run
+    ode = common.ode_strong_step(spec, info["lr"], 10**7)
+    assert math.isfinite(ode) and ode > 0
+    h = common.ode_horizon([ode, ode / 2], cap=10**9)
+    assert h["steps"] == math.ceil(common.HORIZON_OVER_ODE * ode) and not h["capped"]
+    h = common.ode_horizon([ode, math.nan], cap=1000)
+    assert h["steps"] == 1000 and h["capped"]

@@ -11,7 +11,14 @@ through :func:`verify.sweep.run_sweep`.
 
 from __future__ import annotations
 
-from verify.figures import fig1a_4b, fig1b_6, fig2, fig3a, fig3b, fig4a, fig5, scaling
+from verify.figures import fig1a_4b as fig1a_4b
+from verify.figures import fig1b_6 as fig1b_6
+from verify.figures import fig2 as fig2
+from verify.figures import fig3a as fig3a
+from verify.figures import fig3b as fig3b
+from verify.figures import fig4a as fig4a
+from verify.figures import fig5 as fig5
+from verify.figures import scaling as scaling
 
 FIGURES = {m.NAME: m for m in (fig1a_4b, fig4a, fig1b_6, fig2, fig3a, fig3b, fig5, scaling)}
 

@@ -34,6 +34,8 @@ from verify.errors import InvalidParameterError
 #: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
 WEAK = 0.5
 STRONG = 0.9
+#: The JSON status of a claim the --full data do not reproduce (the claim stays, holds: false).
+NOT_REPRODUCED_AT_FULL_STATUS = "not reproduced at full size"
 COLUMNS = ("panel", "series", "quantity", "step", "value")
 
 
@@ -91,6 +93,80 @@ def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps
     return {"steps": path.steps, "m": path.m,
             "weak": math.nan if path.weak_step is None else path.weak_step,
             "strong": math.nan if path.strong_step is None else path.strong_step}
+
+
+# --- the normalised step size and ODE horizons (full tier) -------------------------------
+#: Theorem 16: eta = delta / (d V_k) with delta = min{S_k eps^3 / (4 mu_1 (log d V_k)^2), 1}, i.e.
+#: delta proportional to the drift's lower bound S_k.  We take S = |h(0)| (closed form, frozen
+#: c_hat, m = 0) and delta = DELTA_OVER_S * S: the literal constant eps^3/(4 mu_1 log^2) makes the
+#: step ~1e4 times smaller, and a delta independent of S (e.g. 0.5) makes the spherical
+#: normalisation term (eta^2/2) E||g||^2 m = (delta eta / 2) m swamp the drift eta h(m) (1 - m^2)
+#: whenever delta >> h, so m never leaves 0.  With delta = S/2 the normalisation term stays
+#: below the drift up to m ~ 0.9 when h(0.9) >~ h(0).  Under (lambda -> c lambda) h -> c^2 h,
+#: V -> c^4 V, so eta -> eta / c^2: the rule is invariant, as the dynamics are.
+DELTA_OVER_S = 0.5
+#: Monte-Carlo samples (reduced engine, seed V_SEED) for V_hat = E||g||^2 / d at m = 0.
+V_SAMPLES = 2000
+V_SEED = 0
+#: Horizon = HORIZON_OVER_ODE x the population ODE's strong-recovery step (m >= 1 - ODE_EPS) of
+#: the figure's slowest curve, capped by the figure's stated step budget.
+HORIZON_OVER_ODE = 2.5
+ODE_EPS = 0.01
+NORMALISED_RULE = ("eta = delta / (d V_hat), delta = DELTA_OVER_S * |h(0)| (Theorem 16: eta = delta/(d V_k), "
+                   "delta proportional to S_k); V_hat = E||g||^2/d of the projected per-sample gradient at "
+                   "m = 0 (Monte Carlo, reduced engine, frozen c_hat), h(0) closed form")
+
+
+def gradient_scale(spec: dict, samples: int = V_SAMPLES) -> dict:
+    """V_hat = d^-1 E||g||^2 at m = 0 (Condition 2's V_k, measured) and h(0) for an instance.
+
+    E||g||^2 = E[q^2] ||u - m u_hat||^2 + E||g - q (u - m u_hat)||^2 from
+    :func:`verify.simulate.estimate_gradient`'s means and standard errors (at m = 0 the norm is 1).
+    """
+    from verify.simulate import estimate_gradient
+    from verify.simulate.model import closed_form_h
+    from verify.simulate.modes import MODES
+    from verify.simulate.problem import build_problem
+
+    inst = make_instance(spec)
+    g = estimate_gradient(inst, 0.0, samples, engine="reduced", seed=V_SEED)
+    n = g.samples
+    second = g.component**2 + n * g.component_se**2 + n * g.residual_noise**2
+    problem = build_problem(inst, MODES["frozen"], False)
+    h0 = float(closed_form_h(problem, problem.c_hat, 0.0))
+    return {"V_hat": float(second / inst.d), "h0": h0, "samples": samples, "seed": V_SEED}
+
+
+def normalised_lr(spec: dict, delta_over_s: float = DELTA_OVER_S) -> dict:
+    """eta = delta / (d V_hat), delta = delta_over_s |h(0)|, for the instance ``spec``."""
+    scale = gradient_scale(spec)
+    delta = delta_over_s * abs(scale["h0"])
+    if not delta > 0:
+        raise InvalidParameterError(f"h(0) = 0 for {spec}: no drift to normalise the step by")
+    return {**scale, "delta": delta, "delta_over_S": delta_over_s, "lr": delta / (spec["d"] * scale["V_hat"])}
+
+
+def ode_strong_step(spec: dict, lr: float, max_steps: int) -> float:
+    """Population ODE (eq. (6), frozen c_hat) from the theorem's start sign(h(0))/sqrt(d): first
+    step with sign(h(0)) m >= 1 - ODE_EPS, NaN if not within ``max_steps``."""
+    from verify.simulate import drift_ode
+
+    inst = make_instance(spec)
+    start = theorem_start(inst)
+    path = drift_ode(inst, start, lr, int(max_steps), eps=ODE_EPS, points=4001)
+    return first_hit(path.steps, math.copysign(1.0, start) * np.asarray(path.m), 1 - ODE_EPS)
+
+
+def ode_horizon(ode_steps: list[float], cap: int, factor: float = HORIZON_OVER_ODE) -> dict:
+    """``factor`` x the slowest ODE strong-recovery step, capped at ``cap`` (NaN = beyond the ODE's
+    own search range, which is 1000 x cap)."""
+    slowest = max((math.inf if math.isnan(t) else t) for t in ode_steps)
+    wanted = factor * slowest
+    steps = int(min(cap, math.ceil(wanted))) if math.isfinite(wanted) else int(cap)
+    return {"steps": steps, "ode_strong_slowest": slowest, "wanted": wanted, "cap": int(cap),
+            "capped": not wanted <= cap, "factor": factor,
+            "rule": f"{factor:g} x the slowest curve's ODE strong-recovery step (m >= 1 - {ODE_EPS:g}), "
+                    f"capped at {int(cap)} steps"}
 
 
 # --- summaries ----------------------------------------------------------------------------
@@ -198,6 +274,10 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     plt.close(fig)
     _atomic_write(out / f"{module.NAME}.png", buf.getvalue())
     results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
+    if tier == "full":  # a failing claim stays, marked (the quick tier's modules mark their own)
+        for _, ok, nums in results:
+            if not ok and isinstance(nums, dict):
+                nums.setdefault("status", NOT_REPRODUCED_AT_FULL_STATUS)
     meta = {
         "figure": module.NAME, "paper": module.PAPER, "tier": tier, "params": params,
         "choices": module.CHOICES, "csv_columns": list(COLUMNS),

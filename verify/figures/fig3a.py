@@ -31,11 +31,37 @@ def params(k, d, steps, eta0, replicas):
             "loss_samples": 400}
 
 
-PARAMS = {"quick": params(8, 100, 16000, 4.0, 4), "full": params(50, 2000, 160000, 4.0, 4)}
+#: full: the step budget (the ODE horizon rule is capped here).
+FULL_CAP = 100000
+PARAMS = {"quick": params(8, 100, 16000, 4.0, 4),
+          "full": {**params(50, 2000, FULL_CAP, 4.0, 4), "lr": None, "eta0": None, "lr_rule": "normalised",
+                   "step_cap": FULL_CAP}}
+
+
+def _spec(p) -> dict:
+    return common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], p["instance_seed"],
+                                quantized=p["quantized"])
+
+
+def resolve(p) -> None:
+    """Full tier: the normalised step (one eta for both students) and the ODE horizon, into p."""
+    if p.get("lr_rule") != "normalised" or p.get("normalisation"):
+        return
+    info = common.normalised_lr(_spec(p))
+    info["ode_strong"] = common.ode_strong_step(_spec(p), info["lr"], 1000 * p["step_cap"])
+    horizon = common.ode_horizon([info["ode_strong"]], p["step_cap"])
+    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // 100),
+             normalisation={"rule": common.NORMALISED_RULE, "instance": info, "horizon": horizon,
+                            "yardstick": "the frozen-c_hat ODE of this instance (both students train c_hat; "
+                                         "no closed-form ODE for joint or linearized)"})
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "
           "gives none.  At eta0 = 40 the joint run's noise kept m near 0.1 for 5000 steps at d = 100",
+    "full": ("the normalised rule of verify.figures.common (Theorem 16: eta = delta/(d V_k), delta = "
+             "|h(0)|/2, measured at this instance with frozen c_hat), the same eta for both students; "
+             "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP "
+             "(params.normalisation)"),
     "loss": "population loss: closed form for the fine-tuned student, Monte Carlo (loss_samples per "
             "record and replica) for the linearized one; both averaged over replicas",
     "start": "u_hat uniform on the sphere of span(W)-perp, c_hat the instance's (random on S^{k-1})",
@@ -44,8 +70,8 @@ CHOICES = {
 
 
 def tasks(p) -> list:
-    spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], p["instance_seed"],
-                                quantized=p["quantized"])
+    resolve(p)
+    spec = _spec(p)
     return [Task(common.sgd_task, dict(instance=spec, mode=mode, steps=p["steps"], lr=p["lr"],
                                        replicas=p["replicas"], seed=p["sgd_seed"],
                                        record_every=p["record_every"], loss_samples=p["loss_samples"]))
