@@ -141,3 +141,23 @@ def test_normalised_step_rule_and_horizon():
     assert h["steps"] == math.ceil(common.HORIZON_OVER_ODE * ode) and not h["capped"]
     h = common.ode_horizon([ode, math.nan], cap=1000)
     assert h["steps"] == 1000 and h["capped"]
+
+
+def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
+    """--full writes the normalised rule (V_hat, h(0), delta, eta, horizon) into the JSON and
+    marks every failing claim 'not reproduced at full size' (here: a tiny capped horizon)."""
+    from verify.figures.common import NOT_REPRODUCED_AT_FULL_STATUS
+
+    module = FIGURES[SMALL_FIGURE]
+    small = dict(module.PARAMS["full"], k=8, d=100, xi=8**0.5, step_cap=200, replicas=2, loss_samples=50)
+    monkeypatch.setitem(module.PARAMS, "full", small)
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    assert main(["figures", "--full", "--only", SMALL_FIGURE, "--out", str(tmp_path)]) in (0, 1)
+    meta = json.loads((tmp_path / f"{SMALL_FIGURE}.json").read_text())
+    norm = meta["params"]["normalisation"]
+    assert norm["horizon"]["capped"] and meta["params"]["steps"] == 200
+    assert meta["params"]["lr"] == norm["instance"]["lr"] > 0
+    assert "full_tier" in meta
+    for claim in meta["claims"]:
+        if not claim["holds"]:
+            assert claim["numbers"]["status"] == NOT_REPRODUCED_AT_FULL_STATUS
