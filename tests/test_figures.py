@@ -161,3 +161,24 @@ def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
     for claim in meta["claims"]:
         if not claim["holds"]:
             assert claim["numbers"]["status"] == NOT_REPRODUCED_AT_FULL_STATUS
+
+
+@pytest.mark.parametrize("claims, status", [
+    ([("a claim", True, {})], 0),
+    ([("reported as not reproduced", False, {"status": "not reproduced at quick size"})], 0),
+    ([("a regression", False, {})], 1),
+])
+def test_exit_status_separates_findings_from_regressions(monkeypatch, tmp_path, capsys, claims, status):
+    """A claim the figure reports as not reproduced is a finding (exit 0); any other failing
+    claim is a regression (exit 1)."""
+    import argparse
+    import types
+
+    from verify.cli import figures_cmd
+    from verify.figures import FIGURES
+
+    fake = types.SimpleNamespace(run=lambda quick, scheduler, out, progress: {"claims": claims})
+    monkeypatch.setitem(FIGURES, "fake", fake)
+    args = argparse.Namespace(only=["fake"], out=str(tmp_path), scheduler=None, timeout=10, quick=True)
+    assert figures_cmd.run(args) == status
+    assert claims[0][0] in capsys.readouterr().out
