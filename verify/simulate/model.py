@@ -31,7 +31,6 @@ from typing import NamedTuple
 import numpy as np
 
 from verify import population
-from verify.fast_kernels import fast_kernel
 from verify.simulate.problem import Problem
 
 
@@ -138,6 +137,7 @@ class _Params:
         self.xi, self.c, self.c_hat, self.lam = problem.xi, problem.c, c_hat, problem.lam
         self.gram = problem.L @ problem.L.T
         self.activation = problem.activation
+        self.scratch = problem.scratch  # W = 0: population normalises the rows to ±u
 
 
 def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) -> str | None:
@@ -151,32 +151,14 @@ def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) ->
     return None
 
 
-def _scratch_overlaps(problem: Problem, c_hat: np.ndarray, m: np.ndarray):
-    """W = 0: rows sign(c_i) u and sign(ĉ_j) û, so ρ_ij = sign(c_i ĉ_j) m."""
-    sc, sh = np.sign(problem.c), np.sign(c_hat)
-    return np.outer(sc, sc), np.outer(sh, sh), np.outer(sc, sh) * m[..., None, None]
-
-
 def closed_form_loss(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
-    """Φ(m) for the student ĉ (times s², the Appendix B scale): via
-    :func:`verify.population.loss`, or for W = 0 via the kernel with ρ_ij = sign(c_i ĉ_j) m."""
+    """Φ(m) for the student ĉ (times s², the Appendix B scale), by :func:`verify.population.loss`
+    (which also covers W = 0: rows ±u, ρ_ij = sign(c_i ĉ_j) m)."""
     m = population.validate_overlap(m)
-    if not problem.scratch:
-        return problem.scale**2 * population.loss(_Params(problem, c_hat), m)
-    kernel = fast_kernel(problem.activation)
-    tt, ss, cross = _scratch_overlaps(problem, c_hat, m)
-    w = np.outer(problem.lam, problem.lam)
-    const = np.sum(w * (kernel.value(tt) + kernel.value(ss)))
-    return problem.scale**2 * np.maximum(const - 2 * np.sum(w * kernel.value(cross), axis=(-2, -1)), 0)
+    return problem.scale**2 * population.loss(_Params(problem, c_hat), m)
 
 
 def closed_form_h(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
     """h(m) = −dΦ/dm (times s²), the scale of the projected gradient −h(m)(u − m û)."""
     m = population.validate_overlap(m)
-    if not problem.scratch:
-        return problem.scale**2 * population.h(_Params(problem, c_hat), m)
-    kernel = fast_kernel(problem.activation)
-    sign = np.outer(np.sign(problem.c), np.sign(c_hat))
-    w = np.outer(problem.lam, problem.lam)
-    _, _, cross = _scratch_overlaps(problem, c_hat, m)
-    return problem.scale**2 * 2 * np.sum(w * sign * kernel.derivative(cross), axis=(-2, -1))
+    return problem.scale**2 * population.h(_Params(problem, c_hat), m)
