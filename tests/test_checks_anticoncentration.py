@@ -6,14 +6,9 @@ import math
 
 import pytest
 
+from verify.checks import run_check as run
 from verify.checks import section_anticoncentration as sa
-from verify.checks.core import Context, Verdict
-
-
-def run(check_id: str):
-    from verify.checks.core import REGISTRY
-
-    return REGISTRY[check_id].function(Context(check_id=check_id))
+from verify.checks.core import Verdict
 
 
 @pytest.mark.parametrize("check_id, verdict", [

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.checks import Context, Verdict, load_all, section_c
-
-
-def run(check_id: str):
-    return load_all()[check_id].function(Context(seed=0, check_id=check_id))
+from verify.checks import Verdict, section_c
+from verify.checks import run_check as run
 
 
 def test_remark_15_fails_and_l_plus_one_holds(monkeypatch):

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from verify.checks import Context, Verdict, load_all, section_d2
-
-
-def run(check_id: str):
-    return load_all()[check_id].function(Context(seed=0, check_id=check_id))
+from verify.checks import Verdict, section_d2
+from verify.checks import run_check as run
 
 
 def test_sample_gradient_fails_and_the_correction_holds(monkeypatch):

@@ -7,15 +7,12 @@ import pytest
 import sympy
 
 from verify.checks import load_all
+from verify.checks import run_check as run
 from verify.checks import section_dynamics as sd
 from verify.checks import section_e as se
-from verify.checks.core import REGISTRY, Context, Verdict
+from verify.checks.core import Verdict
 
 load_all()
-
-
-def run(check_id: str):
-    return REGISTRY[check_id].function(Context(seed=0, check_id=check_id))
 
 
 def test_lemma_31_printed_freedman_fails_on_one_coin_flip_and_correction_holds():

@@ -5,14 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from verify.checks import run_check as run
 from verify.checks import section_orthonormal as so
-from verify.checks.core import Context, Verdict
-
-
-def run(check_id: str):
-    from verify.checks.core import REGISTRY
-
-    return REGISTRY[check_id].function(Context(check_id=check_id))
+from verify.checks.core import Verdict
 
 
 @pytest.mark.parametrize("check_id, verdict", [

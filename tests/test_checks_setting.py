@@ -5,15 +5,12 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from verify.checks import REGISTRY, load_all
+from verify.checks import load_all
+from verify.checks import run_check as run
 from verify.checks import section_setting as s
-from verify.checks.core import Context, Verdict
+from verify.checks.core import Verdict
 
 load_all()
-
-
-def run(check_id: str):
-    return REGISTRY[check_id].function(Context(check_id=check_id))
 
 
 def test_assumptions_1_to_4_hold():

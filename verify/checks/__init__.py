@@ -37,4 +37,12 @@ def load_all() -> dict[str, Check]:
     return REGISTRY
 
 
-__all__ = ["REGISTRY", "Check", "Context", "Outcome", "Verdict", "check", "load_all", "resolve"]
+def run_check(check_id: str, seed: int = 0, full: bool = False) -> Outcome:
+    """The :class:`Outcome` of one check, run directly: what ``verify check --only ID`` computes,
+    but a crash propagates as an exception (the runner records it instead)."""
+    load_all()
+    (chk,) = resolve([check_id])
+    return chk.function(Context(seed=seed, full=full, check_id=chk.id))
+
+
+__all__ = ["REGISTRY", "Check", "Context", "Outcome", "Verdict", "check", "load_all", "resolve", "run_check"]
