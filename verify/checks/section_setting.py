@@ -231,9 +231,9 @@ def assumption_3(ctx) -> Outcome:
                "trials": trials, "rejected_as_assumption": number, "message": message,
                "glm_symbolic_k_1_to_12": symbolic, "glm_numeric_gap": glm_gap}
     ok = worst <= 1e-12 and p_value >= 1e-6 and number == 3 and symbolic and glm_gap <= IDENTITY_TOL
-    notes = ["verify.population.h treats every row as having norm sqrt(1 + xi^2 c_i^2), which is wrong for the "
-             "scratch/GLM instance (W = 0: the rows xi c_i u have norm xi|c_i| = 1); the GLM identity here is "
-             "checked on the rows themselves, not through population.h."]
+    notes = ["The GLM identity is checked on the network's rows themselves (W + xi c u^T = u row by row), "
+             "independently of verify.population, whose row norms sqrt(G_ii + xi^2 c_i^2) give the same rows "
+             "(tests/test_properties.py checks h = 2K'(m) there for W = 0)."]
     if not ok:
         return Outcome(Verdict.FAILS, "quantization, uniformity, validation or the GLM identity failed",
                        numbers=numbers, counterexample=numbers, notes=notes)
