@@ -176,6 +176,17 @@ def ode_horizon(ode_steps: list[float], cap: int, factor: float = HORIZON_OVER_O
                     f"capped at {int(cap)} steps"}
 
 
+def normalise_single(p: dict, spec: dict, points: int, role: str, yardstick: str) -> None:
+    """Full tier, one measured instance: its normalised step and ODE horizon written into ``p``
+    (``lr``, ``steps``, ``record_every`` for about ``points`` records, and ``normalisation``
+    with the instance's numbers under ``role``)."""
+    info = normalised_lr(spec)
+    info["ode_strong"] = ode_strong_step(spec, info["lr"], 1000 * p["step_cap"])
+    horizon = ode_horizon([info["ode_strong"]], p["step_cap"])
+    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // points),
+             normalisation={"rule": NORMALISED_RULE, role: info, "horizon": horizon, "yardstick": yardstick})
+
+
 # --- summaries ----------------------------------------------------------------------------
 def first_hit(steps: np.ndarray, m: np.ndarray, level: float) -> float:
     """First recorded step with m ≥ level (NaN if never)."""

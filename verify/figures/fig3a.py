@@ -47,13 +47,9 @@ def resolve(p) -> None:
     """Full tier: the normalised step (one eta for both students) and the ODE horizon, into p."""
     if p.get("lr_rule") != "normalised" or p.get("normalisation"):
         return
-    info = common.normalised_lr(_spec(p))
-    info["ode_strong"] = common.ode_strong_step(_spec(p), info["lr"], 1000 * p["step_cap"])
-    horizon = common.ode_horizon([info["ode_strong"]], p["step_cap"])
-    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // 100),
-             normalisation={"rule": common.NORMALISED_RULE, "instance": info, "horizon": horizon,
-                            "yardstick": "the frozen-c_hat ODE of this instance (both students train c_hat; "
-                                         "no closed-form ODE for joint or linearized)"})
+    common.normalise_single(p, _spec(p), 100, "instance",
+                            "the frozen-c_hat ODE of this instance (both students train c_hat; "
+                            "no closed-form ODE for joint or linearized)")
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "

@@ -46,13 +46,9 @@ def _resolve(p) -> None:
         return
     spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], p["instance_seed"],
                                 quantized=p["quantized"])
-    info = common.normalised_lr(spec)
-    info["ode_strong"] = common.ode_strong_step(spec, info["lr"], 1000 * p["step_cap"])
-    horizon = common.ode_horizon([info["ode_strong"]], p["step_cap"])
-    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // 200),
-             normalisation={"rule": common.NORMALISED_RULE, "alpha_0_instance": info, "horizon": horizon,
-                            "yardstick": "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
-                                         "eta for every alpha and every repeated instance"})
+    common.normalise_single(p, spec, 200, "alpha_0_instance",
+                            "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
+                            "eta for every alpha and every repeated instance")
 CHOICES = {
     "overlap": "sign(m_0) <u_t, u> with m_0 = sign(h(0))/sqrt(d): with c_hat frozen the dynamics run to "
                "sign(h(0)) u (eq. (6)), which is -u for about half of the random c_hat",
