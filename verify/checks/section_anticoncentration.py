@@ -386,11 +386,7 @@ def lemma_28(ctx) -> Outcome:
             table[f"{name}, k={k}"] = probs
             worst = max(worst, max(p - math.sqrt(e) for e, p in probs.items()))
         excess[k] = worst
-    ks = sorted(excess)
-    verdict = Verdict.CONSISTENT if excess[ks[-1]] <= excess[ks[0]] else Verdict.INCONCLUSIVE
-    return Outcome(verdict, "largest Pr[|x^T Q y| <= eps ||Q||_F] - eps^(1/2) by k: "
-                   + ", ".join(f"{k}: {excess[k]:.3f}" for k in ks), numbers={"table": table, "excess": excess},
-                   parameters={"draws": draws})
+    return _excess_outcome("largest Pr[|x^T Q y| <= eps ||Q||_F] - eps^(1/2)", excess, table, {"draws": draws})
 
 
 @check("proposition-29", "Proposition 29", "D.3.2", "sampling")
@@ -418,11 +414,17 @@ def proposition_29(ctx) -> Outcome:
             table[f"{name}, k={k}"] = probs
             worst = max(worst, max(p - math.sqrt(e) for e, p in probs.items()))
         excess[k] = worst
+    return _excess_outcome("largest Pr[|f| < eps ||f||] - eps^(1/2)", excess, table,
+                           {"draws": draws, "activation": "relu"})
+
+
+def _excess_outcome(label: str, excess: dict, table: dict, parameters: dict) -> Outcome:
+    """The o(1) + O(ε^{1/2}) bounds: CONSISTENT when the excess of the small-ball probability over
+    ε^{1/2} does not grow from the smallest k to the largest (the o(1) term), else INCONCLUSIVE."""
     ks = sorted(excess)
     verdict = Verdict.CONSISTENT if excess[ks[-1]] <= excess[ks[0]] else Verdict.INCONCLUSIVE
-    return Outcome(verdict, "largest Pr[|f| < eps ||f||] - eps^(1/2) by k: "
-                   + ", ".join(f"{k}: {excess[k]:.3f}" for k in ks), numbers={"table": table},
-                   parameters={"draws": draws, "activation": "relu"})
+    return Outcome(verdict, f"{label} by k: " + ", ".join(f"{k}: {excess[k]:.3f}" for k in ks),
+                   numbers={"table": table, "excess": excess}, parameters=parameters)
 
 
 def _binomial_sum_law(k: int):
