@@ -141,6 +141,12 @@ def test_normalised_step_rule_and_horizon():
     assert h["steps"] == math.ceil(common.HORIZON_OVER_ODE * ode) and not h["capped"]
     h = common.ode_horizon([ode, math.nan], cap=1000)
     assert h["steps"] == 1000 and h["capped"]
+    plan = common.plan_run(spec, cap=10**9)
+    assert plan["lr"] == info["lr"] and plan["ode_strong"] == ode
+    assert plan["steps"] % plan["batch"] == 0 and plan["record_every"] % plan["batch"] == 0
+    assert plan["steps"] >= math.ceil(common.HORIZON_OVER_ODE * ode) > plan["steps"] - plan["batch"]
+    assert plan["steps"] // plan["batch"] >= common.MIN_UPDATES
+    assert plan["block_displacement"] <= common.MAX_DISPLACEMENT
 
 
 def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
@@ -161,6 +167,7 @@ def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
     for claim in meta["claims"]:
         if not claim["holds"]:
             assert claim["numbers"]["status"] == NOT_REPRODUCED_AT_FULL_STATUS
+            assert claim["numbers"]["horizon capped"] is True
 
 
 @pytest.mark.parametrize("claims, status", [

@@ -43,29 +43,29 @@ def params(k: int, d: int, xi: float, steps: int, eta0: float, replicas: int, se
     return out
 
 
-def _resolve(p: dict, specs: list) -> list[float]:
-    """The step size per activation; for the normalised rule also sets p["steps"] from the ODE
-    and records V_hat, h(0), delta and the horizon in p["normalisation"]."""
+def _resolve(p: dict, specs: list) -> list[dict]:
+    """Per activation: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: eta0/(d E[sigma'^2])
+    and one horizon, online.  Full: :func:`common.plan_run` per activation (its own normalised
+    step and ODE horizon), the numbers in p["normalisation"]."""
     if p["lr_rule"] != "normalised":
-        return [p["eta0"] / (p["d"] * derivative_energy(act)) for act in p["activations"]]
-    info = {act: common.normalised_lr(spec) for act, spec in zip(p["activations"], specs, strict=True)}
-    for act, spec in zip(p["activations"], specs, strict=True):
-        info[act]["ode_strong"] = common.ode_strong_step(spec, info[act]["lr"], 1000 * p["step_cap"])
-    horizon = common.ode_horizon([v["ode_strong"] for v in info.values()], p["step_cap"])
-    p.update(steps=horizon["steps"], record_every=max(1, horizon["steps"] // 200),
-             normalisation={"rule": common.NORMALISED_RULE, "per_activation": info, "horizon": horizon,
+        return [{"lr": p["eta0"] / (p["d"] * derivative_energy(act)), "steps": p["steps"], "batch": 1,
+                 "record_every": p["record_every"]} for act in p["activations"]]
+    plans = {act: common.plan_run(spec, p["step_cap"], replicas=p["replicas"])
+             for act, spec in zip(p["activations"], specs, strict=True)}
+    p.update(steps=max(v["steps"] for v in plans.values()),
+             normalisation={"rule": common.NORMALISED_RULE, "per_activation": plans,
                             "yardstick": "frozen-c_hat ODE (joint training has no closed-form ODE)"})
-    return [info[act]["lr"] for act in p["activations"]]
+    return [plans[act] for act in p["activations"]]
 
 
 def compute(p: dict, scheduler, progress) -> list[tuple]:
     tasks = []
     specs = [common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], act, p["instance_seed"],
                                   quantized=p["quantized"]) for act in p["activations"]]
-    for spec, lr in zip(specs, _resolve(p, specs), strict=True):
+    for spec, run in zip(specs, _resolve(p, specs), strict=True):
         tasks.append(Task(common.sgd_task, dict(
-            instance=spec, mode=p["mode"], steps=p["steps"], lr=lr, replicas=p["replicas"],
-            seed=p["sgd_seed"], record_every=p["record_every"], m0=None)))
+            instance=spec, mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"],
+            seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **common.batch_arg(run))))
     rows = []
     for act, res in zip(p["activations"], run_sweep(tasks, scheduler=scheduler, progress=progress),
                         strict=True):
@@ -107,11 +107,12 @@ CHOICES = {
     "overlap": "|<u_t, u>|: the network is invariant under (c_hat, u_hat) -> (-c_hat, -u_hat), so "
                "with c_hat trained u and -u are equally good; the median over replicas is plotted.",
     "lr": "quick: eta = eta0/(d E[sigma'(g)^2]); the paper gives no step size. full: the normalised rule "
-          "of verify.figures.common (Theorem 16's eta = delta/(d V_k), delta = |h(0)|/2, per activation, "
+          "of verify.figures.common (Theorem 16's eta = delta/(d V_k), delta = |h(0)|/2, per activation; "
           "V_hat and h(0) in the JSON's params.normalisation); eta0/(d E[sigma'^2]) ignores that h ~ "
           "lambda^2 and V ~ lambda^4 with lambda = 1/k, and at k = 50 left the runs far from recovery",
-    "steps": "quick: fixed. full: 2.5 x the slowest activation's frozen-c_hat ODE strong-recovery step, "
-             "capped by the stated budget (params.step_cap); the JSON says whether the cap binds",
+    "steps": "quick: fixed, online. full: per activation 2.5 x its frozen-c_hat ODE strong-recovery step, "
+             "capped by params.step_cap, in sample-equivalent minibatches (block size and displacement per "
+             "activation in params.normalisation; the x axis counts samples); 2 replicas (4 at quick size)",
     "instance": "separated rows (uniform on the sphere), c and c_hat uniform on S^{k-1}, lambda = 1/k "
                 "(Appendix B); the paper does not give lambda.",
     "output_scale": "D.1 normalisation without the 1/xi of Appendix B: that factor only divides "

@@ -69,14 +69,15 @@ def _start(inst, m0) -> float | None:
 
 
 def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, seed: int,
-             record_every: int, m0=None, loss_samples: int = 0) -> dict:
-    """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss."""
+             record_every: int, m0=None, loss_samples: int = 0, batch: int = 1) -> dict:
+    """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss.
+    ``batch`` > 1: sample-equivalent minibatches (full tier, see :func:`sample_batch`)."""
     from verify.simulate import simulate
 
     inst = make_instance(instance)
     tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
                   record_every=record_every, quiet=True, m0=_start(inst, m0),
-                  loss_samples=loss_samples)
+                  loss_samples=loss_samples, batch=batch)
     out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap}
     if tr.loss is not None:
         out["loss"] = np.broadcast_to(tr.loss, tr.m.shape).copy() if np.ndim(tr.loss) == 1 else tr.loss
@@ -114,11 +115,12 @@ HORIZON_OVER_ODE = 2.5
 ODE_EPS = 0.01
 FULL_TIER_NOTE = (
     "step sizes and horizons follow the normalised rule (params.normalisation: eta = delta/(d V_hat), "
-    "delta = |h(0)|/2, horizon 2.5 x the slowest curve's ODE strong-recovery step, capped at params.step_cap "
-    "so that --full fits 30 minutes on 2 cores). At the paper's d and k the signal-to-noise ratio "
-    "d V_hat / h(0)^2 is ~1e5-1e8, so the ODE needs 1e5-7e7 steps per run; where the cap binds "
-    "(params.normalisation.horizon.capped) a failing claim says the horizon, not the dynamics, is short, and "
-    "is marked 'not reproduced at full size'")
+    "delta = |h(0)|/2; each curve runs to 2.5 x its frozen-c_hat ODE strong-recovery step, capped at "
+    "params.step_cap). At the paper's d and k the signal-to-noise ratio d V_hat / h(0)^2 is ~1e4-1e10, so "
+    "the ODE needs 1e5-7e7 samples per run; the runs use sample-equivalent minibatches (B samples per "
+    "update, step eta each; B and the per-update displacement per run in params.normalisation; the x axis "
+    "counts samples = online SGD steps). A failing claim is marked 'not reproduced at full size', with "
+    "'horizon capped' saying whether any run of the figure hit its cap")
 NORMALISED_RULE = ("eta = delta / (d V_hat), delta = DELTA_OVER_S * |h(0)| (Theorem 16: eta = delta/(d V_k), "
                    "delta proportional to S_k); V_hat = E||g||^2/d of the projected per-sample gradient at "
                    "m = 0 (Monte Carlo, reduced engine, frozen c_hat), h(0) closed form")
@@ -159,9 +161,8 @@ def ode_strong_step(spec: dict, lr: float, max_steps: int) -> float:
     from verify.simulate import drift_ode
 
     inst = make_instance(spec)
-    start = theorem_start(inst)
-    path = drift_ode(inst, start, lr, int(max_steps), eps=ODE_EPS, points=4001)
-    return first_hit(path.steps, math.copysign(1.0, start) * np.asarray(path.m), 1 - ODE_EPS)
+    path = drift_ode(inst, theorem_start(inst), lr, int(max_steps), eps=ODE_EPS, points=2)
+    return math.nan if path.strong_step is None else path.strong_step
 
 
 def ode_horizon(ode_steps: list[float], cap: int, factor: float = HORIZON_OVER_ODE) -> dict:
@@ -176,15 +177,75 @@ def ode_horizon(ode_steps: list[float], cap: int, factor: float = HORIZON_OVER_O
                     f"capped at {int(cap)} steps"}
 
 
+#: Sample-equivalent minibatches (full tier; :mod:`verify.simulate.reduced`): B samples per
+#: update with step eta each.  B is the largest power of two that keeps at least MIN_UPDATES
+#: updates per run and a per-update displacement sqrt(B) eta sqrt(d V_hat) + B eta |h(0)| (the
+#: noise and drift moves of u_hat over one block) of at most MAX_DISPLACEMENT, so the block
+#: gradient is taken where the online iterate still is; tests/test_simulate_batch.py checks
+#: that B = 1 and such a B give the same hitting-time laws.
+MIN_UPDATES = 2000
+MAX_DISPLACEMENT = 0.05
+#: At most this many sample rows (replicas x B) per update: beyond ~512 rows of k = 50 the
+#: temporaries leave the cache and a sample costs ~2x more (measured: 1.55 us at 512 rows,
+#: 3.2 us at 1024 and 2048, joint mode, k = 50, one core).
+MAX_ROWS = 512
+
+
+def max_batch(replicas: int) -> int:
+    """The largest power of two B with replicas x B <= MAX_ROWS (at least 1)."""
+    batch = 1
+    while 2 * batch * replicas <= MAX_ROWS:
+        batch *= 2
+    return batch
+
+
+def block_displacement(batch: int, lr: float, V_hat: float, h0: float, d: int) -> float:
+    """How far u_hat moves over one block of ``batch`` online steps: noise plus drift."""
+    return math.sqrt(batch) * lr * math.sqrt(d * V_hat) + batch * lr * abs(h0)
+
+
+def sample_batch(lr: float, V_hat: float, h0: float, d: int, steps: int, replicas: int = 1) -> int:
+    """The block size B of the rule above (1 when even B = 2 breaks it)."""
+    batch, limit = 1, max_batch(replicas)
+    while (2 * batch <= limit and steps // (2 * batch) >= MIN_UPDATES
+           and block_displacement(2 * batch, lr, V_hat, h0, d) <= MAX_DISPLACEMENT):
+        batch *= 2
+    return batch
+
+
+def plan_run(spec: dict, cap: int, points: int = 200, lr_spec: dict | None = None,
+             replicas: int = 1, horizon: dict | None = None) -> dict:
+    """Full tier, one curve: the normalised step (of ``lr_spec`` if given, else of ``spec``), the
+    ODE horizon of ``spec`` (HORIZON_OVER_ODE x its strong-recovery step, capped at ``cap``; or
+    ``horizon``, e.g. one shared by several curves), the block size for ``replicas`` and the
+    record spacing.  ``steps`` and ``record_every`` are multiples of ``batch``."""
+    info = normalised_lr(spec if lr_spec is None else lr_spec)
+    own = info if lr_spec is None else gradient_scale(spec)  # the displacement is this run's
+    info["ode_strong"] = ode_strong_step(spec, info["lr"], 100 * cap)
+    horizon = ode_horizon([info["ode_strong"]], cap) if horizon is None else horizon
+    batch = sample_batch(info["lr"], own["V_hat"], own["h0"], spec["d"], horizon["steps"], replicas)
+    updates = -(-horizon["steps"] // batch)
+    out = {**info, "horizon": horizon, "batch": batch, "steps": updates * batch,
+           "record_every": batch * max(1, updates // points),
+           "block_displacement": block_displacement(batch, info["lr"], own["V_hat"], own["h0"], spec["d"])}
+    if lr_spec is not None:
+        out["own_scale"] = own
+    return out
+
+
+def batch_arg(run: dict) -> dict:
+    """``{"batch": B}`` for a minibatched run, ``{}`` for an online one (so the sweep-cache keys of
+    online runs stay what they were)."""
+    return {"batch": run["batch"]} if run.get("batch", 1) > 1 else {}
+
+
 def normalise_single(p: dict, spec: dict, points: int, role: str, yardstick: str) -> None:
-    """Full tier, one measured instance: its normalised step and ODE horizon written into ``p``
-    (``lr``, ``steps``, ``record_every`` for about ``points`` records, and ``normalisation``
-    with the instance's numbers under ``role``)."""
-    info = normalised_lr(spec)
-    info["ode_strong"] = ode_strong_step(spec, info["lr"], 1000 * p["step_cap"])
-    horizon = ode_horizon([info["ode_strong"]], p["step_cap"])
-    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // points),
-             normalisation={"rule": NORMALISED_RULE, role: info, "horizon": horizon, "yardstick": yardstick})
+    """Full tier, one measured instance: its :func:`plan_run` written into ``p`` (``lr``,
+    ``steps``, ``batch``, ``record_every``, and ``normalisation`` with the numbers under ``role``)."""
+    plan = plan_run(spec, p["step_cap"], points, replicas=p["replicas"])
+    p.update(lr=plan["lr"], steps=plan["steps"], batch=plan["batch"], record_every=plan["record_every"],
+             normalisation={"rule": NORMALISED_RULE, role: plan, "horizon": plan["horizon"],
+                            "yardstick": yardstick})
 
 
 # --- summaries ----------------------------------------------------------------------------
@@ -293,9 +354,11 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     _atomic_write(out / f"{module.NAME}.png", buf.getvalue())
     results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
+        capped = horizon_capped(params)
         for _, ok, nums in results:
             if not ok and isinstance(nums, dict):
                 nums["status"] = NOT_REPRODUCED_AT_FULL_STATUS
+                nums["horizon capped"] = capped
     meta = {
         "figure": module.NAME, "paper": module.PAPER, "tier": tier, "params": params,
         "choices": module.CHOICES, "csv_columns": list(COLUMNS),
@@ -306,6 +369,16 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     _atomic_write(out / f"{module.NAME}.json",
                   (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
     return {"table": table, "claims": results}
+
+
+def horizon_capped(value) -> bool:
+    """Whether any run's ODE horizon in ``params`` was cut by its step cap (then a failing claim
+    may say the budget, not the dynamics, was short)."""
+    if isinstance(value, dict):
+        return bool(value.get("capped")) or any(horizon_capped(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(horizon_capped(v) for v in value)
+    return False
 
 
 def _plain(value):

@@ -30,36 +30,50 @@ def _params(k, d, steps, eta0, replicas):
             "record_every": max(1, steps // 400), "short_fraction": SHORT_FRACTION}
 
 
-FULL_CAP = 100000
+FULL_CAP = 12_000_000
 PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
-          "full": {**_params(20, 1000, FULL_CAP, 20.0, 4), "lr": None, "eta0": None, "lr_rule": "normalised",
+          "full": {**_params(20, 1000, FULL_CAP, 20.0, 2), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
 
 
-def _resolve(p) -> None:
-    """Full tier: one normalised step for every xi, measured at the smallest xi (the fastest
-    curve, whose h(0) is largest); horizon from the slowest xi's frozen ODE (p["normalisation"])."""
-    if p.get("lr_rule") != "normalised" or p.get("normalisation"):
-        return
-    specs = [common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
-                                  p["instance_seed"], quantized=p["quantized"]) for r in p["xi_over_sqrt_k"]]
-    info = common.normalised_lr(specs[0])
-    odes = {_label(r): common.ode_strong_step(s, info["lr"], 1000 * p["step_cap"])
-            for r, s in zip(p["xi_over_sqrt_k"], specs, strict=True)}
-    horizon = common.ode_horizon(list(odes.values()), p["step_cap"])
-    p.update(lr=info["lr"], steps=horizon["steps"], record_every=max(1, horizon["steps"] // 400),
-             normalisation={"rule": common.NORMALISED_RULE, "smallest_xi_instance": info,
-                            "ode_strong_per_xi": odes, "horizon": horizon,
-                            "yardstick": "the frozen-c_hat ODE per xi (joint training has no closed-form "
-                                         "ODE); one eta for every xi: the plateau's growth is the "
-                                         "landscape's"})
+def _resolve(p) -> list[dict]:
+    """Per xi: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: one fixed step and horizon,
+    online.  Full: one normalised step for every xi, measured at the smallest xi (the fastest
+    curve, whose h(0) is largest); each xi runs to 2.5 x its own frozen-c_hat ODE strong-recovery
+    step (capped), in sample-equivalent minibatches (p["normalisation"])."""
+    if p.get("lr_rule") != "normalised":
+        return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
+                for _ in p["xi_over_sqrt_k"]]
+    if not p.get("normalisation"):
+        specs = [common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
+                                      p["instance_seed"], quantized=p["quantized"])
+                 for r in p["xi_over_sqrt_k"]]
+        # One horizon for every xi, from the slowest ODE: the ODE (noise-free) gets *faster* as xi
+        # grows at a fixed eta, so per-xi ODE horizons would cut exactly the runs whose plateau
+        # (made by the gradient noise, V ~ xi^4) the figure is about.
+        odes = [common.ode_strong_step(s, common.normalised_lr(specs[0])["lr"], 100 * p["step_cap"])
+                for s in specs]
+        horizon = common.ode_horizon(odes, p["step_cap"])
+        plans = {_label(r): common.plan_run(s, p["step_cap"], 400, lr_spec=specs[0], replicas=p["replicas"],
+                                            horizon=horizon)
+                 for r, s in zip(p["xi_over_sqrt_k"], specs, strict=True)}
+        p.update(lr=plans[_label(p["xi_over_sqrt_k"][0])]["lr"],
+                 steps=max(v["steps"] for v in plans.values()),
+                 normalisation={"rule": common.NORMALISED_RULE, "per_xi": plans,
+                                "yardstick": "the frozen-c_hat ODE per xi (joint training has no closed-form "
+                                             "ODE); one eta for every xi: the plateau's growth is the "
+                                             "landscape's"})
+    return [p["normalisation"]["per_xi"][_label(r)] for r in p["xi_over_sqrt_k"]]
+
+
 CHOICES = {
     "xi": "xi/sqrt(k) in {1/4, 1/2, 1, 2}: Appendix B does not list its xi values; the transition is "
           "expected near xi = d^{1/4} k^{1/2} (Appendix B), i.e. xi/sqrt(k) ~ 3.8 (quick) to 5.6 (full)",
     "lr": "quick: one step eta = eta0/(3d) for every xi (E[He3'(g)^2] = 3); the paper gives none. full: "
           "the normalised rule of verify.figures.common (Theorem 16: eta = delta/(d V_k), delta = |h(0)|/2) "
-          "measured at the smallest xi, the same eta for every xi; horizon 2.5 x the slowest xi's frozen "
-          "ODE strong-recovery step, capped at FULL_CAP (params.normalisation)",
+          "measured at the smallest xi, the same eta for every xi; one horizon for every xi, 2.5 x the "
+          "slowest xi's frozen ODE strong-recovery step, capped at FULL_CAP; sample-equivalent minibatches, "
+          "B per xi from its own gradient scale (params.normalisation.per_xi)",
     "mode": "joint, u_hat projected onto span(W)-perp (see fig1a_4b's choice: unconstrained runs "
             "were erratic at the quick scale)",
     "overlap": "|<u_t,u>| (median over replicas): (c_hat, u_hat) -> (-c_hat, -u_hat) leaves the network "
@@ -75,12 +89,12 @@ def _label(ratio: float) -> str:
 
 
 def compute(p, scheduler, progress):
-    _resolve(p)
     tasks = [Task(common.sgd_task, dict(
         instance=common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
                                       p["instance_seed"], quantized=p["quantized"]),
-        mode=p["mode"], steps=p["steps"], lr=p["lr"], replicas=p["replicas"], seed=p["sgd_seed"],
-        record_every=p["record_every"])) for r in p["xi_over_sqrt_k"]]
+        mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"], seed=p["sgd_seed"],
+        record_every=run["record_every"], **common.batch_arg(run)))
+        for r, run in zip(p["xi_over_sqrt_k"], _resolve(p), strict=True)]
     rows = []
     for r, res in zip(p["xi_over_sqrt_k"], run_sweep(tasks, scheduler=scheduler, progress=progress),
                       strict=True):

@@ -29,29 +29,30 @@ def _params(k, d, steps, eta0):
 
 
 #: full: the step budget per run (the ODE horizon rule is capped here): 20 runs at k = 50.
-FULL_CAP = 60000
+FULL_CAP = 12_000_000
 PARAMS = {"quick": _params(8, 100, 16000, 4.0),
           "full": {**_params(50, 2000, FULL_CAP, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
 
 
-def _resolve(p) -> list[float]:
-    """One step size per instance (the same for joint and frozen): fixed eta0/d, or (full) the
-    normalised rule with the horizon from the slowest instance's ODE (p["normalisation"])."""
+def _resolve(p) -> list[dict]:
+    """Per instance (the same for joint and frozen): ``lr``, ``steps``, ``batch``, ``record_every``.
+    Quick: one fixed eta0/d and horizon, online steps.  Full: :func:`common.plan_run` per instance
+    (normalised step, 2.5 x that instance's frozen ODE strong-recovery step capped at step_cap,
+    sample-equivalent minibatches), the numbers in p["normalisation"]."""
     if p.get("lr_rule") != "normalised":
-        return [p["lr"]] * len(p["instance_seeds"])
-    specs = [common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
-                                  quantized=p["quantized"]) for seed in p["instance_seeds"]]
-    info = {}
-    for seed, spec in zip(p["instance_seeds"], specs, strict=True):
-        info[seed] = common.normalised_lr(spec)
-        info[seed]["ode_strong"] = common.ode_strong_step(spec, info[seed]["lr"], 1000 * p["step_cap"])
-    horizon = common.ode_horizon([v["ode_strong"] for v in info.values()], p["step_cap"])
-    p.update(steps=horizon["steps"], record_every=max(1, horizon["steps"] // 200),
-             normalisation={"rule": common.NORMALISED_RULE, "per_instance": info, "horizon": horizon,
+        return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
+                for _ in p["instance_seeds"]]
+    plans = {seed: common.plan_run(common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"],
+                                                        seed, quantized=p["quantized"]), p["step_cap"])
+             for seed in p["instance_seeds"]}
+    p.update(steps=max(v["steps"] for v in plans.values()),
+             normalisation={"rule": common.NORMALISED_RULE, "per_instance": plans,
                             "yardstick": "the frozen ODE (eq. (6)); joint training has no closed-form ODE, "
-                                         "so the frozen ODE time is the yardstick for both panels"})
-    return [info[seed]["lr"] for seed in p["instance_seeds"]]
+                                         "so the frozen ODE time sets both panels' horizon"})
+    return [plans[seed] for seed in p["instance_seeds"]]
+
+
 CHOICES = {
     "lr": ("eta = eta0/d = 2/(d E[relu'(g)^2]) (the scaling experiment's rule); the paper gives no step "
            "size. At eta0 = 40 the SGD noise held most runs far from m = 0.9"),
@@ -62,11 +63,13 @@ CHOICES = {
                "population dynamics (eq. (6)) run from the theorem's start to sign(h(0)) u, which is -u for "
                "about half of the random c_hat (the dashed ODE does the same)",
     "full": ("the normalised rule of verify.figures.common per instance (Theorem 16: eta = delta/(d V_k), "
-             "delta = |h(0)|/2; V_hat, h(0), eta and each instance's ODE strong-recovery step in "
-             "params.normalisation), the same eta for joint and frozen; horizon 2.5 x the slowest instance's "
-             "frozen ODE strong-recovery step, capped at FULL_CAP steps (20 runs at k = 50 cost ~0.4 ms a "
-             "step on this machine). The old eta = 4/d gave delta/|h(0)| ~ 0.05 at k = 50 and an ODE weak "
-             "recovery beyond 10^7 steps"),
+             "delta = |h(0)|/2; V_hat, h(0), eta, each instance's frozen ODE strong-recovery step, its "
+             "horizon and block size in params.normalisation.per_instance), the same eta and horizon for "
+             "joint and frozen; horizon 2.5 x that instance's ODE step, capped at FULL_CAP samples; "
+             "sample-equivalent "
+             "minibatches (verify.figures.common.sample_batch). |h(0)| varies 40x across the 10 random "
+             "instances (d V_hat / h(0)^2 from 4e4 to 5e7), so one horizon for all would be set by the "
+             "hardest instance"),
     "replicas": "one SGD run per instance (seed sgd_seed), as the figure shows one curve per instance",
     "lambda": "1/k (the paper does not say)",
     "ode": "dashed: population ODE of eq. (6) for the frozen runs (closed form, c on the sphere)",
@@ -96,15 +99,15 @@ NOT_REPRODUCED_STATUS = "not reproduced at quick size"
 
 def compute(p, scheduler, progress):
     tasks, ode_tasks = [], []
-    for seed, lr in zip(p["instance_seeds"], _resolve(p), strict=True):
+    for seed, run in zip(p["instance_seeds"], _resolve(p), strict=True):
         spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
                                     quantized=p["quantized"])
         for _, mode in PANELS:
             tasks.append(Task(common.sgd_task, dict(
-                instance=spec, mode=mode, steps=p["steps"], lr=lr, replicas=1, seed=p["sgd_seed"],
-                record_every=p["record_every"], m0=p["m0"])))
-        ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=lr,
-                                                      steps=p["steps"])))
+                instance=spec, mode=mode, steps=run["steps"], lr=run["lr"], replicas=1, seed=p["sgd_seed"],
+                record_every=run["record_every"], m0=p["m0"], **common.batch_arg(run))))
+        ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=run["lr"],
+                                                      steps=run["steps"])))
     results = run_sweep(tasks + ode_tasks, scheduler=scheduler, progress=progress)
     rows = []
     for i, seed in enumerate(p["instance_seeds"]):

@@ -32,9 +32,9 @@ def params(k, d, steps, eta0, replicas):
 
 
 #: full: the step budget (the ODE horizon rule is capped here).
-FULL_CAP = 100000
+FULL_CAP = 40_000_000
 PARAMS = {"quick": params(8, 100, 16000, 4.0, 4),
-          "full": {**params(50, 2000, FULL_CAP, 4.0, 4), "lr": None, "eta0": None, "lr_rule": "normalised",
+          "full": {**params(50, 2000, FULL_CAP, 4.0, 2), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
 
 
@@ -56,8 +56,8 @@ CHOICES = {
           "gives none.  At eta0 = 40 the joint run's noise kept m near 0.1 for 5000 steps at d = 100",
     "full": ("the normalised rule of verify.figures.common (Theorem 16: eta = delta/(d V_k), delta = "
              "|h(0)|/2, measured at this instance with frozen c_hat), the same eta for both students; "
-             "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP "
-             "(params.normalisation)"),
+             "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP samples; "
+             "sample-equivalent minibatches (params.normalisation); 2 replicas (4 at quick size)"),
     "loss": "population loss: closed form for the fine-tuned student, Monte Carlo (loss_samples per "
             "record and replica) for the linearized one; both averaged over replicas",
     "start": "u_hat uniform on the sphere of span(W)-perp, c_hat the instance's (random on S^{k-1})",
@@ -70,7 +70,8 @@ def tasks(p) -> list:
     spec = _spec(p)
     return [Task(common.sgd_task, dict(instance=spec, mode=mode, steps=p["steps"], lr=p["lr"],
                                        replicas=p["replicas"], seed=p["sgd_seed"],
-                                       record_every=p["record_every"], loss_samples=p["loss_samples"]))
+                                       record_every=p["record_every"], loss_samples=p["loss_samples"],
+                                       **common.batch_arg(p)))
             for mode in MODES]
 
 

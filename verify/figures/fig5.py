@@ -35,8 +35,8 @@ def _params(k, d, steps, eta0):
 QUICK_ODE_WEAK = 9000
 HORIZON_OVER_ODE = 2.0
 PARAMS = {"quick": _params(8, 100, int(HORIZON_OVER_ODE * QUICK_ODE_WEAK), 4.0),
-          "full": {**_params(100, 1000, 80000, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
-                   "step_cap": 80000}}
+          "full": {**_params(100, 1000, 12_000_000, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
+                   "step_cap": 12_000_000}}
 
 
 def _resolve(p) -> None:
@@ -64,8 +64,9 @@ CHOICES = {
               "i.e. the horizon, not the dynamics, decided the claim. The claims check the ratio from the "
               "plotted ODE. full: the normalised rule of verify.figures.common (Theorem 16: eta = "
               "delta/(d V_k), delta = |h(0)|/2 on the alpha = 0 instance, one eta for all runs), horizon "
-              "2.5 x the alpha = 0 ODE's strong-recovery step capped at params.step_cap (the old eta = 4/d "
-              "left the alpha = 0 ODE short of m = 1/2 within 2e6 steps)"),
+              "2.5 x the alpha = 0 ODE's strong-recovery step capped at params.step_cap, in sample-"
+              "equivalent minibatches (params.normalisation; the old eta = 4/d left the alpha = 0 ODE "
+              "short of m = 1/2 within 2e6 steps)"),
     "quick evidence": ("at the quick size SGD at alpha = 0 is slower than its ODE: with 5 replicas (seeds of "
                        "sgd_seed's stream) at 18000 steps only replica 0, the plotted one, reaches m = 1/2 "
                        "(step 16470 vs the ODE's ~8300); alpha = 1/4, 1/2, 3/4 reach it at median steps "
@@ -93,7 +94,8 @@ def compute(p, scheduler, progress):
     runs += [("b", f"instance {s}", _spec(p, p["repeat_alpha"], s)) for s in p["repeat_seeds"]]
     tasks = [Task(common.sgd_task, dict(instance=spec, mode="nonorthogonal", steps=p["steps"], lr=p["lr"],
                                         replicas=p["replicas"], seed=p["sgd_seed"],
-                                        record_every=p["record_every"], m0=p["m0"]))
+                                        record_every=p["record_every"], m0=p["m0"],
+                                        **common.batch_arg(p)))
              for _, _, spec in runs]
     ode_spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"],
                                     p["instance_seed"], quantized=p["quantized"])

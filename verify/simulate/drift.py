@@ -80,7 +80,9 @@ def drift_map(instance, m0: float, lr: float, steps: int, eps: float = 0.01,
 def drift_ode(instance, m0: float, lr: float, steps: int, eps: float = 0.01,
               appendix_b_scaling: bool = False, points: int = 1001) -> DriftPath:
     """dm/dτ = h(m)(1 − m²), τ = η t, on t ∈ [0, steps] (``scipy.integrate.solve_ivp``, rtol 1e-10);
-    recovery steps from the solver's event location."""
+    recovery steps from the solver's event location, on the side of the start: s·m ≥ 1/2 and
+    s·m ≥ 1 − ε with s = sign(m0) (+1 for m0 = 0), so a run from sign(h(0))/√d towards −u
+    (frozen ĉ with h(0) < 0) has recovery times too."""
     from scipy.integrate import solve_ivp
 
     _check(m0, lr, steps, eps)
@@ -90,12 +92,13 @@ def drift_ode(instance, m0: float, lr: float, steps: int, eps: float = 0.01,
         m = min(1.0, max(-1.0, y[0]))
         return [lr * float(h(m)) * (1 - m * m)]
 
-    events = [lambda _t, y, level=level: y[0] - level for level in (WEAK, 1 - eps)]
+    side = -1.0 if m0 < 0 else 1.0
+    events = [lambda _t, y, level=level: side * y[0] - level for level in (WEAK, 1 - eps)]
     grid = np.linspace(0, steps, points)
     sol = solve_ivp(rhs, (0, steps), [m0], t_eval=grid, events=events, rtol=1e-10, atol=1e-12)
     hits = [float(ev[0]) if len(ev) else None for ev in sol.t_events]
-    if m0 >= WEAK:
+    if side * m0 >= WEAK:
         hits[0] = 0.0
-    if m0 >= 1 - eps:
+    if side * m0 >= 1 - eps:
         hits[1] = 0.0
     return DriftPath(grid, sol.y[0], hits[0], hits[1])

@@ -5,6 +5,10 @@ products ⟨w_j, x⟩ (through Q: W = L Qᵀ), ⟨u, x⟩, ⟨û, x⟩, the per-
 :mod:`verify.simulate.model`, its projection onto span(W)⊥ (constrained modes) and onto
 the tangent space of the sphere, the step and the renormalisation proj(v) = v/‖v‖.
 Buffers are reused: the only R×d arrays are the iterates and the sample block.
+
+``batch`` B > 1: each update draws B samples per replica and steps along the sum of their
+projected gradients (the minibatch of :mod:`verify.simulate.reduced`, here in R^d: the
+independent check of that engine's minibatch chain).
 """
 
 from __future__ import annotations
@@ -37,12 +41,12 @@ class FullEngine:
     """R d-dimensional replicas; replica i draws from ``rngs[i]`` only."""
 
     def __init__(self, problem: Problem, mode: Mode, rngs: list[np.random.Generator],
-                 init: str = "random", m0: float | None = None):
+                 init: str = "random", m0: float | None = None, batch: int = 1):
         if not problem.has_vectors:
             raise InvalidParameterError("the full engine needs the instance's W and u (this "
                                         "instance has only the Gram matrix); use --engine reduced")
         assert problem.Q is not None and problem.W is not None and problem.u is not None
-        self.problem, self.mode, self.rngs = problem, mode, rngs
+        self.problem, self.mode, self.rngs, self.batch = problem, mode, rngs, batch
         R, d = len(rngs), problem.d
         self.U = np.empty((R, d))
         if init == "instance":
@@ -67,6 +71,8 @@ class FullEngine:
         self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
 
     def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+        if self.batch > 1:
+            return self._batch_step(eta)
         pb, X, U = self.problem, self.X, self.U
         assert pb.Q is not None and pb.W is not None
         for i, rng in enumerate(self.rngs):
@@ -97,6 +103,36 @@ class FullEngine:
         norm = np.sqrt(np.einsum("ij,ij->i", U, U))
         U /= norm[:, None]
         return norm, step_c(self.c_hat, t.gc, eta) if t is not None and self.mode.train_c else None
+
+    def _batch_step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+        """One update from B samples per replica (R×B×d block, drawn per replica)."""
+        pb, U, B = self.problem, self.U, self.batch
+        assert pb.Q is not None and pb.W is not None
+        R, d = U.shape
+        X = np.stack([rng.standard_normal((B, d)) for rng in self.rngs])
+        proj = X @ self.M
+        y, zu = proj[..., :pb.r].reshape(R * B, pb.r), proj[..., pb.r].reshape(-1)
+        zh = np.einsum("rbd,rd->rb", X, U).reshape(-1)
+        rows = np.repeat(U, B, axis=0)
+        wh = None if self.mode.constrained else (rows @ pb.Q) @ pb.L.T
+        c_rows = np.repeat(self.c_hat, B, axis=0) if self.mode.train_c else self.c_hat
+        t = terms(pb, y @ pb.L.T, zu, zh, wh, c_rows, self.mode.linearized, self.mode.train_c)
+        kx = t.kx.reshape(R, B)
+        G = np.einsum("rb,rbd->rd", kx, X)
+        if self.mode.constrained:
+            G -= np.einsum("rb,rbj->rj", kx, y.reshape(R, B, pb.r)) @ pb.Q.T
+        else:
+            if t.kw is not None:
+                G += t.kw.reshape(R, B, -1).sum(axis=1) @ pb.W
+            if t.kh is not None:
+                G += t.kh.reshape(R, B).sum(axis=1)[:, None] * U
+        G -= np.einsum("ij,ij->i", G, U)[:, None] * U
+        U -= eta * G
+        norm = np.sqrt(np.einsum("ij,ij->i", U, U))
+        U /= norm[:, None]
+        if not self.mode.train_c:
+            return norm, None
+        return norm, step_c(self.c_hat, t.gc.reshape(R, B, -1).sum(axis=1), eta)
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         assert self.problem.u is not None

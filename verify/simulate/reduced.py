@@ -28,6 +28,21 @@ is an exact Markov chain, driven per step by p + 1 normals and one χ²_{d−p�
 O(p k) work per replica-step whatever d is.  The start is exact too: û_0 uniform on the
 sphere of span(W)⊥ has frame part (0, g)/N and β = √χ²_{d−p}/N with g ~ N(0, 1).
 
+Minibatches (``batch`` B > 1).  One update uses B fresh samples and the sum of their
+gradients, û ← proj(û − η Σ_b g_b): minibatch SGD with step Bη on the mean.  The chain
+stays exact for it: given the state, Σ_b κ_{x,b} x_rest,b is Gaussian in the
+(d − p − 1)-dimensional complement with covariance (Σ_b κ_{x,b}²) I, so one χ²_{d−p−1}
+variable per update and per replica still carries the whole complement, and the frame
+parts are sums of the per-sample ones.  Why B samples with step η are B online steps to
+first order (what :mod:`verify.figures` uses to reach the paper's sizes): over a block
+the online iterate moves by Δ with ‖Δ‖ ≲ √B η ‖g‖ + B η |h|; the drift of the block is
+the same to O(B η h · ‖Δ‖), and the spherical renormalisation shrinks m by
+(η²/2) Σ_b ‖g_b‖² in both (online: B steps of (η²/2)‖g‖²; minibatch: (η²/2)‖Σ_b g_b‖²,
+whose noise part has the same mean B·E‖g‖²).  So the clock is the number of samples
+t = B × updates, and the approximation is controlled by the per-block displacement,
+which :func:`verify.figures.common.sample_batch` bounds when it picks B;
+``tests/test_simulate_batch.py`` compares B = 1 and B > 1 runs.
+
 Where it is not exact: nowhere among the modes of :mod:`verify.simulate.modes`.  The
 argument needs (i) fresh Gaussian samples, (ii) an update that sees x only through the
 frame projections and ⟨û, x⟩ times a vector in span(frame, û, x).  Reusing samples
@@ -65,8 +80,8 @@ class ReducedEngine:
     """R replicas of the chain (a, β, ĉ) in lockstep; replica i uses ``rngs[i]`` only."""
 
     def __init__(self, problem: Problem, mode: Mode, rngs: list[np.random.Generator],
-                 init: str = "random", m0: float | None = None):
-        self.problem, self.mode = problem, mode
+                 init: str = "random", m0: float | None = None, batch: int = 1):
+        self.problem, self.mode, self.batch = problem, mode, batch
         R, p, r = len(rngs), problem.p, problem.r
         self.dim_perp = perpendicular_dimension(problem)
         self.active = slice(r, p) if mode.constrained else slice(0, p)
@@ -88,7 +103,9 @@ class ReducedEngine:
         self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
         fused = not mode.train_c and mode.constrained and not mode.linearized
         self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
-        self.normals = BlockNormals(rngs, p + 1, BLOCK_STEPS, max(self.dim_perp - 1, 0))
+        # B = 1 keeps the historical stream (block of 128 steps, one χ² per step).
+        self.normals = BlockNormals(rngs, batch * (p + 1), max(1, BLOCK_STEPS // batch),
+                                    max(self.dim_perp - 1, 0))
 
     def _start_at_instance(self) -> None:
         from verify.simulate.full import frame_basis
@@ -102,28 +119,38 @@ class ReducedEngine:
         self.beta[:] = np.linalg.norm(u_hat - B @ a)
 
     def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
-        """One SGD step for every replica; returns the norms divided out (û, and ĉ if trained)."""
-        pb = self.problem
+        """One update of every replica from ``batch`` fresh samples (the sum of their gradients,
+        step ``eta``); returns the norms divided out (û, and ĉ if trained)."""
+        pb, B = self.problem, self.batch
         act, a, beta = self.active, self.a, self.beta
+        R = len(beta)
         x, chi2 = self.normals.take()
-        z = x[:, :pb.p]
-        b = x[:, pb.p] if self.dim_perp else np.zeros(len(beta))
+        x = x.reshape(R, B, pb.p + 1)
+        z = x[..., :pb.p]
+        b = x[..., pb.p] if self.dim_perp else np.zeros((R, B))
         if self.fused is not None:
-            zh = np.einsum("ij,ij->i", z[:, act], a[:, act]) + beta * b
-            _, kx = self.fused.terms(z[:, :pb.r], z @ pb.uc, zh)
+            zh = np.einsum("rbi,ri->rb", z[..., act], a[:, act]) + beta[:, None] * b
+            flat = z.reshape(R * B, pb.p)  # 2-D matmul: the same rounding as the B = 1 chain
+            _, kx = self.fused.terms(flat[:, :pb.r], flat @ pb.uc, zh.reshape(-1))
             t = None
         else:
-            zw, zu, zh, wh = projections(pb, z, b, a, beta, self.mode.constrained)
-            t = terms(pb, zw, zu, zh, wh, self.c_hat, self.mode.linearized, self.mode.train_c)
+            zw, zu, zh, wh = projections(pb, z.reshape(R * B, pb.p), b.reshape(-1),
+                                         np.repeat(a, B, axis=0), np.repeat(beta, B),
+                                         self.mode.constrained)
+            c_rows = np.repeat(self.c_hat, B, axis=0) if self.mode.train_c else self.c_hat
+            t = terms(pb, zw, zu, zh, wh, c_rows, self.mode.linearized, self.mode.train_c)
             kx = t.kx
-        gF = kx[:, None] * z[:, act]
-        ge = kx * b
+        kx = kx.reshape(R, B)
+        gF = np.einsum("rb,rbi->ri", kx, z[..., act])
+        ge = np.einsum("rb,rb->r", kx, b)
         if t is not None and t.kw is not None:
-            gF += (t.kw @ pb.Wc)[:, act]
+            gF += (t.kw.reshape(R, B, -1).sum(axis=1) @ pb.Wc)[:, act]
         if t is not None and t.kh is not None:
-            gF += t.kh[:, None] * a[:, act]
-            ge += t.kh * beta
-        gr = kx * np.sqrt(chi2)
+            kh = t.kh.reshape(R, B).sum(axis=1)
+            gF += kh[:, None] * a[:, act]
+            ge += kh * beta
+        # √(Σ κ²)·√χ² (not √(Σ κ² χ²)): for B = 1 this is |κ|√χ², bit for bit the online step.
+        gr = np.sqrt(np.einsum("rb,rb->r", kx, kx)) * np.sqrt(chi2)
         along = np.einsum("ij,ij->i", gF, a[:, act]) + ge * beta  # tangent projection
         gF -= along[:, None] * a[:, act]
         ge -= along * beta
@@ -132,7 +159,9 @@ class ReducedEngine:
         norm = np.sqrt(np.einsum("ij,ij->i", a[:, act], a[:, act]) + beta_new**2)
         a[:, act] /= norm[:, None]
         self.beta = beta_new / norm
-        return norm, step_c(self.c_hat, t.gc, eta) if t is not None and self.mode.train_c else None
+        if t is None or not self.mode.train_c:
+            return norm, None
+        return norm, step_c(self.c_hat, t.gc.reshape(R, B, -1).sum(axis=1), eta)
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         """(m = ⟨û, u⟩, ⟨ĉ, c⟩) per replica."""

@@ -51,13 +51,28 @@ def _count(name: str, value) -> int:
 def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3, replicas: int = 1,
              engine: str = "reduced", record_every: int | None = None, seed: int | None = 0,
              quiet: bool = False, appendix_b_scaling: bool = False, init: str = "random",
-             m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES) -> Trajectory:
-    """Run ``replicas`` independent online-SGD runs of ``steps`` steps with step size ``lr``."""
+             m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES,
+             batch: int = 1) -> Trajectory:
+    """Run ``replicas`` independent online-SGD runs of ``steps`` steps with step size ``lr``.
+
+    ``batch`` B > 1 makes each update use B fresh samples, û ← proj(û −
+    lr Σ_b g_b): the sample-equivalent minibatch of :mod:`verify.simulate.reduced`.  ``steps``
+    and ``record_every`` still count samples and must be multiples of B.
+    """
     the_mode = get_mode(mode)
     check_engine(the_mode, engine)
     check_instance(the_mode, instance)
     steps, replicas = _count("steps", steps), _count("replicas", replicas)
-    record_every = max(1, steps // 500) if record_every is None else _count("record_every", record_every)
+    batch = _count("batch", batch)
+    if steps % batch:
+        raise InvalidParameterError(f"steps = {steps} must be a multiple of batch = {batch} "
+                                    f"(steps count samples)")
+    if record_every is None:
+        record_every = batch * max(1, steps // batch // 500)
+    record_every = _count("record_every", record_every)
+    if record_every % batch:
+        raise InvalidParameterError(f"record_every = {record_every} must be a multiple of batch = "
+                                    f"{batch} (records fall between updates)")
     if isinstance(lr, bool) or not isinstance(lr, int | float) or not math.isfinite(lr) or lr <= 0:
         raise InvalidParameterError(f"lr must be a finite number > 0 (the step size eta of eq. (4)), "
                                     f"got {lr!r}")
@@ -71,7 +86,8 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     sequence = root(seed)
     rngs = generators(sequence, replicas + 1)
     eng_class = FullEngine if engine == "full" else ReducedEngine
-    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0)
+    extra = {"batch": batch} if batch > 1 else {}
+    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, **extra)
     reason = closed_form_reason(problem, the_mode.constrained, the_mode.linearized)
     recorder = _LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
     record_at = sorted({0, *range(record_every, steps + 1, record_every), steps})
@@ -89,14 +105,14 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     record()
     bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
     try:
-        for t in range(1, steps + 1):
+        for t in range(batch, steps + 1, batch):
             with np.errstate(all="ignore"):
                 norm, c_norm = eng.step(lr)
             _check_finite(norm, t, "u_hat")
             if c_norm is not None:
                 _check_finite(c_norm, t, "c_hat")
-            if bar is not None and t % 64 == 0:
-                bar.update(64)
+            if bar is not None and t % (64 * batch) == 0:
+                bar.update(64 * batch)
             if t == record_at[len(ms)]:
                 record()
     finally:
@@ -107,7 +123,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
         "record_every": record_every, "seed": sequence.entropy, "k": problem.k, "d": problem.d,
         "xi": problem.xi, "activation": problem.activation, "kind": getattr(instance, "kind", None),
         "appendix_b_scaling": appendix_b_scaling, "init": init, "m0": m0,
-        "loss_method": recorder.method,
+        "loss_method": recorder.method, "batch": batch,
     }
     return Trajectory(
         steps=np.array(record_at), m=np.array(ms), c_overlap=np.array(cs),

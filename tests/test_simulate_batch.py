@@ -1,0 +1,107 @@
+"""Sample-equivalent minibatches (``simulate(batch=B)``, the full tier of the figures).
+
+Two claims, tested separately:
+
+- *exactness*: the reduced engine's minibatch chain has the law of minibatch SGD run in
+  R^d (the full engine, an independent implementation): two-sample KS on m_t (and ⟨ĉ_t, c⟩);
+- *sample equivalence*: B samples per update with step η each track B online steps when
+  the per-block displacement (:func:`verify.figures.common.block_displacement`) is small:
+  KS between B = 1 and B > 1 runs at the same sample counts.
+
+Threshold p ≥ 1e-6 as in ``test_simulate_sgd``: under the null hypothesis the p-value is
+uniform, so a false failure is rarer than one in a million; the seeds are fixed.  For the
+second claim the null is an approximation, so a pass says that its error is below what 256
+replicas resolve (a KS distance of about 0.25 at this threshold).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_simulate_sgd import assert_same_law, rising_instance
+from verify.errors import InvalidParameterError
+from verify.figures import common
+from verify.instance import separated
+from verify.simulate import simulate
+
+
+def runs(inst, pairs, **kw):
+    return [simulate(inst, engine=engine, batch=batch, replicas=256, seed=seed, loss_samples=0, **kw)
+            for engine, batch, seed in pairs]
+
+
+@pytest.mark.parametrize("mode", ["frozen", "joint", "unconstrained"])
+def test_reduced_minibatch_chain_has_the_law_of_minibatch_sgd_in_r_d(mode):
+    full, reduced = runs(rising_instance(), [("full", 8, 1), ("reduced", 8, 2)], mode=mode, steps=800,
+                         lr=0.1, record_every=400)
+    assert np.median(np.abs(full.m[-1])) > 0.5  # the runs move: the test has something to compare
+    for i in (1, 2):
+        assert_same_law(full.m[i], reduced.m[i])
+    if mode != "frozen":
+        assert_same_law(full.c_overlap[-1], reduced.c_overlap[-1])
+
+
+def test_batch_one_is_the_online_chain_bit_for_bit():
+    inst = rising_instance()
+    a = simulate(inst, mode="joint", steps=300, lr=0.1, replicas=3, seed=5, loss_samples=0)
+    b = simulate(inst, mode="joint", steps=300, lr=0.1, replicas=3, seed=5, loss_samples=0, batch=1)
+    assert np.array_equal(a.m, b.m) and np.array_equal(a.c_overlap, b.c_overlap)
+
+
+@pytest.mark.parametrize("mode", ["frozen", "joint"])
+def test_small_blocks_are_sample_equivalent_to_online_sgd(mode):
+    inst = rising_instance()
+    lr, batch = 0.1, 8
+    scale = common.gradient_scale({"kind": "orthonormal", "k": 4, "d": 40, "xi": 1.0, "activation": "relu",
+                                   "seed": 2})  # V_hat of the unflipped instance: same |g| law
+    assert common.block_displacement(batch, lr, scale["V_hat"], scale["h0"], 40) < 0.5
+    online, blocks = runs(inst, [("reduced", 1, 3), ("reduced", batch, 4)], mode=mode, steps=800, lr=lr,
+                          record_every=200)
+    assert np.median(online.m[-1]) > 0.5
+    for i in range(1, len(online.steps)):
+        assert_same_law(online.m[i], blocks.m[i])
+
+
+@pytest.mark.slow
+def test_the_figure_rule_keeps_weak_recovery_times_at_k_8_d_400():
+    """The full tier's rule (normalised η, B from :func:`common.sample_batch`) against B = 1:
+    the law of the first recorded sample count with m ≥ 1/2 over 128 replicas each."""
+    spec = common.instance_spec("separated", 8, 400, 1.0, "relu", 3, quantized=False)
+    plan = common.plan_run(spec, cap=10**7)
+    assert plan["batch"] >= 8 and plan["block_displacement"] <= common.MAX_DISPLACEMENT
+    inst = common.make_instance(spec)
+    m0 = common.theorem_start(inst)
+    hits = []
+    for batch, seed in ((1, 6), (plan["batch"], 7)):
+        tr = simulate(inst, mode="frozen", steps=plan["steps"], lr=plan["lr"], replicas=128, seed=seed,
+                      loss_samples=0, m0=m0, batch=batch, record_every=plan["batch"])
+        m = np.sign(m0) * tr.m
+        hits.append(np.array([common.first_hit(tr.steps, m[:, r], common.WEAK) for r in range(128)]))
+    assert np.isfinite(hits[0]).mean() > 0.9 and np.isfinite(hits[1]).mean() > 0.9
+    assert_same_law(np.nan_to_num(hits[0], nan=np.inf), np.nan_to_num(hits[1], nan=np.inf))
+
+
+def test_sample_batch_rule():
+    # enough updates: B is capped by steps // MIN_UPDATES
+    assert common.sample_batch(1e-9, 1e-9, 1e-9, 100, 100 * common.MIN_UPDATES) == 64
+    # cache: replicas x B stays within MAX_ROWS
+    assert common.sample_batch(1e-9, 1e-9, 1e-9, 100, 10**12, replicas=4) == common.MAX_ROWS // 4
+    # displacement: a large step allows no block at all
+    assert common.sample_batch(1.0, 1.0, 1.0, 100, 10**9) == 1
+    b = common.sample_batch(1e-3, 1e-4, 1e-4, 2000, 10**9)
+    assert b & (b - 1) == 0 and b <= common.MAX_ROWS
+    assert common.block_displacement(b, 1e-3, 1e-4, 1e-4, 2000) <= common.MAX_DISPLACEMENT
+    assert b == common.MAX_ROWS or common.block_displacement(2 * b, 1e-3, 1e-4, 1e-4, 2000) > \
+        common.MAX_DISPLACEMENT
+
+
+@pytest.mark.parametrize("kwargs,fragment", [
+    (dict(batch=0), "batch must be a positive integer"),
+    (dict(batch=7, steps=100), "steps = 100 must be a multiple of batch = 7"),
+    (dict(batch=4, steps=100, record_every=10), "record_every = 10 must be a multiple of batch = 4"),
+])
+def test_bad_batches_are_refused(kwargs, fragment):
+    inst = separated(4, 40, 1.0, "relu", seed=1)
+    with pytest.raises(InvalidParameterError, match=fragment):
+        simulate(inst, **({"steps": 100} | kwargs))
