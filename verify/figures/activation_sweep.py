@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from verify.figures import common
+from verify.simulate.modes import MODES
 from verify.sweep import Task, run_sweep
 
 ACTIVATIONS = ("relu", "sigmoid", "quadratic", "he3")
@@ -50,7 +51,8 @@ def _resolve(p: dict, specs: list) -> list[dict]:
     if p["lr_rule"] != "normalised":
         return [{"lr": p["eta0"] / (p["d"] * derivative_energy(act)), "steps": p["steps"], "batch": 1,
                  "record_every": p["record_every"]} for act in p["activations"]]
-    plans = {act: common.plan_run(spec, p["step_cap"], replicas=p["replicas"])
+    plans = {act: common.plan_run(spec, p["step_cap"], replicas=p["replicas"],
+                                 trains_c=MODES[p["mode"]].train_c)
              for act, spec in zip(p["activations"], specs, strict=True)}
     p.update(steps=max(v["steps"] for v in plans.values()),
              normalisation={"rule": common.NORMALISED_RULE, "per_activation": plans,

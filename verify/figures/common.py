@@ -146,6 +146,28 @@ def gradient_scale(spec: dict, samples: int = V_SAMPLES) -> dict:
     return {"V_hat": float(second / inst.d), "h0": h0, "samples": samples, "seed": V_SEED}
 
 
+def c_gradient_scale(spec: dict, samples: int = V_SAMPLES) -> dict:
+    """E||g_c||^2 and ||E g_c|| at m = 0 for the trained c_hat (its per-sample gradient projected
+    on the tangent space of S^{k-1}; same seed and sample count as :func:`gradient_scale`), for
+    the block displacement of the modes that train c_hat."""
+    from verify.simulate.model import terms
+    from verify.simulate.modes import MODES
+    from verify.simulate.problem import build_problem, student_direction
+    from verify.simulate.reduced import projections
+
+    problem = build_problem(make_instance(spec), MODES["joint"], False)
+    _, a, beta = student_direction(problem, 0.0)
+    rng = np.random.default_rng(V_SEED)
+    z = rng.standard_normal((samples, problem.p))
+    b = rng.standard_normal(samples)
+    zw, zu, zh, _ = projections(problem, z, b, a, beta, constrained=True)
+    c_hat = problem.c_hat
+    gc = terms(problem, zw, zu, zh, None, c_hat).gc
+    gc -= np.outer(gc @ c_hat, c_hat)
+    return {"second_moment": float(np.mean(np.einsum("ij,ij->i", gc, gc))),
+            "mean_norm": float(np.linalg.norm(gc.mean(axis=0))), "samples": samples, "seed": V_SEED}
+
+
 def normalised_lr(spec: dict, delta_over_s: float = DELTA_OVER_S) -> dict:
     """eta = delta / (d V_hat), delta = delta_over_s |h(0)|, for the instance ``spec``."""
     scale = gradient_scale(spec)
@@ -184,7 +206,7 @@ def ode_horizon(ode_steps: list[float], cap: int, factor: float = HORIZON_OVER_O
 #: gradient is taken where the online iterate still is; tests/test_simulate_batch.py checks
 #: that B = 1 and such a B give the same hitting-time laws.
 MIN_UPDATES = 2000
-MAX_DISPLACEMENT = 0.05
+MAX_DISPLACEMENT = 0.01
 #: At most this many sample rows (replicas x B) per update: beyond ~512 rows of k = 50 the
 #: temporaries leave the cache and a sample costs ~2x more (measured: 1.55 us at 512 rows,
 #: 3.2 us at 1024 and 2048, joint mode, k = 50, one core).
@@ -199,22 +221,31 @@ def max_batch(replicas: int) -> int:
     return batch
 
 
-def block_displacement(batch: int, lr: float, V_hat: float, h0: float, d: int) -> float:
-    """How far u_hat moves over one block of ``batch`` online steps: noise plus drift."""
-    return math.sqrt(batch) * lr * math.sqrt(d * V_hat) + batch * lr * abs(h0)
+def block_displacement(batch: int, lr: float, V_hat: float, h0: float, d: int,
+                       c_scale: dict | None = None) -> float:
+    """How far u_hat moves over one block of ``batch`` online steps, noise plus drift; with
+    ``c_scale`` (:func:`c_gradient_scale`, modes that train c_hat) the larger of that and c_hat's
+    move, which can be the larger one (sigmoid at xi = 1, k = 50: B = 256 blocks of u_hat's size
+    froze a joint run that online SGD takes to m = 1)."""
+    u_move = math.sqrt(batch) * lr * math.sqrt(d * V_hat) + batch * lr * abs(h0)
+    if c_scale is None:
+        return u_move
+    c_move = math.sqrt(batch) * lr * math.sqrt(c_scale["second_moment"]) + batch * lr * c_scale["mean_norm"]
+    return max(u_move, c_move)
 
 
-def sample_batch(lr: float, V_hat: float, h0: float, d: int, steps: int, replicas: int = 1) -> int:
+def sample_batch(lr: float, V_hat: float, h0: float, d: int, steps: int, replicas: int = 1,
+                 c_scale: dict | None = None) -> int:
     """The block size B of the rule above (1 when even B = 2 breaks it)."""
     batch, limit = 1, max_batch(replicas)
     while (2 * batch <= limit and steps // (2 * batch) >= MIN_UPDATES
-           and block_displacement(2 * batch, lr, V_hat, h0, d) <= MAX_DISPLACEMENT):
+           and block_displacement(2 * batch, lr, V_hat, h0, d, c_scale) <= MAX_DISPLACEMENT):
         batch *= 2
     return batch
 
 
 def plan_run(spec: dict, cap: int, points: int = 200, lr_spec: dict | None = None,
-             replicas: int = 1, horizon: dict | None = None) -> dict:
+             replicas: int = 1, horizon: dict | None = None, trains_c: bool = False) -> dict:
     """Full tier, one curve: the normalised step (of ``lr_spec`` if given, else of ``spec``), the
     ODE horizon of ``spec`` (HORIZON_OVER_ODE x its strong-recovery step, capped at ``cap``; or
     ``horizon``, e.g. one shared by several curves), the block size for ``replicas`` and the
@@ -223,11 +254,15 @@ def plan_run(spec: dict, cap: int, points: int = 200, lr_spec: dict | None = Non
     own = info if lr_spec is None else gradient_scale(spec)  # the displacement is this run's
     info["ode_strong"] = ode_strong_step(spec, info["lr"], 100 * cap)
     horizon = ode_horizon([info["ode_strong"]], cap) if horizon is None else horizon
-    batch = sample_batch(info["lr"], own["V_hat"], own["h0"], spec["d"], horizon["steps"], replicas)
+    c_scale = c_gradient_scale(spec) if trains_c else None
+    batch = sample_batch(info["lr"], own["V_hat"], own["h0"], spec["d"], horizon["steps"], replicas, c_scale)
     updates = -(-horizon["steps"] // batch)
     out = {**info, "horizon": horizon, "batch": batch, "steps": updates * batch,
            "record_every": batch * max(1, updates // points),
-           "block_displacement": block_displacement(batch, info["lr"], own["V_hat"], own["h0"], spec["d"])}
+           "block_displacement": block_displacement(batch, info["lr"], own["V_hat"], own["h0"], spec["d"],
+                                                    c_scale)}
+    if c_scale is not None:
+        out["c_gradient_scale"] = c_scale
     if lr_spec is not None:
         out["own_scale"] = own
     return out
@@ -239,10 +274,11 @@ def batch_arg(run: dict) -> dict:
     return {"batch": run["batch"]} if run.get("batch", 1) > 1 else {}
 
 
-def normalise_single(p: dict, spec: dict, points: int, role: str, yardstick: str) -> None:
+def normalise_single(p: dict, spec: dict, points: int, role: str, yardstick: str,
+                     trains_c: bool) -> None:
     """Full tier, one measured instance: its :func:`plan_run` written into ``p`` (``lr``,
     ``steps``, ``batch``, ``record_every``, and ``normalisation`` with the numbers under ``role``)."""
-    plan = plan_run(spec, p["step_cap"], points, replicas=p["replicas"])
+    plan = plan_run(spec, p["step_cap"], points, replicas=p["replicas"], trains_c=trains_c)
     p.update(lr=plan["lr"], steps=plan["steps"], batch=plan["batch"], record_every=plan["record_every"],
              normalisation={"rule": NORMALISED_RULE, role: plan, "horizon": plan["horizon"],
                             "yardstick": yardstick})

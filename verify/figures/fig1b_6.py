@@ -30,7 +30,7 @@ def _params(k, d, steps, eta0, replicas):
             "record_every": max(1, steps // 400), "short_fraction": SHORT_FRACTION}
 
 
-FULL_CAP = 12_000_000
+FULL_CAP = 2_000_000
 PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
           "full": {**_params(20, 1000, FULL_CAP, 20.0, 2), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
@@ -55,7 +55,7 @@ def _resolve(p) -> list[dict]:
                 for s in specs]
         horizon = common.ode_horizon(odes, p["step_cap"])
         plans = {_label(r): common.plan_run(s, p["step_cap"], 400, lr_spec=specs[0], replicas=p["replicas"],
-                                            horizon=horizon)
+                                            horizon=horizon, trains_c=True)
                  for r, s in zip(p["xi_over_sqrt_k"], specs, strict=True)}
         p.update(lr=plans[_label(p["xi_over_sqrt_k"][0])]["lr"],
                  steps=max(v["steps"] for v in plans.values()),

@@ -44,7 +44,8 @@ def _resolve(p) -> list[dict]:
         return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
                 for _ in p["instance_seeds"]]
     plans = {seed: common.plan_run(common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"],
-                                                        seed, quantized=p["quantized"]), p["step_cap"])
+                                                        seed, quantized=p["quantized"]), p["step_cap"],
+                                 trains_c=True)  # the joint panel's c_hat sets the block size
              for seed in p["instance_seeds"]}
     p.update(steps=max(v["steps"] for v in plans.values()),
              normalisation={"rule": common.NORMALISED_RULE, "per_instance": plans,

@@ -49,7 +49,7 @@ def resolve(p) -> None:
         return
     common.normalise_single(p, _spec(p), 100, "instance",
                             "the frozen-c_hat ODE of this instance (both students train c_hat; "
-                            "no closed-form ODE for joint or linearized)")
+                            "no closed-form ODE for joint or linearized)", trains_c=True)
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "

@@ -48,7 +48,7 @@ def _resolve(p) -> None:
                                 quantized=p["quantized"])
     common.normalise_single(p, spec, 200, "alpha_0_instance",
                             "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
-                            "eta for every alpha and every repeated instance")
+                            "eta for every alpha and every repeated instance", trains_c=False)
 CHOICES = {
     "overlap": "sign(m_0) <u_t, u> with m_0 = sign(h(0))/sqrt(d): with c_hat frozen the dynamics run to "
                "sign(h(0)) u (eq. (6)), which is -u for about half of the random c_hat",
