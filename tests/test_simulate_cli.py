@@ -49,6 +49,14 @@ def test_simulate_writes_the_format_of_the_extension(instance_file, tmp_path, su
     assert np.isfinite(traj.m).all() and traj.meta["mode"] == "joint"
 
 
+def test_simulate_batch_counts_samples(instance_file, tmp_path):
+    out = tmp_path / "run.csv"
+    assert main(["simulate", instance_file, "--mode", "joint", "--steps", "64", "--lr", "0.05",
+                 "--batch", "8", "--record-every", "32", "--quiet", "-o", str(out)]) == 0
+    traj = load_trajectory(out)
+    assert list(traj.steps) == [0, 32, 64] and traj.meta["batch"] == 8
+
+
 def test_simulate_is_deterministic_and_quiet_off_a_terminal(instance_file, tmp_path):
     paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
     for path in paths:
@@ -69,6 +77,8 @@ def test_simulate_is_deterministic_and_quiet_off_a_terminal(instance_file, tmp_p
     (["--engine", "gpu"], "--engine"),
     (["-o", "out.txt"], "must end in .csv or .npz"),
     (["--mode", "nonorthogonal"], "needs an instance whose u has a component in span W"),
+    (["--batch", "0"], "--batch"),
+    (["--batch", "2"], "steps = 5 must be a multiple of batch = 2"),
 ])
 def test_simulate_bad_input_is_one_line_exit_2(instance_file, tmp_path, args, fragment):
     base = {"--steps": "5", "--lr": "0.1", "-o": str(tmp_path / "x.csv")}

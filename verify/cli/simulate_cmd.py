@@ -33,6 +33,9 @@ def add_parser(sub) -> None:
                    help="Monte-Carlo samples per record where no closed form applies (0: omit)")
     p.add_argument("--appendix-b-scaling", action="store_true",
                    help="multiply both networks by 1/xi (Appendix B)")
+    p.add_argument("--batch", type=positive_int, default=1,
+                   help="samples per update, each with step eta (default 1 = online SGD); steps and "
+                        "--record-every count samples and must be multiples of it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("-o", "--output", required=True, help="output file, .csv or .npz")
     p.set_defaults(run=run)
@@ -48,6 +51,6 @@ def run(args) -> int:
     traj = simulate(inst, mode=args.mode, steps=args.steps, lr=args.lr, replicas=args.replicas,
                     engine=args.engine, record_every=args.record_every, seed=args.seed,
                     quiet=args.quiet, appendix_b_scaling=args.appendix_b_scaling, init=args.init,
-                    m0=args.m0, loss_samples=args.loss_samples)
+                    m0=args.m0, loss_samples=args.loss_samples, batch=args.batch)
     save_trajectory(traj, args.output)
     return 0
