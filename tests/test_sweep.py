@@ -64,3 +64,21 @@ def test_dask_local_cluster_gives_the_same_results():
         remote = run_sweep(tasks(), scheduler=cluster.scheduler_address, use_cache=False)
     for a, b in zip(serial, remote, strict=True):
         assert a["mean"] == b["mean"] and (a["first"] == b["first"]).all()
+
+
+def blas_threads(tag: int) -> dict:
+    import os
+
+    return {"tag": tag, "threads": os.environ.get("OPENBLAS_NUM_THREADS", "unset")}
+
+
+def test_pool_workers_run_single_threaded_blas_and_the_parent_env_is_restored(monkeypatch):
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    out = run_sweep([Task(blas_threads, {"tag": i}) for i in range(2)], workers=2, use_cache=False)
+    assert [r["threads"] for r in out] == ["1", "1"]
+    import os
+
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")  # the user's own setting wins
+    out = run_sweep([Task(blas_threads, {"tag": i}) for i in range(2)], workers=2, use_cache=False)
+    assert [r["threads"] for r in out] == ["3", "3"]

@@ -32,7 +32,7 @@ def _params(k, d, steps, eta0, replicas):
 
 FULL_CAP = 2_000_000
 PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
-          "full": {**_params(20, 1000, FULL_CAP, 20.0, 2), "lr": None, "eta0": None, "lr_rule": "normalised",
+          "full": {**_params(20, 1000, FULL_CAP, 20.0, 1), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
 
 

@@ -29,7 +29,7 @@ def _params(k, d, steps, eta0):
 
 
 #: full: the step budget per run (the ODE horizon rule is capped here): 20 runs at k = 50.
-FULL_CAP = 12_000_000
+FULL_CAP = 10_000_000
 PARAMS = {"quick": _params(8, 100, 16000, 4.0),
           "full": {**_params(50, 2000, FULL_CAP, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}

@@ -32,9 +32,9 @@ def params(k, d, steps, eta0, replicas):
 
 
 #: full: the step budget (the ODE horizon rule is capped here).
-FULL_CAP = 40_000_000
+FULL_CAP = 30_000_000
 PARAMS = {"quick": params(8, 100, 16000, 4.0, 4),
-          "full": {**params(50, 2000, FULL_CAP, 4.0, 2), "lr": None, "eta0": None, "lr_rule": "normalised",
+          "full": {**params(50, 2000, FULL_CAP, 4.0, 1), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
 
 

@@ -12,7 +12,7 @@ PAPER = "Fig. 4(a): fine-tuning at xi = 1 is not sensitive to the activation"
 FIGSIZE = (6.0, 4.2)
 PARAMS = {
     "quick": sweep.params(k=10, d=200, xi=1.0, steps=10000, eta0=20.0, replicas=4, seed=1),
-    "full": sweep.params(k=50, d=2000, xi=1.0, steps=30_000_000, eta0=20.0, replicas=2, seed=1,
+    "full": sweep.params(k=50, d=2000, xi=1.0, steps=20_000_000, eta0=20.0, replicas=1, seed=1,
                           normalised=True),
 }
 CHOICES = sweep.CHOICES

@@ -35,8 +35,8 @@ def _params(k, d, steps, eta0):
 QUICK_ODE_WEAK = 9000
 HORIZON_OVER_ODE = 2.0
 PARAMS = {"quick": _params(8, 100, int(HORIZON_OVER_ODE * QUICK_ODE_WEAK), 4.0),
-          "full": {**_params(100, 1000, 12_000_000, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
-                   "step_cap": 12_000_000}}
+          "full": {**_params(100, 1000, 10_000_000, 4.0), "lr": None, "eta0": None, "lr_rule": "normalised",
+                   "step_cap": 10_000_000}}
 
 
 def _resolve(p) -> None:
