@@ -451,6 +451,6 @@ def plot_curves(ax, table: dict, panel: str, quantity: str = "m", ode: str | Non
             so, vo = select(table, panel, name, ode)
             if so.size:
                 ax.plot(so, vo, ls="--", lw=1.0, color=line.get_color())
-    ax.set_xlabel("SGD step t")
+    ax.set_xlabel("SGD step t (samples seen)")
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
