@@ -116,5 +116,6 @@ def test_simulator_benchmark_quick(tmp_path, capsys):
     assert main(["bench", "--only", "simulator", "--quick", "--json", str(out)]) == 0
     rows = json.loads(out.read_text())["benchmarks"][0]["rows"]
     assert [r["benchmark"].split(" ")[0] for r in rows] == [
-        "full_vs_unavoidable", "full_vs_unavoidable", "reduced_vs_full", "reduced_d_scaling"]
+        "full_vs_unavoidable", "full_vs_unavoidable", "reduced_vs_full", "reduced_d_scaling",
+        "batched_vs_online"]
     assert all(r["ratio"] > 0 for r in rows)

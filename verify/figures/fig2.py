@@ -87,7 +87,10 @@ CHOICES = {
                    "h(0) is near zero; no size tried gives the paper's factor ~2. At lambda = 1/k the drift "
                    "h shrinks fast with k (h(0) ~ 5e-3 at k = 8, ~2e-4 at k = 50 even with c_hat = c), "
                    "steps to recovery grow like d log d / h and the cost per step like k^2, so the "
-                   "paper's k = 50 is out of reach of --quick"),
+                   "paper's k = 50 is out of reach of --quick. At the paper's size (--full, 2026-11-22) "
+                   "it is not reproduced either: joint sooner on 6 instances, frozen on 3, medians "
+                   "9.2e5 (joint) vs 7.6e5 (frozen) samples, with horizons of 2.5x each instance's ODE "
+                   "(two instances capped at 1e7)"),
 }
 
 #: Claims this figure's quick data is known not to reproduce (see CHOICES["quick size"]).
