@@ -5,7 +5,7 @@ Two claims, tested separately:
 - *exactness*: the reduced engine's minibatch chain has the law of minibatch SGD run in
   R^d (the full engine, an independent implementation): two-sample KS on m_t (and ⟨ĉ_t, c⟩);
 - *sample equivalence*: B samples per update with step η each track B online steps when
-  the per-block displacement (:func:`verify.figures.common.block_displacement`) is small:
+  the per-block displacement (:func:`verify.figures.full_tier.block_displacement`) is small:
   KS between B = 1 and B > 1 runs at the same sample counts.
 
 Threshold p ≥ 1e-6 as in ``test_simulate_sgd``: under the null hypothesis the p-value is
@@ -21,7 +21,7 @@ import pytest
 
 from tests.test_simulate_sgd import assert_same_law, rising_instance
 from verify.errors import InvalidParameterError
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.instance import separated
 from verify.simulate import simulate
 
@@ -53,9 +53,9 @@ def test_batch_one_is_the_online_chain_bit_for_bit():
 def test_small_blocks_are_sample_equivalent_to_online_sgd(mode):
     inst = rising_instance()
     lr, batch = 0.1, 8
-    scale = common.gradient_scale({"kind": "orthonormal", "k": 4, "d": 40, "xi": 1.0, "activation": "relu",
+    scale = full_tier.gradient_scale({"kind": "orthonormal", "k": 4, "d": 40, "xi": 1.0, "activation": "relu",
                                    "seed": 2})  # V_hat of the unflipped instance: same |g| law
-    assert common.block_displacement(batch, lr, scale["V_hat"], scale["h0"], 40) < 0.5
+    assert full_tier.block_displacement(batch, lr, scale["V_hat"], scale["h0"], 40) < 0.5
     online, blocks = runs(inst, [("reduced", 1, 3), ("reduced", batch, 4)], mode=mode, steps=800, lr=lr,
                           record_every=200)
     assert np.median(online.m[-1]) > 0.5
@@ -65,12 +65,12 @@ def test_small_blocks_are_sample_equivalent_to_online_sgd(mode):
 
 @pytest.mark.slow
 def test_the_figure_rule_keeps_weak_recovery_times_at_k_8_d_200():
-    """The full tier's rule (normalised η, B from :func:`common.sample_batch`: here B = 256,
+    """The full tier's rule (normalised η, B from :func:`full_tier.sample_batch`: here B = 256,
     displacement 0.021) against B = 1: the law of the first recorded sample count with m ≥ 1/2
     over 128 replicas each (about 3 minutes, nearly all of it the online run)."""
     spec = common.instance_spec("separated", 8, 200, 1.0, "relu", 3, quantized=False)
-    plan = common.plan_run(spec, cap=10**7)
-    assert plan["batch"] >= 8 and plan["block_displacement"] <= common.MAX_DISPLACEMENT
+    plan = full_tier.plan_run(spec, cap=10**7)
+    assert plan["batch"] >= 8 and plan["block_displacement"] <= full_tier.MAX_DISPLACEMENT
     inst = common.make_instance(spec)
     m0 = common.theorem_start(inst)
     hits = []
@@ -91,9 +91,9 @@ def test_the_figure_rule_keeps_joint_sigmoid_training_at_the_papers_size():
     each (about 2 minutes).  Blocks of 128 or 256 samples (displacement 0.03–0.06) froze some
     of these runs near m = 0 while online SGD reached m = 0.99: the rule has a margin of 8."""
     spec = common.instance_spec("separated", 50, 2000, 1.0, "sigmoid", 1, quantized=False)
-    plan = common.plan_run(spec, cap=30_000_000, replicas=2, trains_c=True)
+    plan = full_tier.plan_run(spec, cap=30_000_000, replicas=2, trains_c=True)
     batch = plan["batch"]
-    assert 2 <= batch <= 32 and plan["block_displacement"] <= common.MAX_DISPLACEMENT
+    assert 2 <= batch <= 32 and plan["block_displacement"] <= full_tier.MAX_DISPLACEMENT
     inst = common.make_instance(spec)
     steps = batch * (120_000 // batch)
     online, blocks = [simulate(inst, mode="joint", steps=steps, lr=plan["lr"], replicas=64, seed=seed,
@@ -107,16 +107,16 @@ def test_the_figure_rule_keeps_joint_sigmoid_training_at_the_papers_size():
 
 def test_sample_batch_rule():
     # enough updates: B is capped by steps // MIN_UPDATES
-    assert common.sample_batch(1e-9, 1e-9, 1e-9, 100, 100 * common.MIN_UPDATES) == 64
+    assert full_tier.sample_batch(1e-9, 1e-9, 1e-9, 100, 100 * full_tier.MIN_UPDATES) == 64
     # cache: replicas x B stays within MAX_ROWS
-    assert common.sample_batch(1e-9, 1e-9, 1e-9, 100, 10**12, replicas=4) == common.MAX_ROWS // 4
+    assert full_tier.sample_batch(1e-9, 1e-9, 1e-9, 100, 10**12, replicas=4) == full_tier.MAX_ROWS // 4
     # displacement: a large step allows no block at all
-    assert common.sample_batch(1.0, 1.0, 1.0, 100, 10**9) == 1
-    b = common.sample_batch(1e-3, 1e-4, 1e-4, 2000, 10**9)
-    assert b & (b - 1) == 0 and b <= common.MAX_ROWS
-    assert common.block_displacement(b, 1e-3, 1e-4, 1e-4, 2000) <= common.MAX_DISPLACEMENT
-    assert b == common.MAX_ROWS or common.block_displacement(2 * b, 1e-3, 1e-4, 1e-4, 2000) > \
-        common.MAX_DISPLACEMENT
+    assert full_tier.sample_batch(1.0, 1.0, 1.0, 100, 10**9) == 1
+    b = full_tier.sample_batch(1e-3, 1e-4, 1e-4, 2000, 10**9)
+    assert b & (b - 1) == 0 and b <= full_tier.MAX_ROWS
+    assert full_tier.block_displacement(b, 1e-3, 1e-4, 1e-4, 2000) <= full_tier.MAX_DISPLACEMENT
+    assert b == full_tier.MAX_ROWS or full_tier.block_displacement(2 * b, 1e-3, 1e-4, 1e-4, 2000) > \
+        full_tier.MAX_DISPLACEMENT
 
 
 @pytest.mark.parametrize("kwargs,fragment", [

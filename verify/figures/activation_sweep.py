@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.simulate.modes import MODES
 from verify.sweep import Task, run_sweep
 
@@ -33,7 +33,7 @@ def derivative_energy(activation: str) -> float:
 
 def params(k: int, d: int, xi: float, steps: int, eta0: float, replicas: int, seed: int,
            normalised: bool = False) -> dict:
-    """``normalised``: the step from :func:`verify.figures.common.normalised_lr` per activation and
+    """``normalised``: the step from :func:`verify.figures.full_tier.normalised_lr` per activation and
     the horizon from the ODE (``steps`` is then the cap); otherwise eta0 / (d E[sigma'^2])."""
     out = {"kind": "separated", "k": k, "d": d, "xi": xi, "quantized": False, "instance_seed": seed,
            "mode": "joint", "steps": steps, "eta0": eta0, "replicas": replicas, "sgd_seed": seed,
@@ -46,16 +46,16 @@ def params(k: int, d: int, xi: float, steps: int, eta0: float, replicas: int, se
 
 def _resolve(p: dict, specs: list) -> list[dict]:
     """Per activation: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: eta0/(d E[sigma'^2])
-    and one horizon, online.  Full: :func:`common.plan_run` per activation (its own normalised
+    and one horizon, online.  Full: :func:`full_tier.plan_run` per activation (its own normalised
     step and ODE horizon), the numbers in p["normalisation"]."""
     if p["lr_rule"] != "normalised":
         return [{"lr": p["eta0"] / (p["d"] * derivative_energy(act)), "steps": p["steps"], "batch": 1,
                  "record_every": p["record_every"]} for act in p["activations"]]
-    plans = {act: common.plan_run(spec, p["step_cap"], replicas=p["replicas"],
+    plans = {act: full_tier.plan_run(spec, p["step_cap"], replicas=p["replicas"],
                                  trains_c=MODES[p["mode"]].train_c)
              for act, spec in zip(p["activations"], specs, strict=True)}
     p.update(steps=max(v["steps"] for v in plans.values()),
-             normalisation={"rule": common.NORMALISED_RULE, "per_activation": plans,
+             normalisation={"rule": full_tier.NORMALISED_RULE, "per_activation": plans,
                             "yardstick": "frozen-c_hat ODE (joint training has no closed-form ODE)"})
     return [plans[act] for act in p["activations"]]
 
@@ -67,7 +67,7 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
     for spec, run in zip(specs, _resolve(p, specs), strict=True):
         tasks.append(Task(common.sgd_task, dict(
             instance=spec, mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"],
-            seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **common.batch_arg(run))))
+            seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **full_tier.batch_arg(run))))
     rows = []
     for act, res in zip(p["activations"], run_sweep(tasks, scheduler=scheduler, progress=progress),
                         strict=True):
@@ -109,7 +109,7 @@ CHOICES = {
     "overlap": "|<u_t, u>|: the network is invariant under (c_hat, u_hat) -> (-c_hat, -u_hat), so "
                "with c_hat trained u and -u are equally good; the median over replicas is plotted.",
     "lr": "quick: eta = eta0/(d E[sigma'(g)^2]); the paper gives no step size. full: the normalised rule "
-          "of verify.figures.common (Theorem 16's eta = delta/(d V_k), delta = |h(0)|/2, per activation; "
+          "of verify.figures.full_tier (Theorem 16's eta = delta/(d V_k), delta = |h(0)|/2, per activation; "
           "V_hat and h(0) in the JSON's params.normalisation); eta0/(d E[sigma'^2]) ignores that h ~ "
           "lambda^2 and V ~ lambda^4 with lambda = 1/k, and at k = 50 left the runs far from recovery",
     "steps": "quick: fixed, online. full: per activation 2.5 x its frozen-c_hat ODE strong-recovery step, "

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.figures.common import run_figure
 from verify.sweep import Task, run_sweep
 
@@ -51,15 +51,15 @@ def _resolve(p) -> list[dict]:
         # One horizon for every xi, from the slowest ODE: the ODE (noise-free) gets *faster* as xi
         # grows at a fixed eta, so per-xi ODE horizons would cut exactly the runs whose plateau
         # (made by the gradient noise, V ~ xi^4) the figure is about.
-        odes = [common.ode_strong_step(s, common.normalised_lr(specs[0])["lr"], 100 * p["step_cap"])
+        odes = [full_tier.ode_strong_step(s, full_tier.normalised_lr(specs[0])["lr"], 100 * p["step_cap"])
                 for s in specs]
-        horizon = common.ode_horizon(odes, p["step_cap"])
-        plans = {_label(r): common.plan_run(s, p["step_cap"], 400, lr_spec=specs[0], replicas=p["replicas"],
-                                            horizon=horizon, trains_c=True)
+        horizon = full_tier.ode_horizon(odes, p["step_cap"])
+        plans = {_label(r): full_tier.plan_run(s, p["step_cap"], 400, lr_spec=specs[0],
+                                               replicas=p["replicas"], horizon=horizon, trains_c=True)
                  for r, s in zip(p["xi_over_sqrt_k"], specs, strict=True)}
         p.update(lr=plans[_label(p["xi_over_sqrt_k"][0])]["lr"],
                  steps=max(v["steps"] for v in plans.values()),
-                 normalisation={"rule": common.NORMALISED_RULE, "per_xi": plans,
+                 normalisation={"rule": full_tier.NORMALISED_RULE, "per_xi": plans,
                                 "yardstick": "the frozen-c_hat ODE per xi (joint training has no closed-form "
                                              "ODE); one eta for every xi: the plateau's growth is the "
                                              "landscape's"})
@@ -70,7 +70,8 @@ CHOICES = {
     "xi": "xi/sqrt(k) in {1/4, 1/2, 1, 2}: Appendix B does not list its xi values; the transition is "
           "expected near xi = d^{1/4} k^{1/2} (Appendix B), i.e. xi/sqrt(k) ~ 3.8 (quick) to 5.6 (full)",
     "lr": "quick: one step eta = eta0/(3d) for every xi (E[He3'(g)^2] = 3); the paper gives none. full: "
-          "the normalised rule of verify.figures.common (Theorem 16: eta = delta/(d V_k), delta = |h(0)|/2) "
+          "the normalised rule of verify.figures.full_tier (Theorem 16: eta = delta/(d V_k), delta = "
+          "|h(0)|/2) "
           "measured at the smallest xi, the same eta for every xi; one horizon for every xi, 2.5 x the "
           "slowest xi's frozen ODE strong-recovery step, capped at FULL_CAP; sample-equivalent minibatches, "
           "B per xi from its own gradient scale (params.normalisation.per_xi)",
@@ -93,7 +94,7 @@ def compute(p, scheduler, progress):
         instance=common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
                                       p["instance_seed"], quantized=p["quantized"]),
         mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"], seed=p["sgd_seed"],
-        record_every=run["record_every"], **common.batch_arg(run)))
+        record_every=run["record_every"], **full_tier.batch_arg(run)))
         for r, run in zip(p["xi_over_sqrt_k"], _resolve(p), strict=True)]
     rows = []
     for r, res in zip(p["xi_over_sqrt_k"], run_sweep(tasks, scheduler=scheduler, progress=progress),

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.figures.common import run_figure
 from verify.sweep import Task, run_sweep
 
@@ -37,18 +37,18 @@ PARAMS = {"quick": _params(8, 100, 16000, 4.0),
 
 def _resolve(p) -> list[dict]:
     """Per instance (the same for joint and frozen): ``lr``, ``steps``, ``batch``, ``record_every``.
-    Quick: one fixed eta0/d and horizon, online steps.  Full: :func:`common.plan_run` per instance
+    Quick: one fixed eta0/d and horizon, online steps.  Full: :func:`full_tier.plan_run` per instance
     (normalised step, 2.5 x that instance's frozen ODE strong-recovery step capped at step_cap,
     sample-equivalent minibatches), the numbers in p["normalisation"]."""
     if p.get("lr_rule") != "normalised":
         return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
                 for _ in p["instance_seeds"]]
-    plans = {seed: common.plan_run(common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"],
-                                                        seed, quantized=p["quantized"]), p["step_cap"],
-                                 trains_c=True)  # the joint panel's c_hat sets the block size
-             for seed in p["instance_seeds"]}
+    specs = {seed: common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
+                                        quantized=p["quantized"]) for seed in p["instance_seeds"]}
+    # trains_c: the joint panel's c_hat sets the block size for both panels
+    plans = {seed: full_tier.plan_run(spec, p["step_cap"], trains_c=True) for seed, spec in specs.items()}
     p.update(steps=max(v["steps"] for v in plans.values()),
-             normalisation={"rule": common.NORMALISED_RULE, "per_instance": plans,
+             normalisation={"rule": full_tier.NORMALISED_RULE, "per_instance": plans,
                             "yardstick": "the frozen ODE (eq. (6)); joint training has no closed-form ODE, "
                                          "so the frozen ODE time sets both panels' horizon"})
     return [plans[seed] for seed in p["instance_seeds"]]
@@ -63,12 +63,12 @@ CHOICES = {
                "unchanged, so -u is the teacher too; (b) sign(h(0)) <u_t, u>: with c_hat frozen the "
                "population dynamics (eq. (6)) run from the theorem's start to sign(h(0)) u, which is -u for "
                "about half of the random c_hat (the dashed ODE does the same)",
-    "full": ("the normalised rule of verify.figures.common per instance (Theorem 16: eta = delta/(d V_k), "
+    "full": ("the normalised rule of verify.figures.full_tier per instance (Theorem 16: eta = delta/(d V_k), "
              "delta = |h(0)|/2; V_hat, h(0), eta, each instance's frozen ODE strong-recovery step, its "
              "horizon and block size in params.normalisation.per_instance), the same eta and horizon for "
              "joint and frozen; horizon 2.5 x that instance's ODE step, capped at FULL_CAP samples; "
              "sample-equivalent "
-             "minibatches (verify.figures.common.sample_batch). |h(0)| varies 40x across the 10 random "
+             "minibatches (verify.figures.full_tier.sample_batch). |h(0)| varies 40x across the 10 random "
              "instances (d V_hat / h(0)^2 from 4e4 to 5e7), so one horizon for all would be set by the "
              "hardest instance"),
     "replicas": "one SGD run per instance (seed sgd_seed), as the figure shows one curve per instance",
@@ -109,7 +109,7 @@ def compute(p, scheduler, progress):
         for _, mode in PANELS:
             tasks.append(Task(common.sgd_task, dict(
                 instance=spec, mode=mode, steps=run["steps"], lr=run["lr"], replicas=1, seed=p["sgd_seed"],
-                record_every=run["record_every"], m0=p["m0"], **common.batch_arg(run))))
+                record_every=run["record_every"], m0=p["m0"], **full_tier.batch_arg(run))))
         ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=run["lr"],
                                                       steps=run["steps"])))
     results = run_sweep(tasks + ode_tasks, scheduler=scheduler, progress=progress)

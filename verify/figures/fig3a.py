@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.figures.common import run_figure
 from verify.sweep import Task, run_sweep
 
@@ -47,14 +47,14 @@ def resolve(p) -> None:
     """Full tier: the normalised step (one eta for both students) and the ODE horizon, into p."""
     if p.get("lr_rule") != "normalised" or p.get("normalisation"):
         return
-    common.normalise_single(p, _spec(p), 100, "instance",
+    full_tier.normalise_single(p, _spec(p), 100, "instance",
                             "the frozen-c_hat ODE of this instance (both students train c_hat; "
                             "no closed-form ODE for joint or linearized)", trains_c=True)
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "
           "gives none.  At eta0 = 40 the joint run's noise kept m near 0.1 for 5000 steps at d = 100",
-    "full": ("the normalised rule of verify.figures.common (Theorem 16: eta = delta/(d V_k), delta = "
+    "full": ("the normalised rule of verify.figures.full_tier (Theorem 16: eta = delta/(d V_k), delta = "
              "|h(0)|/2, measured at this instance with frozen c_hat), the same eta for both students; "
              "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP samples; "
              "sample-equivalent minibatches (params.normalisation); 2 replicas (4 at quick size)"),
@@ -71,7 +71,7 @@ def tasks(p) -> list:
     return [Task(common.sgd_task, dict(instance=spec, mode=mode, steps=p["steps"], lr=p["lr"],
                                        replicas=p["replicas"], seed=p["sgd_seed"],
                                        record_every=p["record_every"], loss_samples=p["loss_samples"],
-                                       **common.batch_arg(p)))
+                                       **full_tier.batch_arg(p)))
             for mode in MODES]
 
 

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common
+from verify.figures import common, full_tier
 from verify.figures.common import run_figure
 from verify.sweep import Task, run_sweep
 
@@ -46,7 +46,7 @@ def _resolve(p) -> None:
         return
     spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], p["instance_seed"],
                                 quantized=p["quantized"])
-    common.normalise_single(p, spec, 200, "alpha_0_instance",
+    full_tier.normalise_single(p, spec, 200, "alpha_0_instance",
                             "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
                             "eta for every alpha and every repeated instance", trains_c=False)
 CHOICES = {
@@ -62,7 +62,7 @@ CHOICES = {
     "steps": ("quick: 18000 = 2 x the alpha = 0 population ODE's weak-recovery step (~9000 at k = 8, "
               "d = 100, eta = 4/d); at 12000 steps the alpha = 0 run reached only m = 0.46 (its ODE 0.72), "
               "i.e. the horizon, not the dynamics, decided the claim. The claims check the ratio from the "
-              "plotted ODE. full: the normalised rule of verify.figures.common (Theorem 16: eta = "
+              "plotted ODE. full: the normalised rule of verify.figures.full_tier (Theorem 16: eta = "
               "delta/(d V_k), delta = |h(0)|/2 on the alpha = 0 instance, one eta for all runs), horizon "
               "2.5 x the alpha = 0 ODE's strong-recovery step capped at params.step_cap, in sample-"
               "equivalent minibatches (params.normalisation; the old eta = 4/d left the alpha = 0 ODE "
@@ -96,7 +96,7 @@ def compute(p, scheduler, progress):
     tasks = [Task(common.sgd_task, dict(instance=spec, mode="nonorthogonal", steps=p["steps"], lr=p["lr"],
                                         replicas=p["replicas"], seed=p["sgd_seed"],
                                         record_every=p["record_every"], m0=p["m0"],
-                                        **common.batch_arg(p)))
+                                        **full_tier.batch_arg(p)))
              for _, _, spec in runs]
     ode_spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"],
                                     p["instance_seed"], quantized=p["quantized"])

@@ -43,7 +43,7 @@ renormalisation agrees in mean: online B steps shrink m by (η²/2) Σ_b ‖g_b�
 (η²/2)‖Σ_b g_b‖², whose noise part has the same mean.  What differs is of the order of how far
 the iterate (û, and ĉ when it is trained) moves within one block, so the clock is the number
 of samples t = B × updates and the approximation is controlled by that per-block
-displacement.  This is a heuristic, not a bound: :func:`verify.figures.common.sample_batch`
+displacement.  This is a heuristic, not a bound: :func:`verify.figures.full_tier.sample_batch`
 keeps the displacement under 0.01, and the slow tests compare the figure rule's B with B = 1
 on hitting times and overlap laws (where blocks of displacement 0.03–0.06 were tried on joint
 training with sigmoid at k = 50, they froze runs that online SGD completes).
