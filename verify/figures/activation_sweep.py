@@ -114,7 +114,8 @@ CHOICES = {
           "lambda^2 and V ~ lambda^4 with lambda = 1/k, and at k = 50 left the runs far from recovery",
     "steps": "quick: fixed, online. full: per activation 2.5 x its frozen-c_hat ODE strong-recovery step, "
              "capped by params.step_cap, in sample-equivalent minibatches (block size and displacement per "
-             "activation in params.normalisation; the x axis counts samples); 2 replicas (4 at quick size)",
+             "activation in params.normalisation; the x axis counts samples); one run per activation at "
+             "full size (the budget; 4 replicas and their median at quick size)",
     "instance": "separated rows (uniform on the sphere), c and c_hat uniform on S^{k-1}, lambda = 1/k "
                 "(Appendix B); the paper does not give lambda.",
     "output_scale": "D.1 normalisation without the 1/xi of Appendix B: that factor only divides "

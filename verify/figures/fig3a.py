@@ -57,7 +57,8 @@ CHOICES = {
     "full": ("the normalised rule of verify.figures.full_tier (Theorem 16: eta = delta/(d V_k), delta = "
              "|h(0)|/2, measured at this instance with frozen c_hat), the same eta for both students; "
              "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP samples; "
-             "sample-equivalent minibatches (params.normalisation); 2 replicas (4 at quick size)"),
+             "sample-equivalent minibatches (params.normalisation); one replica at full size (the "
+             "budget; 4 at quick size)"),
     "loss": "population loss: closed form for the fine-tuned student, Monte Carlo (loss_samples per "
             "record and replica) for the linearized one; both averaged over replicas",
     "start": "u_hat uniform on the sphere of span(W)-perp, c_hat the instance's (random on S^{k-1})",
