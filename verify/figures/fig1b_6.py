@@ -51,8 +51,8 @@ def _resolve(p) -> list[dict]:
         # One horizon for every xi, from the slowest ODE: the ODE (noise-free) gets *faster* as xi
         # grows at a fixed eta, so per-xi ODE horizons would cut exactly the runs whose plateau
         # (made by the gradient noise, V ~ xi^4) the figure is about.
-        odes = [full_tier.ode_strong_step(s, full_tier.normalised_lr(specs[0])["lr"], 100 * p["step_cap"])
-                for s in specs]
+        lr = full_tier.normalised_lr(specs[0])["lr"]
+        odes = [full_tier.ode_strong_step(s, lr, 100 * p["step_cap"]) for s in specs]
         horizon = full_tier.ode_horizon(odes, p["step_cap"])
         plans = {_label(r): full_tier.plan_run(s, p["step_cap"], 400, lr_spec=specs[0],
                                                replicas=p["replicas"], horizon=horizon, trains_c=True)

@@ -71,7 +71,7 @@ class FullEngine:
         self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
 
     def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
-        if self.batch > 1:
+        if self.batch > 1:  # the online step below reuses its R×d buffers: the benchmarked hot loop
             return self._batch_step(eta)
         pb, X, U = self.problem, self.X, self.U
         assert pb.Q is not None and pb.W is not None

@@ -86,8 +86,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     sequence = root(seed)
     rngs = generators(sequence, replicas + 1)
     eng_class = FullEngine if engine == "full" else ReducedEngine
-    extra = {"batch": batch} if batch > 1 else {}
-    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, **extra)
+    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
     reason = closed_form_reason(problem, the_mode.constrained, the_mode.linearized)
     recorder = _LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
     record_at = sorted({0, *range(record_every, steps + 1, record_every), steps})
