@@ -139,10 +139,11 @@ class ReducedEngine:
             _, kx = self.fused.terms(flat[:, :pb.r], flat @ pb.uc, zh.reshape(-1))
             t = None
         else:
-            zw, zu, zh, wh = projections(pb, z.reshape(R * B, pb.p), b.reshape(-1),
-                                         np.repeat(a, B, axis=0), np.repeat(beta, B),
+            # One row per sample, each with its replica's state (no copies for online steps).
+            rows = (lambda v: np.repeat(v, B, axis=0)) if B > 1 else (lambda v: v)
+            zw, zu, zh, wh = projections(pb, z.reshape(R * B, pb.p), b.reshape(-1), rows(a), rows(beta),
                                          self.mode.constrained)
-            c_rows = np.repeat(self.c_hat, B, axis=0) if self.mode.train_c else self.c_hat
+            c_rows = rows(self.c_hat) if self.mode.train_c else self.c_hat
             t = terms(pb, zw, zu, zh, wh, c_rows, self.mode.linearized, self.mode.train_c)
             kx = t.kx
         kx = kx.reshape(R, B)
