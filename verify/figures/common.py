@@ -18,6 +18,7 @@ Sweep tasks are the module-level functions below; each takes a JSON-able instanc
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 import json
@@ -188,7 +189,9 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
 
     out = check_writable(out)
     tier = "quick" if quick else "full"
-    params = module.PARAMS[tier]
+    # A copy: the full tier's compute() writes its run plan (step, horizon, block size) into the
+    # params it is given, and module-level PARAMS must stay what the module declares.
+    params = copy.deepcopy(module.PARAMS[tier])
     rows = module.compute(params, scheduler, progress)
     text = table_csv(rows)
     _atomic_write(out / f"{module.NAME}.csv", text.encode())

@@ -35,7 +35,7 @@ PARAMS = {"quick": _params(8, 100, 16000, 4.0),
                    "step_cap": FULL_CAP}}
 
 
-def _resolve(p) -> list[dict]:
+def _resolve(p, specs: list[dict]) -> list[dict]:
     """Per instance (the same for joint and frozen): ``lr``, ``steps``, ``batch``, ``record_every``.
     Quick: one fixed eta0/d and horizon, online steps.  Full: :func:`full_tier.plan_run` per instance
     (normalised step, 2.5 x that instance's frozen ODE strong-recovery step capped at step_cap,
@@ -43,10 +43,9 @@ def _resolve(p) -> list[dict]:
     if p.get("lr_rule") != "normalised":
         return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
                 for _ in p["instance_seeds"]]
-    specs = {seed: common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
-                                        quantized=p["quantized"]) for seed in p["instance_seeds"]}
     # trains_c: the joint panel's c_hat sets the block size for both panels
-    plans = {seed: full_tier.plan_run(spec, p["step_cap"], trains_c=True) for seed, spec in specs.items()}
+    plans = {seed: full_tier.plan_run(spec, p["step_cap"], trains_c=True)
+             for seed, spec in zip(p["instance_seeds"], specs, strict=True)}
     p.update(steps=max(v["steps"] for v in plans.values()),
              normalisation={"rule": full_tier.NORMALISED_RULE, "per_instance": plans,
                             "yardstick": "the frozen ODE (eq. (6)); joint training has no closed-form ODE, "
@@ -103,9 +102,9 @@ NOT_REPRODUCED_STATUS = "not reproduced at quick size"
 
 def compute(p, scheduler, progress):
     tasks, ode_tasks = [], []
-    for seed, run in zip(p["instance_seeds"], _resolve(p), strict=True):
-        spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
-                                    quantized=p["quantized"])
+    specs = [common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
+                                  quantized=p["quantized"]) for seed in p["instance_seeds"]]
+    for spec, run in zip(specs, _resolve(p, specs), strict=True):
         for _, mode in PANELS:
             tasks.append(Task(common.sgd_task, dict(
                 instance=spec, mode=mode, steps=run["steps"], lr=run["lr"], replicas=1, seed=p["sgd_seed"],
@@ -115,14 +114,12 @@ def compute(p, scheduler, progress):
     results = run_sweep(tasks + ode_tasks, scheduler=scheduler, progress=progress)
     rows = []
     for i, seed in enumerate(p["instance_seeds"]):
-        spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], seed,
-                                    quantized=p["quantized"])
-        sign = math.copysign(1.0, common.theorem_start(common.make_instance(spec)))
+        ode = results[len(tasks) + i]
+        sign = math.copysign(1.0, ode["m"][0])  # the start is sign(h(0))/sqrt(d)
         for j, (panel, _) in enumerate(PANELS):
             res = results[2 * i + j]
             m = np.abs(res["m"][:, 0]) if panel == "a" else sign * res["m"][:, 0]
             rows += common.curve_rows(panel, f"instance {seed}", "m", res["steps"], m)
-        ode = results[len(tasks) + i]
         rows += common.curve_rows("b", f"instance {seed}", "ode_m", ode["steps"], sign * ode["m"])
     return rows
 
