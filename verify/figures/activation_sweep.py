@@ -49,10 +49,10 @@ def _resolve(p: dict, specs: list) -> list[dict]:
     and one horizon, online.  Full: :func:`full_tier.plan_run` per activation (its own normalised
     step and ODE horizon), the numbers in p["normalisation"]."""
     if p["lr_rule"] != "normalised":
-        return [{"lr": p["eta0"] / (p["d"] * derivative_energy(act)), "steps": p["steps"], "batch": 1,
-                 "record_every": p["record_every"]} for act in p["activations"]]
+        return [full_tier.online_run(p, p["eta0"] / (p["d"] * derivative_energy(act)))
+                for act in p["activations"]]
     plans = {act: full_tier.plan_run(spec, p["step_cap"], replicas=p["replicas"],
-                                 trains_c=MODES[p["mode"]].train_c)
+                                     trains_c=MODES[p["mode"]].train_c)
              for act, spec in zip(p["activations"], specs, strict=True)}
     p.update(steps=max(v["steps"] for v in plans.values()),
              normalisation={"rule": full_tier.NORMALISED_RULE, "per_activation": plans,

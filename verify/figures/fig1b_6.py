@@ -38,12 +38,11 @@ PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
 
 def _resolve(p) -> list[dict]:
     """Per xi: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: one fixed step and horizon,
-    online.  Full: one normalised step for every xi, measured at the smallest xi (the fastest
-    curve, whose h(0) is largest); each xi runs to 2.5 x its own frozen-c_hat ODE strong-recovery
-    step (capped), in sample-equivalent minibatches (p["normalisation"])."""
+    online.  Full: one normalised step for every xi, measured at the smallest xi; one horizon for
+    every xi, 2.5 x the slowest xi's frozen-c_hat ODE strong-recovery step (capped); each xi in
+    sample-equivalent minibatches of its own size (p["normalisation"])."""
     if p.get("lr_rule") != "normalised":
-        return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
-                for _ in p["xi_over_sqrt_k"]]
+        return [full_tier.online_run(p, p["lr"]) for _ in p["xi_over_sqrt_k"]]
     if not p.get("normalisation"):
         specs = [common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
                                       p["instance_seed"], quantized=p["quantized"])

@@ -41,8 +41,7 @@ def _resolve(p, specs: list[dict]) -> list[dict]:
     (normalised step, 2.5 x that instance's frozen ODE strong-recovery step capped at step_cap,
     sample-equivalent minibatches), the numbers in p["normalisation"]."""
     if p.get("lr_rule") != "normalised":
-        return [{"lr": p["lr"], "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
-                for _ in p["instance_seeds"]]
+        return [full_tier.online_run(p, p["lr"]) for _ in p["instance_seeds"]]
     # trains_c: the joint panel's c_hat sets the block size for both panels
     plans = {seed: full_tier.plan_run(spec, p["step_cap"], trains_c=True)
              for seed, spec in zip(p["instance_seeds"], specs, strict=True)}

@@ -48,8 +48,8 @@ def resolve(p) -> None:
     if p.get("lr_rule") != "normalised" or p.get("normalisation"):
         return
     full_tier.normalise_single(p, _spec(p), 100, "instance",
-                            "the frozen-c_hat ODE of this instance (both students train c_hat; "
-                            "no closed-form ODE for joint or linearized)", trains_c=True)
+                               "the frozen-c_hat ODE of this instance (both students train c_hat; "
+                               "no closed-form ODE for joint or linearized)", trains_c=True)
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "

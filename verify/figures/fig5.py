@@ -47,8 +47,8 @@ def _resolve(p) -> None:
     spec = common.instance_spec(p["kind"], p["k"], p["d"], p["xi"], p["activation"], p["instance_seed"],
                                 quantized=p["quantized"])
     full_tier.normalise_single(p, spec, 200, "alpha_0_instance",
-                            "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
-                            "eta for every alpha and every repeated instance", trains_c=False)
+                               "the alpha = 0 ODE (eq. (6) needs u orthogonal to span W); the same "
+                               "eta for every alpha and every repeated instance", trains_c=False)
 CHOICES = {
     "overlap": "sign(m_0) <u_t, u> with m_0 = sign(h(0))/sqrt(d): with c_hat frozen the dynamics run to "
                "sign(h(0)) u (eq. (6)), which is -u for about half of the random c_hat",

@@ -192,6 +192,12 @@ def plan_run(spec: dict, cap: int, points: int = 200, lr_spec: dict | None = Non
     return out
 
 
+def online_run(p: dict, lr: float) -> dict:
+    """The quick tier's plan for one curve, in :func:`plan_run`'s keys: a fixed step ``lr``, the
+    figure's own horizon and record spacing, online SGD (B = 1)."""
+    return {"lr": lr, "steps": p["steps"], "batch": 1, "record_every": p["record_every"]}
+
+
 def batch_arg(run: dict) -> dict:
     """``{"batch": B}`` for a minibatched run, ``{}`` for an online one (so the sweep-cache keys of
     online runs stay what they were)."""
