@@ -97,12 +97,18 @@ class FullEngine:
                 G += t.kw @ pb.W
             if t.kh is not None:
                 G += t.kh[:, None] * U
+        return self._move(G, eta, t.gc if t is not None and self.mode.train_c else None)
+
+    def _move(self, G: np.ndarray, eta: float, gc: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+        """Step along the gradient G (overwritten) projected on the sphere's tangent space, renormalise,
+        and step ĉ along ``gc`` when it is trained; the norms divided out."""
+        U = self.U
         G -= np.einsum("ij,ij->i", G, U)[:, None] * U  # tangent space of the sphere
         G *= eta
         U -= G
         norm = np.sqrt(np.einsum("ij,ij->i", U, U))
         U /= norm[:, None]
-        return norm, step_c(self.c_hat, t.gc, eta) if t is not None and self.mode.train_c else None
+        return norm, None if gc is None else step_c(self.c_hat, gc, eta)
 
     def _batch_step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
         """One update from B samples per replica (R×B×d block, drawn per replica)."""
@@ -126,13 +132,7 @@ class FullEngine:
                 G += t.kw.reshape(R, B, -1).sum(axis=1) @ pb.W
             if t.kh is not None:
                 G += t.kh.reshape(R, B).sum(axis=1)[:, None] * U
-        G -= np.einsum("ij,ij->i", G, U)[:, None] * U
-        U -= eta * G
-        norm = np.sqrt(np.einsum("ij,ij->i", U, U))
-        U /= norm[:, None]
-        if not self.mode.train_c:
-            return norm, None
-        return norm, step_c(self.c_hat, t.gc.reshape(R, B, -1).sum(axis=1), eta)
+        return self._move(G, eta, t.gc.reshape(R, B, -1).sum(axis=1) if self.mode.train_c else None)
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         assert self.problem.u is not None
