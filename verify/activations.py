@@ -238,33 +238,10 @@ def _lambdify_mpmath(x, expr):
 
 
 def _parse(source: str, name: str):
-    import sympy
-    from sympy.parsing.sympy_parser import parse_expr, standard_transformations
+    """σ from untrusted text: the whitelist parser of :mod:`verify.expressions`, never ``eval``."""
+    from verify.expressions import parse_expression
 
-    x = _symbol()
-    try:
-        expr = parse_expr(
-            source,
-            local_dict={"x": x, "Max": sympy.Max, "Min": sympy.Min, "Abs": sympy.Abs},
-            transformations=standard_transformations,
-        )
-        expr = sympy.sympify(expr)
-    except Exception as exc:  # SymPy raises many types for malformed input
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise MalformedExpressionError(
-            f"activation {name!r}: cannot parse {source!r} as a SymPy expression ({reason})"
-        ) from None
-    if not isinstance(expr, sympy.Expr):
-        raise MalformedExpressionError(
-            f"activation {name!r}: {source!r} is not an expression in x"
-        )
-    extra = expr.free_symbols - {x}
-    if extra:
-        names = ", ".join(sorted(str(s) for s in extra))
-        raise MalformedExpressionError(
-            f"activation {name!r}: expression may only use the variable x, found {names}"
-        )
-    return expr
+    return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 
 
 def _kinks(expr, x) -> tuple:

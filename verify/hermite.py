@@ -170,9 +170,11 @@ def _from_payload(p: dict) -> HermiteCoefficients:
         errors = tuple(mpmath.mpf(e) for e in p["errors"])
     exact = None
     if "exact" in p:
-        import sympy
+        # Cache files are data, not code: exact values go through the whitelist parser.
+        from verify.expressions import parse_expression
 
-        exact = tuple(sympy.sympify(e) for e in p["exact"])
+        exact = tuple(parse_expression(e, variables={}, what="cached exact Hermite coefficient")
+                      for e in p["exact"])
     return HermiteCoefficients(p["activation"], p["dps"], values, errors, p["method"], exact)
 
 

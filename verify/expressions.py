@@ -1,0 +1,351 @@
+"""Untrusted text to SymPy expressions through a whitelist, never through ``eval``.
+
+Every user string that becomes an expression (``expr:`` activations on the
+command line and in instance files, exact values read back from the cache,
+the claim language) goes through :func:`parse_expression`.  SymPy's own
+``sympify`` and ``parse_expr`` run ``eval`` on their input, so a string such
+as ``__import__('os').system(...)`` would execute; here the text is only
+*parsed* by Python's :mod:`ast` (parsing executes nothing) and the tree is
+walked node by node.  The walk admits
+
+- number literals (int and float; no complex, strings or bytes),
+- the names the caller declares (variables, constants such as ``pi``),
+- ``+ - * / **`` and unary ``+ -``,
+- calls of the functions in the caller's whitelist, by plain name, with
+  positional arguments only (and, where a function needs them, small
+  non-negative integer literals, e.g. the degree of ``hermite_prob``),
+- comparisons ``== <= >= < >`` only when the caller asks for relations,
+
+and builds the SymPy expression itself from those nodes.  Anything else
+(attribute access, subscripts, lambdas, comprehensions, keyword arguments,
+underscore names, non-ASCII identifiers, which Python would NFKC-normalise)
+is refused with :class:`~verify.errors.MalformedExpressionError` naming the
+construct.  Sizes are bounded before SymPy sees anything, so no input can make
+the parser hang: text length, nesting depth, node count, exponents and integer
+literal sizes all have limits (constants below, each with its reason).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from verify.errors import MalformedExpressionError
+
+# A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
+# ast.parse and the walk below well under a millisecond per node.
+MAX_LENGTH = 2000
+# Python's own parser gives up near 200 nested parentheses with a MemoryError or
+# RecursionError; 50 levels is far beyond any formula and far from that edge.
+MAX_DEPTH = 50
+MAX_NODES = 1000
+# x**100 is already a degree-100 polynomial activation (its Hermite expansion has
+# 101 terms); larger powers only make SymPy slow (x**10**9 would expand forever).
+MAX_EXPONENT = 100
+# An integer literal of 30 digits is exact beyond any float; longer ones are typos or attacks.
+MAX_INTEGER_DIGITS = 30
+# Float literals stay inside float64's normal range with room to multiply: every
+# expression also runs in NumPy, where 1e-400 would silently be 0.0 and 1e400 inf.
+MIN_FLOAT_LITERAL, MAX_FLOAT_LITERAL = 1e-200, 1e200
+# Integer arguments such as factorial(n) or hermite_prob(n, x): n <= 100 keeps them instant.
+MAX_INTEGER_ARGUMENT = 100
+
+
+@dataclass(frozen=True)
+class Function:
+    """A whitelisted function: its SymPy builder, arity and which arguments are small integers."""
+
+    build: Callable
+    min_arity: int
+    max_arity: int | None = None  # None: exactly min_arity; math.inf: any number above min_arity
+    integer_arguments: tuple[int, ...] = ()
+
+    def accepts(self, count: int) -> bool:
+        return self.min_arity <= count <= (self.min_arity if self.max_arity is None else self.max_arity)
+
+    def arity_text(self) -> str:
+        if self.max_arity is None:
+            return str(self.min_arity)
+        return f"at least {self.min_arity}" if self.max_arity == math.inf else \
+            f"{self.min_arity} to {self.max_arity}"
+
+
+def _sympy_functions() -> dict[str, Function]:
+    import sympy
+
+    one = {name: Function(getattr(sympy, name), 1) for name in (
+        "exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
+        "Abs", "sign", "Heaviside", "cbrt")}
+    return one | {
+        "abs": Function(sympy.Abs, 1),
+        # SymPy flattens Max(Max(a, b), c) to Max(a, b, c); its printed form must parse back.
+        "Max": Function(sympy.Max, 2, math.inf),
+        "Min": Function(sympy.Min, 2, math.inf),
+        "hermite_prob": Function(sympy.hermite_prob, 2, integer_arguments=(0,)),
+        "factorial": Function(sympy.factorial, 1, integer_arguments=(0,)),
+    }
+
+
+def activation_functions() -> dict[str, Function]:
+    """The functions an ``expr:`` activation may call (all have mpmath and NumPy twins)."""
+    return _sympy_functions()
+
+
+def standard_constants() -> dict[str, object]:
+    import sympy
+
+    return {"pi": sympy.pi, "E": sympy.E}
+
+
+_REFUSED_CONSTRUCTS = {
+    ast.Attribute: "attribute access is", ast.Subscript: "subscripts are", ast.Lambda: "lambda is",
+    ast.IfExp: "conditional expressions are", ast.ListComp: "comprehensions are",
+    ast.SetComp: "comprehensions are", ast.DictComp: "comprehensions are", ast.GeneratorExp: "generators are",
+    ast.Dict: "dicts are", ast.Set: "sets are", ast.List: "lists are", ast.Tuple: "tuples are",
+    ast.NamedExpr: "assignment (:=) is", ast.Starred: "starred arguments are", ast.JoinedStr: "strings are",
+    ast.FormattedValue: "strings are", ast.BoolOp: "and/or are", ast.Await: "await is", ast.Yield: "yield is",
+    ast.YieldFrom: "yield is", ast.Slice: "slices are",
+}
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.Pow: operator.pow}
+_RELATIONS = {ast.Eq: "==", ast.LtE: "<=", ast.GtE: ">=", ast.Lt: "<", ast.Gt: ">"}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """``lhs OP rhs`` as parsed from a claim; OP is one of ``== <= >= < >``."""
+
+    lhs: object
+    op: str
+    rhs: object
+
+
+def parse_expression(text: str, *, variables: Mapping[str, object],
+                     functions: Mapping[str, Function] | None = None,
+                     constants: Mapping[str, object] | None = None,
+                     allow_relation: bool = False, what: str = "expression"):
+    """Parse untrusted ``text`` into a SymPy expression (or a :class:`Relation`).
+
+    Parameters
+    ----------
+    variables:
+        Names the text may use, mapped to the SymPy objects they stand for.
+    functions:
+        Whitelisted callables (default: :func:`activation_functions`).
+    constants:
+        Named constants (default: ``pi`` and ``E``).
+    allow_relation:
+        Admit one top-level comparison and return a :class:`Relation`.
+    what:
+        How error messages name the text (e.g. ``"activation 'expr:...'"``).
+
+    Raises
+    ------
+    MalformedExpressionError
+        With one line naming the offending token or construct.
+    """
+    if not isinstance(text, str):
+        raise MalformedExpressionError(f"{what}: expected text, got {type(text).__name__}")
+    _check_text(text, what)
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as exc:
+        raise MalformedExpressionError(f"{what}: cannot parse {_clip(text)!r} ({exc.msg})") from None
+    except (ValueError, MemoryError, RecursionError):
+        raise MalformedExpressionError(f"{what}: cannot parse {_clip(text)!r}") from None
+    walker = _Walker(text.strip(), dict(variables), dict(functions if functions is not None else activation_functions()),
+                     dict(constants if constants is not None else standard_constants()), what)
+    body = tree.body
+    if isinstance(body, ast.Compare):
+        if not allow_relation:
+            raise MalformedExpressionError(f"{what}: comparisons are not allowed here, found {_clip(text)!r}")
+        if len(body.ops) != 1:
+            raise MalformedExpressionError(f"{what}: chained comparisons are not allowed ({_clip(text)!r})")
+        op = _RELATIONS.get(type(body.ops[0]))
+        if op is None:
+            raise MalformedExpressionError(f"{what}: relation {type(body.ops[0]).__name__} is not one of "
+                                           f"{', '.join(_RELATIONS.values())}")
+        relation = Relation(walker.expression(body.left, 1), op, walker.expression(body.comparators[0], 1))
+        _check_finite(relation.lhs, text, what)
+        _check_finite(relation.rhs, text, what)
+        return relation
+    if allow_relation:
+        raise MalformedExpressionError(f"{what}: expected a relation (==, <=, >=, <, >), got {_clip(text)!r}")
+    expr = walker.expression(body, 1)
+    _check_finite(expr, text, what)
+    return expr
+
+
+def _nonzero_digits(literal: str) -> bool:
+    return any(ch in "123456789" for ch in literal.lower().split("e")[0])
+
+
+def _clip(text: str, room: int = 60) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def _check_text(text: str, what: str) -> None:
+    if len(text) > MAX_LENGTH:
+        raise MalformedExpressionError(f"{what}: text of {len(text)} characters is longer than the "
+                                       f"limit of {MAX_LENGTH}")
+    if not text.strip():
+        raise MalformedExpressionError(f"{what}: empty expression")
+    bad = next((ch for ch in text if not (ch.isascii() and (ch.isprintable() or ch in " \t"))), None)
+    if bad is not None:
+        # Python folds non-ASCII identifiers by NFKC, so 'ｅval' would reach the walk as 'eval':
+        # refuse them outright rather than reason about normal forms.
+        raise MalformedExpressionError(f"{what}: character {bad!r} is not allowed (printable ASCII only)")
+    depth = deepest = 0
+    for ch in text:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        deepest = max(deepest, depth)
+    if deepest > MAX_DEPTH:
+        raise MalformedExpressionError(f"{what}: brackets nested {deepest} deep, more than the limit of "
+                                       f"{MAX_DEPTH}")
+
+
+def _check_finite(expr, text: str, what: str) -> None:
+    import sympy
+
+    if isinstance(expr, sympy.Basic) and expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+        raise MalformedExpressionError(f"{what}: {_clip(text)!r} is not finite (it simplifies to "
+                                       f"{_clip(str(expr))})")
+
+
+class _Walker:
+    """Builds SymPy objects from whitelisted AST nodes; every other node is refused."""
+
+    def __init__(self, source, variables, functions, constants, what):
+        self.source = source
+        self.variables, self.functions, self.constants, self.what = variables, functions, constants, what
+        self.nodes = 0
+
+    def fail(self, message: str):
+        raise MalformedExpressionError(f"{self.what}: {message}")
+
+    def expression(self, node, depth: int):
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self.fail(f"more than {MAX_NODES} terms and operators")
+        if depth > MAX_DEPTH:
+            self.fail(f"expression nested more than {MAX_DEPTH} levels deep")
+        if isinstance(node, ast.Constant):
+            return self.constant(node)
+        if isinstance(node, ast.Name):
+            return self.name(node.id)
+        if isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, ast.UAdd | ast.USub):
+                self.fail(f"operator {type(node.op).__name__} is not allowed (only + - * / **)")
+            operand = self.expression(node.operand, depth + 1)
+            return -operand if isinstance(node.op, ast.USub) else operand
+        if isinstance(node, ast.BinOp):
+            apply = _BINARY.get(type(node.op))
+            if apply is None:
+                self.fail(f"operator {type(node.op).__name__} is not allowed (only + - * / **)")
+            left = self.expression(node.left, depth + 1)
+            right = self.expression(node.right, depth + 1)
+            if isinstance(node.op, ast.Pow):
+                self.check_power(left, right)
+            if isinstance(node.op, ast.Div) and right == 0:
+                self.fail("division by zero")
+            result = self.build(apply, left, right)
+            return result
+        if isinstance(node, ast.Call):
+            return self.call(node, depth)
+        if isinstance(node, ast.Compare):
+            self.fail("a comparison may only stand at the top level")
+        construct = _REFUSED_CONSTRUCTS.get(type(node), f"the construct {type(node).__name__} is")
+        self.fail(f"{construct} not allowed")
+
+    def constant(self, node: ast.Constant):
+        import sympy
+
+        value = node.value
+        if isinstance(value, bool) or value is None or value is Ellipsis:
+            self.fail(f"constant {value!r} is not a number")
+        if isinstance(value, int):
+            if len(str(abs(value))) > MAX_INTEGER_DIGITS:
+                self.fail(f"integer literal with {len(str(abs(value)))} digits is longer than "
+                          f"{MAX_INTEGER_DIGITS} digits")
+            return sympy.Integer(value)
+        if isinstance(value, float):
+            # Read the literal's own digits: float('1e-400') would silently be 0.0.
+            literal = ast.get_source_segment(self.source, node) or repr(value)
+            if not math.isfinite(value) or (value == 0) != (not _nonzero_digits(literal)) \
+                    or (value != 0 and not MIN_FLOAT_LITERAL <= abs(value) <= MAX_FLOAT_LITERAL):
+                self.fail(f"number {literal} is outside [{MIN_FLOAT_LITERAL:g}, {MAX_FLOAT_LITERAL:g}] in "
+                          "magnitude (the NumPy twins evaluate in float64)")
+            return sympy.Float(literal)
+        if isinstance(value, str | bytes):
+            self.fail(f"string {_clip(repr(value), 30)} is not allowed")
+        self.fail(f"constant {value!r} is not a real number")
+
+    def name(self, name: str):
+        if name.startswith("_"):
+            self.fail(f"name {name!r} is not allowed (underscore names are never admitted)")
+        if name in self.variables:
+            return self.variables[name]
+        if name in self.constants:
+            return self.constants[name]
+        if name in self.functions:
+            self.fail(f"function {name!r} must be called, e.g. {name}(x)")
+        allowed = ", ".join(sorted([*self.variables, *self.constants]))
+        self.fail(f"unknown name {name!r} (allowed: {allowed})")
+
+    def call(self, node: ast.Call, depth: int):
+        if not isinstance(node.func, ast.Name):
+            construct = "attribute access" if isinstance(node.func, ast.Attribute) else "calling an expression"
+            self.fail(f"{construct} is not allowed; call a function by its name, e.g. exp(x)")
+        name = node.func.id
+        if name.startswith("_"):
+            self.fail(f"name {name!r} is not allowed (underscore names are never admitted)")
+        spec = self.functions.get(name)
+        if spec is None:
+            allowed = ", ".join(sorted(self.functions))
+            self.fail(f"unknown function {name!r} (allowed: {allowed})")
+        if node.keywords:
+            self.fail(f"keyword arguments are not allowed in {name}(...)")
+        if not spec.accepts(len(node.args)):
+            self.fail(f"{name} takes {spec.arity_text()} argument(s), got {len(node.args)}")
+        args = [self.expression(a, depth + 1) for a in node.args]
+        for i in spec.integer_arguments:
+            value = args[i]
+            if not (getattr(value, "is_Integer", False) and 0 <= value <= MAX_INTEGER_ARGUMENT):
+                self.fail(f"argument {i + 1} of {name} must be an integer in [0, {MAX_INTEGER_ARGUMENT}], "
+                          f"got {_clip(str(value), 30)}")
+        return self.build(spec.build, *args)
+
+    def build(self, function, *args):
+        try:
+            result = function(*args)
+        except (TypeError, ValueError, ArithmeticError, RecursionError) as exc:
+            # SymPy refuses some well-typed inputs (e.g. Heaviside of a relation); say so in one line.
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            self.fail(f"cannot build {getattr(function, '__name__', function)}"
+                      f"({', '.join(_clip(str(a), 20) for a in args)}): {_clip(reason)}")
+        self.check_size(result)
+        return result
+
+    def check_power(self, base, exponent) -> None:
+        if getattr(exponent, "is_Number", False):
+            if abs(exponent) > MAX_EXPONENT:
+                self.fail(f"exponent {_clip(str(exponent), 30)} exceeds the limit of {MAX_EXPONENT}")
+            if getattr(base, "is_Number", False) and base != 0:
+                digits = abs(float(exponent)) * abs(math.log10(abs(float(base)) or 1.0))
+                if digits > 10 * MAX_INTEGER_DIGITS:
+                    self.fail(f"{base}**{exponent} has about {digits:.0f} digits")
+
+    def check_size(self, result) -> None:
+        import sympy
+
+        # Products and powers of powers merge exponents (x**60 * x**60 = x**120): check the result.
+        if isinstance(result, sympy.Pow) and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT:
+            self.fail(f"power {_clip(str(result), 30)} exceeds the exponent limit of {MAX_EXPONENT}")
+        if isinstance(result, sympy.Mul):
+            for factor in result.args:
+                self.check_size(factor)
