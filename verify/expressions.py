@@ -32,6 +32,7 @@ import math
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import NoReturn
 
 from verify.errors import MalformedExpressionError
 
@@ -60,7 +61,7 @@ class Function:
 
     build: Callable
     min_arity: int
-    max_arity: int | None = None  # None: exactly min_arity; math.inf: any number above min_arity
+    max_arity: float | None = None  # None: exactly min_arity; math.inf: any number above min_arity
     integer_arguments: tuple[int, ...] = ()
 
     def accepts(self, count: int) -> bool:
@@ -157,8 +158,9 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
         raise MalformedExpressionError(f"{what}: cannot parse {_clip(text)!r} ({exc.msg})") from None
     except (ValueError, MemoryError, RecursionError):
         raise MalformedExpressionError(f"{what}: cannot parse {_clip(text)!r}") from None
-    walker = _Walker(text.strip(), dict(variables), dict(functions if functions is not None else activation_functions()),
-                     dict(constants if constants is not None else standard_constants()), what)
+    functions = activation_functions() if functions is None else functions
+    constants = standard_constants() if constants is None else constants
+    walker = _Walker(text.strip(), dict(variables), dict(functions), dict(constants), what)
     body = tree.body
     if isinstance(body, ast.Compare):
         if not allow_relation:
@@ -225,7 +227,7 @@ class _Walker:
         self.variables, self.functions, self.constants, self.what = variables, functions, constants, what
         self.nodes = 0
 
-    def fail(self, message: str):
+    def fail(self, message: str) -> NoReturn:
         raise MalformedExpressionError(f"{self.what}: {message}")
 
     def expression(self, node, depth: int):
@@ -298,10 +300,11 @@ class _Walker:
         self.fail(f"unknown name {name!r} (allowed: {allowed})")
 
     def call(self, node: ast.Call, depth: int):
-        if not isinstance(node.func, ast.Name):
-            construct = "attribute access" if isinstance(node.func, ast.Attribute) else "calling an expression"
+        func = node.func
+        if not isinstance(func, ast.Name):
+            construct = "attribute access" if isinstance(func, ast.Attribute) else "calling an expression"
             self.fail(f"{construct} is not allowed; call a function by its name, e.g. exp(x)")
-        name = node.func.id
+        name = func.id
         if name.startswith("_"):
             self.fail(f"name {name!r} is not allowed (underscore names are never admitted)")
         spec = self.functions.get(name)
