@@ -128,7 +128,8 @@ class Relation:
 def parse_expression(text: str, *, variables: Mapping[str, object],
                      functions: Mapping[str, Function] | None = None,
                      constants: Mapping[str, object] | None = None,
-                     allow_relation: bool = False, what: str = "expression"):
+                     allow_relation: bool = False, what: str = "expression",
+                     max_integer_digits: int = MAX_INTEGER_DIGITS):
     """Parse untrusted ``text`` into a SymPy expression (or a :class:`Relation`).
 
     Parameters
@@ -143,6 +144,9 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
         Admit one top-level comparison and return a :class:`Relation`.
     what:
         How error messages name the text (e.g. ``"activation 'expr:...'"``).
+    max_integer_digits:
+        Longest integer literal admitted (exact values read back from the cache carry
+        rationals with denominators of a few hundred digits).
 
     Raises
     ------
@@ -160,7 +164,8 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
         raise MalformedExpressionError(f"{what}: cannot parse {_clip(text)!r}") from None
     functions = activation_functions() if functions is None else functions
     constants = standard_constants() if constants is None else constants
-    walker = _Walker(text.strip(), dict(variables), dict(functions), dict(constants), what)
+    walker = _Walker(text.strip(), dict(variables), dict(functions), dict(constants), what,
+                     max_integer_digits)
     body = tree.body
     if isinstance(body, ast.Compare):
         if not allow_relation:
@@ -222,8 +227,8 @@ def _check_finite(expr, text: str, what: str) -> None:
 class _Walker:
     """Builds SymPy objects from whitelisted AST nodes; every other node is refused."""
 
-    def __init__(self, source, variables, functions, constants, what):
-        self.source = source
+    def __init__(self, source, variables, functions, constants, what, max_integer_digits):
+        self.source, self.max_integer_digits = source, max_integer_digits
         self.variables, self.functions, self.constants, self.what = variables, functions, constants, what
         self.nodes = 0
 
@@ -271,9 +276,9 @@ class _Walker:
         if isinstance(value, bool) or value is None or value is Ellipsis:
             self.fail(f"constant {value!r} is not a number")
         if isinstance(value, int):
-            if len(str(abs(value))) > MAX_INTEGER_DIGITS:
+            if len(str(abs(value))) > self.max_integer_digits:
                 self.fail(f"integer literal with {len(str(abs(value)))} digits is longer than "
-                          f"{MAX_INTEGER_DIGITS} digits")
+                          f"{self.max_integer_digits} digits")
             return sympy.Integer(value)
         if isinstance(value, float):
             # Read the literal's own digits: float('1e-400') would silently be 0.0.

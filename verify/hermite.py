@@ -45,6 +45,8 @@ MIN_DPS = 15
 TARGET_EXTRA_DIGITS = 2  # stop when every error estimate is below 10^-(dps+2)
 MAX_DEGREE = 12  # tanh-sinh levels; 12 means ~80k nodes per interval
 METHODS = ("auto", "exact", "quadrature")
+# Exact μ_p are rationals times powers of √2 and √π; at p = 200 their integers have 56 digits.
+EXACT_INTEGER_DIGITS = 400
 
 
 @dataclass(frozen=True)
@@ -173,8 +175,8 @@ def _from_payload(p: dict) -> HermiteCoefficients:
         # Cache files are data, not code: exact values go through the whitelist parser.
         from verify.expressions import parse_expression
 
-        exact = tuple(parse_expression(e, variables={}, what="cached exact Hermite coefficient")
-                      for e in p["exact"])
+        exact = tuple(parse_expression(e, variables={}, what="cached exact Hermite coefficient",
+                                       max_integer_digits=EXACT_INTEGER_DIGITS) for e in p["exact"])
     return HermiteCoefficients(p["activation"], p["dps"], values, errors, p["method"], exact)
 
 

@@ -598,3 +598,11 @@ __all__ = [
     "assumption_5_holds", "claim2", "claim_2_rows", "from_json", "glm", "load", "orthonormal",
     "save", "separated", "to_json",
 ]
+
+
+def nominal_row_norm2(instance) -> float:
+    """‖w_i‖²: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0).
+
+    Lives here, not in :mod:`verify.population`, so that the population and series
+    modules both read it without importing each other."""
+    return 0.0 if getattr(instance, "scratch", False) else 1.0

@@ -37,6 +37,7 @@ import numpy as np
 
 from verify.errors import InvalidParameterError
 from verify.fast_kernels import fast_kernel
+from verify.instance import nominal_row_norm2
 
 UNIT_TOL = 1e-10  # as verify.instance.NORM_TOL: d·eps rounding for d up to ~1e5
 
@@ -69,11 +70,6 @@ class Overlaps:
     def cross(self, m: np.ndarray) -> np.ndarray:
         """ρ_ij(m), shape m.shape + (k, k)."""
         return self.cross_base + self.cross_slope * m[..., None, None]
-
-
-def nominal_row_norm2(instance) -> float:
-    """‖w_i‖²: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0)."""
-    return 0.0 if getattr(instance, "scratch", False) else 1.0
 
 
 def row_norms(instance) -> tuple[np.ndarray, np.ndarray]:

@@ -129,7 +129,7 @@ def pair_terms(instance) -> tuple:
     lam = [mpmath.mpf(v) for v in instance.lam]
     c = [mpmath.mpf(v) for v in instance.c]
     c_hat = [mpmath.mpf(v) for v in instance.c_hat]
-    from verify.population import nominal_row_norm2
+    from verify.instance import nominal_row_norm2
 
     diag = nominal_row_norm2(instance)  # 1 (Assumption 1), or 0 for scratch (W = 0)
     n = [mpmath.sqrt(diag + xi2 * v**2) for v in c]

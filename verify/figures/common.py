@@ -29,8 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verify import instance as instances
 from verify.errors import InvalidParameterError
+from verify.figures.instances import make_instance, theorem_start
 
 #: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
 WEAK = 0.5
@@ -41,26 +41,6 @@ COLUMNS = ("panel", "series", "quantity", "step", "value")
 
 
 # --- sweep tasks --------------------------------------------------------------------------
-def make_instance(spec: dict):
-    """An instance from ``{"kind", "k", "d", "xi", "activation", "seed", ...}``; ``quantized``
-    and ``alpha`` are passed to the generators that take them."""
-    spec = dict(spec)
-    kind = spec.pop("kind")
-    args = (spec.pop("k"), spec.pop("d"), spec.pop("xi"), spec.pop("activation"))
-    return instances.GENERATORS[kind](*args, **spec)
-
-
-def theorem_start(inst, appendix_b_scaling: bool = False) -> float:
-    """m_0 = sign(h(0))/√d: Theorems 11–13 start from ⟨u_0, u⟩ sign(h(0)) ≥ β/√d (β = 1)."""
-    from verify.simulate.model import closed_form_h
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
-
-    problem = build_problem(inst, MODES["frozen"], appendix_b_scaling)
-    h0 = float(closed_form_h(problem, problem.c_hat, 0.0))
-    return math.copysign(1.0, h0) / math.sqrt(inst.d)
-
-
 def _start(inst, m0) -> float | None:
     if m0 == "theorem":
         return theorem_start(inst)

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from verify.errors import InvalidParameterError
-from verify.figures.common import make_instance, theorem_start
+from verify.figures.instances import make_instance, theorem_start
 
 #: Theorem 16: eta = delta / (d V_k) with delta = min{S_k eps^3 / (4 mu_1 (log d V_k)^2), 1}, i.e.
 #: delta proportional to the drift's lower bound S_k.  We take S = |h(0)| (closed form, frozen
