@@ -52,6 +52,7 @@ def test_cache_makes_a_rerun_resume():
 
 
 def test_unreachable_scheduler_is_a_one_line_error():
+    pytest.importorskip("distributed")  # the scheduler address is only tried with dask installed
     with pytest.raises(SchedulerUnreachableError, match="no dask scheduler answered at 'tcp://127.0.0.1:9'"):
         run_sweep(tasks(), scheduler="tcp://127.0.0.1:9", use_cache=False, timeout=2)
 
