@@ -1,0 +1,38 @@
+"""README.md says what the code does: generated blocks are fresh and named paths exist."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from verify.readme import BLOCKS, block, replace_block
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_generated_block_is_fresh(name):
+    assert block(README, name) == BLOCKS[name](), f"run `python -m verify.readme` to refresh {name}"
+
+
+def test_replace_block_touches_only_the_block():
+    text = "a\n<!-- x:start -->\nold\n<!-- x:end -->\nb\n"
+    assert replace_block(text, "x", "new\n") == "a\n<!-- x:start -->\nnew\n<!-- x:end -->\nb\n"
+    with pytest.raises(ValueError, match="no <!-- y:start -->"):
+        replace_block(text, "y", "z\n")
+
+
+def test_every_derivation_file_is_listed_and_exists():
+    listed = re.findall(r"^- `([a-z0-9_]+\.md)`", block(README, "derivations"), re.M)
+    on_disk = sorted(p.name for p in (ROOT / "derivations").glob("*.md"))
+    assert sorted(listed) == on_disk
+
+
+def test_paths_named_in_the_readme_exist():
+    """Every `verify/...`, `tests/...` or `scripts/...` path the README names is in the tree."""
+    named = set(re.findall(r"(?<![\w/.-])((?:verify|tests|scripts)/[\w./-]*[\w/])(?![<*\w])", README))
+    missing = sorted(p for p in named if not p.endswith("_") and not (ROOT / p).exists())
+    assert missing == []
