@@ -12,7 +12,8 @@ import re
 
 
 def _pattern(name: str) -> re.Pattern[str]:
-    return re.compile(re.escape(f"<!-- {name}:start -->") + r"\n(.*?)" + re.escape(f"<!-- {name}:end -->"), re.S)
+    start, end = re.escape(f"<!-- {name}:start -->"), re.escape(f"<!-- {name}:end -->")
+    return re.compile(start + r"\n(.*?)" + end, re.S)
 
 
 def block(text: str, name: str) -> str:
