@@ -28,6 +28,9 @@ def add_parser(sub) -> None:
                    help="exact closed form, quadrature, or auto (exact where available)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    p.add_argument("--certified", action="store_true",
+                   help="print balls [mid ± rad] that provably contain each mu_p (Arb ball "
+                        "arithmetic); exit 2 when the activation cannot be certified")
     p.set_defaults(run=run)
 
 
@@ -120,6 +123,8 @@ def render_text(report: dict) -> str:
 
 
 def run(args) -> int:
+    if args.certified:
+        return _run_certified(args)
     report = build_report(args.activation, args.terms, args.dps, args.method,
                           use_cache=not args.no_cache)
     if args.json:
@@ -127,4 +132,27 @@ def run(args) -> int:
         sys.stdout.write("\n")
     else:
         print(render_text(report))
+    return 0
+
+
+def _run_certified(args) -> int:
+    """``--certified``: balls that provably contain μ_p (:mod:`verify.certified.hermite`)."""
+    from verify.certified.balls import to_payload
+    from verify.certified.hermite import certified_hermite_coefficients
+
+    coeffs = certified_hermite_coefficients(args.activation, args.terms, args.dps, method=args.method,
+                                            use_cache=not args.no_cache)
+    if args.json:
+        json.dump({"activation": coeffs.activation, "dps": coeffs.dps, "method": coeffs.method,
+                   "cutoff": coeffs.cutoff, "growth": coeffs.growth, "balls": coeffs.formatted(),
+                   "enclosures": [to_payload(b, coeffs.dps) for b in coeffs.balls]},
+                  sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    print(f"activation: {coeffs.activation}    dps: {coeffs.dps}    method: {coeffs.method} (certified)")
+    if coeffs.growth is not None:
+        print(f"tails |x| > {coeffs.cutoff} bounded by the proven growth {coeffs.growth}")
+    print(f"{'p':>4}  mu_p (a ball that contains it)")
+    for p, text in enumerate(coeffs.formatted()):
+        print(f"{p:>4}  {text}")
     return 0

@@ -1,0 +1,191 @@
+"""Arb balls: scoped precision, exact conversions, endpoints, printing and cache round trips.
+
+A ball ``[m ± r]`` (python-flint's :class:`flint.arb`) stands for every real number in
+[m − r, m + r]; Arb's arithmetic guarantees that the result of an operation on balls contains
+the result of the exact operation on every choice of points in the inputs.  Everything in
+:mod:`verify.certified` is built from such operations, so a printed ball is a proof that the
+true value lies inside it.
+
+Precision is always scoped (:func:`working_precision`), never assigned globally: Arb's
+working precision lives in ``flint.ctx.prec``, which this module sets only inside ``with``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+from flint import arb, ctx, fmpq
+
+#: Bits carried beyond the requested digits.  The longest chains of rounded operations here
+#: (the Hermite recurrence to p = 200, sums over k² = 4096 neuron pairs, Gauss–Legendre sums of a
+#: few thousand nodes) lose at most ~20 bits; 64 leaves the requested digits untouched.
+GUARD_BITS = 64
+
+#: Extra decimal digits written to the cache beyond the requested ones, so a ball read back
+#: is as tight as the one computed (the decimal rounding is folded into the stored radius).
+CACHE_EXTRA_DIGITS = 10
+
+
+def bits_for(dps: int) -> int:
+    """Working precision in bits for ``dps`` decimal digits, guard bits included."""
+    return math.ceil(dps * math.log2(10)) + GUARD_BITS
+
+
+@contextmanager
+def working_precision(dps: int) -> Iterator[None]:
+    """Arb arithmetic at :func:`bits_for` (``dps``) bits inside the block."""
+    with ctx.workprec(bits_for(dps)):
+        yield
+
+
+def exact(value) -> arb:
+    """An int, float (its exact binary value), :class:`~fractions.Fraction` or arb as a ball.
+
+    Floats and ints become exact balls (radius 0); a Fraction becomes the tightest ball at the
+    working precision (exact when its denominator is a power of two that fits).
+    """
+    if isinstance(value, arb):
+        return value
+    if isinstance(value, Fraction):
+        return arb(fmpq(value.numerator, value.denominator))
+    if isinstance(value, bool) or not isinstance(value, int | float) and not hasattr(value, "__float__"):
+        raise TypeError(f"cannot make a ball from {value!r}")
+    if isinstance(value, int):
+        return arb(value)
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"cannot make a ball from the non-finite number {value!r}")
+    numerator, denominator = number.as_integer_ratio()
+    # A double is m·2^e with |m| < 2^53: exact in arb at any precision of 53 bits or more.
+    return arb(fmpq(numerator, denominator)) if denominator != 1 else arb(numerator)
+
+
+def dyadic(point: arb) -> Fraction:
+    """The exact value of a ball of radius 0 (a dyadic rational) as a Fraction."""
+    if point.rad() != 0:
+        raise ValueError(f"{point} is not an exact point")
+    man, exp = point.mid().man_exp()
+    mantissa, exponent = int(man), int(exp)
+    return Fraction(mantissa * 2**exponent) if exponent >= 0 else Fraction(mantissa, 2**-exponent)
+
+
+def upper_fraction(x: arb) -> Fraction:
+    """A rational ≥ every point of ``x`` (its upper endpoint, exactly)."""
+    return dyadic(x.upper())
+
+
+def lower_fraction(x: arb) -> Fraction:
+    """A rational ≤ every point of ``x`` (its lower endpoint, exactly)."""
+    return dyadic(x.lower())
+
+
+def interval(lo, hi) -> arb:
+    """A ball containing the closed interval [lo, hi] (endpoints given as numbers or balls)."""
+    return exact(lo).union(exact(hi))
+
+
+def clamped_endpoints(x: arb, lo: arb, hi: arb) -> tuple[arb, arb]:
+    """The exact endpoints of ``x`` ∩ [lo, hi], for a ball whose *true* value is known to lie in
+    [lo, hi] and which sticks out only by rounding.
+
+    Endpoints, not a ball: a ball's radius is rounded up, so no ball can end exactly at 1."""
+    low = x.lower() if x.lower() > lo else lo
+    high = x.upper() if x.upper() < hi else hi
+    if high < low:
+        raise ValueError(f"{x} does not meet [{lo}, {hi}]")
+    return low, high
+
+
+def monotone_image(function, low: arb, high: arb, increasing: bool) -> arb:
+    """Enclosure of {f(t): low ≤ t ≤ high} for a monotone f, from its values at the two
+    exact endpoints.
+
+    This is how functions with a boundary of their domain in the interval (asin, acos, √ at
+    ±1 or 0) are enclosed: Arb returns NaN for a ball that sticks out of the domain, while the
+    endpoints themselves are valid points."""
+    at_low, at_high = function(low), function(high)
+    return at_low.union(at_high) if increasing else at_high.union(at_low)
+
+
+def quantized(x: arb, decimals: int) -> arb:
+    """``x`` reported as a decimal with ``decimals`` places and its rounding interval: the ball
+    centred at the multiple m' of 10^-decimals nearest to mid(x), with radius rad(x) + 10^-decimals.
+
+    It contains x (for t ∈ x, |t − m'| ≤ rad + |mid − m'| ≤ rad + ½·10^-decimals) and every
+    number within ½·10^-decimals of x.  Certified results are reported this way, at the absolute
+    resolution they are certified to, not at whatever extra accuracy an integrator happened to
+    reach: the result does not depend on convergence luck, and a reference value correct to that
+    resolution lies inside it."""
+    unit = arb(10) ** (-decimals)
+    steps = (x.mid() / unit + arb(1) / 2).floor()
+    return steps.mid() * unit + arb(0, (x.rad() + unit).upper())
+
+
+def format_ball(x: arb, digits: int) -> str:
+    """``[mid ± rad]`` with at most ``digits`` significant digits of the midpoint.
+
+    The printed ball contains ``x``: Arb's decimal enclosure (``mid_rad_10exp``) folds the
+    rounding of the midpoint into the radius, and the radius is rounded up to 3 digits."""
+    if not x.is_finite():
+        return "[nan]"
+    if x.rad() != 0 and x.mid() != 0:
+        # digits beyond the radius say nothing: keep two past its leading digit
+        spread = float((abs(x.mid()).log() - x.rad().log()) / arb(10).log())
+        digits = max(1, min(digits, math.floor(spread) + 3))
+    mid, rad, exponent = (int(v) for v in x.mid_rad_10exp(digits))
+    return f"[{_decimal(mid, exponent)} ± {_rounded_up(rad, exponent)}]"
+
+
+def _decimal(mantissa: int, exponent: int) -> str:
+    """mantissa·10^exponent in fixed notation for moderate sizes, scientific otherwise."""
+    if mantissa == 0:
+        return "0"
+    sign, text = ("-" if mantissa < 0 else ""), str(abs(mantissa))
+    magnitude = exponent + len(text) - 1  # power of ten of the leading digit
+    if -5 <= magnitude < 5:
+        if exponent >= 0:
+            return sign + text + "0" * exponent
+        point = len(text) + exponent
+        body = text[:point] + "." + text[point:] if point > 0 else "0." + "0" * (-point) + text
+        return sign + body
+    tail = text[1:].rstrip("0")
+    return f"{sign}{text[0]}{'.' + tail if tail else ''}e{magnitude:+d}"
+
+
+def _rounded_up(value: int, exponent: int) -> str:
+    """value·10^exponent rounded up to 3 significant digits, in scientific notation."""
+    if value == 0:
+        return "0"
+    text = str(value)
+    shift = max(len(text) - 3, 0)
+    head = -(-value // 10**shift)  # ceiling
+    return _decimal(head, exponent + shift) if head < 1000 else _decimal(head // 10 + 1, exponent + shift + 1)
+
+
+def to_payload(x: arb, digits: int) -> dict[str, str]:
+    """``{"mid", "rad"}`` decimal strings whose ball contains ``x`` (for the cache)."""
+    mid, rad, exponent = x.mid_rad_10exp(digits + CACHE_EXTRA_DIGITS)
+    return {"mid": f"{int(mid)}e{int(exponent)}", "rad": f"{int(rad)}e{int(exponent)}"}
+
+
+def from_payload(payload: dict) -> arb:
+    """The ball of a :func:`to_payload` dict: Arb parses decimal strings to enclosing balls."""
+    mid, rad = payload["mid"], payload["rad"]
+    if not (isinstance(mid, str) and isinstance(rad, str)):
+        raise ValueError("a cached ball needs decimal strings 'mid' and 'rad'")
+    ball = arb(mid, rad)
+    if not ball.is_finite():
+        raise ValueError(f"cached ball {mid} ± {rad} is not finite")
+    return ball
+
+
+def strictly_positive(x: arb) -> bool:
+    """True when every point of ``x`` is > 0 (Arb's comparisons are certain-or-False)."""
+    return bool(x > 0)
+
+
+def strictly_negative(x: arb) -> bool:
+    return bool(x < 0)

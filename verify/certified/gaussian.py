@@ -1,0 +1,157 @@
+r"""Certified Gaussian integrals ∫ F(x) h_p(x) φ(x) dx of a piecewise-smooth F.
+
+The real line is cut into
+
+- the tails |x| > R, bounded by :class:`~verify.certified.tails.TailMoments` from the growth
+  majorants of F on the outer pieces (:mod:`verify.certified.growth`); R is the smallest
+  integer ≥ R₀ = max(1, ⌈max |kink|⌉ + 1) at which every tail bound is below its budget;
+- the pieces of [−R, R] between F's kinks, each integrated by :func:`flint.acb.integral`
+  (adaptive Gauss–Legendre with error bounds from the integrand's maximum on ellipses around
+  subintervals).  Its integrand must be holomorphic wherever it is evaluated with
+  ``analytic=True``: each piece's expression is smooth and its evaluator returns a
+  non-finite ball wherever it cannot prove holomorphy (:mod:`verify.certified.compile`), so
+  the integrator refines or gives a wide ball instead of a wrong one.  h_p is entire (the
+  recurrence h_{q+1} = (x h_q − √q h_{q−1})/√(q+1)), and so is φ.
+
+A kink that is not a dyadic number is replaced by the midpoint k* of its ball; the two
+neighbouring expressions then each cover the gap between k* and the true kink k, an error of
+at most rad(k)·sup_{ball}|(F_left − F_right) h_p φ|, evaluated in ball arithmetic and added.
+
+Error budget for a target radius τ: tails τ/4 in all, each piece's quadrature asked for
+τ/(4096·#pieces) (acb.integral may overshoot its goal a few times).
+The result is the real part of the acb.integral ball (the exact integral is real); a result
+whose imaginary part excludes 0 means F is not real and is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flint import acb, arb
+
+from verify.certified.balls import working_precision
+from verify.certified.compile import ComplexBackend, compile_expression
+from verify.certified.errors import CertificationError
+from verify.certified.growth import Majorant, tail_majorant
+from verify.certified.pieces import Piece, piece_bounds
+from verify.certified.tails import TailMoments, hermite_weight
+
+#: Largest tail cutoff tried: at R = 60 a tail of polynomial growth degree ≤ 200 is below
+#: 1e-600, beyond any precision the suite allows; a majorant still too large there grows too fast.
+MAX_CUTOFF = 60
+#: Decimal digits beyond ``dps`` demanded of every certified integral: radius ≤ 10^-(dps+3).
+EXTRA_DIGITS = 3
+
+
+@dataclass(frozen=True)
+class PiecewiseIntegrand:
+    """F on the real line as smooth pieces of one variable ``x``."""
+
+    pieces: tuple[Piece, ...]
+    x: object
+
+    def squared(self) -> PiecewiseIntegrand:
+        return PiecewiseIntegrand(tuple(Piece(p.low, p.high, p.expr**2) for p in self.pieces), self.x)
+
+
+class GaussianIntegrator:
+    """∫ F h_p φ for p = 0 … ``max_degree`` (``hermite=False``: ∫ F φ) at ``dps`` digits.
+
+    Construct and call inside :func:`~verify.certified.balls.working_precision` (``dps``).
+    """
+
+    def __init__(self, integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0, hermite: bool = True):
+        import math
+
+        self.dps, self.max_degree, self.hermite = dps, max_degree, hermite
+        self.target = arb(10) ** (-(dps + EXTRA_DIGITS))
+        pieces = integrand.pieces
+        kinks = [p.low for p in pieces[1:] if p.low is not None]
+        reach = max((abs(float(k.mid())) for k in kinks), default=0.0)
+        self.min_cutoff = max(1, math.ceil(reach) + 1)
+        self.majorants = (tail_majorant(pieces[0].expr, integrand.x, -1, self.min_cutoff),
+                          tail_majorant(pieces[-1].expr, integrand.x, 1, self.min_cutoff))
+        backend = ComplexBackend()
+        self.evaluators = [compile_expression(p.expr, integrand.x, backend) for p in pieces]
+        self.pieces = pieces
+        self.cutoff, self.tails = self._choose_cutoff()
+        self.norm = 1 / (2 * arb.pi()).sqrt()
+        self.sqrt = [arb(q).sqrt() for q in range(max_degree + 2)]
+
+    def _tail_bounds(self, cutoff: int) -> list[arb]:
+        moments = TailMoments(cutoff)
+        degrees = range(self.max_degree + 1) if self.hermite else [0]
+        out = []
+        for p in degrees:
+            weight = hermite_weight(p) if self.hermite else (1,)
+            scale = 1 / arb.fac_ui(p).sqrt() if self.hermite else arb(1)
+            out.append(scale * sum((moments.bound(m, weight) for m in self.majorants), arb(0)))
+        return out
+
+    def _choose_cutoff(self) -> tuple[int, list[arb]]:
+        budget = self.target / 4
+        for cutoff in range(self.min_cutoff, MAX_CUTOFF + 1):
+            tails = self._tail_bounds(cutoff)
+            if all(t.upper() <= budget for t in tails):
+                return cutoff, tails
+        raise CertificationError(f"the growth bound ({self.describe_growth()}) does not make the Gaussian "
+                                 f"tails smaller than 1e-{self.dps + EXTRA_DIGITS} for |x| <= {MAX_CUTOFF}")
+
+    def describe_growth(self) -> str:
+        left, right = self.majorants
+        return f"x -> -oo: |F| <= {left.describe()}; x -> +oo: |F| <= {right.describe()}"
+
+    def _weight(self, z, p: int):
+        """h_p(z)·φ(z) for a complex ball z."""
+        h_prev, h = acb(0), acb(1)
+        for q in range(p):
+            h_prev, h = h, (z * h - self.sqrt[q] * h_prev) / self.sqrt[q + 1]
+        return h * (-z * z / 2).exp() * self.norm
+
+    def integral(self, p: int = 0) -> arb:
+        """A ball containing ∫ F(x) h_p(x) φ(x) dx (h_0 = 1), with radius ≤ 10^-(dps+3)."""
+        if p > self.max_degree or (p and not self.hermite):
+            raise ValueError(f"degree {p} beyond this integrator's {self.max_degree}")
+        # acb.integral treats abs_tol as a goal per subinterval and can end a few times above it
+        # (measured up to 3.5x); asking 2^10 times tighter keeps the total well inside τ/4.
+        tolerance = self.target / (4 * 1024 * len(self.pieces))
+        total = acb(0)
+        for piece, evaluator in zip(self.pieces, self.evaluators, strict=True):
+            low, high = piece_bounds(piece, self.cutoff)
+
+            def integrand(z, analytic, evaluator=evaluator):
+                return evaluator(z, analytic) * self._weight(z, p)
+
+            total += acb.integral(integrand, low, high, abs_tol=tolerance, rel_tol=tolerance)
+        total += self._kink_gaps(p)
+        if not total.is_finite() or not total.imag.contains(0):
+            raise CertificationError(f"the integral of {self.pieces[0].expr} (p = {p}) is not a finite real "
+                                     f"number: {total}")
+        value = total.real + arb(0, self.tails[p if self.hermite else 0].upper())
+        if value.rad() > self.target:
+            raise CertificationError(f"certified integral for p = {p} reached radius {value.rad()} only "
+                                     f"(wanted <= 1e-{self.dps + EXTRA_DIGITS})")
+        return value
+
+    def _kink_gaps(self, p: int):
+        """Error from integrating up to the midpoint of a kink's ball instead of the kink."""
+        total = acb(0)
+        for i in range(1, len(self.pieces)):
+            kink = self.pieces[i].low
+            if kink is None or kink.rad() == 0:
+                continue
+            z = acb(kink)
+            jump = (self.evaluators[i - 1](z) - self.evaluators[i](z)) * self._weight(z, p)
+            size = abs(jump).upper() * kink.rad()
+            total += acb(arb(0, size), arb(0, size))
+        return total
+
+
+def gaussian_integrator(integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0,
+                        hermite: bool = True) -> GaussianIntegrator:
+    """A :class:`GaussianIntegrator` built at ``dps``'s working precision."""
+    with working_precision(dps):
+        return GaussianIntegrator(integrand, dps, max_degree, hermite)
+
+
+__all__ = ["EXTRA_DIGITS", "GaussianIntegrator", "Majorant", "PiecewiseIntegrand", "gaussian_integrator"]

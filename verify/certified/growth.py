@@ -1,0 +1,345 @@
+r"""Provable growth bounds of σ on the tails |x| ≥ R, by structural induction on its expression.
+
+On a tail side x = s·t (s = ±1, t ≥ R ≥ 1) every subexpression f of the piece expression gets
+
+- a *majorant* |f| ≤ M(t) = Σ c·tⁿ·e^{bt}, with rationals c ≥ 0, b ≥ 0 and integers n ≥ 0
+  (polynomial growth A + B|x|^q is the case b = 0; exp(x) is allowed, being in L²(N(0,1)));
+- optionally an affine *upper* bound f ≤ α + βt and an affine *lower* bound f ≥ α + βt.
+
+The rules (each an elementary inequality for t ≥ R ≥ 1; rationals are rounded outward from
+Arb balls, so every stored number is a valid bound):
+
+- x = s·t: M = t, α + βt = s·t both ways; a number c ∈ [c⁻, c⁺]: M = max|c±|, bounds c⁻, c⁺;
+- sums add majorants and affine bounds; products multiply majorants, and a constant factor
+  scales affine bounds (swapping them when it is negative);
+- fⁿ (n ≥ 1): Mⁿ, and ≥ 0 for even n; f⁻ⁿ and log f need |f| ≥ ℓ > 0, read off an affine
+  bound that stays away from 0 for t ≥ R; f^r (r not an integer) needs f ≥ 0, and uses
+  Σ c tⁿ e^{bt} ≤ (Σc) t^{max n} e^{(max b) t} for t ≥ 1;
+- exp f ≤ e^{α+βt} from f ≤ α + βt (a constant e^{α+βR} when β ≤ 0), exp f ≥ e^{α'+β'R} > 0
+  when f ≥ α' + β't with β' ≥ 0;
+- log f ≤ log C + (n + b)t from f ≤ C tⁿ e^{bt} and log t ≤ t; log f ≥ log ℓ;
+- sin, cos ∈ [−1, 1]; tanh, erf ∈ [−1, 1] and atan ∈ [−π/2, π/2], tightened by monotonicity;
+  erfc ∈ [0, 2]; |sinh f|, cosh f ≤ e^{|f|}; |asinh f| ≤ |f|.
+
+A node no rule covers leaves the majorant unknown, and :func:`tail_majorant` refuses the
+activation (CertificationError): the tails would be unbounded for all we can prove.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from flint import arb, ctx
+
+from verify.certified.balls import exact, lower_fraction, upper_fraction
+from verify.certified.compile import constant, number_fraction
+from verify.certified.errors import CertificationError
+
+#: Bits used to round transcendental constants of the bounds (e^α, log C) outward to rationals.
+BOUND_BITS = 128
+
+Term = tuple[int, Fraction]  # (n, b) of c·tⁿ·e^{bt}
+
+
+@dataclass(frozen=True)
+class Majorant:
+    """|f| ≤ Σ_{(n, b)} c·tⁿ·e^{bt} for t ≥ R (``terms`` maps (n, b) to c ≥ 0)."""
+
+    terms: dict[Term, Fraction] = field(default_factory=dict)
+
+    @staticmethod
+    def constant(c: Fraction) -> Majorant:
+        return Majorant({(0, Fraction(0)): c})
+
+    def __add__(self, other: Majorant) -> Majorant:
+        out = dict(self.terms)
+        for key, c in other.terms.items():
+            out[key] = out.get(key, Fraction(0)) + c
+        return Majorant(out)
+
+    def __mul__(self, other: Majorant) -> Majorant:
+        out: dict[Term, Fraction] = {}
+        for (n1, b1), c1 in self.terms.items():
+            for (n2, b2), c2 in other.terms.items():
+                key = (n1 + n2, b1 + b2)
+                out[key] = out.get(key, Fraction(0)) + c1 * c2
+        return Majorant(out)
+
+    def power(self, n: int) -> Majorant:
+        result = Majorant.constant(Fraction(1))
+        for _ in range(n):
+            result = result * self
+        return result
+
+    def collapsed(self) -> tuple[Fraction, int, Fraction]:
+        """(C, n, b) with Σ c tⁿ e^{bt} ≤ C t^n e^{bt} for t ≥ 1."""
+        if not self.terms:
+            return Fraction(0), 0, Fraction(0)
+        return (sum(self.terms.values(), Fraction(0)), max(n for n, _ in self.terms),
+                max(b for _, b in self.terms))
+
+    def affine(self) -> tuple[Fraction, Fraction] | None:
+        """(c₀, c₁) when M = c₀ + c₁t (no exponentials, degree ≤ 1), else None."""
+        if any(b != 0 or n > 1 for n, b in self.terms):
+            return None
+        return (self.terms.get((0, Fraction(0)), Fraction(0)), self.terms.get((1, Fraction(0)), Fraction(0)))
+
+    def describe(self) -> str:
+        parts = []
+        for (n, b), c in sorted(self.terms.items()):
+            factors = [f"{float(c):.4g}"] + ([f"|x|^{n}"] if n else [])
+            parts.append("*".join(factors + ([f"exp({float(b):.4g}|x|)"] if b else [])))
+        return " + ".join(parts) or "0"
+
+
+Affine = tuple[Fraction, Fraction]  # α + βt
+ZERO, ONE = Fraction(0), Fraction(1)
+
+
+def _flat(value: Fraction) -> Affine:
+    """The constant bound α + 0·t."""
+    return (value, ZERO)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What is proven about one subexpression on one tail side, for t ≥ R."""
+
+    majorant: Majorant | None
+    upper: Affine | None = None
+    lower: Affine | None = None
+
+
+def tail_majorant(expr, x, side: int, cutoff: int) -> Majorant:
+    """A majorant of |expr| on x = side·t, t ≥ ``cutoff`` (≥ 1); CertificationError if none."""
+    if cutoff < 1:
+        raise ValueError("the tail rules assume t >= 1")
+    with ctx.workprec(BOUND_BITS):
+        envelope = _Rules(x, side, cutoff).envelope(expr)
+    if envelope.majorant is None:
+        raise CertificationError(f"no provable growth bound for {expr} as x -> {'+' if side > 0 else '-'}oo "
+                                 "(supported: polynomials, exp/log/sqrt/powers, bounded functions)")
+    return envelope.majorant
+
+
+def _up(x: arb) -> Fraction:
+    if not x.is_finite():
+        raise CertificationError(f"a bound evaluated to the non-finite ball {x}")
+    return upper_fraction(x)
+
+
+def _low(x: arb) -> Fraction:
+    if not x.is_finite():
+        raise CertificationError(f"a bound evaluated to the non-finite ball {x}")
+    return lower_fraction(x)
+
+
+def _at(bound: Affine, cutoff: int) -> Fraction:
+    return bound[0] + bound[1] * cutoff
+
+
+def _completed(env: Envelope) -> Envelope:
+    """Fill in what follows from the rest: |f| from two affine bounds, affine bounds from an
+    affine majorant."""
+    majorant, upper, lower = env.majorant, env.upper, env.lower
+    if majorant is None and upper is not None and lower is not None:
+        # f ≤ α + βt ≤ |α| + |β|t and −f ≤ −α' − β't ≤ |α'| + |β'|t.
+        majorant = Majorant({(0, Fraction(0)): abs(upper[0]) + abs(lower[0]),
+                             (1, Fraction(0)): abs(upper[1]) + abs(lower[1])})
+    line = majorant.affine() if majorant is not None else None
+    if line is not None:
+        upper = upper or line
+        lower = lower or (-line[0], -line[1])
+    return Envelope(majorant, upper, lower)
+
+
+class _Rules:
+    def __init__(self, x, side: int, cutoff: int):
+        self.x, self.side, self.cutoff = x, side, cutoff
+
+    def envelope(self, expr) -> Envelope:
+        import sympy
+
+        x = self.x
+        if x not in expr.free_symbols:
+            value = constant(expr)
+            lo, hi = _low(value), _up(value)
+            return Envelope(Majorant.constant(max(abs(lo), abs(hi))), (hi, Fraction(0)), (lo, Fraction(0)))
+        if expr == x:
+            line = (Fraction(0), Fraction(self.side))
+            return Envelope(Majorant({(1, Fraction(0)): Fraction(1)}), line, line)
+        if isinstance(expr, sympy.Add):
+            return _completed(self.add([self.envelope(a) for a in expr.args]))
+        if isinstance(expr, sympy.Mul):
+            return _completed(self.mul(expr))
+        if isinstance(expr, sympy.Pow):
+            return _completed(self.power(expr))
+        name = type(expr).__name__
+        if len(expr.args) == 1:
+            rule = getattr(self, "rule_" + name, None)
+            if rule is not None:
+                return _completed(rule(self.envelope(expr.args[0])))
+        return Envelope(None)
+
+    # -- arithmetic
+    @staticmethod
+    def add(parts: list[Envelope]) -> Envelope:
+        majorant: Majorant | None = Majorant()
+        for p in parts:
+            majorant = None if majorant is None or p.majorant is None else majorant + p.majorant
+
+        def total(bounds):
+            if any(b is None for b in bounds):
+                return None
+            return (sum((b[0] for b in bounds), Fraction(0)), sum((b[1] for b in bounds), Fraction(0)))
+
+        return Envelope(majorant, total([p.upper for p in parts]), total([p.lower for p in parts]))
+
+    def mul(self, expr) -> Envelope:
+        x = self.x
+        numbers = [a for a in expr.args if x not in a.free_symbols]
+        others = [self.envelope(a) for a in expr.args if x in a.free_symbols]
+        scale = constant(expr.func(*numbers)) if numbers else arb(1)
+        lo, hi = _low(scale), _up(scale)
+        if any(p.majorant is None for p in others):
+            majorant = None
+        else:
+            majorant = Majorant.constant(max(abs(lo), abs(hi)))
+            for p in others:
+                majorant = majorant * p.majorant  # type: ignore[operator]
+        if len(others) != 1:
+            return Envelope(majorant)
+        (only,) = others
+        if lo >= 0:
+            return Envelope(majorant, _scaled(only.upper, lo, hi, max), _scaled(only.lower, lo, hi, min))
+        if hi <= 0:
+            return Envelope(majorant, _scaled(only.lower, lo, hi, max), _scaled(only.upper, lo, hi, min))
+        return Envelope(majorant)
+
+    def positive_floor(self, env: Envelope) -> Fraction | None:
+        """ℓ > 0 with f ≥ ℓ for all t ≥ R, when the lower bound proves one."""
+        if env.lower is not None and env.lower[1] >= 0 and _at(env.lower, self.cutoff) > 0:
+            return _at(env.lower, self.cutoff)
+        return None
+
+    def magnitude_floor(self, env: Envelope) -> tuple[Fraction, int] | None:
+        """(ℓ, sign) with sign·f ≥ ℓ > 0 for all t ≥ R."""
+        floor = self.positive_floor(env)
+        if floor is not None:
+            return floor, 1
+        if env.upper is not None and env.upper[1] <= 0 and _at(env.upper, self.cutoff) < 0:
+            return -_at(env.upper, self.cutoff), -1
+        return None
+
+    def power(self, expr) -> Envelope:
+        import sympy
+
+        base, exponent = expr.args
+        if self.x in exponent.free_symbols:
+            # a**f = exp(f·log a) for a number a > 0
+            if self.x in base.free_symbols or not constant(base) > 0:
+                return Envelope(None)
+            return self.rule_exp(self.envelope(sympy.log(base) * exponent))
+        env = self.envelope(base)
+        r = number_fraction(exponent)
+        if r is None:
+            return Envelope(None)
+        if r.denominator == 1 and r > 0:
+            n = int(r)
+            majorant = None if env.majorant is None else env.majorant.power(n)
+            even_floor = (Fraction(0), Fraction(0)) if n % 2 == 0 else None
+            return Envelope(majorant, None, even_floor)
+        if r.denominator == 1:
+            signed_floor = self.magnitude_floor(env)
+            if signed_floor is None:
+                return Envelope(None)
+            ell, sign = signed_floor
+            n = int(-r)
+            majorant = Majorant.constant(1 / ell**n)
+            if sign > 0 or n % 2 == 0:
+                return Envelope(majorant, None, (Fraction(0), Fraction(0)))
+            return Envelope(majorant, (Fraction(0), Fraction(0)), None)
+        # non-integer exponent: real only for f ≥ 0
+        if env.lower is None or env.lower[1] < 0 or _at(env.lower, self.cutoff) < 0:
+            return Envelope(None)
+        if r > 0:
+            if env.majorant is None:
+                return Envelope(None)
+            c, n, b = env.majorant.collapsed()
+            scaled = _up(exact(c) ** exact(r)) if c > 0 else Fraction(0)
+            return Envelope(Majorant({(math.ceil(n * r), b * r): scaled}), None, (Fraction(0), Fraction(0)))
+        floor = self.positive_floor(env)
+        if floor is None:
+            return Envelope(None)
+        return Envelope(Majorant.constant(_up(exact(floor) ** exact(r))), None, (Fraction(0), Fraction(0)))
+
+    # -- functions (rule_<SymPy class name>)
+    def rule_exp(self, env: Envelope) -> Envelope:
+        if env.upper is None:
+            return Envelope(None)
+        alpha, beta = env.upper
+        if beta <= 0:
+            top = _up(exact(_at(env.upper, self.cutoff)).exp())
+            majorant, upper = Majorant.constant(top), (top, Fraction(0))
+        else:
+            majorant, upper = Majorant({(0, beta): _up(exact(alpha).exp())}), None
+        lower = (Fraction(0), Fraction(0))
+        if env.lower is not None and env.lower[1] >= 0:
+            lower = (_low(exact(_at(env.lower, self.cutoff)).exp()), Fraction(0))
+        return Envelope(majorant, upper, lower)
+
+    def rule_log(self, env: Envelope) -> Envelope:
+        ell = self.positive_floor(env)
+        if ell is None or env.majorant is None:
+            return Envelope(None)
+        c, n, b = env.majorant.collapsed()
+        return Envelope(None, (_up(exact(c).log()), n + b), (_low(exact(ell).log()), Fraction(0)))
+
+    def rule_sin(self, env: Envelope) -> Envelope:
+        return Envelope(Majorant.constant(ONE), _flat(ONE), _flat(-ONE))
+
+    rule_cos = rule_sin
+
+    def _bounded_increasing(self, env: Envelope, name: str, bound: Fraction) -> Envelope:
+        low, high = -bound, bound
+        if env.lower is not None and env.lower[1] >= 0:
+            low = _low(getattr(exact(_at(env.lower, self.cutoff)), name)())
+        if env.upper is not None and env.upper[1] <= 0:
+            high = _up(getattr(exact(_at(env.upper, self.cutoff)), name)())
+        return Envelope(Majorant.constant(bound), (high, Fraction(0)), (low, Fraction(0)))
+
+    def rule_tanh(self, env: Envelope) -> Envelope:
+        return self._bounded_increasing(env, "tanh", Fraction(1))
+
+    def rule_erf(self, env: Envelope) -> Envelope:
+        return self._bounded_increasing(env, "erf", Fraction(1))
+
+    def rule_atan(self, env: Envelope) -> Envelope:
+        return self._bounded_increasing(env, "atan", _up(arb.pi() / 2))
+
+    def rule_erfc(self, env: Envelope) -> Envelope:
+        return Envelope(Majorant.constant(2 * ONE), _flat(2 * ONE), _flat(ZERO))
+
+    def rule_cosh(self, env: Envelope) -> Envelope:
+        if env.upper is None or env.lower is None:
+            return Envelope(None)
+        a = max(abs(env.upper[0]), abs(env.lower[0]))
+        b = max(abs(env.upper[1]), abs(env.lower[1]))
+        return Envelope(Majorant({(0, b): _up(exact(a).exp())}), None, (Fraction(1), Fraction(0)))
+
+    def rule_sinh(self, env: Envelope) -> Envelope:
+        return Envelope(self.rule_cosh(env).majorant)
+
+    def rule_asinh(self, env: Envelope) -> Envelope:
+        upper = None if env.upper is None else (max(env.upper[0], ZERO), max(env.upper[1], ZERO))
+        lower = None if env.lower is None else (min(env.lower[0], ZERO), min(env.lower[1], ZERO))
+        return Envelope(env.majorant, upper, lower)
+
+
+def _scaled(bound: Affine | None, lo: Fraction, hi: Fraction, pick) -> Affine | None:
+    """c·(α + βt) bounded coefficient-wise over c ∈ [lo, hi] (``pick`` = max for upper bounds)."""
+    if bound is None:
+        return None
+    return (pick(lo * bound[0], hi * bound[0]), pick(lo * bound[1], hi * bound[1]))

@@ -1,0 +1,124 @@
+r"""Certified Hermite coefficients: balls that provably contain μ_p(σ) = E[σ(g) h_p(g)].
+
+Convention as in :mod:`verify.hermite` (paper §1.4): h_p = He_p/√p!, g ~ N(0, 1).
+
+Two routes, as for the fast path:
+
+``exact``
+    The SymPy closed forms of :mod:`verify.hermite_exact` (piecewise polynomials with a break
+    at 0, erf(cx)), evaluated node by node in ball arithmetic (:func:`~verify.certified.compile.constant`):
+    rationals, √ and π become balls of radius ~2^-prec.
+``quadrature``
+    ∫ σ h_p φ over σ's smooth pieces by :class:`~verify.certified.gaussian.GaussianIntegrator`:
+    tails |x| > R bounded through a growth majorant of σ proven from its expression
+    (:mod:`verify.certified.growth`), the interior by :func:`flint.acb.integral`.
+
+``auto`` takes ``exact`` where a closed form exists.  Both routes certify μ_p to within
+10^-(dps+3) or better; the balls are reported as decimals with dps + 3 places and their
+rounding interval (:func:`~verify.certified.balls.quantized`), so every radius lies between
+10^-(dps+3) and 2·10^-(dps+3).  An activation that cannot be certified raises
+:class:`~verify.certified.errors.CertificationError` with one line saying why.
+
+Results are cached (:mod:`verify.cache`, kind ``certified-hermite``) as decimal strings
+``mid``/``rad`` whose ball contains the computed one (:func:`~verify.certified.balls.to_payload`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flint import arb
+
+from verify.certified.balls import format_ball, from_payload, quantized, to_payload, working_precision
+from verify.errors import InvalidParameterError
+
+CACHE_KIND = "certified-hermite"
+METHODS = ("auto", "exact", "quadrature")
+
+
+@dataclass(frozen=True)
+class CertifiedCoefficients:
+    """Balls containing μ_0(σ) … μ_{N−1}(σ), certified at ``dps`` digits.
+
+    ``cutoff`` is the tail cutoff R and ``growth`` the proven majorants of |σ| on the tails
+    (quadrature only)."""
+
+    activation: str
+    dps: int
+    balls: tuple[arb, ...]
+    method: str
+    cutoff: int | None = None
+    growth: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.balls)
+
+    def formatted(self) -> list[str]:
+        """Each ball as ``[mid ± rad]`` with dps + 5 significant digits."""
+        return [format_ball(b, self.dps + 5) for b in self.balls]
+
+
+def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method: str = "auto",
+                                   use_cache: bool = True) -> CertifiedCoefficients:
+    """Balls containing μ_p(σ) for p < ``terms`` (see the module docstring).
+
+    Raises
+    ------
+    CertificationError
+        When σ has no provable growth bound, uses a function outside the certified set, or
+        the radius target is not reached.
+    """
+    from verify import cache
+    from verify.activations import Activation, get_activation
+    from verify.hermite import validate_dps, validate_terms
+
+    terms, dps = validate_terms(terms), validate_dps(dps)
+    if method not in METHODS:
+        raise InvalidParameterError(f"method must be one of {METHODS}, got {method!r}")
+    act = activation if isinstance(activation, Activation) else get_activation(activation)
+    key = {"activation": act.name, "terms": terms, "dps": dps, "method": method}
+    if use_cache:
+        hit = cache.load(CACHE_KIND, key)
+        if hit is not None:
+            try:
+                return _from_payload(hit)
+            except (KeyError, TypeError, ValueError):
+                pass  # an unreadable entry is a miss
+    result = _compute(act, terms, dps, method)
+    if use_cache:
+        cache.store(CACHE_KIND, key, _to_payload(result))
+    return result
+
+
+def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
+    from verify.certified.compile import constant
+    from verify.certified.errors import CertificationError
+    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+    from verify.certified.pieces import smooth_pieces
+    from verify.hermite_exact import exact_coefficients
+
+    with working_precision(dps):
+        if method in ("auto", "exact"):
+            exact = exact_coefficients(act, terms)
+            if exact is None and method == "exact":
+                raise CertificationError(f"activation {act.name!r} has no exact Hermite coefficients in the "
+                                         "suite; use method='quadrature'")
+            if exact is not None:
+                balls = tuple(quantized(constant(e), dps + EXTRA_DIGITS) for e in exact)
+                return CertifiedCoefficients(act.name, dps, balls, "exact")
+        integrator = GaussianIntegrator(PiecewiseIntegrand(smooth_pieces(act), act.x), dps, terms - 1)
+        balls = tuple(quantized(integrator.integral(p), dps + EXTRA_DIGITS) for p in range(terms))
+        return CertifiedCoefficients(act.name, dps, balls, "quadrature", integrator.cutoff,
+                                     integrator.describe_growth())
+
+
+def _to_payload(c: CertifiedCoefficients) -> dict:
+    return {"activation": c.activation, "dps": c.dps, "method": c.method, "cutoff": c.cutoff,
+            "growth": c.growth, "balls": [to_payload(b, c.dps) for b in c.balls]}
+
+
+def _from_payload(p: dict) -> CertifiedCoefficients:
+    with working_precision(int(p["dps"])):
+        balls = tuple(from_payload(b) for b in p["balls"])
+    return CertifiedCoefficients(str(p["activation"]), int(p["dps"]), balls, str(p["method"]),
+                                 p["cutoff"], p["growth"])
