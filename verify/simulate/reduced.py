@@ -81,47 +81,63 @@ def projections(problem: Problem, z: np.ndarray, b: np.ndarray, a: np.ndarray, b
     return zw, zu, zh, wh
 
 
+def block_updates(batch: int) -> int:
+    """Updates per refill of the normal buffers: ``BLOCK_STEPS`` samples (at least one update)."""
+    return max(1, BLOCK_STEPS // batch)
+
+
+def chi2_df(problem: Problem) -> int:
+    """Degrees of freedom of ‖x_rest‖², d − p − 1 (0: no χ² is drawn)."""
+    return max(perpendicular_dimension(problem) - 1, 0)
+
+
+def start_state(problem: Problem, rngs: list[np.random.Generator], init: str = "random",
+                m0: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(a, β) of û_0 for each replica (R×p, R): the instance's û, ⟨û_0, u⟩ = m0, or uniform on
+    the sphere of span(W)⊥ from ``rngs[i]`` (p − r normals, then one χ²_{d−p}: the start
+    of the module docstring)."""
+    R, p, r = len(rngs), problem.p, problem.r
+    dim_perp = perpendicular_dimension(problem)
+    a, beta = np.zeros((R, p)), np.zeros(R)
+    if init == "instance":
+        from verify.simulate.full import frame_basis
+
+        u_hat = problem.u_hat
+        if u_hat is None or not problem.has_vectors:
+            raise ValueError("init='instance' needs the instance's W, u and u_hat")
+        B = frame_basis(problem)
+        a[:] = B.T @ u_hat
+        beta[:] = np.linalg.norm(u_hat - B @ a[0])
+    elif m0 is not None:
+        _, a0, beta0 = student_direction(problem, m0)
+        a[:] = a0
+        beta[:] = beta0
+    else:
+        for i, rng in enumerate(rngs):  # uniform on the sphere of span(W)⊥
+            g = rng.standard_normal(p - r)
+            rest = chi_square(rng, dim_perp) if dim_perp else 0.0
+            norm = math.sqrt(float(g @ g) + rest)
+            a[i, r:] = g / norm
+            beta[i] = math.sqrt(rest) / norm
+    return a, beta
+
+
 class ReducedEngine:
     """R replicas of the chain (a, β, ĉ) in lockstep; replica i uses ``rngs[i]`` only."""
 
     def __init__(self, problem: Problem, mode: Mode, rngs: list[np.random.Generator],
                  init: str = "random", m0: float | None = None, batch: int = 1):
         self.problem, self.mode, self.batch = problem, mode, batch
-        R, p, r = len(rngs), problem.p, problem.r
         self.dim_perp = perpendicular_dimension(problem)
-        self.active = slice(r, p) if mode.constrained else slice(0, p)
-        self.a = np.zeros((R, p))
-        self.beta = np.zeros(R)
-        if init == "instance":
-            self._start_at_instance()
-        elif m0 is not None:
-            _, a, beta = student_direction(problem, m0)
-            self.a[:] = a
-            self.beta[:] = beta
-        else:
-            for i, rng in enumerate(rngs):  # uniform on the sphere of span(W)⊥
-                g = rng.standard_normal(p - r)
-                rest = chi_square(rng, self.dim_perp) if self.dim_perp else 0.0
-                norm = math.sqrt(float(g @ g) + rest)
-                self.a[i, r:] = g / norm
-                self.beta[i] = math.sqrt(rest) / norm
+        self.active = slice(problem.r, problem.p) if mode.constrained else slice(0, problem.p)
+        self.a, self.beta = start_state(problem, rngs, init, m0)
+        R = len(rngs)
         self.c_hat = np.tile(problem.c_hat, (R, 1)) if mode.train_c else problem.c_hat.copy()
         fused = not mode.train_c and mode.constrained and not mode.linearized
         self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
         # B = 1 keeps the historical stream (block of 128 steps, one χ² per step).
-        self.normals = BlockNormals(rngs, batch * (p + 1), max(1, BLOCK_STEPS // batch),
-                                    max(self.dim_perp - 1, 0))
-
-    def _start_at_instance(self) -> None:
-        from verify.simulate.full import frame_basis
-
-        u_hat = self.problem.u_hat
-        if u_hat is None or not self.problem.has_vectors:
-            raise ValueError("init='instance' needs the instance's W, u and u_hat")
-        B = frame_basis(self.problem)
-        a = B.T @ u_hat
-        self.a[:] = a
-        self.beta[:] = np.linalg.norm(u_hat - B @ a)
+        self.normals = BlockNormals(rngs, batch * (problem.p + 1), block_updates(batch),
+                                    chi2_df(problem))
 
     def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
         """One update of every replica from ``batch`` fresh samples (the sum of their gradients,
