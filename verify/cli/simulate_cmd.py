@@ -6,11 +6,14 @@ Writes m_t, <c_hat_t, c> and the population loss of every replica every
 
 from __future__ import annotations
 
+import sys
+
 from verify.cli.arguments import non_negative_int, overlap, positive_int, seed, step_size
 
 
 def add_parser(sub) -> None:
-    from verify.simulate.modes import ENGINES, MODES
+    from verify.simulate.modes import MODES
+    from verify.simulate.sgd import SGD_ENGINES
 
     p = sub.add_parser("simulate", help="online SGD in a mode of the paper, many replicas at once",
                        description=__doc__.split("\n\n")[0].split(": ", 1)[1])
@@ -19,9 +22,10 @@ def add_parser(sub) -> None:
     p.add_argument("--steps", type=positive_int, required=True, help="number of SGD steps T")
     p.add_argument("--lr", type=step_size, required=True, help="step size eta")
     p.add_argument("--replicas", type=positive_int, default=1, help="independent runs (default 1)")
-    p.add_argument("--engine", choices=ENGINES, default="reduced",
-                   help="reduced: exact chain on the overlaps, cost independent of d (default); "
-                        "full: x in R^d")
+    p.add_argument("--engine", choices=SGD_ENGINES, default="auto",
+                   help="compiled: the exact chain on the overlaps, compiled (numba), cost independent "
+                        "of d; reduced: the same chain in NumPy (the reference); full: x in R^d; "
+                        "auto (default): compiled for online runs, reduced for --batch > 1")
     p.add_argument("--record-every", type=positive_int, default=None,
                    help="steps between records (default: steps/500)")
     p.add_argument("--seed", type=seed, default=0, help="SeedSequence seed (default 0)")
@@ -53,4 +57,6 @@ def run(args) -> int:
                     quiet=args.quiet, appendix_b_scaling=args.appendix_b_scaling, init=args.init,
                     m0=args.m0, loss_samples=args.loss_samples, batch=args.batch)
     save_trajectory(traj, args.output)
+    if traj.meta["engine_fallback"]:
+        print(f"note: {traj.meta['engine_fallback']}", file=sys.stderr)
     return 0

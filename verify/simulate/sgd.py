@@ -16,6 +16,14 @@ Every ``record_every`` steps (and at the first and last) the driver records m_t 
   record, with its standard error (exact sampler of :mod:`verify.simulate.reduced`,
   from its own stream); ``loss_samples=0`` omits the loss and says why in the metadata.
 
+Engines (``engine``): ``full`` draws x ∈ R^d; ``reduced`` is the exact chain on the overlaps
+(:mod:`verify.simulate.reduced`, NumPy: the reference); ``compiled`` is that chain compiled
+(:mod:`verify.simulate.compiled`: the same random numbers, the trajectory equal up to
+rounding); ``auto``, the default, is ``compiled`` for online runs (batch 1) and ``reduced``
+for minibatches.  Where ``compiled`` cannot run an instance (an ``expr:`` activation), the
+NumPy engine runs and ``meta["engine_fallback"]`` says why; ``meta["engine"]`` is always the
+engine that ran.
+
 A NaN or infinite iterate (or a zero vector before renormalisation) stops the run with
 :class:`~verify.errors.ConvergenceError` naming the step and the replica: no trajectory
 with NaN is ever returned.  A tqdm bar is shown only when stderr is a terminal and
@@ -32,7 +40,7 @@ import numpy as np
 from verify.errors import ConvergenceError, InvalidParameterError
 from verify.simulate.full import FullEngine
 from verify.simulate.model import closed_form_loss, closed_form_reason, terms
-from verify.simulate.modes import check_engine, check_instance, get_mode
+from verify.simulate.modes import ENGINES, check_engine, check_instance, get_mode
 from verify.simulate.problem import Problem, build_problem
 from verify.simulate.reduced import ReducedEngine, projections
 from verify.simulate.streams import generators, root
@@ -40,6 +48,10 @@ from verify.simulate.trajectory import Trajectory
 
 DEFAULT_LOSS_SAMPLES = 200
 INITS = ("random", "instance")
+#: ``auto``: ``compiled`` for online runs (batch 1), ``reduced`` for minibatches; ``compiled``
+#: is the reduced chain compiled (:mod:`verify.simulate.compiled`), ``reduced`` its NumPy
+#: reference, ``full`` SGD in R^d.
+SGD_ENGINES = ("auto", "compiled", *ENGINES)
 
 
 def _count(name: str, value) -> int:
@@ -49,7 +61,7 @@ def _count(name: str, value) -> int:
 
 
 def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3, replicas: int = 1,
-             engine: str = "reduced", record_every: int | None = None, seed: int | None = 0,
+             engine: str = "auto", record_every: int | None = None, seed: int | None = 0,
              quiet: bool = False, appendix_b_scaling: bool = False, init: str = "random",
              m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES,
              batch: int = 1) -> Trajectory:
@@ -60,7 +72,9 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     and ``record_every`` still count samples and must be multiples of B.
     """
     the_mode = get_mode(mode)
-    check_engine(the_mode, engine)
+    if engine not in SGD_ENGINES:
+        raise InvalidParameterError(f"unknown engine {engine!r}; the engines are {', '.join(SGD_ENGINES)}")
+    check_engine(the_mode, "full" if engine == "full" else "reduced")
     check_instance(the_mode, instance)
     steps, replicas = _count("steps", steps), _count("replicas", replicas)
     batch = _count("batch", batch)
@@ -83,37 +97,34 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     if isinstance(loss_samples, bool) or not isinstance(loss_samples, int) or loss_samples < 0:
         raise InvalidParameterError(f"loss_samples must be an integer >= 0, got {loss_samples!r}")
     problem = build_problem(instance, the_mode, appendix_b_scaling)
+    engine, fallback = _resolve_engine(engine, problem, batch)
     sequence = root(seed)
     rngs = generators(sequence, replicas + 1)
-    eng_class = FullEngine if engine == "full" else ReducedEngine
-    eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
     reason = closed_form_reason(problem, the_mode.constrained, the_mode.linearized)
     recorder = _LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
     record_at = sorted({0, *range(record_every, steps + 1, record_every), steps})
-    ms, cs, losses, ses = [], [], [], []
-
-    def record() -> None:
-        m, c_overlap = eng.overlaps()
-        ms.append(m.copy())
-        cs.append(c_overlap.copy())
-        loss, se = recorder(eng, m)
-        if loss is not None:
-            losses.append(loss)
-            ses.append(se)
-
-    record()
+    counts = [0, *(int(n) // batch for n in np.diff(record_at))]  # updates before each record
     bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
+    if engine == "compiled":
+        from verify.simulate.compiled import CompiledEngine
+
+        compiled = CompiledEngine(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
+        states = compiled.records(lr, counts, recorder.needs_state, _diverged,
+                                  None if bar is None else bar.update)
+    else:
+        eng_class = FullEngine if engine == "full" else ReducedEngine
+        eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
+        states = _stepped(eng, lr, counts, batch, bar)
+    ms, cs, losses, ses = [], [], [], []
     try:
-        for t in range(batch, steps + 1, batch):
-            with np.errstate(all="ignore"):
-                norm, c_norm = eng.step(lr)
-            _check_finite(norm, t, "u_hat")
-            if c_norm is not None:
-                _check_finite(c_norm, t, "c_hat")
-            if bar is not None and t % (64 * batch) == 0:
-                bar.update(64 * batch)
-            if t == record_at[len(ms)]:
-                record()
+        for state in states:
+            m, c_overlap = state.overlaps()
+            ms.append(m.copy())
+            cs.append(c_overlap.copy())
+            loss, se = recorder(state, m)
+            if loss is not None:
+                losses.append(loss)
+                ses.append(se)
     finally:
         if bar is not None:
             bar.close()
@@ -122,7 +133,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
         "record_every": record_every, "seed": sequence.entropy, "k": problem.k, "d": problem.d,
         "xi": problem.xi, "activation": problem.activation, "kind": getattr(instance, "kind", None),
         "appendix_b_scaling": appendix_b_scaling, "init": init, "m0": m0,
-        "loss_method": recorder.method, "batch": batch,
+        "loss_method": recorder.method, "batch": batch, "engine_fallback": fallback,
     }
     return Trajectory(
         steps=np.array(record_at), m=np.array(ms), c_overlap=np.array(cs),
@@ -131,13 +142,45 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     )
 
 
+def _resolve_engine(engine: str, problem: Problem, batch: int) -> tuple[str, str | None]:
+    """The engine that runs, and why it is not the compiled one that was asked for (or None)."""
+    if engine == "auto":
+        engine = "compiled" if batch == 1 else "reduced"
+    if engine != "compiled":
+        return engine, None
+    from verify.simulate.compiled import unsupported_reason
+
+    reason = unsupported_reason(problem)
+    return ("reduced", reason) if reason else ("compiled", None)
+
+
+def _stepped(eng, lr: float, counts: list[int], batch: int, bar):
+    """The NumPy engines, one ``step`` call per update: yields the engine at every record."""
+    t = 0
+    for n in counts:
+        for _ in range(n):
+            t += batch
+            with np.errstate(all="ignore"):
+                norm, c_norm = eng.step(lr)
+            _check_finite(norm, t, "u_hat")
+            if c_norm is not None:
+                _check_finite(c_norm, t, "c_hat")
+            if bar is not None and t % (64 * batch) == 0:
+                bar.update(64 * batch)
+        yield eng
+
+
 def _check_finite(norm: np.ndarray, step: int, what: str) -> None:
     bad = ~(np.isfinite(norm) & (norm > 0))
     if bad.any():
         r = int(np.flatnonzero(bad)[0])
-        raise ConvergenceError(f"SGD diverged at step {step} in replica {r}: the {what} iterate "
-                               f"became {'zero' if norm[r] == 0 else 'NaN or infinite'} before "
-                               f"renormalisation (norm {norm[r]!r}); lower the step size")
+        _diverged(step, r, what, float(norm[r]))
+
+
+def _diverged(step: int, replica: int, what: str, norm: float) -> None:
+    raise ConvergenceError(f"SGD diverged at step {step} in replica {replica}: the {what} iterate "
+                           f"became {'zero' if norm == 0 else 'NaN or infinite'} before "
+                           f"renormalisation (norm {norm!r}); lower the step size")
 
 
 def _progress(steps: int, quiet: bool, label: str):
@@ -159,6 +202,8 @@ class _LossRecorder:
             self.method = f"monte carlo, {samples} samples per record (no closed form: {reason})"
         else:
             self.method = f"omitted (no closed form: {reason}; pass loss_samples > 0)"
+        # the state (a, β, ĉ) beyond m: ĉ for the closed form when it is trained, all for Monte Carlo
+        self.needs_state = mode.train_c if reason is None else bool(samples)
 
     def __call__(self, eng, m: np.ndarray):
         pb = self.problem
