@@ -236,8 +236,10 @@ def test_claim_2_construction_needs_one_coordinate_fewer_than_claimed():
         u = np.eye(d)[d - 1]
         v = (W + np.outer(c, u)) / math.sqrt(1 + 1 / k)
         assert np.allclose(v @ v.T, np.eye(k), rtol=0, atol=TEACHER_TOL)
-        with pytest.raises(ParameterError, match="Claim 2 needs d > 1 \\+ k\\(k\\+1\\)/2"):
-            claim2(k, d)
+        inst = claim2(k, d, seed=k)  # the generator accepts what the construction needs
+        assert inst.d == d
+        with pytest.raises(ParameterError, match=f"so d >= {d}"):
+            claim2(k, d - 1)
     assert np.array_equal(claim_2_rows(4, 11, np.array([-1, 1, -1, 1]) / 2)[:, :4],
                           np.eye(4) / 2)
 
@@ -299,7 +301,7 @@ def _gram(values) -> np.ndarray:
     ({"k": 0}, ParameterError, "k must be an integer >= 1, got 0"),
     ({"k": True}, ParameterError, "got True"),
     ({"d": 2.5}, ParameterError, "d must be an integer"),
-    ({"xi": -1.0}, ParameterError, "xi must be finite and > 0"),
+    ({"xi": -1.0}, ParameterError, "xi must be a finite real number in (0, 1e+06]"),
     ({"xi": math.nan}, ParameterError, "xi"),
     ({"c": np.ones(3) / math.sqrt(3)}, ShapeError, "c has shape (3,) but k=4, d=16 need (4,)"),
     ({"W": np.eye(4, 15)}, ShapeError, "W has shape (4, 15)"),
@@ -327,7 +329,7 @@ def test_invalid_instances_raise_specific_one_line_errors(changes, error, fragme
 @pytest.mark.parametrize("call, fragment", [
     (lambda: orthonormal(4, 4, 1.0, "relu", 0), "d >= k + 1"),
     (lambda: separated(0, 4, 1.0, "relu", 0), "k must be an integer >= 1"),
-    (lambda: claim2(3, 7), "d > 1 + k(k+1)/2 = 7"),
+    (lambda: claim2(3, 6), "so d >= 7, got d=6"),
     (lambda: claim2(3, 8, quantized=False), "does not take continuous c"),
     (lambda: glm(3, 8, 1.0, "relu", 0, lam=np.ones(3)), "does not take lam"),
     (lambda: orthonormal(3, 8, 1.0, "relu", 0, alpha=1.5), "alpha"),
@@ -440,8 +442,8 @@ def test_cli_separated_reports_assumption_5(tmp_path, capsys):
     (["frobnicate"], "invalid choice"),
     (["orthonormal", "--activation", "swish"], "unknown activation 'swish'"),
     (["orthonormal", "--xi", "-1"], "--xi"),
-    (["orthonormal", "-o", "/nonexistent-dir/inst.json"], "cannot write instance file"),
-    (["claim2", "--d", "10"], "Claim 2 needs d > 1 + k(k+1)/2"),
+    (["orthonormal", "-o", "/nonexistent-dir/inst.json"], "does not exist"),
+    (["claim2", "--d", "10"], "so d >= 11"),
     (["orthonormal", "--alpha", "0.3"], "--alpha needs --allow-nonorthogonal-u"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, fragment):

@@ -120,7 +120,7 @@ def test_sample_batch_rule():
 
 
 @pytest.mark.parametrize("kwargs,fragment", [
-    (dict(batch=0), "batch must be a positive integer"),
+    (dict(batch=0), "batch must be an integer >= 1"),
     (dict(batch=7, steps=100), "steps = 100 must be a multiple of batch = 7"),
     (dict(batch=4, steps=100, record_every=10), "record_every = 10 must be a multiple of batch = 4"),
 ])

@@ -183,9 +183,9 @@ def test_trajectory_files_round_trip(tmp_path, suffix):
 @pytest.mark.parametrize("kwargs,fragment", [
     ({"lr": 0.0}, "lr must be a finite number > 0"),
     ({"lr": float("nan")}, "lr must be a finite number > 0"),
-    ({"steps": 0}, "steps must be a positive integer"),
-    ({"steps": 2.5}, "steps must be a positive integer"),
-    ({"replicas": 0}, "replicas must be a positive integer"),
+    ({"steps": 0}, "steps must be an integer >= 1"),
+    ({"steps": 2.5}, "steps must be an integer >= 1, got 2.5 \\(a float is not a count\\)"),
+    ({"replicas": 0}, "replicas must be an integer >= 1"),
     ({"mode": "adam"}, "unknown mode"),
     ({"engine": "gpu"}, "unknown engine"),
     ({"mode": "nonorthogonal"}, "needs an instance whose u has a component in span W"),

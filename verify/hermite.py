@@ -72,21 +72,17 @@ class HermiteCoefficients:
 
 
 def validate_terms(terms) -> int:
-    if isinstance(terms, bool) or not isinstance(terms, int | float) or terms != int(terms):
-        raise InvalidParameterError(f"terms must be a positive integer, got {terms!r}")
-    if terms < 1:
-        raise InvalidParameterError(f"terms must be a positive integer, got {terms!r}")
-    return int(terms)
+    """A number of coefficients: an integer >= 1 within the ``terms`` size limit."""
+    from verify.validation import count
+
+    return count("terms", terms, limit="terms")
 
 
 def validate_dps(dps) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int | float) or dps != int(dps):
-        raise InvalidParameterError(f"dps must be an integer >= {MIN_DPS}, got {dps!r}")
-    if dps < MIN_DPS:
-        raise InvalidParameterError(
-            f"dps must be >= {MIN_DPS} (double precision is the floor), got {dps!r}"
-        )
-    return int(dps)
+    """Decimal digits: an integer >= MIN_DPS (double precision is the floor), within the limit."""
+    from verify.validation import count
+
+    return count("dps", dps, minimum=MIN_DPS, limit="dps")
 
 
 def hermite_coefficients(
@@ -121,9 +117,9 @@ def hermite_coefficients(
     name = activation.name if isinstance(activation, Activation) else str(activation)
     key = {"activation": name, "dps": dps, "terms": terms, "method": method}
     if use_cache:
-        hit = cache.load("hermite", key)
+        hit = cache.load("hermite", key, lambda p: _from_payload(p, name, dps, terms))
         if hit is not None:
-            return _from_payload(hit)
+            return hit
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     result = None
     if method in ("auto", "exact"):
@@ -166,7 +162,12 @@ def _to_payload(c: HermiteCoefficients) -> dict:
     return payload
 
 
-def _from_payload(p: dict) -> HermiteCoefficients:
+def _from_payload(p: dict, activation: str, dps: int, terms: int) -> HermiteCoefficients:
+    """The cached coefficients; ValueError if the payload is not what the key asked for."""
+    if (p["activation"], p["dps"]) != (activation, dps) or not len(p["values"]) == len(p["errors"]) == terms:
+        raise ValueError("cached Hermite payload does not match its key")
+    if not all(isinstance(v, str) for v in (*p["values"], *p["errors"])):
+        raise ValueError("cached Hermite values must be decimal strings")
     with mpmath.workdps(p["dps"] + GUARD_DIGITS):
         values = tuple(mpmath.mpf(v) for v in p["values"])
         errors = tuple(mpmath.mpf(e) for e in p["errors"])

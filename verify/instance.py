@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import combinations
@@ -38,6 +37,8 @@ from typing import Any
 import numpy as np
 
 from verify.errors import VerifyInputError
+from verify.validation import MAX_SCALE, count, real, within_limit
+from verify.validation import seed as validate_seed
 
 # --- tolerances -------------------------------------------------------------------
 #: ‖·‖ = 1 checks (rows of W, c, ĉ, u, û): a norm from d float64 terms errs by ~d·eps,
@@ -146,32 +147,29 @@ class Instance:
             if value is None and name in ("W", "u", "u_hat"):
                 continue
             object.__setattr__(self, name, _as_array(name, value, shape, k, d))
+        worst = float(np.max(np.abs(self.lam)))
+        if worst > MAX_SCALE:
+            raise ParameterError(f"lambda has an entry of size {worst:g} > {MAX_SCALE:g}: the loss carries "
+                                 "lambda^2 xi^4 in float64; rescale lambda (Phi scales by lambda^2)")
         self._check_gram()
         self._check_unit_and_quantized()
         self._check_perturbation_orthogonal()
 
     # --- validation ---------------------------------------------------------------
     def _check_scalars(self) -> None:
-        for name in ("k", "d"):
-            object.__setattr__(self, name, _size(name, getattr(self, name)))
-        xi = self.xi
-        if isinstance(xi, bool) or not isinstance(xi, int | float | np.floating | np.integer):
-            raise ParameterError(f"xi must be a real number > 0 (the scale in eq. (3)), got {xi!r}")
-        if not math.isfinite(xi) or xi <= 0:
-            raise ParameterError(f"xi must be finite and > 0 (the scale in eq. (3)), got {xi!r}")
-        object.__setattr__(self, "xi", float(xi))
+        k, d = _dimensions(self.k, self.d)
+        object.__setattr__(self, "k", k)
+        object.__setattr__(self, "d", d)
+        object.__setattr__(self, "xi", real("xi", self.xi, 0, MAX_SCALE, low_open=True,
+                                            why="the scale in eq. (3); larger is the GLM limit",
+                                            error=ParameterError))
         for name in ("activation", "kind"):
             if not isinstance(getattr(self, name), str):
                 raise ParameterError(f"{name} must be a string, got {getattr(self, name)!r}")
         for name in ("quantized", "allow_nonorthogonal_u", "scratch"):
             if not isinstance(getattr(self, name), bool):
                 raise ParameterError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        seed = self.seed
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                                 or seed < 0):
-            raise ParameterError(f"seed must be a non-negative integer or None, got {seed!r}")
-        if seed is not None:
-            object.__setattr__(self, "seed", int(seed))
+        object.__setattr__(self, "seed", validate_seed(self.seed, error=ParameterError))
 
     def _check_gram(self) -> None:
         gram = self.gram
@@ -261,10 +259,11 @@ class Instance:
     __hash__ = None  # type: ignore[assignment]  # numpy fields are mutable containers
 
 
-def _size(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise ParameterError(f"{name} must be an integer >= 1, got {value!r}")
-    return int(value)
+def _dimensions(k: Any, d: Any) -> tuple[int, int]:
+    """(k, d) as integers >= 1 within the size limits, k·d included (W is stored dense)."""
+    k, d = (count(name, value, limit=name, error=ParameterError) for name, value in (("k", k), ("d", d)))
+    within_limit("k_times_d", k * d)
+    return k, d
 
 
 def _as_array(name: str, value: Any, shape: tuple[int, ...], k: int, d: int) -> np.ndarray:
@@ -284,10 +283,7 @@ def _as_array(name: str, value: Any, shape: tuple[int, ...], k: int, d: int) -> 
 # --- generators -------------------------------------------------------------------
 def _resolve_seed(seed: int | None) -> int:
     """The seed itself, or fresh entropy from ``SeedSequence()`` when it is None (recorded)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                             or seed < 0):
-        raise ParameterError(f"seed must be a non-negative integer or None, got {seed!r}")
-    entropy = np.random.SeedSequence(None if seed is None else int(seed)).entropy
+    entropy = np.random.SeedSequence(validate_seed(seed, error=ParameterError)).entropy
     assert isinstance(entropy, int)
     return entropy
 
@@ -333,7 +329,7 @@ def _perturbation(rng: np.random.Generator, W: np.ndarray, alpha: float | None) 
 
 
 def _need_room_for_u(kind: str, k: int, d: int) -> None:
-    k, d = _size("k", k), _size("d", d)
+    k, d = _dimensions(k, d)
     if d < k + 1:
         raise ParameterError(f"{kind} needs d >= k + 1 so that a unit u ⊥ span W exists "
                              f"(Assumption 2), got k={k}, d={d}")
@@ -424,16 +420,14 @@ def claim2(k: int, d: int, xi: float = 1.0, activation: str = "he3", seed: int |
     λ_i = 1, c uniform on {±1/√k}^k, rows from :func:`claim_2_rows`, u = e_p with
     p = k(k+1)/2 the first coordinate W does not use, ĉ quantized and û uniform in
     span(W)^⊥.  Then ⟨w_i + c_i u, w_j + c_j u⟩ = −c_i c_j + c_i c_j = 0: for ξ = 1 the
-    normalized teacher rows are orthonormal (for other ξ they are not).  Requires the
-    claim's hypothesis d > 1 + k(k+1)/2; the default activation h_3 is Theorem 19's σ = h_p
-    with p > 2.
+    normalized teacher rows are orthonormal (for other ξ they are not).  Requires
+    d >= 1 + k(k+1)/2, what the construction uses (the check ``claim-2-proof`` verifies that
+    this suffices; the claim's hypothesis d > 1 + k(k+1)/2 is one stricter).  The default
+    activation h_3 is Theorem 19's σ = h_p with p > 2.
     """
     _reject_options("claim2", "Claim 2 fixes λ_i = 1, c ∈ {±1/√k}^k and u ⊥ span W",
                     quantized=quantized, lam=lam, alpha=alpha)
-    k, d = _size("k", k), _size("d", d)
-    if not d > 1 + k * (k + 1) // 2:
-        raise ParameterError(f"Claim 2 needs d > 1 + k(k+1)/2 = {1 + k * (k + 1) // 2}, "
-                             f"got k={k}, d={d}")
+    k, d = _dimensions(k, d)
     seed = _resolve_seed(seed)
     _, rng_c, rng_c_hat, rng_u = _streams(seed)
     c = _random_c(rng_c, k, True)
@@ -457,7 +451,7 @@ def glm(k: int, d: int, xi: float, activation: str, seed: int | None = None, *,
     """
     _reject_options("glm", "§1.2 fixes λ = 1/k, c = ĉ = 1/√k and W = 0",
                     quantized=quantized, lam=lam, alpha=alpha)
-    k, d = _size("k", k), _size("d", d)
+    k, d = _dimensions(k, d)
     seed = _resolve_seed(seed)
     rng_u = _streams(seed)[3]
     g = rng_u.standard_normal((2, d))
@@ -552,15 +546,10 @@ def save(instance: Instance, path: str | os.PathLike[str]) -> None:
     """Write ``instance`` as sorted, indented JSON: to a temporary file, then renamed."""
     path = Path(path)
     text = json.dumps(to_json(instance), sort_keys=True, indent=2) + "\n"
+    from verify.files import write_atomic
+
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, text)
     except OSError as exc:
         raise InstanceFileError(f"cannot write instance file {str(path)!r}: "
                                 f"{exc.strerror or exc}") from None

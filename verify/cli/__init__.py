@@ -3,12 +3,16 @@
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and
 ``run(args) -> int``.  Bad input (a :class:`~verify.errors.VerifyInputError`
 or an argparse error) prints one line ``verify: error: ...`` and exits 2; a
-numerical failure exits 1 with its message; anything else is a crash.
+numerical failure exits 1 with its message; anything else is a crash.  Every
+subcommand takes ``--force``, which runs sizes beyond :data:`verify.validation.SIZE_LIMITS`
+instead of refusing them.  Output piped into a program that stops reading (``| head``)
+ends the command quietly, as for any Unix filter.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from verify.errors import ConvergenceError, VerifyInputError
@@ -51,14 +55,30 @@ def build_parser() -> argparse.ArgumentParser:
         bench_cmd, grad_cmd, simulate_cmd, figures_cmd,
     ):
         module.add_parser(sub)
+    for command in sub.choices.values():
+        command.add_argument("--force", action="store_true",
+                             help="run sizes beyond the stated limits instead of refusing them")
     return parser
 
 
+def _stdout_closed() -> int:
+    """The reader of stdout went away: point stdout at /dev/null so the interpreter's final
+    flush cannot raise again, and exit like a filter killed by SIGPIPE would (128 + 13)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141
+
+
 def main(argv: list[str] | None = None) -> int:
+    from verify.validation import allow_large_sizes
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.run(args) or EXIT_OK)
+        with allow_large_sizes(args.force):
+            return int(args.run(args) or EXIT_OK)
+    except BrokenPipeError:
+        return _stdout_closed()
     except VerifyInputError as exc:
         sys.stderr.write(f"verify {args.command}: error: {exc}\n")
         return EXIT_USAGE

@@ -1,82 +1,127 @@
 """argparse types that reject bad values with a one-line message naming them.
 
-Each type is one call of :func:`_checked`: convert the text, test the value
-against the domain, and on failure say what was required and what was given.
+Each type parses the text and hands the value to :mod:`verify.validation`, the one home of
+the suite's domains, so the command line and the Python API accept exactly the same values.
+Size *limits* are not enforced here but by the API, where ``--force`` can lift them.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from verify import validation
+from verify.errors import VerifyInputError
 from verify.hermite import MIN_DPS
 
 T = TypeVar("T")
 
+#: Longest number text accepted: a count or a real longer than this is a typo or an attack.
+MAX_NUMBER_TEXT = 64
+#: Longest wait for a dask scheduler: an hour is already far beyond any real start-up.
+MAX_TIMEOUT = 3600.0
 
-def _checked(text: str, convert: Callable[[str], T], valid: Callable[[T], bool],
-             requirement: str) -> T:
+
+def _parsed(text: str, convert: Callable[[str], T], requirement: str) -> T:
+    if len(text) > MAX_NUMBER_TEXT:
+        raise argparse.ArgumentTypeError(f"must be {requirement}, got a {len(text)}-character string")
     try:
-        value = convert(text)
-    except ValueError:
+        return convert(text)
+    except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(f"must be {requirement}, got {text!r}") from None
-    if not valid(value):
-        raise argparse.ArgumentTypeError(f"must be {requirement}, got {text!r}")
-    return value
+
+
+def _validated(check: Callable[[], T]) -> T:
+    try:
+        return check()
+    except VerifyInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _integer(text: str, name: str, minimum: int) -> int:
+    value = _parsed(text, int, f"an integer >= {minimum}")
+    return _validated(lambda: validation.count(name, value, minimum=minimum))
+
+
+def _real(text: str, name: str, **domain) -> float:
+    value = _parsed(text, float, "a finite real number")
+    return _validated(lambda: validation.real(name, value, **domain))
 
 
 def positive_int(text: str) -> int:
     """A count: terms, steps, k, d."""
-    return _checked(text, int, lambda v: v >= 1, "a positive integer")
+    return _integer(text, "count", 1)
+
+
+def non_negative_int(text: str) -> int:
+    """A count that may be zero (e.g. Monte-Carlo samples per record, 0 = none)."""
+    return _integer(text, "count", 0)
 
 
 def seed(text: str) -> int:
     """A non-negative integer, as ``numpy.random.SeedSequence`` accepts."""
-    return _checked(text, int, lambda v: v >= 0, "a non-negative integer")
+    return _integer(text, "seed", 0)
 
 
 def precision(text: str) -> int:
     """Decimal digits; double precision is the floor."""
-    return _checked(text, int, lambda v: v >= MIN_DPS,
-                    f"an integer number of digits >= {MIN_DPS} (double precision is the floor)")
+    return _integer(text, "dps", MIN_DPS)
 
 
 def positive_real(text: str) -> float:
-    """A finite real > 0, such as the scale ξ of eq. (3)."""
-    return _checked(text, float, lambda v: math.isfinite(v) and v > 0, "a finite real number > 0")
+    """A finite real > 0 up to :data:`verify.validation.MAX_SCALE`, such as the scale ξ of eq. (3)."""
+    return _real(text, "scale", low=0, high=validation.MAX_SCALE, low_open=True)
 
 
 def unit_interval(text: str) -> float:
     """A real in [0, 1], such as α = ‖Π_W u‖ of Fig. 5."""
-    return _checked(text, float, lambda v: 0 <= v <= 1, "a real number in [0, 1]")
+    return _real(text, "fraction", low=0, high=1)
 
 
 def correlation(text: str) -> str:
     """A correlation in [−1, 1], kept as text so that '0.37' is parsed at full precision later."""
-    _checked(text, float, lambda v: -1 <= v <= 1, "a real number in [-1, 1] (it is a correlation)")
+    _real(text, "rho", low=-1, high=1, why="it is a correlation")
     return text
 
 
 def overlap(text: str) -> float:
     """m = ⟨u, û⟩ of unit vectors, in [−1, 1]."""
-    return _checked(text, float, lambda v: -1 <= v <= 1,
-                    "a real number in [-1, 1] (it is the overlap <u, u_hat>)")
+    return _real(text, "m", low=-1, high=1, why="it is the overlap <u, u_hat>")
 
 
 def open_overlap(text: str) -> float:
     """m = ⟨u, û⟩ strictly inside (−1, 1), where the direction u − m û is defined."""
-    return _checked(text, float, lambda v: -1 < v < 1,
-                    "a real number in (-1, 1) (at m = ±1 the direction u - m u_hat vanishes)")
+    return _real(text, "m", low=-1, high=1, low_open=True, high_open=True,
+                 why="at m = ±1 the direction u - m u_hat vanishes")
 
 
 def step_size(text: str) -> float:
     """The SGD step size η of eq. (4): a finite real > 0."""
-    return _checked(text, float, lambda v: math.isfinite(v) and v > 0,
-                    "a finite real number > 0 (the step size eta of eq. (4))")
+    return _real(text, "lr", low=0, low_open=True, why="the step size eta of eq. (4)")
 
 
-def non_negative_int(text: str) -> int:
-    """A count that may be zero (e.g. Monte-Carlo samples per record, 0 = none)."""
-    return _checked(text, int, lambda v: v >= 0, "a non-negative integer")
+def timeout_seconds(text: str) -> float:
+    """Seconds to wait: finite, > 0 and at most :data:`MAX_TIMEOUT`."""
+    return _real(text, "timeout", low=0, high=MAX_TIMEOUT, low_open=True, why="seconds")
+
+
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx)://)?[A-Za-z0-9_.\-]+:(\d{1,5})$|^\[[0-9a-fA-F:]+\]:(\d{1,5})$")
+#: dask's in-process transport (``LocalCluster(processes=False)``): inproc://host/pid/n.
+_INPROC = re.compile(r"^inproc://[A-Za-z0-9_.\-]+/\d+/\d+$")
+
+
+def scheduler_address(text: str) -> str:
+    """A dask scheduler address ``[tcp://]host:port`` with a port in 1..65535, or ``inproc://…``."""
+    if len(text) <= 255 and _INPROC.match(text):
+        return text
+    match = _ADDRESS.match(text) if len(text) <= 255 else None
+    port = int(next(g for g in match.groups() if g)) if match else 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a scheduler address tcp://HOST:PORT, got {text!r}")
+    return text
+
+
+__all__ = ["correlation", "non_negative_int", "open_overlap", "overlap", "positive_int", "positive_real",
+           "precision", "scheduler_address", "seed", "step_size", "timeout_seconds", "unit_interval"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 
+from verify.cli.arguments import scheduler_address, timeout_seconds
 from verify.errors import InvalidParameterError
 
 
@@ -25,9 +26,9 @@ def add_parser(sub) -> None:
                       help="small d and k, minutes on 2 cores (default)")
     tier.add_argument("--full", dest="quick", action="store_false", help="the paper's d and k")
     p.add_argument("--only", nargs="+", metavar="NAME", default=None, help="only these figures")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    p.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
                    help="dask.distributed scheduler (tcp://host:port); default: local processes")
-    p.add_argument("--timeout", type=float, default=10.0,
+    p.add_argument("--timeout", type=timeout_seconds, default=10.0,
                    help="seconds to wait for the scheduler (default 10)")
     p.add_argument("--out", required=True, help="output directory")
     p.set_defaults(run=run)
@@ -35,13 +36,13 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify.figures import FIGURES
-    from verify.figures.common import check_writable
+    from verify.files import output_directory
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]
     if unknown:
         raise UnknownFigureError(f"unknown figure {unknown[0]!r}; the figures are {', '.join(FIGURES)}")
-    check_writable(args.out)
+    output_directory(args.out, "--out")
     if args.scheduler is not None:
         _check_scheduler(args.scheduler, args.timeout)
     progress = sys.stderr.isatty()
@@ -73,6 +74,6 @@ def _check_scheduler(address: str, timeout: float) -> None:
         raise InvalidParameterError("--scheduler needs dask.distributed") from None
     try:
         Client(address, timeout=timeout).close()
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:
         raise SchedulerUnreachableError(f"no dask scheduler answered at {address!r} within "
                                         f"{timeout:g} s ({type(exc).__name__})") from None

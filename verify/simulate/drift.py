@@ -21,6 +21,7 @@ from verify.errors import InvalidParameterError
 from verify.simulate.model import closed_form_h, closed_form_reason
 from verify.simulate.modes import MODES
 from verify.simulate.problem import build_problem
+from verify.validation import count
 
 WEAK = 0.5
 
@@ -48,8 +49,7 @@ def _check(m0: float, lr: float, steps: int, eps: float) -> None:
         raise InvalidParameterError(f"m0 must lie in [-1, 1], got {m0!r}")
     if not (math.isfinite(lr) and lr > 0):
         raise InvalidParameterError(f"lr must be a finite number > 0, got {lr!r}")
-    if isinstance(steps, bool) or not isinstance(steps, int | np.integer) or steps < 1:
-        raise InvalidParameterError(f"steps must be a positive integer, got {steps!r}")
+    count("steps", steps)
     if not 0 < eps < 0.5:
         raise InvalidParameterError(f"eps must lie in (0, 1/2) (strong recovery m >= 1 - eps), got {eps!r}")
 

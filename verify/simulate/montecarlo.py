@@ -37,6 +37,7 @@ from verify.simulate.model import FrozenStudent, closed_form_h, closed_form_loss
 from verify.simulate.modes import MODES, check_engine
 from verify.simulate.problem import Problem, build_problem, perpendicular_dimension, student_direction
 from verify.simulate.streams import chi_square, root
+from verify.validation import count
 
 #: Default memory budget for one chunk of samples (the issue's "at most 256 MB").
 CHUNK_BYTES = 256 * 2**20
@@ -119,14 +120,11 @@ def chunk_rows(width: int, k: int, chunk_bytes: int) -> int:
 
 
 def _validate(samples: int, m: float, chunk_bytes: int) -> None:
-    if isinstance(samples, bool) or not isinstance(samples, int | np.integer) or samples < 2:
-        raise InvalidParameterError(f"samples must be an integer >= 2 (for a standard error), "
-                                    f"got {samples!r}")
+    count("samples", samples, minimum=2, limit="samples")  # two for a standard error
     if not (isinstance(m, int | float | np.floating) and -1 < m < 1):
         raise InvalidParameterError(f"m must lie in (-1, 1): at m = ±1 the direction u - m u_hat "
                                     f"vanishes, got {m!r}")
-    if isinstance(chunk_bytes, bool) or not isinstance(chunk_bytes, int) or chunk_bytes < 1:
-        raise InvalidParameterError(f"chunk_bytes must be a positive integer, got {chunk_bytes!r}")
+    count("chunk_bytes", chunk_bytes)
 
 
 def estimate_gradient(instance, m: float, samples: int, engine: str = "full", seed: int | None = 0,

@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.validation import seed as validate_seed
 
 
 def root(seed: int | None) -> np.random.SeedSequence:
     """``SeedSequence(seed)``; ``None`` draws fresh entropy (readable from ``.entropy``)."""
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                             or seed < 0):
-        raise InvalidParameterError(f"seed must be a non-negative integer or None, got {seed!r}")
-    return np.random.SeedSequence(None if seed is None else int(seed))
+    return np.random.SeedSequence(validate_seed(seed))
 
 
 def generators(sequence: np.random.SeedSequence, n: int) -> list[np.random.Generator]:
