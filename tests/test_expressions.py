@@ -173,7 +173,7 @@ def test_no_eval_or_exec_while_parsing(monkeypatch):
         assert activations._parse(text, "expr:" + text).has(X)
     payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["0.5"], "errors": ["0"],
                "exact": ["sqrt(2)*sqrt(pi)/(2*pi)"]}
-    assert hermite._from_payload(payload).exact == (1 / sympy.sqrt(2 * sympy.pi),)
+    assert hermite._from_payload(payload, "relu", 20, 1).exact == (1 / sympy.sqrt(2 * sympy.pi),)
 
 
 def test_cached_exact_value_cannot_execute(tmp_path, monkeypatch):
@@ -184,7 +184,7 @@ def test_cached_exact_value_cannot_execute(tmp_path, monkeypatch):
     payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["0.5"], "errors": ["0"],
                "exact": [ATTACKS["import"]]}
     with pytest.raises(MalformedExpressionError):
-        hermite._from_payload(payload)
+        hermite._from_payload(payload, "relu", 20, 1)
     assert not (tmp_path / MARKER).exists()
 
 

@@ -132,7 +132,10 @@ def kernel(activation, rho, derivative: bool = False, dps: int = 30,
             raise InvalidParameterError(f"activation {act.name!r} has no closed-form kernel")
         if expr is not None:
             value = _evaluate_closed(expr, r, dps)
-            return KernelValue(act.name, r, derivative, value, mpmath.mpf(0), "closed")
+            # Evaluated with GUARD_DIGITS extra digits: the stated error is the target
+            # precision, not 0 (a floating-point evaluation never proves exactness).
+            rounding = mpmath.mpf(10) ** -(dps + TARGET_EXTRA_DIGITS) * max(1, abs(value))
+            return KernelValue(act.name, r, derivative, value, rounding, "closed")
     if method == "series":
         value, error = kernel_series(act, r, derivative, dps, terms)
         return KernelValue(act.name, r, derivative, value, error, "series")
@@ -181,17 +184,23 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
         for level in range(2, max_level + 1):
             bar.update(1)
             inner_coarse: dict = {}
+            inner_mass: dict = {}
 
-            def outer(a, level=level, store=inner_coarse):
+            def outer(a, level=level, store=inner_coarse, masses=inner_mass):
                 value = s(a)
                 if value == 0:
                     return value
-                fine, coarse, _ = line.sums(lambda z: s(r * a + scale * z), level,
-                                            shift=r * a, stretch=scale)
+                fine, coarse, mass = line.sums(lambda z: s(r * a + scale * z), level,
+                                               shift=r * a, stretch=scale)
                 store[a] = value * coarse
+                masses[a] = abs(value) * mass
                 return value * fine
 
-            full, _, mass = line.sums(outer, level)
+            full = line.sums(outer, level)[0]
+            # The rounding floor comes from the size of the summands, Σ|s(a)| Σ|s(.)|, not from
+            # the outer sums: an inner integral that cancels to exactly 0 (ρ = 1e-400, where ρa
+            # is lost against z) must not make the error bound claim exactness.
+            mass = line.sums(lambda a, masses=inner_mass: masses.get(a, 0), level)[0]
             coarse = line.sums(lambda a, store=inner_coarse: store.get(a, 0), level - 1)[0]
             estimates.extend([coarse, full] if not estimates else [full])
             if len(estimates) >= 3:

@@ -80,15 +80,22 @@ def _call(function: Callable[..., dict], params: dict) -> dict:
     return _jsonable(function(**params))
 
 
+def _cached_result(payload: dict) -> dict:
+    result = payload["result"]
+    if not isinstance(result, dict):
+        raise TypeError("a cached sweep result is a JSON object")
+    return result
+
+
 def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int | None = None,
               use_cache: bool = True, progress: bool = False, timeout: float = 10.0) -> list[dict]:
     """Results of ``tasks`` in order; cached tasks are not rerun."""
     results: list[Any] = [None] * len(tasks)
     todo = []
     for i, task in enumerate(tasks):
-        hit = cache.load(CACHE_KIND, task.key) if use_cache else None
+        hit = cache.load(CACHE_KIND, task.key, _cached_result) if use_cache else None
         if hit is not None:
-            results[i] = hit["result"]
+            results[i] = hit
         else:
             todo.append(i)
     bar = _bar(len(todo), progress)

@@ -1,22 +1,38 @@
-"""report.json, report.md and the terminal table for ``verify check``."""
+"""report.json, report.md and the terminal lines for ``verify check``.
+
+Every verdict is shown with the kind of evidence that decided it (:class:`~verify.checks.core.Basis`)
+and every ``fails`` with what it says about the paper (:class:`~verify.checks.core.FailureKind`):
+a reader sees at a glance which statements are false, which only have a wrong display or proof
+step, and which are printed differently from what the text intends.
+"""
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from verify.checks.runner import Result, counts
+from verify.checks.core import FailureKind
+from verify.checks.runner import Result, basis_counts, counts, failure_counts
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
+
+#: Headings of the report's failure groups, in the order a reader needs them.
+FAILURE_HEADINGS = {
+    FailureKind.STATEMENT: "The statement is false",
+    FailureKind.STEP: "A display or proof step is wrong (the statement stands or is not decided by it)",
+    FailureKind.AS_PRINTED: "As printed vs as intended (the intended reading holds)",
+}
 
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
     return {"paper": "Dayı & Chen, Low-rank fine-tuning lies between lazy training and feature learning",
             "seed": seed, "full": full, "counts": counts(results),
+            "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
             "checks": [r.to_dict() for r in results]}
+
+
+def to_json_text(results: list[Result], seed: int, full: bool) -> str:
+    return json.dumps(to_json(results, seed, full), indent=2, sort_keys=True, default=str) + "\n"
 
 
 def _cell(text: str) -> str:
@@ -27,49 +43,71 @@ def _json_inline(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[str, int]) -> list[str]:
+    """Three lines: verdicts, kinds of failure, kinds of evidence (report.md and the README)."""
+    return [
+        "Verdicts: " + ", ".join(f"{n} {v}" for v, n in verdicts.items() if n) + ".",
+        "Of the fails: " + ", ".join(f"{kinds.get(k.value, 0)} {k.value}" for k in FailureKind)
+        + " (statement: the statement is false; step: a display or proof step is wrong; "
+        "as-printed: printed differently from what the text intends).",
+        "Decided by: " + ", ".join(f"{n} {b}" for b, n in evidence.items() if n) + ".",
+    ]
+
+
 def errata_table(records: list[dict[str, Any]]) -> str:
     """Markdown table of the failing statements of report.json's ``checks`` records:
-    number, check id, evidence, correction (the README's errata table)."""
-    rows = ["| statement | check | evidence | correction |", "|---|---|---|---|"]
-    for c in records:
-        if c["verdict"] != "fails":
-            continue
+    number, check id, kind of failure, evidence, correction (the README's errata table)."""
+    rows = ["| statement | check | kind | evidence | correction |", "|---|---|---|---|---|"]
+    rank = {k.value: i for i, k in enumerate(FailureKind)}
+    failing = [c for c in records if c["verdict"] == "fails"]
+    for c in sorted(failing, key=lambda c: rank.get(c.get("failure_kind") or "", 9)):
         corr = c.get("correction") or "—"
         if c.get("correction_verified"):
             corr += " (verified)"
-        rows.append(f"| {c['statement']} | `{c['id']}` | {_cell(c['evidence'])} | {_cell(corr)} |")
+        rows.append(f"| {c['statement']} | `{c['id']}` | {c.get('failure_kind')} ({c.get('basis')}) "
+                    f"| {_cell(c['evidence'])} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 
 
+def _failure_section(r: Result, seed: int) -> list[str]:
+    o = r.outcome
+    assert o is not None
+    lines = [f"### {r.check.statement} (`{r.check.id}`, §{r.check.section})", "",
+             f"> {r.check.quote}", "", f"- **Evidence** ({o.basis}): {o.evidence}",
+             f"- **Counterexample:** `{_json_inline(o.counterexample)}`"]
+    if o.correction:
+        verified = {True: " — verified", False: " — NOT verified", None: ""}[o.correction_verified]
+        lines.append(f"- **Correction:** {o.correction}{verified}")
+    return lines + [f"- **Rerun:** `verify check --only {r.check.id} --seed {seed}`", ""]
+
+
 def to_markdown(results: list[Result], seed: int, full: bool) -> str:
-    c = counts(results)
-    lines = ["# verify check report", "",
-             f"Seed {seed}, {'full' if full else 'quick'} run. "
-             + ", ".join(f"{v}: {n}" for v, n in c.items() if n) + ".", "",
-             "## Statements that fail", ""]
+    lines = ["# verify check report", "", f"Seed {seed}, {'full' if full else 'quick'} run.", ""]
+    lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
+                                                   basis_counts(results))]
+    lines += ["", "## Statements that fail", ""]
     failing = [r for r in results if r.verdict == "fails"]
     if not failing:
         lines += ["None.", ""]
-    for r in failing:
-        o = r.outcome
-        assert o is not None
-        lines += [f"### {r.check.statement} (`{r.check.id}`, §{r.check.section})", "",
-                  f"> {r.check.quote}", "", f"- **Evidence:** {o.evidence}",
-                  f"- **Counterexample:** `{_json_inline(o.counterexample)}`"]
-        if o.correction:
-            verified = {True: " — verified", False: " — NOT verified", None: ""}[o.correction_verified]
-            lines.append(f"- **Correction:** {o.correction}{verified}")
-        lines += [f"- **Rerun:** `verify check --only {r.check.id} --seed {seed}`", ""]
+    for kind, heading in FAILURE_HEADINGS.items():
+        group = [r for r in failing if r.outcome is not None and r.outcome.failure_kind is kind]
+        if group:
+            lines += [f"### {heading} ({len(group)})", ""]
+            for r in group:
+                section = _failure_section(r, seed)
+                lines += ["#" + text if text.startswith("### ") else text for text in section]
     crashed = [r for r in results if r.crashed]
     if crashed:
         lines += ["## Checks that crashed", ""]
         lines += [f"- `{r.check.id}`: {(r.error or '').strip().splitlines()[-1]}" for r in crashed] + [""]
-    lines += ["## All checks", "", "| id | statement | § | method | verdict | evidence |",
+    lines += ["## All checks", "", "| id | statement | § | verdict | evidence kind | evidence |",
               "|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: ORDER.get(r.verdict, 9)):
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
-        lines.append(f"| `{r.check.id}` | {r.check.statement} | {r.check.section} | {r.check.method} "
-                     f"| **{r.verdict}** | {_cell(ev)} |")
+        basis = r.outcome.basis if r.outcome else "—"
+        verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
+        lines.append(f"| `{r.check.id}` | {r.check.statement} | {r.check.section} | **{verdict}** "
+                     f"| {basis} | {_cell(ev)} |")
     lines += ["", "## Details", ""]
     for r in results:
         lines += [f"### `{r.check.id}` — {r.check.statement}: {r.verdict}", "", f"> {r.check.quote}", ""]
@@ -77,7 +115,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
             lines += ["```", (r.error or "").rstrip(), "```", ""]
             continue
         o = r.outcome
-        lines += [f"- Method: {r.check.method}", f"- Evidence: {o.evidence}"]
+        lines += [f"- Method: {r.check.method}; decided by: {o.basis}", f"- Evidence: {o.evidence}"]
         if o.parameters:
             lines.append(f"- Parameters: `{_json_inline(o.parameters)}`")
         if o.numbers:
@@ -86,20 +124,21 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     return "\n".join(lines)
 
 
-def table(results: list[Result], width: int = 100) -> str:
-    idw = max([len(r.check.id) for r in results] + [2])
-    out = [f"{'id':<{idw}}  {'verdict':<12}  evidence"]
-    for r in results:
-        ev = r.outcome.evidence if r.outcome else (r.error or "").strip().splitlines()[-1]
-        room = max(20, width - idw - 16)
-        out.append(f"{r.check.id:<{idw}}  {r.verdict:<12}  {ev[:room - 1] + '…' if len(ev) > room else ev}")
-    return "\n".join(out)
+def line(r: Result, idw: int, width: int = 120) -> str:
+    """One terminal line: id, verdict (with the kind of a fail), evidence kind, evidence."""
+    if r.outcome is None:
+        verdict, basis, ev = "crashed", "—", (r.error or "").strip().splitlines()[-1]
+    else:
+        o = r.outcome
+        verdict = o.verdict.value + (f"/{o.failure_kind}" if o.failure_kind else "")
+        basis, ev = str(o.basis), o.evidence
+    room = max(20, width - idw - 40)
+    return f"{r.check.id:<{idw}}  {verdict:<21} {basis:<15} {ev[:room - 1] + '…' if len(ev) > room else ev}"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+def summary(results: list[Result]) -> str:
+    """The closing lines of ``verify check``: counts of verdicts, failure kinds, evidence kinds."""
+    failing = [r.check.id for r in results if r.verdict == "fails"]
+    return "\n".join([f"{len(results)} checks.",
+                      *count_lines(counts(results), failure_counts(results), basis_counts(results)),
+                      f"Statements that fail: {', '.join(failing) or 'none'}."])

@@ -16,8 +16,11 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify.derive import stale, write_all
+    from verify.files import output_directory
 
     out = Path(args.out)
+    if not args.check:
+        output_directory(out, "--out")
     if args.check:
         changed = stale(out)
         if changed:

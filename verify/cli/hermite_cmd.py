@@ -34,6 +34,20 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
+#: The fields of a ``verify hermite`` report; a cached report missing one is recomputed.
+REPORT_FIELDS = ("activation", "dps", "method", "coefficients", "errors", "exact", "information_exponent",
+                 "finite_expansion", "decay_exponent", "decay_constant", "decay_fit_range", "second_moment",
+                 "sum_mu_squared", "parseval_tail_bound", "parseval_holds", "derivative_second_moment",
+                 "sum_p_mu_squared")
+
+
+def _checked_report(report: dict) -> dict:
+    missing = [f for f in REPORT_FIELDS if f not in report]
+    if missing or not isinstance(report["coefficients"], list):
+        raise ValueError(f"cached hermite report lacks {missing}")
+    return report
+
+
 def build_report(activation: str, terms: int, dps: int, method: str, use_cache: bool = True,
                  progress: bool | None = None) -> dict:
     """The JSON report of ``verify hermite`` (cached as a whole, so a repeat is instant)."""
@@ -41,7 +55,7 @@ def build_report(activation: str, terms: int, dps: int, method: str, use_cache: 
 
     key = {"activation": activation, "terms": terms, "dps": dps, "method": method}
     if use_cache:
-        hit = cache.load(REPORT_CACHE_KIND, key)
+        hit = cache.load(REPORT_CACHE_KIND, key, _checked_report)
         if hit is not None:
             return hit
     from verify.activations import get_activation

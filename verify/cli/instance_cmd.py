@@ -38,8 +38,10 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify.activations import get_activation
+    from verify.files import output_file
     from verify.instance import save
 
+    output_file(args.output, "--output")
     activation = get_activation(args.activation).name
     if args.alpha is not None and not args.allow_nonorthogonal_u:
         raise InvalidParameterError("--alpha needs --allow-nonorthogonal-u (Assumption 2 holds otherwise)")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import tempfile
 from pathlib import Path
 
 from verify.derive import (
@@ -67,15 +66,14 @@ def render_all() -> None:
 
 
 def write_all(outdir: Path) -> list[Path]:
+    from verify.files import write_atomic
+
     outdir.mkdir(parents=True, exist_ok=True)
     render_all()
     written = []
     for module in DERIVATIONS:
         target = outdir / module.FILENAME
-        fd, tmp = tempfile.mkstemp(dir=outdir, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(render(module))
-        os.replace(tmp, target)
+        write_atomic(target, render(module))
         written.append(target)
     return written
 

@@ -24,13 +24,11 @@ import io
 import json
 import math
 import os
-import tempfile
-from pathlib import Path
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
 from verify.figures.instances import make_instance, theorem_start
+from verify.files import output_directory, write_atomic
 
 #: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
 WEAK = 0.5
@@ -135,31 +133,6 @@ def series_names(table: dict, panel: str, quantity: str) -> list[str]:
 
 
 # --- writing ------------------------------------------------------------------------------
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
-
-
-def check_writable(out: str | os.PathLike[str]) -> Path:
-    """The output directory, created if needed; one-line error if it cannot be written."""
-    path = Path(out)
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path, suffix=".probe")
-        os.close(fd)
-        os.remove(tmp)
-    except OSError as exc:
-        raise OutputDirectoryError(f"output directory {str(out)!r} is not writable "
-                                   f"({exc.strerror or type(exc).__name__})") from None
-    return path
-
-
-class OutputDirectoryError(InvalidParameterError):
-    """--out names a directory that cannot be created or written."""
-
-
 def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False) -> dict:
     """Compute, then write NAME.csv, NAME.png, NAME.json; returns the table and claims."""
     import matplotlib
@@ -167,14 +140,14 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    out = check_writable(out)
+    out = output_directory(out)
     tier = "quick" if quick else "full"
     # A copy: the full tier's compute() writes its run plan (step, horizon, block size) into the
     # params it is given, and module-level PARAMS must stay what the module declares.
     params = copy.deepcopy(module.PARAMS[tier])
     rows = module.compute(params, scheduler, progress)
     text = table_csv(rows)
-    _atomic_write(out / f"{module.NAME}.csv", text.encode())
+    write_atomic(out / f"{module.NAME}.csv", text.encode())
     table = _columns(rows)
     fig = plt.figure(figsize=module.FIGSIZE)
     module.plot(table, fig, params)
@@ -182,7 +155,7 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
-    _atomic_write(out / f"{module.NAME}.png", buf.getvalue())
+    write_atomic(out / f"{module.NAME}.png", buf.getvalue())
     results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
         from verify.figures.full_tier import horizon_capped
@@ -201,7 +174,7 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
         from verify.figures.full_tier import FULL_TIER_NOTE
 
         meta["full_tier"] = FULL_TIER_NOTE
-    _atomic_write(out / f"{module.NAME}.json",
+    write_atomic(out / f"{module.NAME}.json",
                   (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
     return {"table": table, "claims": results}
 

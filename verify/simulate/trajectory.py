@@ -13,13 +13,13 @@ import csv
 import io
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from verify.errors import InvalidParameterError
+from verify.files import write_atomic
 
 FORMATS = (".csv", ".npz")
 
@@ -58,28 +58,22 @@ def save_trajectory(traj: Trajectory, path: str | os.PathLike[str]) -> None:
     fmt = output_format(path)
     path = Path(path)
     meta = json.dumps(traj.meta, sort_keys=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.",
-                               suffix=fmt)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            if fmt == ".npz":
-                arrays = {name: arr for name, arr in _columns(traj)}
-                arrays.update(steps=traj.steps, meta=np.array(meta))
-                np.savez(handle, **arrays)  # type: ignore[arg-type]
-            else:
-                text = io.StringIO()
-                text.write(f"# {meta}\n")
-                cols = _columns(traj)
-                writer = csv.writer(text, lineterminator="\n")
-                writer.writerow(["step", "replica", *(name for name, _ in cols)])
-                for i, step in enumerate(traj.steps):
-                    for r in range(traj.m.shape[1]):
-                        writer.writerow([int(step), r, *(repr(float(arr[i, r])) for _, arr in cols)])
-                handle.write(text.getvalue().encode("utf-8"))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    if fmt == ".npz":
+        buffer = io.BytesIO()
+        arrays = {name: arr for name, arr in _columns(traj)}
+        arrays.update(steps=traj.steps, meta=np.array(meta))
+        np.savez(buffer, **arrays)  # type: ignore[arg-type]
+        write_atomic(path, buffer.getvalue())
+        return
+    text = io.StringIO()
+    text.write(f"# {meta}\n")
+    cols = _columns(traj)
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["step", "replica", *(name for name, _ in cols)])
+    for i, step in enumerate(traj.steps):
+        for r in range(traj.m.shape[1]):
+            writer.writerow([int(step), r, *(repr(float(arr[i, r])) for _, arr in cols)])
+    write_atomic(path, text.getvalue())
 
 
 def load_trajectory(path: str | os.PathLike[str]) -> Trajectory:
