@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sympy
 
+from verify.checks import app_a_activations as a
 from verify.checks import load_all
 from verify.checks import run_check as run
-from verify.checks import section_a as a
 from verify.checks.core import Verdict
 
 load_all()

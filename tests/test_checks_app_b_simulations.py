@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy
 
-from verify.checks import Verdict, section_b
+from verify.checks import Verdict, app_b_simulations
 from verify.checks import run_check as run
 
 
@@ -16,14 +16,14 @@ def test_model_fails_with_verified_relu_rescaling():
 
 
 def test_model_holds_when_rows_are_d1s(monkeypatch):
-    monkeypatch.setattr(section_b, "claimed_b_row_scale", lambda k, xi: 1 / sympy.sqrt(1 + xi**2 / k))
-    monkeypatch.setattr(section_b, "claimed_b_output_scale", lambda xi: 1)
+    monkeypatch.setattr(app_b_simulations, "claimed_b_row_scale", lambda k, xi: 1 / sympy.sqrt(1 + xi**2 / k))
+    monkeypatch.setattr(app_b_simulations, "claimed_b_output_scale", lambda xi: 1)
     assert run("appendix-b-model").verdict is Verdict.HOLDS
 
 
 def test_correlation_fails_and_the_correction_holds(monkeypatch):
     assert run("appendix-b-correlation").verdict is Verdict.FAILS
-    monkeypatch.setattr(section_b, "claimed_b_correlation",
+    monkeypatch.setattr(app_b_simulations, "claimed_b_correlation",
                         lambda g, ci, cj, m, k, xi: k / (k + xi**2) * (g + xi**2 * ci * cj * m))
     assert run("appendix-b-correlation").verdict is Verdict.HOLDS
 

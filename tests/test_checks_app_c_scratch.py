@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verify.checks import Verdict, section_c
+from verify.checks import Verdict
+from verify.checks import app_c_scratch as scratch
 from verify.checks import run_check as run
 
 
 def test_remark_15_fails_and_l_plus_one_holds(monkeypatch):
     outcome = run("remark-15")
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
-    monkeypatch.setattr(section_c, "claimed_remark_15_coefficient",
+    monkeypatch.setattr(scratch, "claimed_remark_15_coefficient",
                         lambda l, mu: 2 * (l + 1) * mu[l + 1] ** 2)
     assert run("remark-15").verdict is Verdict.HOLDS
 
@@ -28,7 +29,7 @@ def test_claim_2_example_fails_and_alternating_c_holds(monkeypatch):
     outcome = run("claim-2-example")
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
     assert outcome.counterexample["inner_product"] == "1/8"
-    monkeypatch.setattr(section_c, "claimed_example_c", lambda: [Fraction((-1) ** i, 2) for i in range(1, 5)])
+    monkeypatch.setattr(scratch, "claimed_example_c", lambda: [Fraction((-1) ** i, 2) for i in range(1, 5)])
     assert run("claim-2-example").verdict is Verdict.HOLDS
 
 
@@ -42,8 +43,8 @@ def test_prop_18_consistent():
 
 
 def test_prop_18_fails_with_a_wrong_display(monkeypatch):
-    original = section_c.claimed_prop_18_h
-    monkeypatch.setattr(section_c, "claimed_prop_18_h",
+    original = scratch.claimed_prop_18_h
+    monkeypatch.setattr(scratch, "claimed_prop_18_h",
                         lambda lam, c, ch, g, m, p, k: original(lam, c, ch, g, m, p, k) * (k / (k + 1)))
     assert run("proposition-18").verdict is Verdict.FAILS
 
@@ -51,7 +52,7 @@ def test_prop_18_fails_with_a_wrong_display(monkeypatch):
 def test_prop_18_proof_fails_and_the_corrected_chain_holds(monkeypatch):
     outcome = run("proposition-18-proof")
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
-    monkeypatch.setattr(section_c, "claimed_prop_18_chain",
+    monkeypatch.setattr(scratch, "claimed_prop_18_chain",
                         lambda k, p, lam_max=1.0: ((k - 1) * 2 ** (p - 1) / k ** (p - 1),
                                                    2 ** (p - 1) / k ** (p - 2)))
     assert run("proposition-18-proof").verdict is Verdict.HOLDS
@@ -60,5 +61,5 @@ def test_prop_18_proof_fails_and_the_corrected_chain_holds(monkeypatch):
 def test_theorem_19_fails_as_derived_and_k3_is_consistent(monkeypatch):
     outcome = run("theorem-19")
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
-    monkeypatch.setattr(section_c, "claimed_theorem_19_k_exponent", lambda: 3)
+    monkeypatch.setattr(scratch, "claimed_theorem_19_k_exponent", lambda: 3)
     assert run("theorem-19").verdict is Verdict.CONSISTENT

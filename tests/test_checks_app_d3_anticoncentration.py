@@ -6,8 +6,8 @@ import math
 
 import pytest
 
+from verify.checks import app_d3_anticoncentration as sa
 from verify.checks import run_check as run
-from verify.checks import section_anticoncentration as sa
 from verify.checks.core import Verdict
 
 

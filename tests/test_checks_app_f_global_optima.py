@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy
 
-from verify.checks import Verdict, section_f
+from verify.checks import Verdict, app_f_global_optima
 from verify.checks import run_check as run
 
 
@@ -13,9 +13,9 @@ def test_example_1_holds():
 
 
 def test_example_1_fails_with_a_wrong_u_prime(monkeypatch):
-    u, u_prime, c, c_prime = section_f.claimed_example_1()
+    u, u_prime, c, c_prime = app_f_global_optima.claimed_example_1()
     wrong = sympy.Matrix([1 / sympy.sqrt(2), -1 / sympy.sqrt(2)])
-    monkeypatch.setattr(section_f, "claimed_example_1", lambda: (u, wrong, c, c_prime))
+    monkeypatch.setattr(app_f_global_optima, "claimed_example_1", lambda: (u, wrong, c, c_prime))
     assert run("example-1").verdict is Verdict.FAILS
 
 
@@ -28,7 +28,7 @@ def test_theorem_36_holds():
 
 
 def test_theorem_36_fails_with_a_threshold_100_times_too_large(monkeypatch):
-    original = section_f.claimed_theorem_36_threshold
-    monkeypatch.setattr(section_f, "claimed_theorem_36_threshold",
+    original = app_f_global_optima.claimed_theorem_36_threshold
+    monkeypatch.setattr(app_f_global_optima, "claimed_theorem_36_threshold",
                         lambda eps, k, xi, lam, c: 100 * original(eps, k, xi, lam, c))
     assert run("theorem-36").verdict is Verdict.FAILS

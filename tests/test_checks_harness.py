@@ -116,4 +116,4 @@ def test_bad_arguments_exit_2_with_one_line(args, fragment):
 
 def test_unwritable_report_path_exits_2(tmp_path):
     res = run_verify("check", "--only", "d1-parity", "--json", str(tmp_path))
-    assert_one_line_usage_error(res, "not a writable file path")
+    assert_one_line_usage_error(res, "is a directory, not a file path")

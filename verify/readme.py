@@ -42,7 +42,22 @@ def derivations_block() -> str:
     return "\n".join(lines) + "\n"
 
 
-BLOCKS = {"derivations": derivations_block}
+def checks_block() -> str:
+    """Where each numbered statement is checked: a table from the check registry, in paper order
+    of the modules (statement, check id, section, ``file:function``)."""
+    from pathlib import Path
+
+    from verify.checks import load_all
+
+    rows = ["| statement | check | § | where |", "|---|---|---|---|"]
+    for check in load_all().values():
+        path = Path(inspect.getsourcefile(check.function) or "").as_posix()
+        where = path[path.rindex("verify/"):] + ":" + check.function.__name__
+        rows.append(f"| {check.statement} | `{check.id}` | {check.section} | `{where}` |")
+    return "\n".join(rows) + "\n"
+
+
+BLOCKS = {"derivations": derivations_block, "checks": checks_block}
 
 
 def main() -> int:

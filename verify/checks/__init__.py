@@ -1,8 +1,9 @@
 """``verify check``: one check per numbered statement of Dayı & Chen, with a verdict and evidence.
 
-Checks live in one module per part of the paper (``section_*.py``) and are
+Checks live in one module per part of the paper, named by its location
+(``sec3_2_orthonormal.py`` for §3.2, ``app_d3_anticoncentration.py`` for App. D.3) and are
 found by the statement's number: ``lemma-31`` is registered by the function
-decorated ``@check("lemma-31", "Lemma 31", ...)`` in ``section_dynamics.py``.
+decorated ``@check("lemma-31", "Lemma 31", ...)`` in ``app_c1_dynamics.py``.
 Importing this package registers all of them in :data:`REGISTRY`.
 """
 
@@ -10,20 +11,30 @@ from __future__ import annotations
 
 import importlib
 
-from verify.checks.core import REGISTRY, Check, Context, Outcome, Verdict, check, resolve
+from verify.checks.core import (
+    REGISTRY,
+    Basis,
+    Check,
+    Context,
+    FailureKind,
+    Outcome,
+    Verdict,
+    check,
+    resolve,
+)
 
 SECTIONS = (
-    "section_setting",  # §1.2: Assumptions 1–5; Theorems 1–3 (informal)
-    "section_population",  # §3, App. D.1: Proposition 4 and the D.1 displays; Remark 20
-    "section_orthonormal",  # §3.2, D.4–D.5: Claim 1, Lemmas 6, 8, Prop. 7, eqs. 7–9, 13, 14
-    "section_anticoncentration",  # D.3: Def. 24, Lemmas 25, 26, 28, Claims 3–4, Cor. 27, Props 29–30, eq. 12
-    "section_a",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
-    "section_b",  # App. B: the simulations' model and normalisation
-    "section_c",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19
-    "section_d2",  # App. D.2: Propositions 21–23 and the sample-gradient display
-    "section_dynamics",  # §3.1, C.1, App. E: Thm 5/16, Conditions 1–3, Claims 5–9, Lemmas 31, 33, 34
-    "section_e",  # App. E: the E.1 display, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
-    "section_f",  # App. F: Example 1, Definition 35, Theorem 36
+    "sec1_2_setting",  # §1.2: Assumptions 1–5; Theorems 1–3 (informal)
+    "sec3_1_population",  # §3, App. D.1: Proposition 4 and the D.1 displays; Remark 20
+    "sec3_2_orthonormal",  # §3.2, D.4–D.5: Claim 1, Lemmas 6, 8, Prop. 7, eqs. 7–9, 13, 14
+    "app_d3_anticoncentration",  # D.3: Def. 24, Lemmas 25, 26, 28, Claims 3–4, Cor. 27, Props 29–30, eq. 12
+    "app_a_activations",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
+    "app_b_simulations",  # App. B: the simulations' model and normalisation
+    "app_c_scratch",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19
+    "app_d2_gradients",  # App. D.2: Propositions 21–23 and the sample-gradient display
+    "app_c1_dynamics",  # §3.1, C.1, App. E: Thm 5/16, Conditions 1–3, Claims 5–9, Lemmas 31, 33, 34
+    "app_e_dynamics_proofs",  # App. E: the E.1 display, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
+    "app_f_global_optima",  # App. F: Example 1, Definition 35, Theorem 36
 )
 
 
@@ -42,7 +53,8 @@ def run_check(check_id: str, seed: int = 0, full: bool = False) -> Outcome:
     but a crash propagates as an exception (the runner records it instead)."""
     load_all()
     (chk,) = resolve([check_id])
-    return chk.function(Context(seed=seed, full=full, check_id=chk.id))
+    return chk.finish(chk.function(Context(seed=seed, full=full, check_id=chk.id)))
 
 
-__all__ = ["REGISTRY", "Check", "Context", "Outcome", "Verdict", "check", "load_all", "resolve", "run_check"]
+__all__ = ["REGISTRY", "Basis", "Check", "Context", "FailureKind", "Outcome", "Verdict", "check", "load_all",
+           "resolve", "run_check"]

@@ -5,7 +5,7 @@ decay fit of :mod:`verify.diagnostics`, SymPy limits and algebra, a counterexamp
 search (:func:`verify.checks.tools.maximise`) and Monte Carlo with standard errors.
 The schedules of Theorems 11–13 are re-derived from Theorem 16 with the S_k and
 V_k that each theorem's proof (App. C.2) states; :func:`theorem_16_schedule` is
-shared with the informal Theorems 1–2 in :mod:`verify.checks.section_setting`.
+shared with the informal Theorems 1–2 in :mod:`verify.checks.sec1_2_setting`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check
 from verify.checks.tools import Z_CRIT, maximise, z_score
 
 # Registry activations the paper calls Lipschitz or polynomial (App. A.1, Remark 9).
@@ -117,8 +117,11 @@ def assumption_6(ctx) -> Outcome:
                "control_sign": {"6.2_rho": control_fit.rho if control_fit else None,
                                 "6.3_ratio_p2_by_corr": control_ratios}}
     if bad:
+        # 6.1 and 6.3 are decided by SymPy limits; 6.2 only by the decay fit
+        exact_failure = any(rows[b]["6.1_growth_q"] is None or rows[b]["6.3_route"] is None for b in bad)
         return Outcome(Verdict.FAILS, f"Assumption 6 fails for {', '.join(bad)}", numbers=numbers,
-                       counterexample={"activations": bad, "details": {b: rows[b] for b in bad}})
+                       counterexample={"activations": bad, "details": {b: rows[b] for b in bad}},
+                       basis=Basis.EXACT if exact_failure else Basis.STATISTICAL)
     relu_rho = rows["relu"]["6.2_rho"]
     notes = ["relu/abs decay as p^{-5/4} (rho = 1/4 asymptotically; the fit on the upper half of "
              f"{terms} terms gives {relu_rho:.3f}); smooth activations decay faster than any power, so "
@@ -132,7 +135,9 @@ def assumption_6(ctx) -> Outcome:
     return Outcome(Verdict.HOLDS, f"6.1-6.3 hold for {len(rows)} registry activations (min fitted rho "
                    f"{min(float(r['6.2_rho']) for r in rows.values()):.3f} > 0); control sign rejected "
                    f"(rho = {numbers['control_sign']['6.2_rho']:.3f}, 6.3 ratio {control_ratios[0.999999]:.3g} at corr 1-1e-6)",
-                   numbers=numbers, notes=notes)
+                   numbers=numbers, basis=Basis.STATISTICAL,
+                   notes=[*notes, "Decided by: SymPy limits (6.1, 6.3) and, for 6.2, a least-squares fit of the "
+                          "decay exponent on finitely many 30-digit coefficients (a fit, not a bound)."])
 
 
 # --- Remark 9 ---------------------------------------------------------------------
@@ -208,7 +213,8 @@ def remark_9(ctx) -> Outcome:
                             "lhs": str(lhs), "rhs": str(rhs), "ratio": float(lhs / rhs),
                             "search_argmax": {s: v[1] for s, v in claimed.items()}},
             correction="|sum a_n g1^n - sum a_n g2^n| <= s max{1,|g1|,|g2|}^{s-1} (sum |a_n|) |g1 - g2|",
-            correction_verified=correction_ok, notes=notes)
+            correction_verified=correction_ok, notes=notes,
+            basis=Basis.EXACT if lhs > rhs else Basis.NUMERICAL)  # the rational example decides it
     return Outcome(Verdict.HOLDS, f"no violation found (worst ratio {worst_claim:.4g})", numbers=numbers,
                    notes=notes)
 
@@ -426,7 +432,10 @@ def remark_14(ctx) -> Outcome:
             correction="E_x[x(f_theta0(x) - f_theta(x))] = -mu_1(sigma) (sum_i lambda_i c_i) u, i.e. "
                        "E_x[x(f_theta(x) - f_theta0(x))] = mu_1(sigma) (sum_i lambda_i c_i) u",
             correction_verified=correction_ok,
-            notes=["The remark's conclusion (u is recoverable when sum lambda_i c_i and mu_1 do not vanish) "
+            basis=Basis.EXACT if symbolic_gap != sympy.zeros(4, 1) else Basis.STATISTICAL,
+            notes=["Decided by: the SymPy derivation (exact); the Monte Carlo only corroborates it."
+                   if symbolic_gap != sympy.zeros(4, 1) else "Decided by: the Monte Carlo alone.",
+                   "The remark's conclusion (u is recoverable when sum lambda_i c_i and mu_1 do not vanish) "
                    "is unaffected: the sign does not matter for recovering the direction.",
                    "Positive homogeneity is what makes E[x relu(<v,x>)] = mu_1 v for non-unit v; for a "
                    "non-homogeneous sigma the unnormalised rows change the coefficient."])
@@ -629,6 +638,10 @@ def theorem_12(ctx) -> Outcome:
     if not implied and outcome.verdict is Verdict.HOLDS:
         return Outcome(Verdict.FAILS, "printed failure probability exp(-2/(e xibar)) is smaller than the proof's",
                        numbers=outcome.numbers, counterexample={"xibar_grid": "1/20..1"})
+    if outcome.verdict is Verdict.HOLDS:
+        outcome.basis = Basis.NUMERICAL
+        outcome.notes.append("Decided by: SymPy for the schedule (exact), but the probability term only at the 20 "
+                             "grid points xibar = 1/20..1 (exact values, not a proof on (0, 1]): a grid search.")
     return outcome
 
 

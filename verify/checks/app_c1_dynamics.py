@@ -1,6 +1,6 @@
 r"""The SGD dynamics: §3.1 (Eqs. (5)–(6), Theorem 5) and Appendix C.1 (the drift recursion,
 Conditions 1–3, Theorem 16).  Appendix E (Claims 5–9, Lemma 31, Proposition 32, Lemmas 33–34)
-is in :mod:`verify.checks.section_e`, which shares the recorded runs defined here.
+is in :mod:`verify.checks.app_e_dynamics_proofs`, which shares the recorded runs defined here.
 
 References are the suite's own: SymPy for the algebra, the closed-form h(m) of
 :mod:`verify.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Context, Outcome, Verdict, check
+from verify.checks.core import Basis, Context, Outcome, Verdict, check
 from verify.checks.tools import Z_CRIT, fit_exponent
 
 # ---------------------------------------------------------------------------------------
@@ -277,12 +277,14 @@ def c1_drift_recursion(ctx) -> Outcome:
     worst = float(np.max(np.abs(lhs[keep][:50] - rhs) / rhs))
     if worst > 1e-9:
         return Outcome(Verdict.FAILS, f"numeric ratio off by {worst:.2e} along the drift map",
-                       counterexample={"relative_error": worst})
+                       counterexample={"relative_error": worst}, basis=Basis.NUMERICAL)
     s = float(np.min(hv[keep]))
     return Outcome(Verdict.HOLDS, "1 - m_{t+1} = (1 - m_t)(1 - eta h(m_t)(1 + m_t)) exactly (SymPy); "
                    f"numeric along the drift map to {worst:.1e}",
                    numbers={"numeric_relative_error": worst, "min_h_on_path": s},
-                   notes=["The 'geometric rate 1 - eta s' needs m_t >= 0 (then 1 + m_t >= 1) and "
+                   notes=["Decided by: the SymPy identity (exact); the float64 check along the drift map only "
+                          "corroborates it.",
+                          "The 'geometric rate 1 - eta s' needs m_t >= 0 (then 1 + m_t >= 1) and "
                           "eta h (1 + m_t) <= 2 - eta s; for m_t < 0 the contraction factor is only "
                           "1 - eta s (1 + m_t)."])
 
@@ -325,10 +327,12 @@ def eq_6(ctx) -> Outcome:
                             "printed_rhs": float(printed[r, t]), "actual": float(mn[r, t])},
             correction="m_{t+1} = m_t + eta h(m_t)(1 - m_t^2) - eta<E_t, u> + Q_t, and in (6) "
                        "- eta sum <E_j, u> (as Appendix E and Lemma 33's proof write it)",
-            correction_verified=corr <= 1e-12,
-            notes=["Harmless for the analysis: M_t enters only through |M_t| (Claim 9)."])
+            correction_verified=corr <= 1e-12, basis=Basis.NUMERICAL,
+            notes=["Harmless for the analysis: M_t enters only through |M_t| (Claim 9).",
+                   "Decided by: float64 residuals on recorded SGD steps against 1e-12 (the sign error is "
+                   "algebraic, but the check does not derive it symbolically)."])
     return Outcome(Verdict.HOLDS, f"printed display matches recorded steps to {worst:.1e}",
-                   numbers={"max_printed_error": worst})
+                   numbers={"max_printed_error": worst}, basis=Basis.NUMERICAL)
 
 
 # =======================================================================================

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import FailureKind, Outcome, Verdict, check
 from verify.checks.tools import Z_CRIT, fit_exponent, maximise
 
 FD_STEP = 1e-6  # central differences of a smooth (tanh) function of O(1) size: error ~ h² + eps/h ~ 1e-10
@@ -300,7 +300,7 @@ def _prop_23_bound(constant, lam_max, k, xi):
     return constant * lam_max**2 * k * xi**2 / (1 + xi**2 / k)
 
 
-@check("proposition-23", "Proposition 23", "D.2", "search")
+@check("proposition-23", "Proposition 23", "D.2", "search", fails_as=FailureKind.STEP)
 def proposition_23(ctx) -> Outcome:
     """Proposition 23: "We have ‖∇̂_û Φ(û)‖ ≤ C_σ λ_max² kξ²/(1 + ξ²/k)", with (proof) "Σ_{p=1}^∞ p μ_p(σ)² ≤ C_σ".
 

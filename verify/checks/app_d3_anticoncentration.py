@@ -14,7 +14,7 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check
 from verify.checks.tools import maximise
 from verify.derive import prop_4
 
@@ -83,9 +83,13 @@ def eq_12(ctx) -> Outcome:
         smallest = min(smallest, float(np.linalg.eigvalsh(q).min() / np.linalg.norm(q)))
     if half and smallest > -1e-12:
         return Outcome(Verdict.HOLDS, f"f(b, b_hat) = b^T Q b_hat = h(0)/2 exactly (SymPy); Q PSD (min eig/|Q| "
-                       f"= {smallest:.1e})", numbers={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest})
+                       f"= {smallest:.1e})", numbers={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
+                       basis=Basis.NUMERICAL,
+                       notes=["Decided by: SymPy for f = b^T Q b_hat = h(0)/2 (exact) and float64 eigenvalues "
+                              "(>= -1e-12 |Q|) on three random Gram matrices for Q PSD; the latter is the weaker."])
     return Outcome(Verdict.FAILS, "f is not h(0)/2 or Q not PSD", numbers={"half": half, "min_eig": smallest},
-                   counterexample={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest})
+                   counterexample={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
+                   basis=Basis.EXACT if not half else Basis.NUMERICAL)
 
 
 # --- Claim 4 ---------------------------------------------------------------------------------
@@ -129,7 +133,9 @@ def claim_4_proof(ctx) -> Outcome:
         middle = np.sum(np.outer(lam**2, lam**2)) / k**2 * c_sigma**2
         upper_ok &= bool(np.sum(q**2) <= middle * (1 + 1e-12) and middle <= lam.max() ** 4 * c_sigma**2 * (1 + 1e-12))
     if not bad:
-        return Outcome(Verdict.HOLDS, "every displayed inequality holds", numbers={"upper_chain": upper_ok})
+        # the upper chain is only float64 on random instances (and not part of the condition)
+        return Outcome(Verdict.HOLDS, "every displayed inequality holds", numbers={"upper_chain": upper_ok},
+                       basis=Basis.NUMERICAL)
     k0, lhs, rhs = bad[0]
     return Outcome(
         Verdict.FAILS,
@@ -296,7 +302,8 @@ def definition_24(ctx) -> Outcome:
     return Outcome(Verdict.HOLDS if ok else Verdict.FAILS,
                    f"Var(Q) = {var:.12g} = Σ_(S nonempty) a_S^2 = {parseval:.12g} (exact enumeration, n = 5, d = 2)",
                    numbers={"variance": var, "sum_a2": parseval},
-                   counterexample=None if ok else {"variance": var, "sum_a2": parseval})
+                   counterexample=None if ok else {"variance": var, "sum_a2": parseval},
+                   basis=Basis.NUMERICAL)  # all 2^5 inputs, but float64 sums against 1e-12
 
 
 @check("lemma-25", "Lemma 25 (Carbery–Wright)", "D.3.1", "cited")
@@ -459,4 +466,7 @@ def proposition_30(ctx) -> Outcome:
     largest = max(excess[1023], excess[1024])
     verdict = Verdict.CONSISTENT if largest <= max(0.0, excess[15], excess[16]) else Verdict.INCONCLUSIVE
     return Outcome(verdict, "exact; largest excess over gamma^(1/2) by k: "
-                   + ", ".join(f"{k}: {v:.3f}" for k, v in excess.items()), numbers={"rows": rows})
+                   + ", ".join(f"{k}: {v:.3f}" for k, v in excess.items()), numbers={"rows": rows},
+                   basis=Basis.NUMERICAL if verdict is Verdict.CONSISTENT else None,
+                   notes=["Decided by: the exact binomial laws (no sampling), evaluated in float64 "
+                          "(scipy binom.pmf) and compared without an error bound."])

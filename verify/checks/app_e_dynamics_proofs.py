@@ -1,7 +1,7 @@
 r"""Appendix E: the finite-sample analysis — the E.1 update display, Claims 5–9, Lemma 31
 (Freedman's inequality), Proposition 32, Lemmas 33–34.
 
-Simulated checks read the recorded runs of :mod:`verify.checks.section_dynamics`
+Simulated checks read the recorded runs of :mod:`verify.checks.app_c1_dynamics`
 (``paper_run``: η = δ/(dV_k), m_0 = β/√d·sign(h(0)), every step's ‖L_j‖², ⟨L_j, u⟩, Π_j).
 Each claim is evaluated on the prefix of length T = ⌈αdV_k⌉ with α at the edge of that
 claim's own hypothesis (e.g. αδ² = ε for Claim 6), which the claims allow.  Bounds written
@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
-from verify.checks.section_dynamics import (
+from verify.checks.app_c1_dynamics import (
     BETA,
     RUN_EPS,
     WEAK_R,
@@ -29,6 +28,7 @@ from verify.checks.section_dynamics import (
     run_constants,
     run_instance,
 )
+from verify.checks.core import Basis, Outcome, Verdict, check
 from verify.checks.tools import compare_probability
 
 
@@ -111,8 +111,10 @@ def lemma_31(ctx) -> Outcome:
                                               "printed": numbers["t1e4_lambda300_printed_bound"]}},
         correction="Pr[M_t - M_0 <= -lambda] <= exp{-lambda^2 / (2(tV + lambda K/3))} (Freedman 1975, "
                    "Bernstein form)",
-        correction_verified=correct_ok,
-        notes=["S_t is undefined in the statement; read as M_t - M_0.",
+        correction_verified=correct_ok, basis=Basis.NUMERICAL,
+        notes=["Decided by: exact tail probabilities (integer binomial sums) whose logs are compared with the "
+               "bound in float64, without an error bound (the margins are far above rounding).",
+               "S_t is undefined in the statement; read as M_t - M_0.",
                "Claim 7 uses the printed form; with the factor 2 its exponent halves, which the "
                "unspecified constant C absorbs, so Claim 7's conclusion is unaffected.",
                f"Corrected bound: worst log(probability/bound) over the family = {corrected_worst:.3f} < 0."])
@@ -153,7 +155,9 @@ def e1_update_display(ctx) -> Outcome:
                         "scalar_meant": run.eta * float(grad_u[0, 0])},
         correction="m_{t+1} = m_t - eta<grad-hat Phi(u_t), u> - eta<E_t, u> - (1 - 1/Pi_t)(m_t - eta<L_t, u>), "
                    "with <grad-hat Phi(u_t), u> = -h(m_t)(1 - m_t^2)",
-        correction_verified=corr <= 1e-12 and first <= 1e-12)
+        correction_verified=corr <= 1e-12 and first <= 1e-12, basis=Basis.NONE,
+        notes=["Decided by: the type argument (a d-vector in a scalar identity), not by a computation; the "
+               "recorded steps (float64, 1e-12) only verify the corrected display."])
 
 
 # =======================================================================================
@@ -227,11 +231,13 @@ def claim_5(ctx) -> Outcome:
                "max_|<L,u_t>|/|L|": worst_perp, "rows": rows}
     if worst_ratio > 1 or worst_pi > 1e-12:
         return Outcome(Verdict.FAILS, f"Claim 5 violated: LHS/RHS = {worst_ratio:.3g}", numbers=numbers,
-                       counterexample=max(rows, key=lambda r: r["max_lhs_over_rhs"]))
+                       counterexample=max(rows, key=lambda r: r["max_lhs_over_rhs"]), basis=Basis.NUMERICAL)
     return Outcome(Verdict.HOLDS, f"on explicit d = 60 trajectories (eta up to 0.5): LHS/RHS <= {worst_ratio:.3f}; "
                    f"Pi_t^2 = 1 + eta^2 |L_t|^2 to {worst_pi:.1e}",
-                   numbers=numbers,
-                   notes=["Deterministic inequality; it follows from 1 - 1/Pi <= Pi - 1 <= eta^2|L|^2/2 and "
+                   numbers=numbers, basis=Basis.NUMERICAL,
+                   notes=["Decided by: the deterministic inequality in float64 on every step of sampled "
+                          "trajectories (a search that found no counterexample), not by a statistical test.",
+                          "Deterministic inequality; it follows from 1 - 1/Pi <= Pi - 1 <= eta^2|L|^2/2 and "
                           "|m_t| <= 1 (loose by ~2x: the ratio stays near 1/2 or below)."])
 
 
@@ -544,7 +550,7 @@ def lemma_34(ctx) -> Outcome:
     INCONCLUSIVE otherwise.  (A strict decrease of four 16-replica medians, used at first, was
     decided by noise: it flipped between seeds.)
     """
-    from verify.checks.section_dynamics import drift_time, record_run
+    from verify.checks.app_c1_dynamics import drift_time, record_run
     from verify.checks.tools import fit_exponent
 
     run, info = paper_run(ctx.seed, ctx.full)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check
 
 ROW_TOL = 1e-12  # norms and differences of O(1) float64 vectors in d ≤ 40 dimensions
 LOSS_TOL = 1e-12  # closed-form Φ near 0: a difference of O(1) kernel values, rounding ~1e-15
@@ -121,11 +121,12 @@ def definition_35(ctx) -> Outcome:
     if max(worst_norm, worst_member, worst_teacher) <= ROW_TOL:
         return Outcome(Verdict.HOLDS, "features are unit for u_hat ⊥ W; the candidate of Thm 36 and (at u_hat = u) "
                        f"the teacher are members of L_lambda (max deviation {max(worst_member, worst_teacher):.1e})",
-                       numbers=numbers,
+                       numbers=numbers, basis=Basis.NUMERICAL,
                        notes=["Membership needs quantized c (Assumption 3): with c on the sphere, as in the "
                               "simulations of App. B, the teacher's rows (w_i + xi c_i u) are not among the family's "
                               "2k features."])
-    return Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers)
+    return Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers,
+                   basis=Basis.NUMERICAL)
 
 
 def claimed_theorem_36_threshold(eps, k, xi, lam_max, c_sigma):
@@ -182,13 +183,15 @@ def theorem_36(ctx) -> Outcome:
     if worst <= 1 + LOSS_TOL and step_error <= ROW_TOL and rates_ok:
         return Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
                        f"{evaluated} (instance, xi, eps, sign) cases with C_sigma = Lip^2; step identity exact to "
-                       f"{step_error:.1e}; rates eps/k and eps/k^2 confirmed", numbers=numbers,
-                       notes=[f"worst case: {where}",
+                       f"{step_error:.1e}; rates eps/k and eps/k^2 confirmed", numbers=numbers, basis=Basis.NUMERICAL,
+                       notes=["Decided by: the float64 closed form of the loss on a finite set of instances (a search "
+                              "that found no counterexample) and a float64 step identity; only the rates are SymPy.",
+                              f"worst case: {where}",
                               "The bound is loose (worst ratio well below 1): Lipschitz and Cauchy-Schwarz steps.",
                               "The proof's display E(sigma(<v_i,x>) - sigma(<v_i,x>))^2 should read v_i and "
                               "v-tilde_i, and it writes hat f for the candidate h."])
     return Outcome(Verdict.FAILS, f"E(f* - h)^2/eps reaches {worst:.4g} at the printed threshold", numbers=numbers,
-                   counterexample=where)
+                   counterexample=where, basis=Basis.NUMERICAL)
 
 
 def _theorem_36_step(ctx) -> float:

@@ -37,6 +37,61 @@ class Verdict(enum.StrEnum):
     CITED = "cited"
 
 
+class Basis(enum.StrEnum):
+    """Which kind of evidence decided a verdict, strongest first.
+
+    - ``certified``: ball arithmetic (Arb) whose balls satisfy, or violate, the statement
+      strictly: a proof on the instance or range checked;
+    - ``exact``: symbolic or exact-rational computation (SymPy, fractions, enumeration);
+    - ``high-precision``: mpmath at a stated precision with an error estimate that is not a bound;
+    - ``numerical``: double precision, e.g. a counterexample search, with no error bound;
+    - ``statistical``: Monte Carlo, sampling or fits, at a stated confidence;
+    - ``none``: nothing was computed that decides it (cited results, inconclusive checks).
+    """
+
+    CERTIFIED = "certified"
+    EXACT = "exact"
+    HIGH_PRECISION = "high-precision"
+    NUMERICAL = "numerical"
+    STATISTICAL = "statistical"
+    NONE = "none"
+
+
+class FailureKind(enum.StrEnum):
+    """What a ``fails`` verdict says about the paper (the reader's first question).
+
+    - ``statement``: the theorem, lemma or claim as stated is false (a counterexample to it);
+    - ``step``: a display, a definition or a proof step is wrong, but the statement stands
+      (or the check cannot tell whether it does);
+    - ``as-printed``: the statement as printed differs from the statement as the surrounding
+      text intends; the intended reading holds.
+    """
+
+    STATEMENT = "statement"
+    STEP = "step"
+    AS_PRINTED = "as-printed"
+
+
+#: What each word of a check's ``method`` contributes as evidence.
+_METHOD_WORDS = {"exact": Basis.EXACT, "symbolic": Basis.EXACT, "enumeration": Basis.EXACT,
+                 "law": Basis.EXACT,
+                 "high-precision": Basis.HIGH_PRECISION, "search": Basis.NUMERICAL,
+                 "finite": Basis.NUMERICAL, "differences": Basis.NUMERICAL,
+                 "monte-carlo": Basis.STATISTICAL, "sampling": Basis.STATISTICAL,
+                 "scaling": Basis.STATISTICAL, "simulation": Basis.STATISTICAL, "cited": Basis.NONE}
+_STRENGTH = list(Basis)  # strongest first
+
+
+def method_basis(method: str) -> Basis:
+    """The evidence a check's ``method`` ("exact + sampling", ...) gives when its outcome does not
+    name one: the weakest of its parts, because a verdict is only as strong as its weakest input
+    ("cited" parts add nothing and are skipped unless nothing else is there)."""
+    plain = re.sub(r"\([^)]*\)", " ", method)  # "(exact law of c)" is a remark, not a method
+    parts = [_METHOD_WORDS[word] for part in plain.split("+") for word in part.split()]
+    decided = [b for b in parts if b is not Basis.NONE]
+    return max(decided, key=_STRENGTH.index) if decided else Basis.NONE
+
+
 @dataclass
 class Outcome:
     """What a check found.  ``evidence`` is one line; ``numbers`` are the values that decide it."""
@@ -49,13 +104,38 @@ class Outcome:
     correction: str | None = None
     correction_verified: bool | None = None
     notes: list[str] = field(default_factory=list)
+    #: what decided the verdict; None means the default from the check's method (:func:`method_basis`)
+    basis: Basis | None = None
+    #: for ``fails`` only: whether the statement itself, a step, or only its printing is wrong
+    failure_kind: FailureKind | None = None
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)
+        if self.basis is not None:
+            self.basis = Basis(self.basis)
         if self.verdict is Verdict.FAILS and self.counterexample is None:
             raise ValueError("a 'fails' outcome needs its counterexample")
+        if self.failure_kind is not None:
+            if self.verdict is not Verdict.FAILS:
+                raise ValueError("failure_kind belongs to 'fails' outcomes only")
+            self.failure_kind = FailureKind(self.failure_kind)
         if "\n" in self.evidence:
             raise ValueError("evidence must be one line")
+
+    @property
+    def certified(self) -> bool:
+        """True when ball arithmetic decided the verdict (a proof on the instances checked)."""
+        return self.basis is Basis.CERTIFIED
+
+
+#: Statement labels that name a display, a proof step or a definition rather than a result:
+#: a failure there is a wrong step (:attr:`FailureKind.STEP`) unless the check says otherwise.
+_STEP_LABEL = re.compile(r"proof|display|App\.|Eqs?\.|§|example|chain|constants|parity|overlaps", re.I)
+
+
+def default_failure_kind(statement: str) -> FailureKind:
+    """What a ``fails`` of the statement labelled ``statement`` means when its check does not say."""
+    return FailureKind.STEP if _STEP_LABEL.search(statement) else FailureKind.STATEMENT
 
 
 @dataclass(frozen=True)
@@ -65,6 +145,16 @@ class Check:
     section: str  # e.g. "E.1.1"
     method: str  # exact | symbolic | high-precision | monte-carlo | search | sampling | scaling | cited
     function: Callable[[Context], Outcome]
+    fails_as: FailureKind = FailureKind.STATEMENT  # the kind of a ``fails`` that does not name one
+
+    def finish(self, outcome: Outcome) -> Outcome:
+        """``outcome`` with the check's defaults filled in: its basis and, for a fail, its kind."""
+        if outcome.basis is None:
+            undecided = outcome.verdict in (Verdict.CITED, Verdict.INCONCLUSIVE)
+            outcome.basis = Basis.NONE if undecided else method_basis(self.method)
+        if outcome.verdict is Verdict.FAILS and outcome.failure_kind is None:
+            outcome.failure_kind = self.fails_as
+        return outcome
 
     @property
     def quote(self) -> str:
@@ -85,8 +175,13 @@ def check_id(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.strip().lower()).strip("-")
 
 
-def check(id: str, statement: str, section: str, method: str):
-    """Register a check; the decorated function's docstring must quote the statement."""
+def check(id: str, statement: str, section: str, method: str, fails_as: FailureKind | None = None):
+    """Register a check; the decorated function's docstring must quote the statement.
+
+    ``fails_as`` says what a ``fails`` of this check means (:class:`FailureKind`); by default a
+    display, proof step or definition fails as a step, a numbered result as the statement.
+    """
+    method_basis(method)  # an unknown method word fails here, at import, not in a report
 
     def register(function: Callable[[Context], Outcome]) -> Callable[[Context], Outcome]:
         key = check_id(id)
@@ -94,7 +189,8 @@ def check(id: str, statement: str, section: str, method: str):
             raise ValueError(f"duplicate check id {key!r}")
         if not inspect.getdoc(function):
             raise ValueError(f"check {key!r} must quote its statement in the docstring")
-        REGISTRY[key] = Check(key, statement, section, method, function)
+        kind = FailureKind(fails_as) if fails_as else default_failure_kind(statement)
+        REGISTRY[key] = Check(key, statement, section, method, function, kind)
         return function
 
     return register

@@ -5,10 +5,11 @@ from __future__ import annotations
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from verify.checks.core import Check, Context, Outcome, Verdict
+from verify.checks.core import Basis, Check, Context, FailureKind, Outcome, Verdict
 
 
 @dataclass
@@ -39,14 +40,18 @@ class Result:
         if o is None:
             record["error"] = self.error
             return record
-        record.update(evidence=o.evidence, parameters=o.parameters, numbers=o.numbers,
+        record.update(basis=str(o.basis), certified=o.certified,
+                      failure_kind=None if o.failure_kind is None else str(o.failure_kind),
+                      evidence=o.evidence, parameters=o.parameters, numbers=o.numbers,
                       counterexample=o.counterexample, correction=o.correction,
                       correction_verified=o.correction_verified, notes=o.notes)
         return record
 
 
-def run_checks(checks: list[Check], seed: int = 0, full: bool = False,
-               progress: bool = False) -> list[Result]:
+def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress: bool = False,
+               on_result: Callable[[Result], None] | None = None) -> list[Result]:
+    """Run ``checks`` in order; ``on_result`` sees each :class:`Result` as soon as it exists
+    (``verify check`` prints its line then, so a long run is never silent)."""
     results = []
     bar = None
     if progress and sys.stderr.isatty():
@@ -62,10 +67,15 @@ def run_checks(checks: list[Check], seed: int = 0, full: bool = False,
             outcome: Outcome | None = chk.function(ctx)
             if not isinstance(outcome, Outcome):
                 raise TypeError(f"check {chk.id} returned {type(outcome).__name__}, not Outcome")
+            outcome = chk.finish(outcome)
             error = None
         except Exception:  # a crash is a finding about the suite, recorded and reported
             outcome, error = None, traceback.format_exc(limit=6)
         results.append(Result(chk, seed, full, time.perf_counter() - start, outcome, error))
+        if on_result is not None:
+            if bar is not None:
+                bar.clear()
+            on_result(results[-1])
         if bar is not None:
             bar.update()
     if bar is not None:
@@ -77,4 +87,22 @@ def counts(results: list[Result]) -> dict[str, int]:
     out = {v.value: 0 for v in Verdict} | {"crashed": 0}
     for r in results:
         out[r.verdict] += 1
+    return out
+
+
+def failure_counts(results: list[Result]) -> dict[str, int]:
+    """How many ``fails`` are of each :class:`FailureKind`."""
+    out = {k.value: 0 for k in FailureKind}
+    for r in results:
+        if r.outcome is not None and r.outcome.failure_kind is not None:
+            out[r.outcome.failure_kind.value] += 1
+    return out
+
+
+def basis_counts(results: list[Result]) -> dict[str, int]:
+    """How many verdicts each kind of evidence (:class:`Basis`) decided."""
+    out = {b.value: 0 for b in Basis}
+    for r in results:
+        if r.outcome is not None and r.outcome.basis is not None:
+            out[r.outcome.basis.value] += 1
     return out

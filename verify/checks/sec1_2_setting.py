@@ -4,7 +4,7 @@ An assumption is a definition, so its check asks what is checkable about it: the
 instance generators of :mod:`verify.instance` satisfy it, an :class:`Instance` that
 violates it is rejected with an error naming it (where the library enforces it),
 and the prose beside it holds.  The informal theorems are compared with their
-formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.checks.section_a`)
+formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.checks.app_a_activations`)
 and their dynamical claim, iterations linear in d, is measured on the population
 drift m_{t+1} = m_t + η h(m_t)(1 − m_t²) with η ∝ 1/d, m_0 = ±1/√d — the drift, not SGD.
 """
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.
 IDENTITY_TOL = 1e-12
@@ -133,13 +133,15 @@ def assumption_1(ctx) -> Outcome:
              "redefining sigma_R(t) = sigma(Rt), is exact but changes the activation (and its Hermite "
              "coefficients, which the theorems depend on).",
              "The prose covers equal norms R only: for unequal norms R_i, homogeneity moves R_i into lambda_i R_i "
-             "and c_i/R_i, which leaves the quantized set of Assumption 3."]
+             "and c_i/R_i, which leaves the quantized set of Assumption 3.",
+             "Decided by: float64 comparisons with tolerances (row norms 1e-10, rescaling identities 1e-12); "
+             "only the rejection test is exact."]
     if not ok:
         return Outcome(Verdict.FAILS, "a generator, the validation or the rescaling identity failed",
-                       numbers=numbers, counterexample=numbers, notes=notes)
+                       numbers=numbers, counterexample=numbers, notes=notes, basis=Basis.NUMERICAL)
     return Outcome(Verdict.HOLDS, f"generators give unit rows (err {worst_norm:.1e}); a norm-1.5 row is rejected "
                    f"as Assumption 1; relu: L_R(u_hat; xi) = R^2 L_1(u_hat; xi/R) to {worst_relu:.1e}",
-                   numbers=numbers, notes=notes)
+                   numbers=numbers, notes=notes, basis=Basis.NUMERICAL)
 
 
 # --- Assumption 2 -------------------------------------------------------------------
@@ -151,7 +153,7 @@ def assumption_2(ctx) -> Outcome:
     Evidence: ‖W u‖ and ‖W û‖ for every generator (orthonormal, separated, claim2) over
     seeds, to the library's 1e-10; a u with a component in span W is rejected with an
     AssumptionViolation numbered 2 (and û likewise).  The prose's example of multiple
-    global optima without it (App. F.1) is checked as example-1 in section_f.
+    global optima without it (App. F.1) is checked as example-1 in app_f_global_optima.
     """
     from verify.instance import GENERATORS
 
@@ -172,9 +174,9 @@ def assumption_2(ctx) -> Outcome:
                "message": message}
     if worst > GENERATOR_TOL or number_u != 2 or number_u_hat != 2:
         return Outcome(Verdict.FAILS, "generators or validation break Assumption 2", numbers=numbers,
-                       counterexample=numbers)
+                       counterexample=numbers, basis=Basis.NUMERICAL)
     return Outcome(Verdict.HOLDS, f"all generators give u, u_hat ⊥ span W (max ‖Wu‖ = {worst:.1e}); a tilted u "
-                   "or u_hat is rejected as Assumption 2", numbers=numbers)
+                   "or u_hat is rejected as Assumption 2", numbers=numbers, basis=Basis.NUMERICAL)
 
 
 # --- Assumption 3 -------------------------------------------------------------------
@@ -269,9 +271,10 @@ def assumption_4(ctx) -> Outcome:
                "separated_instance_max_offdiag": sep_off}
     if worst_gram > GENERATOR_TOL or worst_norms > IDENTITY_TOL or sep_off < 1e-3:
         return Outcome(Verdict.FAILS, "orthonormal generator or Frobenius identity failed", numbers=numbers,
-                       counterexample=numbers)
+                       counterexample=numbers, basis=Basis.NUMERICAL)
     return Outcome(Verdict.HOLDS, f"orthonormal generator: Gram = I to {worst_gram:.1e}; ‖xi c u^T‖_F = xi and "
                    f"‖W‖_F = sqrt(k) (so xi = Theta(sqrt k) matches the Frobenius norm)", numbers=numbers,
+                   basis=Basis.NUMERICAL,
                    notes=["Not enforced by Instance (separated instances legitimately violate it); it is a "
                           "property of the orthonormal generator."])
 
@@ -410,7 +413,7 @@ def glm_h(activation: str):
 
 def _informal_rates(formal, mu1_nonzero: bool | None) -> dict[str, sympy.Expr]:
     """η and T of a formal theorem at λ_min = λ_max = 1, γ, ξ̄, C constant, logs dropped."""
-    from verify.checks import section_a as a
+    from verify.checks import app_a_activations as a
 
     sched = formal(mu1_nonzero) if mu1_nonzero is not None else formal()
     fixed = {a.LMIN: 1, a.LMAX: 1, a.GAMMA: 1, a.XIBAR: 1, a.CDELTA: 1, a.ELL: 1}
@@ -420,7 +423,7 @@ def _informal_rates(formal, mu1_nonzero: bool | None) -> dict[str, sympy.Expr]:
 
 
 def _exponents_dke(expr) -> dict[str, sympy.Expr]:
-    from verify.checks import section_a as a
+    from verify.checks import app_a_activations as a
 
     return a.exponents(expr, (a.D, a.K, a.EPS))
 
@@ -441,7 +444,7 @@ def _theorem_outcome(name: str, claimed: dict, formal: dict, formal_name: str, d
     if not all(same.values()):
         bad = [q for q, v in same.items() if not v]
         return Outcome(Verdict.FAILS, f"{name}'s {', '.join(bad)} rate differs from {formal_name}'s at lambda_i = 1",
-                       numbers=numbers, counterexample=numbers)
+                       numbers=numbers, counterexample=numbers, basis=Basis.EXACT)  # SymPy exponents
     if not (linear and tells):
         return Outcome(Verdict.INCONCLUSIVE, f"drift exponent {fit.describe()} (control {control.describe()})",
                        numbers=numbers)
@@ -471,14 +474,14 @@ def _drift(ctx, make, activation: str, control: str, require=lambda inst: True) 
 
 def claimed_theorem_1() -> dict[str, sympy.Expr]:
     """Theorem 1 as printed: η = Θ̃(ε³/(dk^{7/2})), T = Θ̃(dk⁴/ε⁴)."""
-    from verify.checks.section_a import EPS, D, K
+    from verify.checks.app_a_activations import EPS, D, K
 
     return {"eta": EPS**3 / (D * K ** sympy.Rational(7, 2)), "T": D * K**4 / EPS**4}
 
 
 def claimed_theorem_2() -> dict[str, sympy.Expr]:
     """Theorem 2 as printed: η = Θ̃(ε³/(dk^{5/2})), T = Θ̃(dk³/ε⁴)."""
-    from verify.checks.section_a import EPS, D, K
+    from verify.checks.app_a_activations import EPS, D, K
 
     return {"eta": EPS**3 / (D * K ** sympy.Rational(5, 2)), "T": D * K**3 / EPS**4}
 
@@ -494,7 +497,7 @@ def theorem_1(ctx) -> Outcome:
     slope in d is within LINEAR_WINDOW = 0.2 of 1, while the GLM drift for the same σ
     (h = 2K'_σ, information exponent 3) is not.
     """
-    from verify.checks.section_a import claimed_theorem_12
+    from verify.checks.app_a_activations import claimed_theorem_12
     from verify.instance import orthonormal
 
     formal = _informal_rates(claimed_theorem_12, False)
@@ -515,7 +518,7 @@ def theorem_2(ctx) -> Outcome:
     printed λ_max⁴ misplacement of Theorem 13 is invisible), and the drift on a separated
     instance (k = 8, d = 40 rows satisfying Assumption 5, ξ = 1, he3).
     """
-    from verify.checks import section_a as a
+    from verify.checks import app_a_activations as a
     from verify.instance import separated
 
     formal = _informal_rates(lambda: a.claimed_theorem_13(), None)
@@ -530,7 +533,7 @@ def theorem_3(ctx) -> Outcome:
     """Theorem 3 (Informal, see Theorem 19): "For any p > 2, there exists a base network and a perturbation for which learning the teacher model from scratch using any correlational statistical query algorithm requires either n = d^{p/2} queries or τ = d^{−p/4} tolerance. However, fine-tuning the base network using Gaussian examples labeled by the teacher only requires Õ(d) online SGD iterations."
 
     The CSQ lower bound is cited (Abbe et al. 2023, Proposition 6); the fine-tuning part
-    is Theorem 19, checked as theorem-19 in section_c.  Sanity checks here: on the
+    is Theorem 19, checked as theorem-19 in app_c_scratch.  Sanity checks here: on the
     Claim 2 instance (ξ = 1, σ = h_p, p = 3, 4) the normalised teacher rows are orthonormal
     (1e-12) and μ_q(h_p) = 0 for q < p (exact), so the teacher is a sum of orthonormal
     h_p ridge functions (information exponent p, the CSQ-hard class), while h(0) ≠ 0 for
@@ -552,8 +555,10 @@ def theorem_3(ctx) -> Outcome:
     numbers = {"claim2_instances": rows, "drift_exponent": drift["fit"].describe(),
                "glm_control_exponent": drift["control_fit"].describe(), "drift_instance": drift["instance"]}
     if not ok:
+        exponent_wrong = any(r["information_exponent"] != p for p, r in rows.items())  # exact coefficients
         return Outcome(Verdict.FAILS, "the Claim 2 construction is not an orthonormal h_p teacher", numbers=numbers,
-                       counterexample={str(p): r for p, r in rows.items()})
+                       counterexample={str(p): r for p, r in rows.items()},
+                       basis=Basis.EXACT if exponent_wrong else Basis.NUMERICAL)
     return Outcome(Verdict.CITED, "CSQ part cited (Abbe et al. 2023, Prop. 6); fine-tuning part = theorem-19. "
                    f"Sanity: Claim 2 teacher rows orthonormal, information exponent p; drift T ~ "
                    f"d^{drift['fit'].slope:.3f} vs GLM he3 d^{drift['control_fit'].slope:.2f}",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
+from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check
 from verify.derive import prop_4
 
 FD_STEP = 1e-6  # central differences of an O(1) smooth function: error ~ h² + eps/h ~ 1e-10
@@ -28,11 +28,33 @@ def _symbolic_outcome(verdict: str, witness, what: str, *, correction: str | Non
     if verdict == "equal":
         return Outcome(Verdict.HOLDS, f"{what}: equal to the SymPy derivation for every Hermite degree <= "
                        f"{prop_4.P} (symbolic in xi, k, m, G_ij, lambda, mu_p)",
-                       numbers={"verdict": "equal", "max_degree": prop_4.P})
+                       numbers={"verdict": "equal", "max_degree": prop_4.P}, basis=Basis.EXACT)
     return Outcome(Verdict.FAILS, f"{what}: differs from the SymPy derivation; witness "
                    f"{sympy.sstr(witness)}", numbers={"verdict": "differs", "witness": sympy.sstr(witness)},
                    counterexample=counterexample or {"witness": sympy.sstr(witness)},
-                   correction=correction, correction_verified=correction is not None)
+                   correction=correction, correction_verified=correction is not None, basis=Basis.EXACT)
+
+
+def claimed_prop_4_series():
+    """Proposition 4's power series of h, as printed (per neuron pair, Hermite degree <= P)."""
+    return prop_4.claimed_pair_h_series()
+
+
+def claimed_prop_4_gradient(h_of_m: float, u: np.ndarray, u_hat: np.ndarray) -> np.ndarray:
+    """Proposition 4's right-hand side, as printed: −h(⟨u,û⟩)(u − û⟨û,u⟩)."""
+    m = float(u @ u_hat)
+    return -h_of_m * (u - m * u_hat)
+
+
+def claimed_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """Proposition 4's left-hand side, as printed: ∇̂Φ(û) ≜ (I − ûûᵀ)∇Φ(û) (no Π_span(W)⊥)."""
+    return grad - u_hat * (u_hat @ grad)
+
+
+def corrected_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """§2's projected gradient: (I − ûûᵀ) Π_span(W)⊥ ∇Φ(û) (what Eq. (4) steps along)."""
+    tangent = grad - u_hat * (u_hat @ grad)
+    return tangent - W.T @ np.linalg.solve(W @ W.T, W @ tangent)
 
 
 @check("proposition-4", "Proposition 4", "3.1 / D.1", "symbolic + high-precision")
@@ -49,7 +71,7 @@ def proposition_4(ctx) -> Outcome:
     from verify.population import h as closed_h
     from verify.series import h_series
 
-    verdict, witness = _pair_claim(prop_4.claimed_pair_h_series)
+    verdict, witness = _pair_claim(claimed_prop_4_series)
     if verdict != "equal":
         return _symbolic_outcome(verdict, witness, "Prop. 4 series")
     worst, rows = 0.0, []
@@ -72,12 +94,14 @@ def proposition_4(ctx) -> Outcome:
         kind, act, m, closed, value, bound = max(rows, key=lambda r: abs(r[3] - r[4]) - r[5])
         return Outcome(Verdict.FAILS, f"series and closed form disagree beyond the bound ({kind}, {act}, m={m})",
                        counterexample={"kind": kind, "activation": act, "m": m, "closed": closed,
-                                       "series": value, "bound": bound})
+                                       "series": value, "bound": bound}, basis=Basis.NUMERICAL)
     return Outcome(Verdict.HOLDS, f"series = derived -dPhi/dm symbolically (degree <= {prop_4.P}); series vs "
                    f"closed form on {len(rows)} (instance, m) points within 1e-12 + truncation bound",
-                   numbers={"points": len(rows), "worst_excess_over_tolerance": worst},
+                   numbers={"points": len(rows), "worst_excess_over_tolerance": worst}, basis=Basis.NUMERICAL,
                    notes=["The gradient identity needs the gradient projected onto span(W)⊥ as in §2, "
-                          "see check proposition-4-projection."])
+                          "see check proposition-4-projection.",
+                          "Decided by: SymPy (exact) up to degree 6, and beyond it the mpmath series against the "
+                          "float64 closed form (1e-12 + truncation bound; no bound on the float64 side)."])
 
 
 def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
@@ -102,7 +126,8 @@ def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
     return float(np.sum(weights * (pair(teacher, teacher) + pair(student, student) - 2 * pair(teacher, student))))
 
 
-@check("proposition-4-projection", "Proposition 4 (gradient)", "3.1", "high-precision")
+@check("proposition-4-projection", "Proposition 4 (gradient)", "3.1", "high-precision",
+       fails_as=FailureKind.AS_PRINTED)
 def proposition_4_projection(ctx) -> Outcome:
     """Proposition 4: "Then at any û ∈ S^{d−1}, the population spherical gradient is given by ∇̂Φ(û) ≜ (I − ûûᵀ)∇Φ(û) = −h(⟨u,û⟩)(u − û⟨û,u⟩)."
 
@@ -126,14 +151,13 @@ def proposition_4_projection(ctx) -> Outcome:
         e[a] = FD_STEP
         grad[a] = (_relu_phi(*args, u_hat + e) - _relu_phi(*args, u_hat - e)) / (2 * FD_STEP)
     m = float(u @ u_hat)
-    claimed = -float(closed_h(inst, m)) * (u - m * u_hat)
-    tangent = grad - u_hat * (u_hat @ grad)
+    claimed = claimed_prop_4_gradient(float(closed_h(inst, m)), u, u_hat)
+    printed = claimed_prop_4_projection(grad, u_hat, W)
+    literal_gap = float(np.linalg.norm(printed - claimed))
+    corrected_gap = float(np.linalg.norm(corrected_prop_4_projection(grad, u_hat, W) - claimed))
     proj_w = W.T @ np.linalg.solve(W @ W.T, W)
-    both = tangent - proj_w @ tangent
-    literal_gap = float(np.linalg.norm(tangent - claimed))
-    corrected_gap = float(np.linalg.norm(both - claimed))
     numbers = {"m": m, "norm_claimed": float(np.linalg.norm(claimed)), "literal_residual": literal_gap,
-               "residual_in_span_W": float(np.linalg.norm(proj_w @ tangent)),
+               "residual_in_span_W": float(np.linalg.norm(proj_w @ printed)),
                "corrected_residual": corrected_gap, "tolerance": FD_TOL}
     params = {"kind": "orthonormal", "k": 3, "d": 8, "xi": 1.0, "activation": "relu", "seed": seed}
     if literal_gap > FD_TOL:
@@ -144,9 +168,19 @@ def proposition_4_projection(ctx) -> Outcome:
             numbers=numbers, parameters=params, counterexample=params | {"u_hat": u_hat.tolist()},
             correction="(I - u_hat u_hat^T) Pi_{span(W)-perp} grad Phi(u_hat) = -h(m)(u - m u_hat) "
                        "for u_hat in S^{d-1} ∩ span(W)-perp (the projected gradient of §2, Eq. (4))",
-            correction_verified=corrected_gap <= FD_TOL)
+            correction_verified=corrected_gap <= FD_TOL, basis=Basis.NUMERICAL)  # float64 finite differences
     return Outcome(Verdict.HOLDS, f"(I - u_hat u_hat^T) grad Phi = -h(m)(u - m u_hat) within {FD_TOL}",
-                   numbers=numbers, parameters=params)
+                   numbers=numbers, parameters=params, basis=Basis.NUMERICAL)
+
+
+def claimed_d1_overlap(g, xi, k, c_i, c_j):
+    """D.1's overlap of normalised rows, as printed: (⟨w_i,w_j⟩ + ξ² c_i c_j)/(1 + ξ²/k)."""
+    return (g + xi**2 * c_i * c_j) / (1 + xi**2 / k)
+
+
+def claimed_d1_row_norm2(xi, k):
+    """D.1's squared row norm, as printed: ‖w_i + ξ c_i u‖² = 1 + ξ²/k."""
+    return 1 + xi**2 / k
 
 
 @check("d1-overlaps", "App. D.1 (overlaps)", "D.1", "symbolic")
@@ -165,15 +199,16 @@ def d1_overlaps(ctx) -> Outcome:
     rows = [w + xi * b / sympy.sqrt(k) * u for w, b in ((w_i, bi), (w_j, bj))]
     norms2 = [sympy.expand(r.dot(r)).subs({bi**2: 1, bj**2: 1}) for r in rows]
     derived = rows[0].dot(rows[1]) / sympy.sqrt(norms2[0] * norms2[1])
-    claimed = (g + xi**2 * (bi / sympy.sqrt(k)) * (bj / sympy.sqrt(k))) / (1 + xi**2 / k)
-    ok = all(sympy.simplify(n - (1 + xi**2 / k)) == 0 for n in norms2)
+    claimed = claimed_d1_overlap(g, xi, k, bi / sympy.sqrt(k), bj / sympy.sqrt(k))
+    ok = all(sympy.simplify(n - claimed_d1_row_norm2(xi, k)) == 0 for n in norms2)
     diff = sympy.simplify(derived - claimed)
     if ok and diff == 0:
         return Outcome(Verdict.HOLDS, "‖w_i + xi c_i u‖² = 1 + xi²/k and the overlap formula are exact (SymPy)")
-    return Outcome(Verdict.FAILS, f"overlap formula differs by {diff}", counterexample={"difference": str(diff)})
+    return Outcome(Verdict.FAILS, f"overlap formula differs by {sympy.sstr(diff)} (row norms as printed: {ok})",
+                   counterexample={"difference": sympy.sstr(diff), "row_norms_as_printed": ok})
 
 
-def _d1_first_gradient_display():
+def claimed_d1_first_gradient_display():
     """D.1's first gradient display, per pair: 2λλ ξ²/(1+ξ²/k) c_i ĉ_j Σ p μ_p² ⟨v_i, v̂_j⟩^{p−1}."""
     xi, k, m, g, lam_i, lam_j, sign, mu = prop_4.symbols()
     rho = (g + xi**2 * (sign / k) * m) / (1 + xi**2 / k)
@@ -181,14 +216,14 @@ def _d1_first_gradient_display():
                             * rho ** (p - 1) for p in range(1, prop_4.P + 1)))
 
 
-def _d1_second_gradient_display():
+def claimed_d1_second_gradient_display():
     """D.1's second display: 2λλ ξ² c_i ĉ_j Σ p μ_p² (1/(1+ξ²/k))^p (G + ξ² c_i ĉ_j m)^{p−1}."""
     xi, k, m, g, lam_i, lam_j, sign, mu = prop_4.symbols()
     return sympy.expand(sum(2 * lam_i * lam_j * xi**2 * (sign / k) * p * mu[p] ** 2 * (1 / (1 + xi**2 / k)) ** p
                             * (g + xi**2 * (sign / k) * m) ** (p - 1) for p in range(1, prop_4.P + 1)))
 
 
-def _d1_power_series_display():
+def claimed_d1_power_series_display():
     """D.1's expansion around m = 0, before T(l,s): 2λλ Σ_l (ξ²)^{l+1}(c_iĉ_j)^{l+1} m^l Σ_s (l+s+1)μ² C(l+s,l)(1/(1+ξ²/k))^{l+s+1} G^s."""
     xi, k, m, g, lam_i, lam_j, sign, mu = prop_4.symbols()
     total = 0
@@ -206,8 +241,8 @@ def d1_gradient_displays(ctx) -> Outcome:
     Reference: −dΦ/dm derived per pair in SymPy (degree ≤ 6).
     """
     results = {name: _pair_claim(display) for name, display in (
-        ("first display", _d1_first_gradient_display), ("second display", _d1_second_gradient_display),
-        ("power series", _d1_power_series_display))}
+        ("first display", claimed_d1_first_gradient_display), ("second display", claimed_d1_second_gradient_display),
+        ("power series", claimed_d1_power_series_display))}
     bad = {name: w for name, (v, w) in results.items() if v != "equal"}
     if bad:
         name, witness = next(iter(bad.items()))
@@ -224,7 +259,7 @@ def d1_h_display(ctx) -> Outcome:
     second gradient display of D.1, itself checked equal to the derivation here.
     """
     verdict, witness = _pair_claim(prop_4.claimed_d1_display)
-    corrected, _ = _pair_claim(_d1_second_gradient_display)
+    corrected, _ = _pair_claim(claimed_d1_second_gradient_display)
     outcome = _symbolic_outcome(
         verdict, witness, "D.1 definition of h(m)",
         correction="(1/(1 + xi^2/k))^p in place of (1/(1 + xi^2))^p" if verdict != "equal" else None,
@@ -286,7 +321,8 @@ def remark_20(ctx) -> Outcome:
         rhs = float(np.sum(tensor(lam, W) * tensor(mu, V)))
         worst = max(worst, abs(lhs - rhs) / max(1.0, abs(lhs)))
     if worst > 1e-12:
-        return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst})
+        return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst},
+                       basis=Basis.NUMERICAL)
     # Vanishing even moment tensors: T(odd l, even s) = ‖Σλ_i w_i^{⊗s}‖² = 0 for even s.
     from verify.instance import Instance
     from verify.series import h_series
@@ -300,4 +336,6 @@ def remark_20(ctx) -> Outcome:
         return Outcome(Verdict.INCONCLUSIVE, "h_1 not resolved from zero", numbers={"h_1": h1})
     return Outcome(Verdict.CONSISTENT, f"tensor identity exact to {worst:.1e}; with all even moment tensors zero "
                    f"(lambda = (1,-1), w_2 = -w_1, tanh) h_1 = {h1:.4g} != 0, carried by odd s",
-                   numbers={"tensor_identity_relative_error": worst, "h_1": h1})
+                   numbers={"tensor_identity_relative_error": worst, "h_1": h1}, basis=Basis.NUMERICAL,
+                   notes=["Decided by: the tensor identity in float64 (relative 1e-12) and h_1 from the "
+                          "30-digit series with its truncation bound; the float64 part is the weaker."])

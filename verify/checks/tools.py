@@ -71,12 +71,13 @@ class ExponentFit:
     low: float
     high: float
     intercept: float
+    confidence: float = 0.999
 
     def contains(self, value: float) -> bool:
         return self.low <= value <= self.high
 
     def describe(self) -> str:
-        return f"{self.slope:.3f} (99.9% CI [{self.low:.3f}, {self.high:.3f}])"
+        return f"{self.slope:.3f} ({100 * self.confidence:.6g}% CI [{self.low:.3f}, {self.high:.3f}])"
 
 
 def fit_exponent(x: Sequence[float], y: Sequence[float], confidence: float = 0.999) -> ExponentFit:
@@ -93,7 +94,8 @@ def fit_exponent(x: Sequence[float], y: Sequence[float], confidence: float = 0.9
     s2 = float(resid @ resid) / dof
     se = math.sqrt(s2 / float(((lx - lx.mean()) ** 2).sum()))
     half = float(student_t.ppf(0.5 + confidence / 2, dof)) * se
-    return ExponentFit(float(coef[0]), float(coef[0] - half), float(coef[0] + half), float(coef[1]))
+    slope = float(coef[0])
+    return ExponentFit(slope, slope - half, slope + half, float(coef[1]), confidence)
 
 
 @dataclass(frozen=True)

@@ -7,35 +7,36 @@ from pathlib import Path
 
 from verify.cli.arguments import seed
 
+#: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
+#: that rerunning one check from the report never overwrites the report it came from.
+FULL_REPORTS = (Path("report.json"), Path("report.md"))
+PARTIAL_REPORTS = (Path("report.partial.json"), Path("report.partial.md"))
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("check", help="verdict on every numbered statement of the paper (the main job)",
                        description="Run one check per numbered statement of Dayı & Chen and report, "
                        "for each, holds / fails (with counterexample and correction) / consistent / "
-                       "inconclusive / cited.  Exit 0 when every check ran, 1 if one crashed.")
+                       "inconclusive / cited, and the kind of evidence that decided it.  Exit 0 when "
+                       "every check ran, 1 if one crashed.")
     p.add_argument("--full", action="store_true", help="more samples and larger sizes (slower)")
-    p.add_argument("--only", nargs="+", metavar="ID", help="run only these checks (ids from --list)")
+    p.add_argument("--only", nargs="+", metavar="ID",
+                   help="run only these checks (ids from --list); reports go to report.partial.* "
+                   "unless --json/--markdown say otherwise")
     p.add_argument("--seed", type=seed, default=0, help="seed of every random stream (default 0)")
-    p.add_argument("--json", type=Path, default=Path("report.json"), metavar="FILE",
-                   help="where to write the JSON report (default report.json)")
-    p.add_argument("--markdown", type=Path, default=Path("report.md"), metavar="FILE",
-                   help="where to write the Markdown report (default report.md)")
+    p.add_argument("--json", type=Path, default=None, metavar="FILE",
+                   help="JSON report (default report.json; report.partial.json with --only)")
+    p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
+                   help="Markdown report (default report.md; report.partial.md with --only)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
 
-def _writable(path: Path) -> None:
-    from verify.errors import InvalidParameterError
-
-    parent = path.resolve().parent
-    if path.is_dir() or (parent.exists() and not parent.is_dir()):
-        raise InvalidParameterError(f"report path {str(path)!r} is not a writable file path")
-
-
 def run(args) -> int:
     from verify.checks import load_all, resolve
-    from verify.checks.report import table, to_json, to_markdown, write_atomic
+    from verify.checks.report import line, summary, to_json_text, to_markdown
+    from verify.files import output_file, write_atomic
 
     load_all()
     checks = resolve(args.only)
@@ -43,20 +44,22 @@ def run(args) -> int:
         for c in checks:
             print(f"{c.id:<28} {c.statement:<22} [{c.method}] {c.quote[:90]}")
         return 0
-    for path in (args.json, args.markdown):
-        _writable(path)
+    default_json, default_md = PARTIAL_REPORTS if args.only else FULL_REPORTS
+    json_path = output_file(args.json or default_json, "--json report")
+    md_path = output_file(args.markdown or default_md, "--markdown report")
     from verify.checks.runner import run_checks
 
-    results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet)
-    import json
+    width = max(len(c.id) for c in checks)
 
-    write_atomic(args.json, json.dumps(to_json(results, args.seed, args.full), indent=2, sort_keys=True,
-                                       default=str) + "\n")
-    write_atomic(args.markdown, to_markdown(results, args.seed, args.full))
-    print(table(results))
-    failing = [r.check.id for r in results if r.verdict == "fails"]
-    print(f"\n{len(results)} checks; {len(failing)} statements fail: {', '.join(failing) or 'none'}.")
-    print(f"Reports: {args.json} and {args.markdown}")
+    def show(result) -> None:
+        print(line(result, width), flush=True)
+
+    results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show)
+    write_atomic(json_path, to_json_text(results, args.seed, args.full))
+    write_atomic(md_path, to_markdown(results, args.seed, args.full))
+    print("\n" + summary(results))
+    print(f"Reports: {json_path} and {md_path}" + ("  (partial run: the full reports are untouched)"
+                                                   if args.only and not (args.json or args.markdown) else ""))
     crashed = [r.check.id for r in results if r.crashed]
     if crashed:
         sys.stderr.write(f"verify check: {len(crashed)} check(s) crashed: {', '.join(crashed)}\n")

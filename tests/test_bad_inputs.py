@@ -1,0 +1,176 @@
+"""Every bad input a user can type gets exit status 2 and one line naming the value, fast.
+
+One parametrized table, run in-process through :func:`verify.cli.main` (a subprocess per case
+would cost seconds each): each case must exit 2, write nothing to stdout, write exactly one
+line to stderr containing the expected fragment, and return within :data:`HANG_SECONDS`
+(enforced by SIGALRM, so a hang fails the test instead of stalling CI).  A size beyond the
+stated limits (:data:`verify.validation.SIZE_LIMITS`) is refused before any work starts.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from verify.cli import main
+from verify.instance import orthonormal, save
+
+#: A bad input is refused at once; 10 s is far above any refusal (imports included) and far
+#: below the minutes a size beyond the limits would run.
+HANG_SECONDS = 10
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    root = tmp_path_factory.mktemp("bad-inputs")
+    inst = root / "inst.json"
+    save(orthonormal(4, 16, 1.0, "relu", 0), inst)
+    (root / "list.json").write_text("[1, 2, 3]")
+    (root / "null.json").write_text("null")
+    data = json.loads(inst.read_text())
+    data["activation"] = "expr:__import__('os').system('touch " + str(root / "pwned.marker") + "')"
+    (root / "evil.json").write_text(json.dumps(data))
+    (root / "a-directory").mkdir()
+    (root / "a-file").write_text("x")
+    return root
+
+
+CASES = [
+    # (arguments, with {inst} {dir} {root} placeholders; fragment of the one error line)
+    (["frobnicate"], "invalid choice"),
+    (["hermite", "swish"], "unknown activation 'swish'"),
+    (["hermite", "relu", "--terms", "-3"], "--terms"),
+    (["hermite", "relu", "--terms", "2.5"], "--terms"),
+    (["hermite", "relu", "--terms", "3.0"], "--terms"),
+    (["hermite", "relu", "--terms", "100000"], "terms = 100000 exceeds the limit"),
+    (["hermite", "relu", "--terms", "9" * 80], "80-character"),
+    (["hermite", "relu", "--dps", "14"], "--dps"),
+    (["hermite", "relu", "--dps", "100000"], "dps = 100000 exceeds the limit"),
+    (["hermite", "expr:x+*"], "cannot parse"),
+    (["hermite", "expr:exp(x**2)"], "not square-integrable"),
+    (["hermite", "expr:zoo*x"], "unknown name 'zoo'"),
+    (["hermite", "expr:__import__('os').system('true')"], "expr:"),
+    (["hermite", "expr:x.__class__"], "expr:"),
+    (["kernel", "relu", "--rho", "1.5"], "--rho"),
+    (["kernel", "relu", "--rho", "nan"], "--rho"),
+    (["kernel", "relu", "--rho", "inf"], "--rho"),
+    (["kernel", "relu", "--rho", "abc"], "--rho"),
+    (["kernel", "expr:sign(x)", "--rho", "0.2", "--derivative"], "discontinuous"),
+    (["grad", "{inst}", "--m", "1", "--samples", "100"], "--m"),
+    (["grad", "{inst}", "--m", "0.5", "--samples", "1e12"], "--samples"),
+    (["grad", "{inst}", "--m", "0.5", "--samples", "100000000000"], "samples = 100000000000 exceeds"),
+    (["grad", "{root}/missing.json", "--m", "0.5", "--samples", "100"], "missing.json"),
+    (["grad", "{root}/list.json", "--m", "0.5", "--samples", "100"], "list.json"),
+    (["grad", "{root}/null.json", "--m", "0.5", "--samples", "100"], "null.json"),
+    (["grad", "{root}/evil.json", "--m", "0.5", "--samples", "100"], "expr:"),
+    (["h", "{inst}", "--m", "2"], "--m"),
+    (["loss", "{inst}", "--m", "nan"], "--m"),
+    (["h", "{inst}", "--m", "0.5", "--dps", "100000"], "dps = 100000 exceeds the limit"),
+    (["series", "{inst}", "--terms", "100000"], "terms = 100000 exceeds the limit"),
+    (["instance", "orthonormal", "--k", "50000", "--d", "100000", "--activation", "relu",
+      "-o", "{root}/x.json"], "k = 50000 exceeds the limit"),
+    (["instance", "orthonormal", "--k", "4000", "--d", "100000", "--activation", "relu",
+      "-o", "{root}/x.json"], "k_times_d"),
+    (["instance", "orthonormal", "--k", "8", "--d", "100", "--xi", "1e300", "--activation", "relu", "-o",
+      "{root}/x.json"], "--xi"),
+    (["instance", "orthonormal", "--k", "8", "--d", "100", "--xi", "-1", "--activation", "relu", "-o",
+      "{root}/x.json"], "--xi"),
+    (["instance", "orthonormal", "--k", "0", "--d", "100", "--activation", "relu", "-o", "{root}/x.json"],
+     "--k"),
+    (["instance", "orthonormal", "--k", "8", "--d", "4", "--activation", "relu", "-o", "{root}/x.json"],
+     "d"),
+    (["instance", "claim2", "--k", "8", "--d", "36", "--activation", "he3", "-o", "{root}/x.json"],
+     "d >= 37"),
+    (["instance", "orthonormal", "--k", "4", "--d", "16", "--activation", "relu", "-o", "{root}/no/x.json"],
+     "does not exist"),
+    (["instance", "orthonormal", "--k", "4", "--d", "16", "--activation", "relu", "--alpha", "2", "-o",
+      "{root}/x.json"], "--alpha"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0", "-o", "{root}/t.csv"], "--lr"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "nan", "-o", "{root}/t.csv"], "--lr"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0.1", "-o", "{root}/t.txt"], ".csv or .npz"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0.1", "-o", "{root}/no/t.csv"], "does not exist"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0.1", "--replicas", "1000000000", "-o", "{root}/t.csv"],
+     "replicas = 1000000000 exceeds the limit"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0.1", "--init", "instance", "--m0", "0.5", "-o",
+      "{root}/t.csv"], "conflicts with init='instance'"),
+    (["simulate", "{inst}", "--steps", "10", "--lr", "0.1", "--m0", "2", "-o", "{root}/t.csv"], "--m0"),
+    (["check", "--only", "lemma-999"], "unknown check id 'lemma-999'"),
+    (["check", "--only", "d1-parity", "--json", "{root}/no/r.json"], "does not exist"),
+    (["check", "--only", "d1-parity", "--markdown", "{root}/no/r.md"], "does not exist"),
+    (["check", "--only", "d1-parity", "--json", "{root}/a-directory"], "is a directory"),
+    (["check", "--seed", "-1"], "--seed"),
+    (["derive", "--out", "{root}/a-file"], "not writable"),
+    (["figures", "--timeout", "nan", "--out", "{root}/figs"], "--timeout"),
+    (["figures", "--scheduler", "bogus", "--out", "{root}/figs"], "--scheduler"),
+    (["figures", "--scheduler", "tcp://host:99999", "--out", "{root}/figs"], "--scheduler"),
+    (["figures", "--only", "fig99", "--out", "{root}/figs"], "unknown figure 'fig99'"),
+    (["figures", "--out", "{root}/a-file/sub"], "not writable"),
+    (["bench", "--only", "nosuch"], "invalid choice"),
+]
+
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang(f"no answer within {HANG_SECONDS} s")
+
+
+@pytest.mark.parametrize("argv, fragment", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
+def test_bad_input_is_one_line_exit_2_and_fast(argv, fragment, files, capsys, monkeypatch):
+    monkeypatch.chdir(files)
+    args = [a.format(inst=files / "inst.json", root=files) for a in argv]
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(HANG_SECONDS)
+    try:
+        try:
+            status = main(args)
+        except SystemExit as exc:  # argparse's own errors
+            status = exc.code
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    out, err = capsys.readouterr()
+    assert status == 2, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert fragment in lines[0], lines[0]
+    assert "Traceback" not in err
+    assert not (files / "pwned.marker").exists()
+
+
+def test_there_are_at_least_forty_cases():
+    assert len(CASES) >= 40
+
+
+def test_force_lifts_a_size_limit_but_not_a_domain(files, capsys):
+    """--force runs a size beyond the limit (here a cheap one: k·d just over it is not cheap, so
+    the check is on the limit message disappearing for ``terms`` at the lowest precision)."""
+    from verify.validation import SIZE_LIMITS
+
+    terms = SIZE_LIMITS["terms"][0] + 1
+    with pytest.raises(SystemExit) as exc:
+        main(["hermite", "relu", "--terms", "-1", "--force"])
+    assert exc.value.code == 2  # a domain error stays an error under --force
+    capsys.readouterr()
+    from verify.hermite import validate_terms
+    from verify.validation import SizeLimitError, allow_large_sizes
+
+    with pytest.raises(SizeLimitError):
+        validate_terms(terms)
+    with allow_large_sizes():
+        assert validate_terms(terms) == terms
+
+
+def test_output_into_a_closed_pipe_is_quiet():
+    """``verify hermite relu | head -1``: the reader goes away; no traceback, SIGPIPE status."""
+    proc = subprocess.run(f"{sys.executable} -m verify hermite relu --terms 60 | head -c 1",
+                          shell=True, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in proc.stderr
+    assert "BrokenPipe" not in proc.stderr
