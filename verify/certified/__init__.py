@@ -13,10 +13,17 @@ Modules, one idea each:
 - :mod:`~verify.certified.growth`: growth majorants of σ on the tails, proven from its expression;
 - :mod:`~verify.certified.tails`: Gaussian tail integrals of those majorants;
 - :mod:`~verify.certified.gaussian`: certified ∫ F h_p φ (tails + acb.integral per piece);
-- :mod:`~verify.certified.hermite`: certified Hermite coefficients μ_p(σ).
+- :mod:`~verify.certified.hermite`: certified Hermite coefficients μ_p(σ);
+- :mod:`~verify.certified.kernels`: certified K_σ(ρ), K'_σ(ρ), E[σ²], E[σ'²];
+- :mod:`~verify.certified.population`: certified h(m) and Φ(m) of an instance, on balls of m.
 """
 
 from verify.certified.errors import CertificationError
 from verify.certified.hermite import CertifiedCoefficients, certified_hermite_coefficients
+from verify.certified.kernels import certified_kernel, certified_second_moment
+from verify.certified.population import CertifiedPopulation, certified_population, enclose_on_interval
 
-__all__ = ["CertificationError", "CertifiedCoefficients", "certified_hermite_coefficients"]
+__all__ = [
+    "CertificationError", "CertifiedCoefficients", "CertifiedPopulation", "certified_hermite_coefficients",
+    "certified_kernel", "certified_population", "certified_second_moment", "enclose_on_interval",
+]

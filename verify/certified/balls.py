@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import acb, arb, ctx, fmpq
 
 #: Bits carried beyond the requested digits.  The longest chains of rounded operations here
 #: (the Hermite recurrence to p = 200, sums over k² = 4096 neuron pairs, Gauss–Legendre sums of a
@@ -80,6 +80,26 @@ def upper_fraction(x: arb) -> Fraction:
 def lower_fraction(x: arb) -> Fraction:
     """A rational ≤ every point of ``x`` (its lower endpoint, exactly)."""
     return dyadic(x.lower())
+
+
+def integer_power(x, n: int):
+    """x**n for an arb or acb ball and an integer n, by multiplications.
+
+    python-flint's ``**`` goes through exp(n log x) for arb: NaN for a ball that contains 0 and
+    a needlessly wide ball for negative ones.  Here even powers of a real ball start from |x|,
+    so x² of [−1, 1] is [0, 1], not [−1, 1]; negative n divide (a ball containing 0 gives a
+    non-finite result, as it must)."""
+    if n < 0:
+        return 1 / integer_power(x, -n)
+    base = abs(x) if isinstance(x, arb) and n % 2 == 0 else x
+    result = arb(1) if isinstance(x, arb) else acb(1)
+    while n:
+        if n & 1:
+            result = result * base
+        n >>= 1
+        if n:
+            base = base * base
+    return result
 
 
 def interval(lo, hi) -> arb:

@@ -40,7 +40,7 @@ from typing import Any
 
 from flint import acb, arb
 
-from verify.certified.balls import clamped_endpoints, exact, monotone_image
+from verify.certified.balls import clamped_endpoints, exact, integer_power, monotone_image
 from verify.certified.errors import CertificationError
 
 Evaluator = Callable[..., Any]  # (ball, analytic=False) -> ball
@@ -201,7 +201,7 @@ def _compile_power(expr, variable, backend) -> Evaluator:
                                  "or float number)")
     if value.denominator == 1:
         n = value.numerator
-        return lambda v, analytic=False: inner(v, analytic) ** n
+        return lambda v, analytic=False: integer_power(inner(v, analytic), n)
     return lambda v, analytic=False: backend.power(inner(v, analytic), value, analytic)
 
 
@@ -239,7 +239,7 @@ def _number_tree(expr) -> arb:
         base, exponent = expr.args
         value = number_fraction(exponent)
         if value is not None and value.denominator == 1:
-            return constant(base) ** value.numerator
+            return integer_power(constant(base), value.numerator)
         if value is not None:
             return RealBackend().power(constant(base), value, False)
         return (constant(exponent) * constant(base).log()).exp()

@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from flint import arb
 
-from verify.certified.balls import exact
+from verify.certified.balls import exact, integer_power
 from verify.certified.growth import Majorant
 
 
@@ -58,7 +58,7 @@ class TailMoments:
             values.extend([(a / arb(2).sqrt()).erfc() / 2, phi])
         while len(values) <= m:
             i = len(values)
-            values.append(a ** (i - 1) * phi + (i - 1) * values[i - 2])
+            values.append(integer_power(a, i - 1) * phi + (i - 1) * values[i - 2])
         return values
 
     def moment(self, m: int, b: Fraction) -> arb:
@@ -71,7 +71,7 @@ class TailMoments:
             else:
                 bb = exact(b)
                 value = (bb * bb / 2).exp() * sum(
-                    (arb.bin_uiui(m, i) * bb ** (m - i) * j[i] for i in range(m + 1)), arb(0))
+                    (arb.bin_uiui(m, i) * integer_power(bb, m - i) * j[i] for i in range(m + 1)), arb(0))
             self._i[key] = value
         return self._i[key]
 

@@ -31,6 +31,9 @@ def add_parser(sub) -> None:
                        help="digits: mpmath closed form (default float64), or the series' precision "
                             f"(default {SERIES_DPS})")
         p.add_argument("--json", action="store_true")
+        p.add_argument("--certified", action="store_true",
+                       help="print balls [mid ± rad] that provably contain the value at each m "
+                            "(Arb ball arithmetic; --dps digits, default 30)")
         p.set_defaults(run=run, quantity=name, method="closed")
 
 
@@ -39,6 +42,8 @@ def run(args) -> int:
     from verify.instance import load
 
     inst = load(args.instance)
+    if args.certified:
+        return _run_certified(args, inst)
     bounds = None
     if args.method == "series":
         from verify.series import h_series
@@ -85,4 +90,29 @@ def _print_precise(args, values, bounds) -> int:
     print(f"{'m':>10}  {label} ({args.dps} digits)")
     for m, v, b in zip(args.m, values, bounds, strict=True):
         print(f"{m:>10.6g}  {mpmath.nstr(v, args.dps, strip_zeros=False)}   (error bound {b:.2e})")
+    return 0
+
+
+def _run_certified(args, inst) -> int:
+    """``--certified``: balls that provably contain h(m) or Φ(m) (:mod:`verify.certified.population`)."""
+    from verify.certified.balls import format_ball, to_payload, working_precision
+    from verify.certified.population import certified_population
+
+    dps = args.dps or SERIES_DPS
+    pop = certified_population(inst, dps)
+    with working_precision(dps):
+        evaluate = pop.h if args.quantity == "h" else pop.loss
+        balls = [evaluate(m) for m in args.m]
+    label = "h(m)" if args.quantity == "h" else "Phi(m)"
+    if args.json:
+        json.dump({"instance": args.instance, "quantity": args.quantity, "certified": True, "dps": dps,
+                   "kernel": pop.kernel.method, "m": list(args.m),
+                   "balls": [format_ball(b, dps) for b in balls],
+                   "enclosures": [to_payload(b, dps) for b in balls]},
+                  sys.stdout, indent=2, sort_keys=True)
+        sys.stdout.write("\n")
+        return 0
+    print(f"{'m':>10}  {label} (certified, {pop.kernel.method} kernel: a ball that contains it)")
+    for m, ball in zip(args.m, balls, strict=True):
+        print(f"{m:>10.6g}  {format_ball(ball, dps)}")
     return 0

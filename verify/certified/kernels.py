@@ -1,0 +1,205 @@
+r"""Certified dual kernels K_σ(ρ) = Σ_p μ_p² ρ^p and K'_σ(ρ) = Σ_p p μ_p² ρ^{p−1}.
+
+Both accept a ball ρ that contains a true correlation (so the exact ρ lies in [−1, 1]) and
+return a ball containing K(ρ) (or K'(ρ)) for every ρ in it.
+
+Closed forms (:func:`verify.kernels.closed_form`: relu, abs, erf(cx), polynomials) are
+evaluated node by node in ball arithmetic, with the arguments of √, asin and acos clamped to
+their domains: valid because for |ρ| ≤ 1 the exact arguments are in the domain (1 − ρ² ≥ 0,
+|ρ| ≤ 1, |2c²ρ/(1+2c²)| ≤ 1), so a ball can stick out only by rounding.
+
+Otherwise the series, with μ_p from :mod:`verify.certified.hermite` (p < P) and rigorous tails.
+With the tail masses (Parseval for σ, and for σ' when σ is continuous, by Gaussian
+integration by parts μ_{p−1}(σ') = √p μ_p(σ))
+
+    T₀ = Σ_{p≥P} μ_p² = E[σ²] − Σ_{p<P} μ_p²,   T₁ = Σ_{p≥P} p μ_p² = E[σ'²] − Σ_{p<P} p μ_p²,
+
+and r ≥ |ρ|:
+
+    |Σ_{p≥P} μ_p² ρ^p| ≤ r^P T₀,
+    |Σ_{p≥P} p μ_p² ρ^{p−1}| ≤ min( r^{P−1} T₁,  T₀ · max_{p≥P} p r^{p−1} ).
+
+The first bound for K' needs E[σ'²] < ∞ (no jumps) and works up to |ρ| = 1; the second needs
+only r < 1 (the sequence p r^{p−1} is unimodal, so its maximum over p ≥ P is at the first p ≥ P
+with (p+1) r ≤ p).  E[σ²] and E[σ'²] are certified Gaussian integrals of σ² and σ'²
+(:class:`~verify.certified.gaussian.GaussianIntegrator`, cached as ``certified-moment``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb
+
+from verify.certified.balls import (
+    clamped_endpoints,
+    from_payload,
+    integer_power,
+    quantized,
+    to_payload,
+    upper_fraction,
+    working_precision,
+)
+from verify.certified.errors import CertificationError
+
+#: Hermite terms P of a series kernel: enough that the tail r^P T₀ is negligible for |ρ| ≤ 0.9
+#: (0.9^64 ≈ 1e-3 times a tail mass that is itself tiny for smooth σ), and cheap to certify.
+SERIES_TERMS = 64
+MOMENT_CACHE_KIND = "certified-moment"
+
+
+def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
+                            use_cache: bool = True) -> arb:
+    """A ball containing E[σ(g)²] (or E[σ'(g)²] with ``derivative=True``), g ~ N(0, 1)."""
+    from verify import cache
+    from verify.activations import Activation, get_activation
+    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+    from verify.certified.pieces import derivative_pieces, smooth_pieces
+    from verify.hermite import validate_dps
+
+    dps = validate_dps(dps)
+    act = activation if isinstance(activation, Activation) else get_activation(activation)
+    key = {"activation": act.name, "dps": dps, "derivative": derivative}
+    if use_cache:
+        hit = cache.load(MOMENT_CACHE_KIND, key)
+        if hit is not None:
+            try:
+                with working_precision(dps):
+                    return from_payload(hit)
+            except (KeyError, TypeError, ValueError):
+                pass
+    with working_precision(dps):
+        pieces = derivative_pieces(act) if derivative else smooth_pieces(act)
+        integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, act.x).squared(), dps, hermite=False)
+        value = quantized(integrator.integral(), dps + EXTRA_DIGITS)
+    if use_cache:
+        cache.store(MOMENT_CACHE_KIND, key, to_payload(value, dps))
+    return value
+
+
+def _clamped_rho(rho: arb) -> arb:
+    """ρ ∩ [−1, 1] as a ball (its radius may re-cross ±1 by rounding; the closed forms clamp again)."""
+    low, high = clamped_endpoints(rho, arb(-1), arb(1))
+    return low.union(high)
+
+
+@dataclass(frozen=True)
+class ClosedFormKernel:
+    """K and K' from their SymPy closed forms, evaluated in ball arithmetic."""
+
+    activation: str
+    kernel: object  # ball -> ball
+    kernel_derivative: object
+
+    method = "closed"
+
+    def value(self, rho: arb) -> arb:
+        return self.kernel(_clamped_rho(rho))  # type: ignore[operator]
+
+    def derivative(self, rho: arb) -> arb:
+        return self.kernel_derivative(_clamped_rho(rho))  # type: ignore[operator]
+
+
+@dataclass(frozen=True)
+class SeriesKernel:
+    """K and K' as Σ_{p<P} plus the rigorous tail bounds of the module docstring."""
+
+    activation: str
+    mu: tuple[arb, ...]
+    second_moment: arb  # E[σ²]
+    derivative_moment: arb | None  # E[σ'²], None for discontinuous σ
+
+    method = "series"
+
+    def _tail_masses(self) -> tuple[arb, arb | None]:
+        mu2 = [m * m for m in self.mu]
+        t0 = _nonnegative_upper(self.second_moment - sum(mu2, arb(0)))
+        t1 = None
+        if self.derivative_moment is not None:
+            t1 = _nonnegative_upper(self.derivative_moment - sum((p * v for p, v in enumerate(mu2)), arb(0)))
+        return t0, t1
+
+    def value(self, rho: arb) -> arb:
+        rho = _clamped_rho(rho)
+        terms = len(self.mu)
+        partial = _horner([m * m for m in self.mu], rho)
+        t0, _ = self._tail_masses()
+        return partial + arb(0, (integer_power(abs(rho).upper(), terms) * t0).upper())
+
+    def derivative(self, rho: arb) -> arb:
+        rho = _clamped_rho(rho)
+        terms = len(self.mu)
+        partial = _horner([p * self.mu[p] * self.mu[p] for p in range(1, terms)], rho)
+        t0, t1 = self._tail_masses()
+        r = abs(rho).upper()
+        bounds = []
+        if t1 is not None:
+            bounds.append(integer_power(r, terms - 1) * t1)
+        if r < 1:
+            bounds.append(t0 * _max_weight(upper_fraction(r), terms))
+        if not bounds:
+            raise CertificationError(f"K'({rho}) of the discontinuous activation {self.activation!r} is not "
+                                     "bounded at |rho| = 1")
+        tail = min(b.upper() for b in bounds)
+        return partial + arb(0, tail)
+
+
+def _nonnegative_upper(x: arb) -> arb:
+    """An exact upper bound ≥ 0 of a quantity known to be ≥ 0 (a tail mass)."""
+    upper = x.upper()
+    return upper if upper > 0 else arb(0)
+
+
+def _horner(coefficients: list[arb], rho: arb) -> arb:
+    total = arb(0)
+    for c in reversed(coefficients):
+        total = total * rho + c
+    return total
+
+
+def _max_weight(r: Fraction, start: int) -> arb:
+    """max_{p ≥ start} p r^{p−1} for 0 ≤ r < 1: at the first p ≥ start with (p+1) r ≤ p."""
+    p = start
+    while (p + 1) * r > p:
+        p += 1
+    return p * integer_power(arb(r.numerator) / r.denominator, p - 1)
+
+
+Kernel = ClosedFormKernel | SeriesKernel
+
+
+def certified_kernel(activation, dps: int = 30, terms: int = SERIES_TERMS, use_cache: bool = True) -> Kernel:
+    """The certified K and K' of σ: closed form where :func:`verify.kernels.closed_form` has one,
+    else the series with P = ``terms`` certified Hermite coefficients.
+
+    Build and evaluate inside :func:`~verify.certified.balls.working_precision` (``dps``)."""
+    from verify.activations import Activation, get_activation
+    from verify.certified.compile import RealBackend, compile_expression
+    from verify.certified.hermite import certified_hermite_coefficients
+    from verify.kernels import closed_form
+
+    act = activation if isinstance(activation, Activation) else get_activation(activation)
+    kernel, derivative = closed_form(act, False), closed_form(act, True)
+    if kernel is not None and derivative is not None:
+        backend = RealBackend(clamped=True)
+        rho = _rho_symbol(kernel, derivative)
+        with working_precision(dps):
+            return ClosedFormKernel(act.name, compile_expression(kernel, rho, backend),
+                                    compile_expression(derivative, rho, backend))
+    mu = certified_hermite_coefficients(act, terms, dps, use_cache=use_cache).balls
+    second = certified_second_moment(act, dps, use_cache=use_cache)
+    try:
+        first = certified_second_moment(act, dps, derivative=True, use_cache=use_cache)
+    except CertificationError:
+        if not act.has_jumps:
+            raise
+        first = None
+    return SeriesKernel(act.name, mu, second, first)
+
+
+def _rho_symbol(*expressions):
+    import sympy
+
+    symbols = set().union(*(e.free_symbols for e in expressions))
+    return symbols.pop() if symbols else sympy.Symbol("rho", real=True)

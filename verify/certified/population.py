@@ -1,0 +1,130 @@
+r"""Certified h(m) and Φ(m) of an instance, at a point or over an interval of m.
+
+The formulas are those of :mod:`verify.population` (Appendix D.1, derived there):
+
+    ρ_ij(m) = (G_ij + ξ² c_i ĉ_j m)/(n_i n̂_j),   n_i = √(D + ξ² c_i²),  n̂_j = √(D + ξ² ĉ_j²),
+    h(m) = 2 ξ² Σ_ij λ_i λ_j c_i ĉ_j K'(ρ_ij(m))/(n_i n̂_j),
+    Φ(m) = Σ_ij λ_i λ_j [K(ρ^tt_ij) + K(ρ^ss_ij) − 2 K(ρ_ij(m))],
+
+with D = 1 (Assumption 1; D = 0 for the scratch/GLM instances, W = 0).
+
+The certified instance.  λ, c, ĉ, ξ, m and the off-diagonal G_ij are the stored float64
+numbers, taken exactly; the diagonal is G_ii = D exactly (the value the row norms already
+use), not its float rounding.  Then |ρ_ij(m)| ≤ 1 is a theorem whenever |G_ij| ≤ D and
+|m| ≤ 1 (Cauchy–Schwarz in R²: G_ij + ξ²c_iĉ_jm = ⟨(√D, ξc_i), (G_ij/√D, ξĉ_jm)⟩), which is
+checked, so the kernels may clamp ρ to [−1, 1] (:mod:`verify.certified.kernels`).
+
+Interval evaluation.  Every function here accepts a ball m and returns a ball containing the
+value at every m in it; :func:`enclose_on_interval` takes the union over 2^depth equal
+subintervals, which shrinks the overestimation of plain ball evaluation (the sum over pairs
+loses the correlation between its terms) linearly with their width.
+"""
+
+from __future__ import annotations
+
+from flint import arb
+
+from verify.certified.balls import exact, interval, working_precision
+from verify.errors import InvalidParameterError
+
+
+class CertifiedPopulation:
+    """h and Φ of one instance in ball arithmetic, at ``dps`` digits.
+
+    ``gram`` replaces the stored Gram matrix (off-diagonal entries, taken exactly), e.g.
+    ``numpy.eye(k)`` for the exact orthonormal rows of Assumption 4, whose float64 Gram matrix
+    carries rounding of ~1e-17 off the diagonal.
+
+    Construct, and call :meth:`h` and :meth:`loss`, inside
+    :func:`~verify.certified.balls.working_precision` (``dps``) — or use :func:`certified_population`.
+    """
+
+    def __init__(self, instance, dps: int = 30, kernel=None, gram=None):
+        import numpy as np
+
+        from verify.certified.kernels import certified_kernel
+        from verify.instance import nominal_row_norm2
+
+        self.instance, self.dps = instance, dps
+        self.kernel = kernel if kernel is not None else certified_kernel(instance.activation, dps)
+        k = instance.k
+        diag = nominal_row_norm2(instance)
+        gram = instance.gram if gram is None else np.asarray(gram, dtype=float)
+        if gram.shape != (k, k):
+            raise InvalidParameterError(f"gram must be {k} x {k}, got shape {gram.shape}")
+        for i in range(k):
+            for j in range(k):
+                if i != j and abs(float(gram[i, j])) > diag:
+                    raise InvalidParameterError(
+                        f"gram[{i},{j}] = {float(gram[i, j])!r} exceeds the row norm {diag} in size: not the "
+                        "Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
+        xi2 = exact(instance.xi) * exact(instance.xi)
+        lam = [exact(v) for v in instance.lam]
+        c, c_hat = [exact(v) for v in instance.c], [exact(v) for v in instance.c_hat]
+        g = [[exact(diag) if i == j else exact(float(gram[i, j])) for j in range(k)] for i in range(k)]
+        n = [(exact(diag) + xi2 * v * v).sqrt() for v in c]
+        n_hat = [(exact(diag) + xi2 * v * v).sqrt() for v in c_hat]
+        self.xi2 = xi2
+        self.pairs = [(i, j) for i in range(k) for j in range(k)]
+        self.weight = {(i, j): lam[i] * lam[j] for i, j in self.pairs}
+        self.slope = {(i, j): xi2 * c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in self.pairs}
+        self.base = {(i, j): g[i][j] / (n[i] * n_hat[j]) for i, j in self.pairs}
+        # ρ^tt_ii = (D + ξ²c_i²)/n_i² = 1 exactly; as a ball 1 ± ε it would cost √ε in K (√(1−ρ²)).
+        teacher = {(i, j): arb(1) if i == j else (g[i][j] + xi2 * c[i] * c[j]) / (n[i] * n[j])
+                   for i, j in self.pairs}
+        student = {(i, j): arb(1) if i == j else (g[i][j] + xi2 * c_hat[i] * c_hat[j]) / (n_hat[i] * n_hat[j])
+                   for i, j in self.pairs}
+        value = self.kernel.value
+        self.self_terms = sum((self.weight[ij] * (value(teacher[ij]) + value(student[ij]))
+                               for ij in self.pairs), arb(0))
+
+    def _rho(self, ij, m: arb) -> arb:
+        return self.base[ij] + self.slope[ij] * m
+
+    def h(self, m: arb) -> arb:
+        """A ball containing h(m') for every m' in the ball ``m`` ∩ [−1, 1]."""
+        m = _overlap(m)
+        total = sum((self.weight[ij] * self.slope[ij] * self.kernel.derivative(self._rho(ij, m))
+                     for ij in self.pairs), arb(0))
+        return 2 * total
+
+    def loss(self, m: arb) -> arb:
+        """A ball containing Φ(m') for every m' in the ball ``m`` ∩ [−1, 1]."""
+        m = _overlap(m)
+        cross = sum((self.weight[ij] * self.kernel.value(self._rho(ij, m)) for ij in self.pairs), arb(0))
+        return self.self_terms - 2 * cross
+
+
+def _overlap(m) -> arb:
+    """m as a ball meeting [−1, 1] (m = ⟨u, û⟩ of unit vectors).
+
+    A ball that sticks out of [−1, 1] stands for its intersection with [−1, 1]: the results
+    enclose the values at those m, because the kernels clamp ρ to [−1, 1], which contains
+    ρ_ij(m) for every admissible m."""
+    ball = exact(m)
+    if ball.lower() > 1 or ball.upper() < -1 or abs(ball.mid()) > 1:
+        raise InvalidParameterError(f"m must lie in [-1, 1] (it is the overlap <u, u_hat>), got {ball}")
+    return ball
+
+
+def certified_population(instance, dps: int = 30, gram=None) -> CertifiedPopulation:
+    """A :class:`CertifiedPopulation` built at ``dps``'s working precision."""
+    with working_precision(dps):
+        return CertifiedPopulation(instance, dps, gram=gram)
+
+
+def enclose_on_interval(function, low, high, depth: int = 6) -> arb:
+    """A ball containing function(m) for all m in [low, high]: the union of its values on
+    2^depth equal subintervals (exact dyadic cut points when low and high are floats)."""
+    a, b = exact(low), exact(high)
+    if b < a:
+        raise InvalidParameterError(f"empty interval [{low}, {high}]")
+    parts = 2**depth
+    width = (b - a) / parts
+    cuts = [a + width * i for i in range(parts)] + [b]
+    result = None
+    for left, right in zip(cuts[:-1], cuts[1:], strict=True):
+        value = function(interval(left, right))
+        result = value if result is None else result.union(value)
+    assert result is not None
+    return result
