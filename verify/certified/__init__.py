@@ -15,15 +15,20 @@ Modules, one idea each:
 - :mod:`~verify.certified.gaussian`: certified ∫ F h_p φ (tails + acb.integral per piece);
 - :mod:`~verify.certified.hermite`: certified Hermite coefficients μ_p(σ);
 - :mod:`~verify.certified.kernels`: certified K_σ(ρ), K'_σ(ρ), E[σ²], E[σ'²];
-- :mod:`~verify.certified.population`: certified h(m) and Φ(m) of an instance, on balls of m.
+- :mod:`~verify.certified.population`: certified h(m) and Φ(m) of an instance, on balls of m;
+- :mod:`~verify.certified.prover`: branch and bound for f(m) ≥ g(m) on [a, b];
+- :mod:`~verify.certified.conditions`: Condition 3 of the paper, proven or refuted.
 """
 
+from verify.certified.conditions import Condition3Certificate, condition_3_certified
 from verify.certified.errors import CertificationError
 from verify.certified.hermite import CertifiedCoefficients, certified_hermite_coefficients
 from verify.certified.kernels import certified_kernel, certified_second_moment
 from verify.certified.population import CertifiedPopulation, certified_population, enclose_on_interval
+from verify.certified.prover import ProofResult, Status, prove_geq
 
 __all__ = [
-    "CertificationError", "CertifiedCoefficients", "CertifiedPopulation", "certified_hermite_coefficients",
-    "certified_kernel", "certified_population", "certified_second_moment", "enclose_on_interval",
+    "CertificationError", "CertifiedCoefficients", "CertifiedPopulation", "Condition3Certificate",
+    "ProofResult", "Status", "certified_hermite_coefficients", "certified_kernel", "certified_population",
+    "certified_second_moment", "condition_3_certified", "enclose_on_interval", "prove_geq",
 ]
