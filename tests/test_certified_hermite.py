@@ -185,6 +185,8 @@ def test_branch_cut_functions_refuse_non_analytic_balls():
             f = compile_expression(expr, x, ComplexBackend())
             assert not f(crossing, True).is_finite(), expr
             assert f(acb(arb(2)), True).is_finite(), expr
+    with pytest.raises(CertificationError, match="asin"):  # cut on the real axis: real balls only
+        compile_expression(sympy.asin(x), x, ComplexBackend())
 
 
 def test_pieces_resolve_nested_switches():

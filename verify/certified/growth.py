@@ -89,6 +89,8 @@ class Majorant:
     def describe(self) -> str:
         parts = []
         for (n, b), c in sorted(self.terms.items()):
+            if c == 0:
+                continue
             factors = [f"{float(c):.4g}"] + ([f"|x|^{n}"] if n else [])
             parts.append("*".join(factors + ([f"exp({float(b):.4g}|x|)"] if b else [])))
         return " + ".join(parts) or "0"

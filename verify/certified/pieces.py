@@ -17,6 +17,11 @@ analytically to a complex neighbourhood of their piece, which is what
 
 Kinks are SymPy numbers; they become balls.  A kink that is not a dyadic number (log 2, √2)
 is represented by an exact point inside its ball, and the integrators account for the gap.
+
+Trusted, not proven here: that the kinks are *all* the real roots of the switch arguments.
+They come from SymPy's ``solveset`` over the reals, which the registry accepts only when it
+returns a finite set (anything else is refused as malformed); a root it missed would put a
+branch change inside a piece.  Every other step is ball arithmetic.
 """
 
 from __future__ import annotations
