@@ -179,7 +179,7 @@ SLOW_CASES = [
 @pytest.mark.slow
 @pytest.mark.parametrize("mode,make,lr", SLOW_CASES, ids=[c[0] for c in SLOW_CASES])
 def test_the_compiled_chain_has_the_law_of_the_full_engine_at_d_2000(mode, make, lr):
-    """128 replicas per engine, 2000 online steps (about 45 s per mode, the full engine's)."""
+    """128 replicas per engine, 2000 online steps (10–25 s per mode, nearly all the full engine's)."""
     inst = make()
     trajectories = [simulate(inst, mode=mode, steps=2000, lr=lr, replicas=128, engine=engine, seed=seed,
                              m0=0.3, record_every=1000, loss_samples=0)

@@ -11,7 +11,12 @@ At d = 2000, k = 50, ReLU (separated rows, c on the sphere, the Appendix B setti
   (target ≤ 1.2; the d = 10⁶ instance is the same one given by its Gram matrix only);
 - ``batched_vs_online``: the reduced engine's cost per sample online (B = 1) over its cost
   with sample-equivalent blocks of B = 256 (the figures' full tier), mode ``joint``,
-  2 replicas (target ≥ 10: per-update Python overhead is what the blocks amortise).
+  2 replicas (target ≥ 10: per-update Python overhead is what the blocks amortise);
+- ``compiled_vs_numpy``: an online step (B = 1) of the NumPy reduced engine over the same
+  step compiled (:mod:`verify.simulate.compiled`), mode ``joint``, 1 replica (target ≥ 25);
+- ``compiled_vs_unavoidable``: the compiled step over its unavoidable work, a minimal numba
+  kernel that draws the p + 1 normals and the χ²_{d−p−1} variable from the same Generator
+  and forms ⟨w_j, x⟩ = (L z)_j, ⟨u, x⟩ and ⟨û, x⟩ (target ≤ 2).
 
 Each timing is the minimum over interleaved repetitions (the least disturbed by other load).
 On a shared machine, OPENBLAS_NUM_THREADS=1 gives steadier ratios (both engines then run
@@ -27,12 +32,40 @@ import time
 import numpy as np
 
 from verify.instance import separated
+from verify.simulate.compiled import CompiledEngine, cached_jit
 from verify.simulate.full import FullEngine
 from verify.simulate.modes import MODES
 from verify.simulate.montecarlo import estimate_gradient
 from verify.simulate.problem import build_problem
 from verify.simulate.reduced import ReducedEngine
 from verify.simulate.streams import generators, root
+
+
+@cached_jit
+def _unavoidable_sample(rng, n, LT, uc, a, df):
+    """n samples of the compiled step's unavoidable work; returns a checksum (kept live)."""
+    r, k = LT.shape
+    p = uc.size
+    z, zw = np.empty(p + 1), np.empty(k)
+    total = 0.0
+    for _ in range(n):
+        for i in range(p + 1):
+            z[i] = rng.standard_normal()
+        chi2 = 2.0 * rng.standard_gamma(df / 2.0)
+        zw[:] = 0.0
+        for i in range(r):
+            for q in range(k):
+                zw[q] += z[i] * LT[i, q]
+        zu = zh = 0.0
+        for i in range(p):
+            zu += z[i] * uc[i]
+            zh += z[i] * a[i]
+        total += zw[0] + zu + zh + z[p] * chi2
+    return total
+
+
+def _diverged(step: int, replica: int, what: str, norm: float) -> None:
+    raise RuntimeError(f"benchmark run diverged at step {step} in replica {replica} ({what}, norm {norm})")
 
 
 def _once(fn) -> float:
@@ -63,6 +96,20 @@ def run(quick: bool = False) -> dict:
     block = 16 if quick else 256
     online = ReducedEngine(joint_problem, joint, generators(root(7), 2))
     blocked = ReducedEngine(joint_problem, joint, generators(root(8), 2), batch=block)
+    numpy_single = ReducedEngine(joint_problem, joint, generators(root(9), 1))
+    compiled = CompiledEngine(joint_problem, joint, generators(root(10), 1))
+    compiled_samples = 2000 if quick else 50_000
+    rng_floor = np.random.default_rng(11)
+    LT = np.ascontiguousarray(joint_problem.L.T)
+    a_floor = np.full(joint_problem.p, 1 / np.sqrt(joint_problem.p))
+    df = joint_problem.d - joint_problem.p - 1
+
+    def compiled_run() -> None:
+        for _ in compiled.records(1e-3, [compiled_samples], False, _diverged):
+            pass
+
+    def floor() -> None:
+        _unavoidable_sample(rng_floor, compiled_samples, LT, joint_problem.uc, a_floor, df)
 
     def unavoidable() -> None:  # per replica-step: draw x, then [W; u; û] x
         for _ in range(full_steps):
@@ -81,11 +128,11 @@ def run(quick: bool = False) -> dict:
         estimate_gradient(inst, 0.3, mc_samples, engine="full", seed=6)
 
     for fn in (unavoidable, unavoidable_mc, mc, steps(full, 1), steps(reduced, 1), steps(reduced_big, 1),
-               steps(online, 1), steps(blocked, 1)):
-        fn()  # warm up
+               steps(online, 1), steps(blocked, 1), steps(numpy_single, 1), compiled_run, floor):
+        fn()  # warm up (and compile, or load the compiled kernels from the disk cache)
     times: dict[str, list[float]] = {name: [] for name in
                                      ("unavoidable", "full", "reduced", "reduced_big", "mc", "mc_ref",
-                                      "online", "blocked")}
+                                      "online", "blocked", "numpy_single", "compiled", "floor")}
     for _ in range(reps):
         times["unavoidable"].append(_once(unavoidable) / (full_steps * replicas))
         times["full"].append(_once(steps(full, full_steps)) / (full_steps * replicas))
@@ -95,6 +142,9 @@ def run(quick: bool = False) -> dict:
         times["mc_ref"].append(_once(unavoidable_mc) / mc_samples)
         times["online"].append(_once(steps(online, reduced_steps)) / (reduced_steps * 2))
         times["blocked"].append(_once(steps(blocked, reduced_steps // 4)) / (reduced_steps // 4 * 2 * block))
+        times["numpy_single"].append(_once(steps(numpy_single, reduced_steps)) / reduced_steps)
+        times["compiled"].append(_once(compiled_run) / compiled_samples)
+        times["floor"].append(_once(floor) / compiled_samples)
     t = {name: min(v) for name, v in times.items()}
     rows = [
         {"benchmark": "full_vs_unavoidable (SGD step)", "ours_us": round(t["full"] * 1e6, 3),
@@ -113,6 +163,12 @@ def run(quick: bool = False) -> dict:
         {"benchmark": f"batched_vs_online (joint, 2 replicas, B={block}, per sample)",
          "ours_us": round(t["blocked"] * 1e6, 3), "baseline_us": round(t["online"] * 1e6, 3),
          "ratio": round(t["online"] / t["blocked"], 1), "target": ">= 10"},
+        {"benchmark": "compiled_vs_numpy (joint, 1 replica, online, per sample, speed-up)",
+         "ours_us": round(t["compiled"] * 1e6, 3), "baseline_us": round(t["numpy_single"] * 1e6, 3),
+         "ratio": round(t["numpy_single"] / t["compiled"], 1), "target": ">= 25"},
+        {"benchmark": "compiled_vs_unavoidable (joint, 1 replica, online, per sample)",
+         "ours_us": round(t["compiled"] * 1e6, 3), "baseline_us": round(t["floor"] * 1e6, 3),
+         "ratio": round(t["compiled"] / t["floor"], 2), "target": "<= 2"},
     ]
     return {"name": "simulator", "k": k, "d": d, "replicas": replicas, "activation": "relu",
             "unit": "seconds per replica-step or per sample, x 1e6", "rows": rows}
