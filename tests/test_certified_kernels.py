@@ -74,6 +74,12 @@ def test_second_moments_of_relu_are_exact():
             assert ball.contains(arb(1) / 2) and ball.rad() < arb(10) ** -(DPS + 2)
 
 
+def test_cached_moment_keeps_its_precision():
+    first = certified_second_moment("tanh", DPS)  # computes and stores
+    again = certified_second_moment("tanh", DPS)  # parsed back from decimal strings
+    assert again.contains(first) and again.rad() < 2 * arb(10) ** -(DPS + 2)
+
+
 def test_jumps_have_no_derivative_moment():
     from verify.certified.errors import CertificationError
 

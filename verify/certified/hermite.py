@@ -78,12 +78,9 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     key = {"activation": act.name, "terms": terms, "dps": dps, "method": method}
     if use_cache:
-        hit = cache.load(CACHE_KIND, key)
+        hit = cache.load(CACHE_KIND, key, _from_payload)  # an entry _from_payload cannot read is a miss
         if hit is not None:
-            try:
-                return _from_payload(hit)
-            except (KeyError, TypeError, ValueError):
-                pass  # an unreadable entry is a miss
+            return hit
     result = _compute(act, terms, dps, method)
     if use_cache:
         cache.store(CACHE_KIND, key, _to_payload(result))

@@ -62,13 +62,9 @@ def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     key = {"activation": act.name, "dps": dps, "derivative": derivative}
     if use_cache:
-        hit = cache.load(MOMENT_CACHE_KIND, key)
+        hit = cache.load(MOMENT_CACHE_KIND, key, lambda payload: _decoded(payload, dps))  # unreadable: a miss
         if hit is not None:
-            try:
-                with working_precision(dps):
-                    return from_payload(hit)
-            except (KeyError, TypeError, ValueError):
-                pass
+            return hit
     with working_precision(dps):
         pieces = derivative_pieces(act) if derivative else smooth_pieces(act)
         integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, act.x).squared(), dps, hermite=False)
@@ -76,6 +72,12 @@ def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
     if use_cache:
         cache.store(MOMENT_CACHE_KIND, key, to_payload(value, dps))
     return value
+
+
+def _decoded(payload: dict, dps: int) -> arb:
+    """A cached ball, parsed at ``dps``'s precision (at 53 bits the decimal would be rounded)."""
+    with working_precision(dps):
+        return from_payload(payload)
 
 
 def _clamped_rho(rho: arb) -> arb:
