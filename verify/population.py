@@ -152,7 +152,9 @@ def h_precise(instance, m, dps: int = 50) -> tuple:
     if kprime is None:
         return h_series(instance, 40, dps).evaluate(m_value)
     rho = sympy.Symbol("rho", real=True)
-    with mpmath.workdps(dps + GUARD_DIGITS):
+    # Doubled working digits: closed-form kernels such as relu's (acos ρ, √(1−ρ²)) turn a rounding
+    # error ε of ρ near ±1 into √ε, so 2(dps + guard) digits keep that below the stated 10^-(dps+5).
+    with mpmath.workdps(2 * (dps + GUARD_DIGITS)):
         f = sympy.lambdify(rho, kprime, modules="mpmath")
         mm = mpmath.mpf(m) if isinstance(m, str) else mpmath.mpf(m_value)
         xi2, weight, a, b = pair_terms(instance)
@@ -187,7 +189,8 @@ def loss_precise(instance, m, dps: int = 50) -> tuple:
     m_value = float(validate_overlap(m))
     act = get_activation(instance.activation)
     kernel_expr = closed_form(act, derivative=False)
-    with mpmath.workdps(dps + GUARD_DIGITS):
+    # Doubled for closed forms, as in h_precise: √ε of ρ's rounding near ±1 must stay below the bound.
+    with mpmath.workdps((2 if kernel_expr is not None else 1) * (dps + GUARD_DIGITS)):
         mm = mpmath.mpf(m) if isinstance(m, str) else mpmath.mpf(m_value)
         xi2, weight, a, b = pair_terms(instance)
         teacher, student = _self_overlaps_precise(instance, xi2)
