@@ -51,17 +51,16 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from verify.activations import HERMITE_DEGREES
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, perpendicular_dimension
 from verify.simulate.reduced import block_updates, chi2_df, start_state
 
-#: Integer codes of the registry's activations (:mod:`verify.activations`) in the kernels.
-ACTIVATION_CODES = {"relu": 0, "abs": 1, "sigmoid": 2, "tanh": 3, "erf": 4, "softplus": 5,
-                    "gelu": 6, "quadratic": 7, "linear": 8}
-#: Code of the normalised Hermite polynomials h_p = He_p/√p! (``he1`` … ``he8``; p passed apart).
-HERMITE_CODE = 9
-RELU = ACTIVATION_CODES["relu"]
-HERMITE_DEGREES = range(1, 9)
+# Integer codes of the registry's activations (:mod:`verify.activations`) in the kernels;
+# HERMITE is h_p = He_p/√p! (``he1`` … ``he8``), with the degree p passed beside it.
+RELU, ABS, SIGMOID, TANH, ERF, SOFTPLUS, GELU, QUADRATIC, LINEAR, HERMITE = range(10)
+ACTIVATION_CODES = {"relu": RELU, "abs": ABS, "sigmoid": SIGMOID, "tanh": TANH, "erf": ERF,
+                    "softplus": SOFTPLUS, "gelu": GELU, "quadratic": QUADRATIC, "linear": LINEAR}
 #: Samples per kernel call and replica: progress and divergence are reported per chunk.
 CHUNK_SAMPLES = 1 << 16
 #: Bytes of recorded states (a, β, ĉ) held at once, when the loss needs them.
@@ -81,20 +80,23 @@ def cached_jit(function: Callable) -> Callable:
     read-only install), else raises at decoration time; in that last case (no writable home
     either) the cache goes to the temporary directory.
     """
-    options = {"cache": True, "error_model": "numpy"}  # x/0 is ±inf or NaN, as in NumPy: no checks
+    def compile_cached() -> Callable:
+        return numba.njit(cache=True, error_model="numpy")(function)
+
     try:
-        return numba.njit(**options)(function)
+        return compile_cached()
     except RuntimeError:  # "cannot cache function ...: no locator available"
         # after numba's import: its locators read config.CACHE_DIR each time a function is decorated
         setattr(numba.core.config, "CACHE_DIR",  # noqa: B010
                 os.path.join(tempfile.gettempdir(), f"verify-numba-{os.getuid()}"))
-        return numba.njit(**options)(function)
+        return compile_cached()
 
 
 # --- activations ---------------------------------------------------------------------
 # Twins of the registry's NumPy evaluators (verify/activations.py), in the same stable
 # forms; the tests compare them over a grid that includes the overflow ranges.
 
+@cached_jit
 def _expit(x):
     if x >= 0.0:
         return 1.0 / (1.0 + math.exp(-x))
@@ -102,6 +104,7 @@ def _expit(x):
     return e / (1.0 + e)
 
 
+@cached_jit
 def _ndtr(x):
     """Φ(x) as scipy.special.ndtr (cephes): erf near 0, erfc in the tails (no cancellation)."""
     t = x * _SQRT1_2
@@ -111,6 +114,7 @@ def _ndtr(x):
     return 1.0 - y if t > 0.0 else y
 
 
+@cached_jit
 def _hermite(degree, x):
     """h_p(x) = He_p(x)/√p! by the three-term recurrence of the registry."""
     h_prev, h = 0.0, 1.0
@@ -119,66 +123,53 @@ def _hermite(degree, x):
     return h
 
 
+@cached_jit
 def _sigma(code, degree, x):
     """σ(x) for the activation ``code`` (NaN stays NaN, so divergence is still detected)."""
-    if code == 0:
+    if code == RELU:
         return x if not x <= 0.0 else 0.0
-    if code == 1:
+    if code == ABS:
         return abs(x)
-    if code == 2:
+    if code == SIGMOID:
         return _expit(x)
-    if code == 3:
+    if code == TANH:
         return math.tanh(x)
-    if code == 4:
+    if code == ERF:
         return math.erf(x)
-    if code == 5:
+    if code == SOFTPLUS:  # log(1 + e^x) = max(x, 0) + log1p(e^{−|x|}), as np.logaddexp(0, x)
         return max(x, 0.0) + math.log1p(math.exp(-abs(x))) if x == x else x
-    if code == 6:
+    if code == GELU:
         return x * _ndtr(x)
-    if code == 7:
+    if code == QUADRATIC:
         return x * x
-    if code == 8:
+    if code == LINEAR:
         return x + 0.0
     return _hermite(degree, x)
 
 
+@cached_jit
 def _sigma_prime(code, degree, x):
     """σ'(x), with the registry's conventions at kinks (relu'(0) = 0, abs'(0) = 0)."""
-    if code == 0:
+    if code == RELU:
         return 1.0 if x > 0.0 else (0.0 if x <= 0.0 else x)
-    if code == 1:
+    if code == ABS:
         return 1.0 if x > 0.0 else (-1.0 if x < 0.0 else (0.0 if x == 0.0 else x))
-    if code == 2 or code == 5:
-        return _expit(x) * _expit(-x) if code == 2 else _expit(x)
-    if code == 3:
+    if code == SIGMOID:  # σ(x)σ(−x), not σ(1 − σ): no cancellation for large x
+        return _expit(x) * _expit(-x)
+    if code == TANH:  # sech²x = 4t/(1 + t)², t = e^{−2|x|}
         t = math.exp(-2.0 * abs(x))
         return 4.0 * t / (1.0 + t) ** 2
-    if code == 4:
+    if code == ERF:
         return _TWO_OVER_SQRT_PI * math.exp(-(x * x))
-    if code == 6:
+    if code == SOFTPLUS:
+        return _expit(x)
+    if code == GELU:
         return _ndtr(x) + x * math.exp(-(x * x) / 2.0) / _SQRT_2PI
-    if code == 7:
+    if code == QUADRATIC:
         return 2.0 * x
-    if code == 8:
+    if code == LINEAR:
         return 1.0
     return math.sqrt(degree) * _hermite(degree - 1, x)
-
-
-_expit = cached_jit(_expit)
-_ndtr = cached_jit(_ndtr)
-_hermite = cached_jit(_hermite)
-_sigma = cached_jit(_sigma)
-_sigma_prime = cached_jit(_sigma_prime)
-
-
-@cached_jit
-def evaluate(code, degree, x):
-    """(σ(x), σ'(x)) elementwise through the kernels' evaluators (for the tests)."""
-    values, slopes = np.empty_like(x), np.empty_like(x)
-    for i in range(x.size):
-        values[i] = _sigma(code, degree, x[i])
-        slopes[i] = _sigma_prime(code, degree, x[i])
-    return values, slopes
 
 
 def activation_code(name: str) -> tuple[int, int] | None:
@@ -186,7 +177,7 @@ def activation_code(name: str) -> tuple[int, int] | None:
     if name in ACTIVATION_CODES:
         return ACTIVATION_CODES[name], 0
     if name.startswith("he") and name[2:].isdigit() and int(name[2:]) in HERMITE_DEGREES:
-        return HERMITE_CODE, int(name[2:])
+        return HERMITE, int(name[2:])
     return None
 
 
@@ -202,6 +193,7 @@ def unsupported_reason(problem: Problem) -> str | None:
 # Sums are split over four accumulators in a fixed order: four times the throughput of one
 # serial chain, and the same rounding on every CPU (no fastmath reassociation).
 
+@cached_jit
 def _dot(x, xo, y, yo, n):
     """Σ_{i<n} x[xo + i] y[yo + i], four partial sums combined as (s0 + s1) + (s2 + s3)."""
     s0 = s1 = s2 = s3 = 0.0
@@ -216,6 +208,7 @@ def _dot(x, xo, y, yo, n):
     return (s0 + s1) + (s2 + s3)
 
 
+@cached_jit
 def _sum(x):
     """Σ x[i], with the partial sums of :func:`_dot`."""
     s0 = s1 = s2 = s3 = 0.0
@@ -231,30 +224,35 @@ def _sum(x):
     return (s0 + s1) + (s2 + s3)
 
 
+@cached_jit
 def _values(code, degree, x, out):
     """out = σ(x); relu (Appendix B's activation) by a loop the compiler vectorises."""
     if code == RELU:
         for q in range(x.size):
-            out[q] = x[q] if not x[q] <= 0.0 else 0.0
+            out[q] = _sigma(RELU, 0, x[q])
         return
     for q in range(x.size):
         out[q] = _sigma(code, degree, x[q])
 
 
+@cached_jit
 def _slopes(code, degree, x, out):
     """out = σ'(x), with :func:`_values`' fast path."""
     if code == RELU:
         for q in range(x.size):
-            out[q] = 1.0 if x[q] > 0.0 else (0.0 if x[q] <= 0.0 else x[q])
+            out[q] = _sigma_prime(RELU, 0, x[q])
         return
     for q in range(x.size):
         out[q] = _sigma_prime(code, degree, x[q])
 
 
-_dot = cached_jit(_dot)
-_sum = cached_jit(_sum)
-_values = cached_jit(_values)
-_slopes = cached_jit(_slopes)
+@cached_jit
+def evaluate(code, degree, x):
+    """(σ(x), σ'(x)) elementwise, by the kernels' own loops (for the tests)."""
+    values, slopes = np.empty_like(x), np.empty_like(x)
+    _values(code, degree, x, values)
+    _slopes(code, degree, x, slopes)
+    return values, slopes
 
 
 @cached_jit
