@@ -13,7 +13,7 @@
   size 25 % off, so a pass is not for want of power.
 - Determinism (runs, replicas, chunks, the sweep's process pool), the fallback for an
   activation without a compiled evaluator, divergence reports and bad input, as for the
-  NumPy engines; the kernel cache where nothing but the temporary directory is writable.
+  NumPy engines; the on-disk kernel cache in a read-only install.
 """
 
 from __future__ import annotations
@@ -319,36 +319,39 @@ def test_the_command_line_keeps_one_line_errors_on_the_compiled_engine(tmp_path,
 
 # --- the kernel cache ------------------------------------------------------------------
 _CACHE_PROBE = textwrap.dedent("""
-    import json, tempfile
+    import json, os
     import numba.core.caching as caching
 
-    # Nothing but the temporary directory is writable: neither the package nor numba's user cache.
-    allowed, ensure = tempfile.gettempdir(), caching._CacheLocator.ensure_cache_path
+    # A read-only install: the package directory is not writable, only $ALLOWED is.
+    allowed, ensure = os.environ["ALLOWED"], caching._CacheLocator.ensure_cache_path
     def read_only(self):
         if not self.get_cache_path().startswith(allowed):
             raise PermissionError("read-only file system")
         ensure(self)
     caching._CacheLocator.ensure_cache_path = read_only
 
-    import numba
     from verify.instance import orthonormal
     from verify.simulate import compiled, simulate
     run = simulate(orthonormal(4, 20, 1.0, "relu", seed=1), mode="joint", steps=20, lr=0.1,
                    engine="compiled", loss_samples=0)
-    print(json.dumps({"dir": numba.config.CACHE_DIR, "engine": run.meta["engine"],
+    print(json.dumps({"dir": compiled._advance.stats.cache_path, "engine": run.meta["engine"],
                       "hits": sum(compiled._advance.stats.cache_hits.values())}))
 """)
 
 
-def test_kernels_are_cached_in_the_temporary_directory_when_nothing_else_is_writable(tmp_path):
-    """Two fresh interpreters: the first compiles into $TMPDIR, the second loads from there."""
-    env = {"TMPDIR": str(tmp_path), "PATH": "/usr/bin:/bin", "NUMBA_CACHE_DIR": ""}
+@pytest.mark.parametrize("writable", ["user cache", "temporary directory"])
+def test_kernels_are_cached_in_a_read_only_install(tmp_path, writable):
+    """Two fresh interpreters: the first compiles into the one writable place, the second loads
+    from there.  With a writable home that is numba's user cache ($XDG_CACHE_HOME/numba);
+    without one, the temporary directory (:func:`verify.simulate.compiled.cached_jit`)."""
+    env = {"TMPDIR": str(tmp_path / "tmp"), "XDG_CACHE_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+    env["ALLOWED"] = env["XDG_CACHE_HOME"] if writable == "user cache" else env["TMPDIR"]
+    (tmp_path / "tmp").mkdir()
     reports = []
     for _ in range(2):
         done = subprocess.run([sys.executable, "-c", _CACHE_PROBE], capture_output=True, text=True,
-                              env=env, cwd=str(tmp_path.parent), timeout=300,
-                              check=False)
+                              env=env, cwd=str(tmp_path), timeout=300, check=False)
         assert done.returncode == 0, done.stderr
         reports.append(json.loads(done.stdout))
-    assert all(r["dir"].startswith(str(tmp_path)) and r["engine"] == "compiled" for r in reports)
+    assert all(r["dir"].startswith(env["ALLOWED"]) and r["engine"] == "compiled" for r in reports)
     assert reports[0]["hits"] == 0 and reports[1]["hits"] == 1
