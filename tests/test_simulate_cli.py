@@ -117,5 +117,5 @@ def test_simulator_benchmark_quick(tmp_path, capsys):
     rows = json.loads(out.read_text())["benchmarks"][0]["rows"]
     assert [r["benchmark"].split(" ")[0] for r in rows] == [
         "full_vs_unavoidable", "full_vs_unavoidable", "reduced_vs_full", "reduced_d_scaling",
-        "batched_vs_online"]
+        "batched_vs_online", "compiled_vs_numpy", "compiled_vs_unavoidable"]
     assert all(r["ratio"] > 0 for r in rows)

@@ -45,6 +45,7 @@ from verify.simulate.problem import Problem, build_problem
 from verify.simulate.reduced import ReducedEngine, projections
 from verify.simulate.streams import generators, root
 from verify.simulate.trajectory import Trajectory
+from verify.validation import SIZE_LIMITS, count, real, within_limit
 
 DEFAULT_LOSS_SAMPLES = 200
 INITS = ("random", "instance")
@@ -55,9 +56,7 @@ SGD_ENGINES = ("auto", "compiled", *ENGINES)
 
 
 def _count(name: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-        raise InvalidParameterError(f"{name} must be a positive integer, got {value!r}")
-    return int(value)
+    return count(name, value, limit=name if name in SIZE_LIMITS else None)
 
 
 def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3, replicas: int = 1,
@@ -77,6 +76,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     check_engine(the_mode, "full" if engine == "full" else "reduced")
     check_instance(the_mode, instance)
     steps, replicas = _count("steps", steps), _count("replicas", replicas)
+    within_limit("replica_steps", steps * replicas)
     batch = _count("batch", batch)
     if steps % batch:
         raise InvalidParameterError(f"steps = {steps} must be a multiple of batch = {batch} "
@@ -92,10 +92,12 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
                                     f"got {lr!r}")
     if init not in INITS:
         raise InvalidParameterError(f"init must be one of {', '.join(INITS)}, got {init!r}")
-    if m0 is not None and not -1 <= m0 <= 1:
-        raise InvalidParameterError(f"m0 must lie in [-1, 1], got {m0!r}")
-    if isinstance(loss_samples, bool) or not isinstance(loss_samples, int) or loss_samples < 0:
-        raise InvalidParameterError(f"loss_samples must be an integer >= 0, got {loss_samples!r}")
+    if m0 is not None:
+        real("m0", m0, -1, 1, why="it is the starting overlap <u_hat_0, u>")
+        if init == "instance":
+            raise InvalidParameterError(f"m0 = {m0!r} conflicts with init='instance' (the instance's "
+                                        "u_hat fixes the start); give one or the other")
+    count("loss_samples", loss_samples, minimum=0, limit="samples")
     problem = build_problem(instance, the_mode, appendix_b_scaling)
     engine, fallback = _resolve_engine(engine, problem, batch)
     sequence = root(seed)
