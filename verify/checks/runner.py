@@ -83,26 +83,25 @@ def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress:
     return results
 
 
-def counts(results: list[Result]) -> dict[str, int]:
-    out = {v.value: 0 for v in Verdict} | {"crashed": 0}
-    for r in results:
-        out[r.verdict] += 1
+def _tally(keys: list[str], values) -> dict[str, int]:
+    out = dict.fromkeys(keys, 0)
+    for value in values:
+        out[value] += 1
     return out
+
+
+def counts(results: list[Result]) -> dict[str, int]:
+    """How many checks got each verdict (and how many crashed)."""
+    return _tally([v.value for v in Verdict] + ["crashed"], (r.verdict for r in results))
 
 
 def failure_counts(results: list[Result]) -> dict[str, int]:
     """How many ``fails`` are of each :class:`FailureKind`."""
-    out = {k.value: 0 for k in FailureKind}
-    for r in results:
-        if r.outcome is not None and r.outcome.failure_kind is not None:
-            out[r.outcome.failure_kind.value] += 1
-    return out
+    kinds = (r.outcome.failure_kind.value for r in results if r.outcome and r.outcome.failure_kind)
+    return _tally([k.value for k in FailureKind], kinds)
 
 
 def basis_counts(results: list[Result]) -> dict[str, int]:
     """How many verdicts each kind of evidence (:class:`Basis`) decided."""
-    out = {b.value: 0 for b in Basis}
-    for r in results:
-        if r.outcome is not None and r.outcome.basis is not None:
-            out[r.outcome.basis.value] += 1
-    return out
+    bases = (r.outcome.basis.value for r in results if r.outcome and r.outcome.basis)
+    return _tally([b.value for b in Basis], bases)
