@@ -141,13 +141,30 @@ def test_normalised_step_rule_and_horizon():
     assert h["steps"] == math.ceil(full_tier.HORIZON_OVER_ODE * ode) and not h["capped"]
     h = full_tier.ode_horizon([ode, math.nan], cap=1000)
     assert h["steps"] == 1000 and h["capped"]
+    # the full tier: online SGD for exactly the ODE horizon
     plan = full_tier.plan_run(spec, cap=10**9)
     assert plan["lr"] == info["lr"] and plan["ode_strong"] == ode
+    assert plan["batch"] == 1 and plan["steps"] == math.ceil(full_tier.HORIZON_OVER_ODE * ode)
+    assert plan["record_every"] == plan["steps"] // 200
+    # --batch-rule: steps and records in whole blocks, enough updates, a small displacement
+    plan = full_tier.plan_run(spec, cap=10**9, batch_rule=True)
     assert plan["steps"] % plan["batch"] == 0 and plan["record_every"] % plan["batch"] == 0
     assert plan["steps"] >= math.ceil(full_tier.HORIZON_OVER_ODE * ode) > plan["steps"] - plan["batch"]
     assert plan["steps"] // plan["batch"] >= full_tier.MIN_UPDATES
     # B = 1 is online SGD itself, whatever its per-step displacement (here 0.0102 at k = 8, d = 100)
     assert plan["batch"] == 1 or plan["block_displacement"] <= full_tier.MAX_DISPLACEMENT
+
+
+def test_safety_cap_is_far_above_every_paper_size_horizon():
+    """The full tier's cap is a safety net: above the longest ODE horizon of the paper-size runs
+    (Fig. 3's instance, 2.5 x 6.9e7 samples, measured 2026-11-23) by more than a factor 5, and
+    every figure's full tier uses it."""
+    from verify.figures import full_tier
+
+    assert full_tier.SAFETY_CAP >= 5 * full_tier.HORIZON_OVER_ODE * 6.9e7
+    for name, module in FIGURES.items():
+        if name != "scaling":  # its caps are per family, cap_factor x d^expected
+            assert module.PARAMS["full"]["step_cap"] == full_tier.SAFETY_CAP, name
 
 
 def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
@@ -165,10 +182,20 @@ def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
     assert norm["horizon"]["capped"] and meta["params"]["steps"] == 200
     assert meta["params"]["lr"] == norm["instance"]["lr"] > 0
     assert "full_tier" in meta
-    for claim in meta["claims"]:
+    assert meta["horizon_cap"] == {"cap": 200, "binds": True}
+    assert meta["params"]["runs"] == {"engines": ["compiled"], "batches": [1], "sgd_runs": 2}
+    cap_claim = meta["claims"][-1]
+    assert cap_claim["claim"].startswith("no run's ODE horizon is cut") and not cap_claim["holds"]
+    assert "status" not in cap_claim["numbers"]  # a binding cap is a regression, not a finding
+    for claim in meta["claims"][:-1]:
         if not claim["holds"]:
             assert claim["numbers"]["status"] == NOT_REPRODUCED_AT_FULL_STATUS
             assert claim["numbers"]["horizon capped"] is True
+
+
+def test_batch_rule_is_refused_on_the_quick_tier(tmp_path, capsys):
+    assert main(["figures", "--quick", "--batch-rule", "--only", SMALL_FIGURE, "--out", str(tmp_path)]) == 2
+    assert "--batch-rule applies to the full tier only" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("claims, status", [

@@ -69,7 +69,7 @@ def test_the_figure_rule_keeps_weak_recovery_times_at_k_8_d_200():
     displacement 0.021) against B = 1: the law of the first recorded sample count with m ≥ 1/2
     over 128 replicas each (about 3 minutes, nearly all of it the online run)."""
     spec = common.instance_spec("separated", 8, 200, 1.0, "relu", 3, quantized=False)
-    plan = full_tier.plan_run(spec, cap=10**7)
+    plan = full_tier.plan_run(spec, cap=10**7, batch_rule=True)
     assert plan["batch"] >= 8 and plan["block_displacement"] <= full_tier.MAX_DISPLACEMENT
     inst = common.make_instance(spec)
     m0 = common.theorem_start(inst)
@@ -91,7 +91,7 @@ def test_the_figure_rule_keeps_joint_sigmoid_training_at_the_papers_size():
     each (about 2 minutes).  Blocks of 128 or 256 samples (displacement 0.03–0.06) froze some
     of these runs near m = 0 while online SGD reached m = 0.99: the rule has a margin of 8."""
     spec = common.instance_spec("separated", 50, 2000, 1.0, "sigmoid", 1, quantized=False)
-    plan = full_tier.plan_run(spec, cap=30_000_000, replicas=2, trains_c=True)
+    plan = full_tier.plan_run(spec, cap=30_000_000, replicas=2, trains_c=True, batch_rule=True)
     batch = plan["batch"]
     assert 2 <= batch <= 32 and plan["block_displacement"] <= full_tier.MAX_DISPLACEMENT
     inst = common.make_instance(spec)

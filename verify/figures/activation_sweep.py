@@ -16,7 +16,7 @@ import numpy as np
 
 from verify.figures import common, full_tier
 from verify.simulate.modes import MODES
-from verify.sweep import Task, run_sweep
+from verify.sweep import Task
 
 ACTIVATIONS = ("relu", "sigmoid", "quadratic", "he3")
 #: Gauss–Hermite nodes for E[σ'(g)²] (exact for polynomials of degree < 160; ReLU/sigmoid to ~1e-3).
@@ -52,7 +52,7 @@ def _resolve(p: dict, specs: list) -> list[dict]:
         return [full_tier.online_run(p, p["eta0"] / (p["d"] * derivative_energy(act)))
                 for act in p["activations"]]
     plans = {act: full_tier.plan_run(spec, p["step_cap"], replicas=p["replicas"],
-                                     trains_c=MODES[p["mode"]].train_c)
+                                     trains_c=MODES[p["mode"]].train_c, batch_rule=p.get("batch_rule", False))
              for act, spec in zip(p["activations"], specs, strict=True)}
     p.update(steps=max(v["steps"] for v in plans.values()),
              normalisation={"rule": full_tier.NORMALISED_RULE, "per_activation": plans,
@@ -69,8 +69,7 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
             instance=spec, mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"],
             seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **full_tier.batch_arg(run))))
     rows = []
-    for act, res in zip(p["activations"], run_sweep(tasks, scheduler=scheduler, progress=progress),
-                        strict=True):
+    for act, res in zip(p["activations"], common.sweep(p, tasks, scheduler, progress), strict=True):
         rows += common.curve_rows("m", act, "m", res["steps"], common.median_curve(np.abs(res["m"])))
     return rows
 
@@ -112,10 +111,9 @@ CHOICES = {
           "of verify.figures.full_tier (Theorem 16's eta = delta/(d V_k), delta = |h(0)|/2, per activation; "
           "V_hat and h(0) in the JSON's params.normalisation); eta0/(d E[sigma'^2]) ignores that h ~ "
           "lambda^2 and V ~ lambda^4 with lambda = 1/k, and at k = 50 left the runs far from recovery",
-    "steps": "quick: fixed, online. full: per activation 2.5 x its frozen-c_hat ODE strong-recovery step, "
-             "capped by params.step_cap, in sample-equivalent minibatches (block size and displacement per "
-             "activation in params.normalisation; the x axis counts samples); one run per activation at "
-             "full size (the budget; 4 replicas and their median at quick size)",
+    "steps": "quick: fixed, online. full: per activation 2.5 x its frozen-c_hat ODE strong-recovery step "
+             "(params.step_cap is a safety net that binds on none), online SGD (B = 1); one run per "
+             "activation at full size (the budget; 4 replicas and their median at quick size)",
     "instance": "separated rows (uniform on the sphere), c and c_hat uniform on S^{k-1}, lambda = 1/k "
                 "(Appendix B); the paper does not give lambda.",
     "output_scale": "D.1 normalisation without the 1/xi of Appendix B: that factor only divides "

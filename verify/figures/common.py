@@ -27,6 +27,7 @@ import os
 
 import numpy as np
 
+from verify.errors import InvalidParameterError
 from verify.figures.instances import make_instance, theorem_start
 from verify.files import output_directory, write_atomic
 
@@ -50,14 +51,16 @@ def _start(inst, m0) -> float | None:
 def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, seed: int,
              record_every: int, m0=None, loss_samples: int = 0, batch: int = 1) -> dict:
     """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss.
-    ``batch`` > 1: sample-equivalent minibatches (full tier, see :func:`sample_batch`)."""
+    ``batch`` > 1: sample-equivalent minibatches (``--batch-rule``, see
+    :func:`verify.figures.full_tier.sample_batch`)."""
     from verify.simulate import simulate
 
     inst = make_instance(instance)
     tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
                   record_every=record_every, quiet=True, m0=_start(inst, m0),
                   loss_samples=loss_samples, batch=batch)
-    out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap}
+    out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap, "engine": tr.meta["engine"],
+           "batch": tr.meta["batch"]}
     if tr.loss is not None:
         out["loss"] = np.broadcast_to(tr.loss, tr.m.shape).copy() if np.ndim(tr.loss) == 1 else tr.loss
     return out
@@ -73,6 +76,21 @@ def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps
     return {"steps": path.steps, "m": path.m,
             "weak": math.nan if path.weak_step is None else path.weak_step,
             "strong": math.nan if path.strong_step is None else path.strong_step}
+
+
+def sweep(p: dict, tasks: list, scheduler, progress) -> list[dict]:
+    """:func:`verify.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks
+    and their batch sizes B (the JSON's ``params.runs``; an ODE task records neither)."""
+    from verify.sweep import run_sweep
+
+    results = run_sweep(tasks, scheduler=scheduler, progress=progress)
+    runs = p.setdefault("runs", {"engines": [], "batches": [], "sgd_runs": 0})
+    for res in results:
+        if "engine" in res:
+            runs["engines"] = sorted({*runs["engines"], str(res["engine"])})
+            runs["batches"] = sorted({*runs["batches"], int(res["batch"])})
+            runs["sgd_runs"] += 1
+    return results
 
 
 # --- summaries ----------------------------------------------------------------------------
@@ -133,8 +151,10 @@ def series_names(table: dict, panel: str, quantity: str) -> list[str]:
 
 
 # --- writing ------------------------------------------------------------------------------
-def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False) -> dict:
-    """Compute, then write NAME.csv, NAME.png, NAME.json; returns the table and claims."""
+def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False,
+               batch_rule: bool = False) -> dict:
+    """Compute, then write NAME.csv, NAME.png, NAME.json; returns the table and claims.
+    ``batch_rule`` (full tier only): sample-equivalent minibatches instead of online SGD."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -145,6 +165,10 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     # A copy: the full tier's compute() writes its run plan (step, horizon, block size) into the
     # params it is given, and module-level PARAMS must stay what the module declares.
     params = copy.deepcopy(module.PARAMS[tier])
+    if batch_rule:
+        if quick:
+            raise InvalidParameterError("--batch-rule applies to the full tier only (--full)")
+        params["batch_rule"] = True
     rows = module.compute(params, scheduler, progress)
     text = table_csv(rows)
     write_atomic(out / f"{module.NAME}.csv", text.encode())
@@ -157,23 +181,25 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
     plt.close(fig)
     write_atomic(out / f"{module.NAME}.png", buf.getvalue())
     results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
+    extra: dict = {}
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
-        from verify.figures.full_tier import horizon_capped
+        from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
 
         capped = horizon_capped(params)
         for _, ok, nums in results:
             if not ok and isinstance(nums, dict):
                 nums["status"] = NOT_REPRODUCED_AT_FULL_STATUS
                 nums["horizon capped"] = capped
+        # The cap is a safety net: a binding one is a failure of the run, not a finding.
+        results.append(("no run's ODE horizon is cut by the step cap (safety net only)", not capped,
+                        {"step_cap": params.get("step_cap")}))
+        extra = {"full_tier": BATCH_RULE_NOTE if batch_rule else FULL_TIER_NOTE,
+                 "horizon_cap": {"cap": params.get("step_cap"), "binds": capped}}
     meta = {
         "figure": module.NAME, "paper": module.PAPER, "tier": tier, "params": params,
         "choices": module.CHOICES, "csv_columns": list(COLUMNS),
-        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
+        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results], **extra,
     }
-    if tier == "full":
-        from verify.figures.full_tier import FULL_TIER_NOTE
-
-        meta["full_tier"] = FULL_TIER_NOTE
     write_atomic(out / f"{module.NAME}.json",
                   (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
     return {"table": table, "claims": results}

@@ -15,7 +15,7 @@ import numpy as np
 
 from verify.figures import common, full_tier
 from verify.figures.common import run_figure
-from verify.sweep import Task, run_sweep
+from verify.sweep import Task
 
 NAME = "fig1b_6"
 PAPER = "Fig. 1(b) = Fig. 6: the plateau before weak recovery lengthens as xi grows (He3, joint training)"
@@ -30,7 +30,7 @@ def _params(k, d, steps, eta0, replicas):
             "record_every": max(1, steps // 400), "short_fraction": SHORT_FRACTION}
 
 
-FULL_CAP = 2_000_000
+FULL_CAP = full_tier.SAFETY_CAP
 PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
           "full": {**_params(20, 1000, FULL_CAP, 20.0, 1), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
@@ -39,8 +39,8 @@ PARAMS = {"quick": _params(8, 100, 12000, 20.0, 4),
 def _resolve(p) -> list[dict]:
     """Per xi: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: one fixed step and horizon,
     online.  Full: one normalised step for every xi, measured at the smallest xi; one horizon for
-    every xi, 2.5 x the slowest xi's frozen-c_hat ODE strong-recovery step (capped); each xi in
-    sample-equivalent minibatches of its own size (p["normalisation"])."""
+    every xi, 2.5 x the slowest xi's frozen-c_hat ODE strong-recovery step; online SGD (or, with
+    --batch-rule, minibatches of each xi's own size) (p["normalisation"])."""
     if p.get("lr_rule") != "normalised":
         return [full_tier.online_run(p, p["lr"]) for _ in p["xi_over_sqrt_k"]]
     if not p.get("normalisation"):
@@ -54,7 +54,8 @@ def _resolve(p) -> list[dict]:
         odes = [full_tier.ode_strong_step(s, lr, 100 * p["step_cap"]) for s in specs]
         horizon = full_tier.ode_horizon(odes, p["step_cap"])
         plans = {_label(r): full_tier.plan_run(s, p["step_cap"], 400, lr_spec=specs[0],
-                                               replicas=p["replicas"], horizon=horizon, trains_c=True)
+                                               replicas=p["replicas"], horizon=horizon, trains_c=True,
+                                               batch_rule=p.get("batch_rule", False))
                  for r, s in zip(p["xi_over_sqrt_k"], specs, strict=True)}
         p.update(lr=plans[_label(p["xi_over_sqrt_k"][0])]["lr"],
                  steps=max(v["steps"] for v in plans.values()),
@@ -72,8 +73,8 @@ CHOICES = {
           "the normalised rule of verify.figures.full_tier (Theorem 16: eta = delta/(d V_k), delta = "
           "|h(0)|/2) "
           "measured at the smallest xi, the same eta for every xi; one horizon for every xi, 2.5 x the "
-          "slowest xi's frozen ODE strong-recovery step, capped at FULL_CAP; sample-equivalent minibatches, "
-          "B per xi from its own gradient scale (params.normalisation.per_xi)",
+          "slowest xi's frozen ODE strong-recovery step (FULL_CAP is a safety net that does not bind); "
+          "online SGD, B = 1 (params.normalisation.per_xi)",
     "mode": "joint, u_hat projected onto span(W)-perp (see fig1a_4b's choice: unconstrained runs "
             "were erratic at the quick scale)",
     "overlap": "|<u_t,u>| (median over replicas): (c_hat, u_hat) -> (-c_hat, -u_hat) leaves the network "
@@ -96,8 +97,7 @@ def compute(p, scheduler, progress):
         record_every=run["record_every"], **full_tier.batch_arg(run)))
         for r, run in zip(p["xi_over_sqrt_k"], _resolve(p), strict=True)]
     rows = []
-    for r, res in zip(p["xi_over_sqrt_k"], run_sweep(tasks, scheduler=scheduler, progress=progress),
-                      strict=True):
+    for r, res in zip(p["xi_over_sqrt_k"], common.sweep(p, tasks, scheduler, progress), strict=True):
         rows += common.curve_rows("m", _label(r), "m", res["steps"], common.median_curve(np.abs(res["m"])))
     return rows
 
@@ -131,5 +131,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
+def run(quick, scheduler, out, progress=False, **options):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)

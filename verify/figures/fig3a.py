@@ -15,7 +15,7 @@ import numpy as np
 
 from verify.figures import common, full_tier
 from verify.figures.common import run_figure
-from verify.sweep import Task, run_sweep
+from verify.sweep import Task
 
 NAME = "fig3a"
 PAPER = "Fig. 3(a): linearized networks cannot reach small loss at xi = Theta(sqrt k)"
@@ -31,8 +31,8 @@ def params(k, d, steps, eta0, replicas):
             "loss_samples": 400}
 
 
-#: full: the step budget (the ODE horizon rule is capped here).
-FULL_CAP = 30_000_000
+#: full: the safety-net step cap (far above the instance's ODE horizon, 1.7e8 samples).
+FULL_CAP = full_tier.SAFETY_CAP
 PARAMS = {"quick": params(8, 100, 16000, 4.0, 4),
           "full": {**params(50, 2000, FULL_CAP, 4.0, 1), "lr": None, "eta0": None, "lr_rule": "normalised",
                    "step_cap": FULL_CAP}}
@@ -56,9 +56,9 @@ CHOICES = {
           "gives none.  At eta0 = 40 the joint run's noise kept m near 0.1 for 5000 steps at d = 100",
     "full": ("the normalised rule of verify.figures.full_tier (Theorem 16: eta = delta/(d V_k), delta = "
              "|h(0)|/2, measured at this instance with frozen c_hat), the same eta for both students; "
-             "horizon 2.5 x the frozen ODE's strong-recovery step, capped at FULL_CAP samples; "
-             "sample-equivalent minibatches (params.normalisation); one replica at full size (the "
-             "budget; 4 at quick size)"),
+             "horizon 2.5 x the frozen ODE's strong-recovery step (FULL_CAP is a safety net that does not "
+             "bind); online SGD, B = 1 (params.normalisation); one replica at full size (the budget; 4 at "
+             "quick size)"),
     "loss": "population loss: closed form for the fine-tuned student, Monte Carlo (loss_samples per "
             "record and replica) for the linearized one; both averaged over replicas",
     "start": "u_hat uniform on the sphere of span(W)-perp, c_hat the instance's (random on S^{k-1})",
@@ -78,7 +78,7 @@ def tasks(p) -> list:
 
 def compute(p, scheduler, progress):
     rows = []
-    for mode, res in zip(MODES, run_sweep(tasks(p), scheduler=scheduler, progress=progress), strict=True):
+    for mode, res in zip(MODES, common.sweep(p, tasks(p), scheduler, progress), strict=True):
         rows += common.curve_rows("loss", LABELS[mode], "loss", res["steps"], np.mean(res["loss"], axis=1))
     return rows
 
@@ -111,5 +111,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
+def run(quick, scheduler, out, progress=False, **options):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)

@@ -14,7 +14,6 @@ import numpy as np
 
 from verify.figures import common, fig3a
 from verify.figures.common import run_figure
-from verify.sweep import run_sweep
 
 NAME = "fig3b"
 PAPER = "Fig. 3(b): incremental learning, u before c, under joint training"
@@ -25,7 +24,7 @@ CHOICES = {**fig3a.CHOICES,
 
 
 def compute(p, scheduler, progress):
-    res = run_sweep(fig3a.tasks(p)[:1], scheduler=scheduler, progress=progress)[0]
+    res = common.sweep(p, fig3a.tasks(p)[:1], scheduler, progress)[0]
     sign = np.sign(res["c_overlap"][-1])
     sign[sign == 0] = 1
     rows = common.curve_rows("overlaps", "<u_t, u>", "m", res["steps"], np.mean(res["m"] * sign, axis=1))
@@ -59,5 +58,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
+def run(quick, scheduler, out, progress=False, **options):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from verify.figures import activation_sweep as sweep
+from verify.figures import full_tier
 from verify.figures.common import run_figure
 
 NAME = "fig4a"
@@ -12,7 +13,7 @@ PAPER = "Fig. 4(a): fine-tuning at xi = 1 is not sensitive to the activation"
 FIGSIZE = (6.0, 4.2)
 PARAMS = {
     "quick": sweep.params(k=10, d=200, xi=1.0, steps=10000, eta0=20.0, replicas=4, seed=1),
-    "full": sweep.params(k=50, d=2000, xi=1.0, steps=20_000_000, eta0=20.0, replicas=1, seed=1,
+    "full": sweep.params(k=50, d=2000, xi=1.0, steps=full_tier.SAFETY_CAP, eta0=20.0, replicas=1, seed=1,
                           normalised=True),
 }
 CHOICES = sweep.CHOICES
@@ -31,5 +32,5 @@ def claims(table):
     return sweep.claims(table, MAX_RATIO)
 
 
-def run(quick, scheduler, out, progress=False):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
+def run(quick, scheduler, out, progress=False, **options):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)

@@ -25,7 +25,7 @@ import numpy as np
 
 from verify.figures import common
 from verify.figures.common import run_figure
-from verify.sweep import Task, run_sweep
+from verify.sweep import Task
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"
@@ -60,7 +60,7 @@ def recovery_task(instance: dict, mode: str, lr: float, max_steps: int, replicas
                 m = np.abs(m)
             new = np.isnan(hit) & (m >= threshold)
             hit[new] = t
-    return {"steps": hit, "max_steps": max_steps}
+    return {"steps": hit, "max_steps": max_steps, "engine": "reduced", "batch": 1}
 
 
 def _family(label, kind, k, xi, activation, mode, eta0, lr_power, ds, cap, expected, m0, seed,
@@ -164,7 +164,7 @@ def compute(p, scheduler, progress):
     # longest first: the pool then ends with the short tasks and both cores stay busy
     order = sorted(range(len(tasks)), key=lambda i: -tasks[i].params.get("max_steps",
                                                                           tasks[i].params.get("steps")))
-    done = run_sweep([tasks[i] for i in order], scheduler=scheduler, progress=progress)
+    done = common.sweep(p, [tasks[i] for i in order], scheduler, progress)
     results = [None] * len(tasks)
     for i, res in zip(order, done, strict=True):
         results[i] = res
@@ -256,5 +256,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress)
+def run(quick, scheduler, out, progress=False, **options):
+    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
