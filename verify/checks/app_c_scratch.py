@@ -347,12 +347,14 @@ def proposition_18(ctx) -> Outcome:
     from verify.population import h as closed_h
 
     worst_rel = 0.0
+    probes, dev_instances = [], {}
     for p in range(3, 7):
         for k in (3, 4, 6):
             inst = claim2(k, 2 + k * (k + 1) // 2, 1.0, f"he{p}", seed=int(ctx.rng(p, k).integers(2**31)))
             for c_hat in _all_signs(k)[:: max(1, 2**k // 8)]:
                 probe = Instance(k=k, d=inst.d, xi=1.0, activation=f"he{p}", lam=inst.lam, c=inst.c, c_hat=c_hat,
                                  gram=inst.gram)
+                probes.append((p, probe))
                 for m in (-1.0, -0.3, 0.0, 0.6, 1.0):
                     ref = float(closed_h(probe, m))
                     got = claimed_prop_18_h(inst.lam, inst.c, c_hat, inst.gram, m, p, k)
@@ -362,6 +364,7 @@ def proposition_18(ctx) -> Outcome:
     for p in (3, 4):
         for k in range(3, ctx.pick(11, 13)):
             inst = claim2(k, 2 + k * (k + 1) // 2, 1.0, f"he{p}", seed=int(ctx.rng("dev", p, k).integers(2**31)))
+            dev_instances[p, k] = inst
             c_hats = _all_signs(k)
             ht = _htilde_all(inst.c, c_hats, inst.gram, ms, p)
             diag = c_hats @ inst.c
@@ -381,11 +384,14 @@ def proposition_18(ctx) -> Outcome:
         series = [v for key, v in scaled_dev.items() if key.startswith(f"p={p},")]
         half = len(series) // 2
         dev_bounded &= max(series[half:]) <= max(series[:half])
+    from verify.checks.certify import attempt
+
     if worst_rel > H_REL_TOL:
-        return Outcome(Verdict.FAILS, f"first display differs from the closed form by {worst_rel:.2e}",
-                       numbers=numbers, counterexample={"relative_error": worst_rel}, basis=Basis.NUMERICAL)
+        outcome = Outcome(Verdict.FAILS, f"first display differs from the closed form by {worst_rel:.2e}",
+                          numbers=numbers, counterexample={"relative_error": worst_rel}, basis=Basis.NUMERICAL)
+        return attempt(outcome, lambda: _certify_proposition_18(probes, {}, ms))
     if max(condition_rate.values()) == 0 and dev_bounded:
-        return Outcome(Verdict.CONSISTENT,
+        outcome = Outcome(Verdict.CONSISTENT,
                        f"display = closed form (rel {worst_rel:.1e}); k·max|h~ - sum c c_hat| in "
                        f"[{min(scaled_dev.values()):.2f}, {max(scaled_dev.values()):.2f}] (O(1/k)); no c_hat "
                        "violates h(sign(h0) m) sign(h0) >= |h(0)|/2 on m in [0,1] (all 2^k, k <= "
@@ -397,8 +403,122 @@ def proposition_18(ctx) -> Outcome:
                               "h(0) ~ 1/sqrt(k), so it needs k large; the Condition 3 form (m >= 0 in the sign "
                               "direction) is the one Theorem 19 uses.",
                               "'sigma = h_p is the p'th Hermite coefficient' means the Hermite polynomial h_p."])
+        return attempt(outcome, lambda: _certify_proposition_18(probes, dev_instances, ms))
     return Outcome(Verdict.INCONCLUSIVE, "lower bound violated for some c_hat in the Condition 3 form",
                    numbers=numbers)
+
+
+def _htilde_coefficients(c, gram, k: int, p: int):
+    """h̃(m) = Σ_r coef_r m^r for every ĉ ∈ {±s}^k (s = 1/√k as a float, the rows of
+    :func:`_all_signs`), in balls: coef_r = C(p−1, r) s^{r+1} Σ_j σ_j^{r+1} u_r[j] with
+    u_r[j] = Σ_i c_i^{r+1} G_ij^{p−1−r} (expanding (G_ij + c_iĉ_j m)^{p−1}), as an arb_mat
+    product (2^k × p).  Also Σ_i c_iĉ_i for every ĉ."""
+    from flint import arb_mat
+
+    from verify.checks import certify
+
+    c_, g_ = certify.balls(c), certify.balls(gram)
+    s = certify.ball(1 / math.sqrt(k))
+    signs = arb_mat(_all_signs(k).__mul__(math.sqrt(k)).round().astype(int).tolist())
+    ones = arb_mat([[1] * k])
+    columns = []
+    for r in range(p):
+        q = p - 1 - r
+        u = arb_mat([[sum((c_[i] ** (r + 1) * g_[i, j] ** q for i in range(k)), certify.ball(0))] for j in range(k)])
+        inner = signs * u if (r + 1) % 2 else arb_mat([[(ones * u)[0, 0]]] * 2**k)
+        columns.append([math.comb(p - 1, r) * s ** (r + 1) * inner[n, 0] for n in range(2**k)])
+    diag = signs * arb_mat([[v] for v in c_])
+    return [[columns[r][n] for r in range(p)] for n in range(2**k)], [s * diag[n, 0] for n in range(2**k)]
+
+
+def _htilde_zero_exactly(c, gram, c_hat, p: int) -> bool:
+    """h̃(0) = Σ_ij c_iĉ_j G_ij^{p−1} = 0 exactly, in rationals (the float64 inputs taken exactly)."""
+    k = len(c)
+    return sum(Fraction(c[i]) * Fraction(c_hat[j]) * Fraction(gram[i, j]) ** (p - 1)
+               for i in range(k) for j in range(k)) == 0
+
+
+def _certify_proposition_18(probes, dev_instances, ms):
+    """Proposition 18's three numerical parts in balls, on the fast path's instances (float64 c, ĉ
+    and Gram entries taken exactly; λ = 1 in (ii) and (iii)):
+
+    (i) the display (claimed_prop_18_h on balls) against the certified closed-form h at the probes,
+        relative H_REL_TOL;
+    (ii) k·max |h̃(m) − Σ c_iĉ_i| over every ĉ and the 81-point grid, as balls, and the trend
+        comparison max(larger half of k) ≤ max(smaller half) for p = 3, 4;
+    (iii) for every ĉ, sign·h̃(sign·m) ≥ |h̃(0)|/2 on ALL of m ∈ [0, 1] (not only the grid): h̃ is a
+        polynomial of degree p − 1; first |coef_0|/2 − Σ_{r≥1}|coef_r| > 0, else the branch and
+        bound prover of :mod:`verify.certified.prover`.
+
+    With no ``dev_instances`` only (i) is decided (the display's failure)."""
+    from flint import arb, arb_mat
+
+    from verify.certified import CertifiedPopulation, certified_kernel
+    from verify.certified.prover import prove_geq
+    from verify.checks import certify
+
+    display = []
+    kernels = {p: certified_kernel(f"he{p}", certify.DPS) for p in {p for p, _ in probes}}
+    for p, probe in probes:
+        pop = CertifiedPopulation(probe, certify.DPS, kernel=kernels[p])
+        b = certify.instance_balls(probe)
+        for m in (-1.0, -0.3, 0.0, 0.6, 1.0):
+            ref = pop.h(certify.ball(m))
+            got = certify.as_ball(certify.call_hook(claimed_prop_18_h, b.lam, b.c, b.c_hat, b.gram, certify.ball(m),
+                                                    p, certify.ball(probe.k)), "claimed_prop_18_h")
+            display.append(abs(got - ref) / max(1.0, abs(float(ref.mid()))))
+    display_claim = certify.compare(certify.largest_abs(display), H_REL_TOL,
+                                    f"display vs closed form, relative, {len(display)} points <= 1e-10")
+    if not dev_instances:
+        return display_claim
+    grid = [certify.ball(float(m)) for m in ms]
+    scaled, unproved, zeros = {}, [], 0
+    for (p, k), inst in dev_instances.items():
+        coefficients, diag = _htilde_coefficients(inst.c, inst.gram, k, p)
+        powers = arb_mat([[m**r for m in grid] for r in range(p)])
+        values = arb_mat(coefficients) * powers
+        scaled[p, k] = k * certify.largest_abs(values[n, j] - diag[n] for n in range(2**k) for j in range(len(grid)))
+        for n, coef in enumerate(coefficients):
+            h0 = coef[0]
+            if not (h0 > 0 or h0 < 0):
+                if _htilde_zero_exactly(inst.c, inst.gram, _all_signs(k)[n], p):
+                    zeros += 1  # sign(h(0)) = 0: the inequality reads 0 >= 0
+                else:
+                    unproved.append((p, k, n, "h(0) not certified nonzero"))
+                continue
+            sign = 1 if h0 > 0 else -1
+            signed = [c * sign ** (r + 1) for r, c in enumerate(coef)]
+            if abs(h0) / 2 - sum((abs(c) for c in signed[1:]), arb(0)) > 0:
+                continue
+
+            def q(m, signed=signed):
+                total = arb(0)
+                for c in reversed(signed):
+                    total = total * m + c
+                return total
+
+            threshold = abs(h0) / 2
+            if not prove_geq(q, lambda m, t=threshold: t, 0, 1).proved:
+                unproved.append((p, k, n, "prover"))
+    trend = {}
+    for p in (3, 4):
+        ks = sorted(k for q_, k in scaled if q_ == p)
+        half = len(ks) // 2
+        late = certify.largest_abs(scaled[p, k] for k in ks[half:])
+        early = max((scaled[p, k] for k in ks[:half]), key=lambda v: float(v.lower()))
+        trend[p] = certify.compare(late, early.lower(), f"p = {p}: max k·dev over k >= {ks[half]} <= max over "
+                                                        f"k < {ks[half]}")
+    condition = (certify.Certificate(certify.Status.HOLDS, "every c_hat satisfies sign(h0) h~(sign(h0) m) >= "
+                                     f"|h~(0)|/2 on all of [0, 1] ({sum(2**k for _, k in dev_instances)} c_hat; "
+                                     f"for {zeros} of them h~(0) = 0 exactly (rationals), where it reads 0 >= 0)")
+                 if not unproved else
+                 certify.Certificate(certify.Status.STRADDLES, f"not proven for {len(unproved)} c_hat, e.g. "
+                                     f"p, k, index = {unproved[0][:3]} ({unproved[0][3]})"))
+    return certify.all_of({
+        "display": display_claim,
+        "O(1/k) trend, p = 3": trend[3], "O(1/k) trend, p = 4": trend[4],
+        "Condition 3 form": condition,
+    })
 
 
 def claimed_prop_18_chain(k, p, lam_max=1.0):
@@ -446,7 +566,7 @@ def proposition_18_proof(ctx) -> Outcome:
     if first_bad is None:
         return Outcome(Verdict.HOLDS, "every inequality of the chain holds", numbers=numbers, basis=Basis.NUMERICAL)
     example = next(r for r in rows if r["p"] == 4 and r["k"] == 3)
-    return Outcome(
+    outcome = Outcome(
         Verdict.FAILS,
         f"the chain's inequalities fail: p = 4, k = 3: max |off-diagonal| = {example['lhs_max']:.4f} > middle "
         f"{example['middle']:.4f} and > final {example['final']:.4f}; middle <= final fails for every k >= 3 "
@@ -459,6 +579,53 @@ def proposition_18_proof(ctx) -> Outcome:
         notes=["|<w_i,w_j> + c_i c_hat_j m| <= 2/k gives (2/k)^(p-1), not 2/k^(p-1).",
                "Decided by: float64 values (all signs enumerated, m on a 41-point grid, 1e-12 relative); "
                "middle <= final fails for k >= 3 in exact terms too (2(k-1) > k), but is not computed exactly."])
+    from verify.checks import certify
+
+    return certify.attempt(outcome, lambda: _certify_prop_18_chain(first_bad["p"], first_bad["k"], ms))
+
+
+def _prop_18_offdiagonal_witness(p: int, k: int, ms: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """(b, b̂, m) maximising the float64 off-diagonal sum at (p, k): the fast path's worst case."""
+    best, where = -1.0, None
+    for c_pattern in itertools.product((1.0, -1.0), repeat=k - 1):
+        b = np.array((1.0, *c_pattern))
+        c = b / math.sqrt(k)
+        gram = -np.outer(c, c)
+        np.fill_diagonal(gram, 1.0)
+        c_hats = _all_signs(k)
+        a = c[None, :] * c_hats
+        gap = np.abs(_htilde_all(c, c_hats, gram, ms, p)
+                     - np.einsum("ni,nim->nm", a, (1 + a[..., None] * ms) ** (p - 1)))
+        n, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
+        if gap[n, j] > best:
+            best, where = float(gap[n, j]), (b, np.sign(c_hats[n]), float(ms[j]))
+    assert where is not None
+    return where
+
+
+def _certify_prop_18_chain(p: int, k: int, ms: np.ndarray):
+    """The first failing (p, k) of the chain in balls, on Claim 2's exact instance: c = b/√k,
+    ĉ = b̂/√k, G_ij = −c_ic_j (i ≠ j), so c_iĉ_j = b_ib̂_j/k and G_ij are rationals; the off-diagonal
+    sum at the fast path's worst (b, b̂, m) against the chain's middle term, and middle against final
+    (both from claimed_prop_18_chain, with λ_max = 1 as a ball)."""
+    from verify.checks import certify
+
+    b, b_hat, m = _prop_18_offdiagonal_witness(p, k, ms)
+    m_ = certify.ball(m)
+    lhs = certify.ball(0)
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                a = certify.ball(Fraction(int(b[i] * b_hat[j]), k))
+                g = certify.ball(Fraction(-int(b[i] * b[j]), k))
+                lhs += a * (g + a * m_) ** (p - 1)
+    middle, final = (certify.as_ball(v, "claimed_prop_18_chain")
+                     for v in certify.call_hook(claimed_prop_18_chain, k, p, certify.ball(1)))
+    witness = f"p = {p}, k = {k}, b = {b.astype(int).tolist()}, b_hat = {b_hat.astype(int).tolist()}, m = {m}"
+    return certify.all_of({
+        "lhs <= middle": certify.compare(abs(lhs), middle, f"|off-diagonal sum| <= middle at {witness}"),
+        "middle <= final": certify.compare(middle, final, f"middle <= final at p = {p}, k = {k}"),
+    })
 
 
 # --- Theorem 19 ------------------------------------------------------------------------------

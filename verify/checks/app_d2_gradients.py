@@ -22,8 +22,10 @@ RATIO_TOL = 1e-9  # closed-form Φ, h are differences of O(1) kernel values: rou
 
 # --- the per-sample model --------------------------------------------------------------
 def d1_rows(inst, coefficients, direction):
-    """(w_i + ξ a_i d)/√(1 + ξ²/k): D.1's rows with the normalisation fixed (eq. (11))."""
-    return (inst.W + inst.xi * np.outer(coefficients, direction)) / math.sqrt(1 + inst.xi**2 / inst.k)
+    """(w_i + ξ a_i d)/√(1 + ξ²/k): D.1's rows with the normalisation fixed (eq. (11)); floats or balls."""
+    from verify.checks.certify import sqrt
+
+    return (inst.W + inst.xi * np.outer(coefficients, direction)) / sqrt(1 + inst.xi**2 / inst.k)
 
 
 def _sample_loss(inst, act, u_hat, x) -> float:
@@ -68,8 +70,10 @@ def claimed_sample_gradient(inst, act, x) -> np.ndarray:
 def corrected_sample_gradient(inst, act, x) -> np.ndarray:
     """∇_û L = −2(f* − f̂) (ξ/√(1+ξ²/k)) Σ_i λ_i ĉ_i σ'(⟨v̂_i, x⟩) x."""
     residual = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(d1_rows(inst, inst.c_hat, inst.u_hat) @ x)
+    from verify.checks.certify import sqrt
+
     inner = inst.lam @ (inst.c_hat * act.derivative(d1_rows(inst, inst.c_hat, inst.u_hat) @ x))
-    return -2 * residual * inst.xi / math.sqrt(1 + inst.xi**2 / inst.k) * inner * x
+    return -2 * residual * inst.xi / sqrt(1 + inst.xi**2 / inst.k) * inner * x
 
 
 @check("d2-sample-gradient", "App. D.2 (sample gradient)", "D.2", "finite differences")
@@ -95,9 +99,10 @@ def d2_sample_gradient(ctx) -> Outcome:
                "first_coordinate": {"reference": float(reference[0]), "printed": float(claimed[0])}}
     params = {"kind": "orthonormal", "k": inst.k, "d": inst.d, "xi": inst.xi, "activation": "tanh", "seed": seed}
     if gap <= FD_TOL:
-        return Outcome(Verdict.HOLDS, f"printed sample gradient matches finite differences within {FD_TOL}",
-                       numbers=numbers, parameters=params)
-    return Outcome(
+        outcome = Outcome(Verdict.HOLDS, f"printed sample gradient matches finite differences within {FD_TOL}",
+                          numbers=numbers, parameters=params)
+        return _certify_display(outcome, inst, x, "sample")
+    outcome = Outcome(
         Verdict.FAILS,
         f"printed gradient differs from finite differences by {gap:.3g} (|reference| = "
         f"{numbers['norm_reference']:.3g}); the corrected form agrees to {corrected_gap:.1e}",
@@ -111,6 +116,38 @@ def d2_sample_gradient(ctx) -> Outcome:
                "the factor k/(k+xi^2) instead of 1/sqrt(1+xi^2/k) in the argument, no factor xi, and the sign "
                "of (f* - f_hat) flipped.  The moment bounds that follow (Props 21-22) are unaffected in order: "
                "<v_hat_i, x> is again a standard Gaussian."])
+    return _certify_display(outcome, inst, x, "sample")
+
+
+def _certify_display(outcome: Outcome, inst, x, which: str) -> Outcome:
+    """Re-decide a gradient display in balls: the reference is the exact gradient (Taylor
+    arithmetic, :func:`verify.checks.certify.gradient`) of L(û; x) (``which`` = "sample") or the
+    projected gradient of f̂(x) ("student"), at the fast path's instance and x; the display is
+    its claim hook evaluated on balls; the claim is ‖display − reference‖ ≤ FD_TOL."""
+    from verify.checks import certify
+
+    def decide():
+        ball_inst, point = certify.instance_balls(inst), certify.balls(x)
+        act = certify.BallActivation(inst.activation)
+        u_hat = ball_inst.u_hat
+
+        def student(direction):
+            return ball_inst.lam @ act(d1_rows(ball_inst, ball_inst.c_hat, direction) @ point)
+
+        if which == "sample":
+            teacher = ball_inst.lam @ act(d1_rows(ball_inst, ball_inst.c, ball_inst.u) @ point)
+            reference = certify.gradient(lambda v: (teacher - student(v)) * (teacher - student(v)), u_hat)
+            claimed = certify.call_hook(claimed_sample_gradient, ball_inst, act, point)
+            label = "the exact gradient of L(u_hat; x)"
+        else:
+            grad = certify.gradient(student, u_hat)
+            reference = grad - u_hat * (u_hat @ grad)
+            claimed = certify.call_hook(claimed_prop_22_display, ball_inst, act, u_hat, point)
+            label = "(I - u_hat u_hat^T) x the exact gradient of f_hat(x)"
+        gap = certify.norm(certify.as_ball(v, "the display") for v in np.asarray(claimed) - reference)
+        return certify.compare(gap, FD_TOL, f"||display - {label}|| <= {FD_TOL:g} (tanh, k = {inst.k}, d = {inst.d})")
+
+    return certify.attempt(outcome, decide)
 
 
 # --- Proposition 21 ------------------------------------------------------------------------
@@ -211,8 +248,9 @@ def proposition_22_display(ctx) -> Outcome:
                "corrected_minus_reference": corrected_gap, "tolerance": FD_TOL}
     params = {"kind": "orthonormal", "k": inst.k, "d": inst.d, "xi": inst.xi, "activation": "tanh", "seed": seed}
     if gap <= FD_TOL:
-        return Outcome(Verdict.HOLDS, "display matches finite differences", numbers=numbers, parameters=params)
-    return Outcome(
+        outcome = Outcome(Verdict.HOLDS, "display matches finite differences", numbers=numbers, parameters=params)
+        return _certify_display(outcome, inst, x, "student")
+    outcome = Outcome(
         Verdict.FAILS,
         f"display (sigma' at the teacher's <v_i, x>) differs from the finite-difference gradient by {gap:.3g} "
         f"(|reference| = {numbers['norm_reference']:.3g}); with sigma'(<v_hat_i, x>) the gap is {corrected_gap:.1e}",
@@ -223,6 +261,7 @@ def proposition_22_display(ctx) -> Outcome:
                    "sigma'(<v_hat_i, x>)]",
         correction_verified=corrected_gap <= FD_TOL,
         notes=["The proof's next line already uses sigma'(<v_hat_i, x>); the bound is unaffected."])
+    return _certify_display(outcome, inst, x, "student")
 
 
 def _prop_22_moments(inst, act, n: int, rng) -> tuple[float, float, float, float]:
@@ -350,7 +389,7 @@ def proposition_23(ctx) -> Outcome:
     if worst <= 1 + RATIO_TOL:
         return Outcome(Verdict.HOLDS, f"|h(m)|sqrt(1-m^2) <= C_sigma lambda_max^2 k xi^2/(1+xi^2/k) with C_sigma = "
                        f"{constant}: worst ratio {worst:.4f}", numbers=numbers)
-    return Outcome(
+    outcome = Outcome(
         Verdict.FAILS,
         f"with C_sigma = sum p mu_p^2 = 1/2 (relu) the ratio reaches {worst:.4f} at {where[0] if where else ''} "
         f"(k=1, c=c_hat=1, xi=0.01, m=0: ratio {point_ratio:.4f}); with 2 sum p mu_p^2 the worst is "
@@ -365,3 +404,22 @@ def proposition_23(ctx) -> Outcome:
         notes=["Lemma 17 (2) leaves C_sigma unspecified and is unaffected in order.",
                "The ratio tends to 2 as xi -> 0 with G = 1: h(0) = 2 xi^2 K'(1/(1+xi^2))/(1+xi^2) and "
                "K'(1) = sum p mu_p^2."])
+    if point_ratio <= 1 + RATIO_TOL:  # the search's worst point decided, not the fixed one
+        return outcome
+    from verify.checks import certify
+
+    def decide():
+        """The fixed point k = 1, c = ĉ = G = λ = 1, ξ = 0.01, m = 0 in balls: ‖∇̂Φ‖ = |h(0)| from the
+        certified h (relu, closed-form kernel) against the bound with C_σ = claimed_prop_23_constant(1/2),
+        Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2 exactly."""
+        from verify.certified import certified_population
+
+        pop = certified_population(point, certify.DPS)
+        grad = abs(pop.h(certify.ball(0)))
+        const = certify.as_ball(certify.call_hook(claimed_prop_23_constant, certify.ball(1) / 2),
+                                "claimed_prop_23_constant")
+        bound = _prop_23_bound(const, certify.ball(1), 1, certify.ball(0.01))
+        return certify.compare(grad, bound, "||grad-hat Phi|| = |h(0)| <= C_sigma lambda_max^2 k xi^2/(1+xi^2/k) "
+                               "at k = 1, c = c_hat = 1, xi = 0.01, m = 0")
+
+    return certify.attempt(outcome, decide)

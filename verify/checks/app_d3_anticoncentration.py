@@ -10,6 +10,7 @@ exact binomial laws for sums of Rademacher signs; sampled quadratic forms otherw
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import sympy
@@ -54,8 +55,10 @@ def d32_h0_display(ctx) -> Outcome:
 
 def q_matrix(gram: np.ndarray, lam: np.ndarray, kprime) -> np.ndarray:
     """Eq. (12)'s Q: Q_ij = (λ_iλ_j/k) Σ_s (s+1)μ²_{s+1}τ^{s+1}G_ij^s = (λ_iλ_j/k) τ K'(τ G_ij), τ = k/(k+1)."""
+    from verify.checks.certify import ball, is_ball
+
     k = gram.shape[0]
-    tau = k / (k + 1)
+    tau = ball(k) / (k + 1) if is_ball(lam) else k / (k + 1)  # balls: τ exactly, not its float
     return np.outer(lam, lam) / k * tau * kprime(tau * gram)
 
 
@@ -76,20 +79,46 @@ def eq_12(ctx) -> Outcome:
     rng = ctx.rng("psd")
     kernel = fast_kernel("relu")
     smallest = 0.0
+    draws = []
     for k_ in (5, 20, 60):
         w = rng.standard_normal((k_, 3 * k_))
         w /= np.linalg.norm(w, axis=1, keepdims=True)
-        q = q_matrix(w @ w.T, rng.uniform(0.5, 2, k_), kernel.derivative)
+        lam = rng.uniform(0.5, 2, k_)
+        draws.append((w, lam))
+        q = q_matrix(w @ w.T, lam, kernel.derivative)
         smallest = min(smallest, float(np.linalg.eigvalsh(q).min() / np.linalg.norm(q)))
     if half and smallest > -1e-12:
-        return Outcome(Verdict.HOLDS, f"f(b, b_hat) = b^T Q b_hat = h(0)/2 exactly (SymPy); Q PSD (min eig/|Q| "
-                       f"= {smallest:.1e})", numbers={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
-                       basis=Basis.NUMERICAL,
-                       notes=["Decided by: SymPy for f = b^T Q b_hat = h(0)/2 (exact) and float64 eigenvalues "
-                              "(>= -1e-12 |Q|) on three random Gram matrices for Q PSD; the latter is the weaker."])
-    return Outcome(Verdict.FAILS, "f is not h(0)/2 or Q not PSD", numbers={"half": half, "min_eig": smallest},
-                   counterexample={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
-                   basis=Basis.EXACT if not half else Basis.NUMERICAL)
+        outcome = Outcome(Verdict.HOLDS, f"f(b, b_hat) = b^T Q b_hat = h(0)/2 exactly (SymPy); Q PSD (min eig/|Q| "
+                          f"= {smallest:.1e})", numbers={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
+                          basis=Basis.NUMERICAL,
+                          notes=["Decided by: SymPy for f = b^T Q b_hat = h(0)/2 (exact) and float64 eigenvalues "
+                                 "(>= -1e-12 |Q|) on three random Gram matrices for Q PSD; the latter is the weaker."])
+    else:
+        outcome = Outcome(Verdict.FAILS, "f is not h(0)/2 or Q not PSD", numbers={"half": half, "min_eig": smallest},
+                          counterexample={"f_equals_half_h0": half, "min_relative_eigenvalue": smallest},
+                          basis=Basis.EXACT if not half else Basis.NUMERICAL)
+    if not half:  # decided exactly
+        return outcome
+    from verify.checks import certify
+
+    return certify.attempt(outcome, lambda: _certify_q_psd(draws), exact_parts="f = b^T Q b_hat = h(0)/2 (SymPy)")
+
+
+def _certify_q_psd(draws):
+    """Q of eq. (12) in balls for each drawn (w, λ): the Gram matrix of the drawn unit rows exactly
+    (its float64 rounding is what the fast path uses), K' the certified arc-cosine kernel's; PSD
+    by an LDLᵀ factorisation with every pivot > 0."""
+    from verify.certified.kernels import certified_kernel
+    from verify.checks import certify
+
+    kernel = certified_kernel("relu", certify.DPS)
+    kprime = certify.elementwise(kernel.derivative)
+    parts = []
+    for w, lam in draws:
+        rows = certify.balls(w)
+        q = q_matrix(certify.matmul(rows, rows.T), certify.balls(lam), kprime)
+        parts.append((f"k = {len(lam)}", certify.positive_definite(q, f"Q PSD (k = {len(lam)})")))
+    return certify.worst(parts, "Q of eq. (12) PSD")
 
 
 # --- Claim 4 ---------------------------------------------------------------------------------
@@ -98,6 +127,12 @@ def claimed_claim_4_weight(s: int, k: int):
     from fractions import Fraction
 
     return Fraction(1, 2**s)
+
+
+def claimed_claim_4_upper_chain(lam: np.ndarray, c_sigma: float, k: int) -> tuple[float, float]:
+    """Claim 4's proof, upper chain: Σ_ij Q_ij² ≤ Σ_ij λ_i²λ_j²(Σ_s (s+1)μ²_{s+1})²/k² ≤ λ_max⁴(Σ_s (s+1)μ²_{s+1})²,
+    with Σ_s (s+1)μ²_{s+1} = K'(1) = ``c_sigma``: the middle and final terms."""
+    return np.sum(np.outer(lam**2, lam**2)) / k**2 * c_sigma**2, lam.max() ** 4 * c_sigma**2
 
 
 @check("claim-4-proof", "App. D.3.2 (proof of Claim 4)", "D.3.2", "exact")
@@ -130,11 +165,17 @@ def claim_4_proof(ctx) -> Outcome:
         w /= np.linalg.norm(w, axis=1, keepdims=True)
         lam = rng.uniform(0.2, 3, k)
         q = q_matrix(w @ w.T, lam, kernel.derivative)
-        middle = np.sum(np.outer(lam**2, lam**2)) / k**2 * c_sigma**2
-        upper_ok &= bool(np.sum(q**2) <= middle * (1 + 1e-12) and middle <= lam.max() ** 4 * c_sigma**2 * (1 + 1e-12))
+        middle, final = claimed_claim_4_upper_chain(lam, c_sigma, k)
+        upper_ok &= bool(np.sum(q**2) <= middle * (1 + 1e-12) and middle <= final * (1 + 1e-12))
+    if not bad and upper_ok:
+        # the upper chain is only float64 on random instances (a search)
+        return Outcome(Verdict.HOLDS, "every displayed inequality holds (the lower chain in exact rationals for "
+                       "linear sigma, k = 2..50; the upper chain in float64 on three random instances)",
+                       numbers={"upper_chain": upper_ok}, basis=Basis.NUMERICAL)
     if not bad:
-        # the upper chain is only float64 on random instances (and not part of the condition)
-        return Outcome(Verdict.HOLDS, "every displayed inequality holds", numbers={"upper_chain": upper_ok},
+        return Outcome(Verdict.FAILS, "the upper chain sum_ij Q_ij^2 <= sum_ij lambda_i^2 lambda_j^2 K'(1)^2/k^2 "
+                       "<= lambda_max^4 K'(1)^2 fails on a random instance (float64, relative 1e-12)",
+                       numbers={"upper_chain": upper_ok}, counterexample={"upper_chain": upper_ok},
                        basis=Basis.NUMERICAL)
     k0, lhs, rhs = bad[0]
     return Outcome(
@@ -297,13 +338,33 @@ def definition_24(ctx) -> Outcome:
     x = 1 - 2 * ((np.arange(2**n)[:, None] >> np.arange(n)) & 1)
     values = sum(coef * np.prod(x[:, list(S)], axis=1) if S else coef for coef, S in zip(a, subsets, strict=True))
     var = float(np.var(values))
-    parseval = float(np.sum(a[1:] ** 2))
+    parseval = float(claimed_variance(a))
     ok = abs(var - parseval) <= 1e-12 * max(1.0, parseval)
-    return Outcome(Verdict.HOLDS if ok else Verdict.FAILS,
-                   f"Var(Q) = {var:.12g} = Σ_(S nonempty) a_S^2 = {parseval:.12g} (exact enumeration, n = 5, d = 2)",
-                   numbers={"variance": var, "sum_a2": parseval},
-                   counterexample=None if ok else {"variance": var, "sum_a2": parseval},
-                   basis=Basis.NUMERICAL)  # all 2^5 inputs, but float64 sums against 1e-12
+    outcome = Outcome(Verdict.HOLDS if ok else Verdict.FAILS,
+                      f"Var(Q) = {var:.12g} {'=' if ok else '!='} Σ_(S nonempty) a_S^2 = {parseval:.12g} (exact "
+                      "enumeration, n = 5, d = 2)",
+                      numbers={"variance": var, "sum_a2": parseval},
+                      counterexample=None if ok else {"variance": var, "sum_a2": parseval},
+                      basis=Basis.NUMERICAL)  # all 2^5 inputs, but float64 sums against 1e-12
+    from verify.checks import certify
+
+    def decide():
+        coefficients = certify.balls(a)
+        exact_values = [sum((coef * int(np.prod(row[list(S)])) for coef, S in zip(coefficients, subsets, strict=True)),
+                            certify.ball(0)) for row in x]
+        mean = sum(exact_values, certify.ball(0)) / len(exact_values)
+        variance = sum(((v - mean) * (v - mean) for v in exact_values), certify.ball(0)) / len(exact_values)
+        claimed = certify.as_ball(certify.call_hook(claimed_variance, coefficients), "claimed_variance")
+        tolerance = 1e-12 * max(1.0, parseval)
+        return certify.compare(abs(variance - claimed), tolerance,
+                               f"|Var(Q) - sum a_S^2| <= {tolerance:.3g} over all 2^{n} inputs")
+
+    return certify.attempt(outcome, decide)
+
+
+def claimed_variance(a):
+    """Definition 24: Var(Q) = Σ_{S≠∅} a_S², for coefficients ``a`` listed with a_∅ first (floats or balls)."""
+    return np.sum(a[1:] ** 2)
 
 
 @check("lemma-25", "Lemma 25 (Carbery–Wright)", "D.3.1", "cited")
@@ -465,8 +526,52 @@ def proposition_30(ctx) -> Outcome:
         excess[k] = max(v - math.sqrt(float(key.split("=")[1])) for key, v in row.items())
     largest = max(excess[1023], excess[1024])
     verdict = Verdict.CONSISTENT if largest <= max(0.0, excess[15], excess[16]) else Verdict.INCONCLUSIVE
-    return Outcome(verdict, "exact; largest excess over gamma^(1/2) by k: "
-                   + ", ".join(f"{k}: {v:.3f}" for k, v in excess.items()), numbers={"rows": rows},
-                   basis=Basis.NUMERICAL if verdict is Verdict.CONSISTENT else None,
-                   notes=["Decided by: the exact binomial laws (no sampling), evaluated in float64 "
-                          "(scipy binom.pmf) and compared without an error bound."])
+    outcome = Outcome(verdict, "exact; largest excess over gamma^(1/2) by k: "
+                      + ", ".join(f"{k}: {v:.3f}" for k, v in excess.items()), numbers={"rows": rows},
+                      basis=Basis.NUMERICAL if verdict is Verdict.CONSISTENT else None,
+                      notes=["Decided by: the exact binomial laws (no sampling), evaluated in float64 "
+                             "(scipy binom.pmf) and compared without an error bound."])
+    from verify.checks import certify
+
+    return certify.attempt(outcome, lambda: _certify_proposition_30(tuple(rows)))
+
+
+def _proposition_30_exact(k: int, gamma: Fraction) -> tuple[Fraction, Fraction]:
+    """Pr[|S S'|/k ≤ γ] and Pr[|S|/k ≤ γ/√k] for independent sums S, S' of k signs, exactly:
+    binomial counts in Python integers over 4^k and 2^k (the second event is S² ≤ γ²k)."""
+    counts = [math.comb(k, n) for n in range(k + 1)]
+    prefix = [0]
+    for c in counts:
+        prefix.append(prefix[-1] + c)
+
+    def mass(bound: Fraction) -> int:  # Σ C(k, b) over |2b − k| ≤ bound
+        low, high = math.ceil((k - bound) / 2), math.floor((k + bound) / 2)
+        low, high = max(low, 0), min(high, k)
+        return prefix[high + 1] - prefix[low] if high >= low else 0
+
+    product = sum(c * (prefix[-1] if 2 * n == k else mass(gamma * k / abs(2 * n - k)))
+                  for n, c in enumerate(counts))
+    diagonal = sum(c for n, c in enumerate(counts) if (2 * n - k) ** 2 <= gamma**2 * k)
+    return Fraction(product, 4**k), Fraction(diagonal, 2**k)
+
+
+def _certify_proposition_30(ks: tuple[int, ...]):
+    """The verdict's comparison with exact laws (integers) and balls for γ^{1/2}, γ ∈ {1/100, 1/10}:
+    the largest excess at k ∈ {1023, 1024} strictly below max(0, excess at k ∈ {15, 16})."""
+    from flint import arb
+
+    from verify.checks import certify
+
+    excess = {}
+    for k in ks:
+        values = []
+        for gamma in (Fraction(1, 100), Fraction(1, 10)):
+            root = certify.ball(gamma).sqrt()
+            values += [certify.ball(p) - root for p in _proposition_30_exact(k, gamma)]
+        excess[k] = values[0]
+        for v in values[1:]:
+            excess[k] = excess[k].max(v)
+    largest = excess[1023].max(excess[1024])
+    small = arb(0).max(excess[15]).max(excess[16])
+    return certify.compare(largest, small, "largest excess over gamma^(1/2) at k = 1023, 1024 <= "
+                           "max(0, excess at k = 15, 16)")

@@ -13,6 +13,7 @@ moments, and judged CONSISTENT or INCONCLUSIVE.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -97,7 +98,7 @@ def lemma_31(ctx) -> Outcome:
                        f"for every t <= {t_max} and t = 1e4 (worst log ratio {worst_ratio:.3f})",
                        numbers=numbers)
     t0, lam0, lp0 = smallest
-    return Outcome(
+    outcome = Outcome(
         Verdict.FAILS,
         f"±1 random walk (V = K = 1): Pr[S_{t0} <= -{lam0}] = {math.exp(lp0):.4g} > printed bound "
         f"{math.exp(claimed_freedman_log_bound(t0, lam0, 1, 1)):.4g}; at t = 1e4, lambda = 300: "
@@ -118,6 +119,25 @@ def lemma_31(ctx) -> Outcome:
                "Claim 7 uses the printed form; with the factor 2 its exponent halves, which the "
                "unspecified constant C absorbs, so Claim 7's conclusion is unaffected.",
                f"Corrected bound: worst log(probability/bound) over the family = {corrected_worst:.3f} < 0."])
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, lambda: _certify_lemma_31(t0, lam0), exact_parts="Pr[S_t <= -lambda] (integers)")
+
+
+def walk_tail(t: int, lam: int) -> Fraction:
+    """Pr[S_t ≤ −λ] for the ±1 walk, exactly: 2^{−t} Σ_{b ≤ (t−λ)/2} C(t, b)."""
+    return Fraction(sum(math.comb(t, b) for b in range((t - lam) // 2 + 1)), 2**t)
+
+
+def _certify_lemma_31(t: int, lam: int):
+    """The first counterexample in balls: log of the exact tail probability against the printed
+    log bound (claimed_freedman_log_bound with V = K = 1, evaluated on balls)."""
+    from verify.checks import certify
+
+    log_p = certify.ball(walk_tail(t, lam)).log()
+    bound = certify.as_ball(certify.call_hook(claimed_freedman_log_bound, certify.ball(t), certify.ball(lam),
+                                              certify.ball(1), certify.ball(1)), "claimed_freedman_log_bound")
+    return certify.compare(log_p, bound, f"log Pr[S_{t} <= -{lam}] <= -lambda^2/(tV + lambda K/3) (V = K = 1)")
 
 
 # =======================================================================================

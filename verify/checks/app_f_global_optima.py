@@ -69,9 +69,11 @@ def example_1(ctx) -> Outcome:
 # --- Definition 35 / Theorem 36 ------------------------------------------------------------
 def _family_member(inst, u_hat, lam_pairs, act, x):
     """A member of L_λ (eq. (17)): Σ_i λ_{i,1}σ(⟨(w_i + ξû/√k)/n, x⟩) + λ_{i,2}σ(⟨(w_i − ξû/√k)/n, x⟩)."""
-    n = math.sqrt(1 + inst.xi**2 / inst.k)
-    plus = (inst.W + inst.xi / math.sqrt(inst.k) * u_hat) / n
-    minus = (inst.W - inst.xi / math.sqrt(inst.k) * u_hat) / n
+    from verify.checks.certify import sqrt
+
+    n = sqrt(1 + inst.xi**2 / inst.k)
+    plus = (inst.W + inst.xi / sqrt(inst.k) * u_hat) / n
+    minus = (inst.W - inst.xi / sqrt(inst.k) * u_hat) / n
     return act(x @ plus.T) @ lam_pairs[:, 0] + act(x @ minus.T) @ lam_pairs[:, 1]
 
 
@@ -83,7 +85,9 @@ def _candidate_weights(inst, sign: float = 1.0) -> np.ndarray:
 
 def _candidate(inst, u_hat, act, x, sign: float = 1.0):
     """h(x) = Σ λ_i σ(⟨(w_i + ξ c_i û)/√(1+ξ²/k), x⟩) (with −c when ⟨u, û⟩ < 0)."""
-    rows = (inst.W + inst.xi * sign * np.outer(inst.c, u_hat)) / math.sqrt(1 + inst.xi**2 / inst.k)
+    from verify.checks.certify import sqrt
+
+    rows = (inst.W + inst.xi * sign * np.outer(inst.c, u_hat)) / sqrt(1 + inst.xi**2 / inst.k)
     return act(x @ rows.T) @ inst.lam
 
 
@@ -101,6 +105,7 @@ def definition_35(ctx) -> Outcome:
 
     act = get_activation("relu")
     worst_norm, worst_member, worst_teacher = 0.0, 0.0, 0.0
+    cases = []
     for kind, gen in (("orthonormal", orthonormal), ("separated", separated)):
         for k in (1, 3, 8):
             seed = int(ctx.rng(kind, k).integers(2**31))
@@ -109,8 +114,10 @@ def definition_35(ctx) -> Outcome:
             n = math.sqrt(1 + inst.xi**2 / k)
             for sign in (1.0, -1.0):
                 rows = (inst.W + sign * inst.xi / math.sqrt(k) * inst.u_hat) / n
-                worst_norm = max(worst_norm, float(np.max(np.abs(np.linalg.norm(rows, axis=1) - 1))))
+                worst_norm = max(worst_norm, float(np.max(np.abs(np.linalg.norm(rows, axis=1)
+                                                                 - claimed_feature_norm()))))
             x = ctx.rng("x", kind, k).standard_normal((256, inst.d))
+            cases.append((inst, x))
             member = _family_member(inst, inst.u_hat, _candidate_weights(inst), act, x)
             worst_member = max(worst_member, float(np.max(np.abs(member - _candidate(inst, inst.u_hat, act, x)))))
             teacher = act(x @ inst.teacher_rows().T) @ inst.lam
@@ -119,14 +126,54 @@ def definition_35(ctx) -> Outcome:
     numbers = {"feature_norm_error": worst_norm, "candidate_vs_member": worst_member,
                "teacher_vs_member_at_u": worst_teacher, "tolerance": ROW_TOL}
     if max(worst_norm, worst_member, worst_teacher) <= ROW_TOL:
-        return Outcome(Verdict.HOLDS, "features are unit for u_hat ⊥ W; the candidate of Thm 36 and (at u_hat = u) "
-                       f"the teacher are members of L_lambda (max deviation {max(worst_member, worst_teacher):.1e})",
-                       numbers=numbers, basis=Basis.NUMERICAL,
-                       notes=["Membership needs quantized c (Assumption 3): with c on the sphere, as in the "
-                              "simulations of App. B, the teacher's rows (w_i + xi c_i u) are not among the family's "
-                              "2k features."])
-    return Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers,
-                   basis=Basis.NUMERICAL)
+        outcome = Outcome(Verdict.HOLDS, "features are unit for u_hat ⊥ W; the candidate of Thm 36 and (at u_hat = "
+                          f"u) the teacher are members of L_lambda (max deviation "
+                          f"{max(worst_member, worst_teacher):.1e})", numbers=numbers, basis=Basis.NUMERICAL,
+                          notes=["Membership needs quantized c (Assumption 3): with c on the sphere, as in the "
+                                 "simulations of App. B, the teacher's rows (w_i + xi c_i u) are not among the "
+                                 "family's 2k features."])
+    else:
+        outcome = Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers,
+                          basis=Basis.NUMERICAL)
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, lambda: _certify_definition_35(cases))
+
+
+def claimed_feature_norm():
+    """Definition 35's features (w_i ± (ξ/√k)û)/√(1+ξ²/k) are unit vectors for û ⊥ span W: their norm (1)."""
+    return 1
+
+
+def _certify_definition_35(cases):
+    """Definition 35's three numerical claims in balls, on the fast path's instances and samples
+    (float64 inputs exact; √k, √(1+ξ²/k) and the teacher's row norms as balls): feature norms,
+    candidate = member, teacher = member at û = u, each within ROW_TOL."""
+    from verify.checks import certify
+
+    relu = certify.elementwise(certify.relu)
+    target = certify.as_ball(certify.call_hook(claimed_feature_norm), "claimed_feature_norm")
+    norms, member_gaps, teacher_gaps = [], [], []
+    for inst, x in cases:
+        b, point = certify.instance_balls(inst), certify.balls(x)
+        n = (1 + b.xi**2 / inst.k).sqrt()
+        for sign in (1, -1):
+            rows = (b.W + sign * b.xi / certify.ball(inst.k).sqrt() * b.u_hat) / n
+            norms += [certify.norm(row) - target for row in rows]
+        weights = certify.balls(_candidate_weights(inst))
+        member = _family_member(b, b.u_hat, weights, relu, point)
+        member_gaps += list(member - _candidate(b, b.u_hat, relu, point))
+        teacher_rows = b.W + b.xi * np.outer(b.c, b.u)
+        teacher_rows = np.array([row / certify.norm(row) for row in teacher_rows], dtype=object)
+        teacher = relu(point @ teacher_rows.T) @ b.lam
+        teacher_gaps += list(teacher - _family_member(b, b.u, weights, relu, point))
+    return certify.all_of({
+        "feature norms": certify.compare(certify.largest_abs(norms), ROW_TOL, "max |‖feature‖ - 1| <= 1e-12"),
+        "candidate": certify.compare(certify.largest_abs(member_gaps), ROW_TOL,
+                                     "max |candidate - member| over 256 x per instance <= 1e-12"),
+        "teacher": certify.compare(certify.largest_abs(teacher_gaps), ROW_TOL,
+                                   "max |teacher - member at u_hat = u| <= 1e-12"),
+    })
 
 
 def claimed_theorem_36_threshold(eps, k, xi, lam_max, c_sigma):
@@ -154,6 +201,7 @@ def theorem_36(ctx) -> Outcome:
     from verify.population import loss
 
     worst, where, evaluated = 0.0, {}, 0
+    cases = []
     ks = ctx.pick((1, 2, 4, 8, 16, 32), (1, 2, 4, 8, 16, 32, 64, 128))
     for activation, c_sigma in LIPSCHITZ_SQUARED.items():
         for kind, gen in (("orthonormal", orthonormal), ("separated", separated)):
@@ -163,6 +211,7 @@ def theorem_36(ctx) -> Outcome:
                 base = gen(k, k + 4, 1.0, activation, seed=seed, lam=lam)
                 lam_max = float(np.max(np.abs(lam)))
                 for xi in (0.1, 1.0, math.sqrt(k), 4 * math.sqrt(k)):
+                    cases.append((activation, kind, base, xi))
                     for eps in (1e-3, 1e-2, 1e-1, 1.0):
                         gap = claimed_theorem_36_threshold(eps, k, xi, lam_max, c_sigma)
                         m = max(-1.0, 1.0 - gap)
@@ -181,7 +230,7 @@ def theorem_36(ctx) -> Outcome:
                "rate_limits": rates}
     rates_ok = all(bool(sympy.sympify(v).is_positive) and sympy.sympify(v).is_finite for v in rates.values())
     if worst <= 1 + LOSS_TOL and step_error <= ROW_TOL and rates_ok:
-        return Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
+        outcome = Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
                        f"{evaluated} (instance, xi, eps, sign) cases with C_sigma = Lip^2; step identity exact to "
                        f"{step_error:.1e}; rates eps/k and eps/k^2 confirmed", numbers=numbers, basis=Basis.NUMERICAL,
                        notes=["Decided by: the float64 closed form of the loss on a finite set of instances (a search "
@@ -190,16 +239,67 @@ def theorem_36(ctx) -> Outcome:
                               "The bound is loose (worst ratio well below 1): Lipschitz and Cauchy-Schwarz steps.",
                               "The proof's display E(sigma(<v_i,x>) - sigma(<v_i,x>))^2 should read v_i and "
                               "v-tilde_i, and it writes hat f for the candidate h."])
+        from verify.checks.certify import attempt
+
+        return attempt(outcome, lambda: _certify_theorem_36(cases, ctx),
+                       exact_parts="the two rates (SymPy limits)")
     return Outcome(Verdict.FAILS, f"E(f* - h)^2/eps reaches {worst:.4g} at the printed threshold", numbers=numbers,
                    counterexample=where, basis=Basis.NUMERICAL)
 
 
-def _theorem_36_step(ctx) -> float:
-    """max over rows of |‖v_i − ṽ_i‖ − (ξ/√k)‖u − û‖/√(1+ξ²/k)| on an orthonormal instance."""
+def _certify_theorem_36(cases, ctx):
+    """Theorem 36's cases in balls: for every (activation, instance, ξ) of the fast path and every
+    ε, the threshold from claimed_theorem_36_threshold on balls (C_σ = Lip(σ)² exactly: 1, or 4/π
+    for erf), m = max(−1, 1 − threshold) as a ball, and Φ(m) from the certified closed form or
+    series kernel (:mod:`verify.certified.population`); claim Φ ≤ ε.  Also the step identity.
+
+    One evaluation covers both signs of the fast path: (ĉ, m) = (−c, −m) and (c, m) give the same
+    ρ_ij(m) = (G_ij + ξ²c_iĉ_jm)/(n_in̂_j) for every pair (n̂_j depends on ĉ_j² only) and the same
+    self terms, so Φ is the same number."""
+    from flint import arb
+
+    from verify.certified import CertifiedPopulation, certified_kernel
+    from verify.checks import certify
+    from verify.instance import Instance
+
+    lipschitz2 = {"relu": arb(1), "tanh": arb(1), "erf": 4 / arb.pi()}
+    kernels = {name: certified_kernel(name, certify.DPS) for name in lipschitz2}
+    parts = []
+    for activation, kind, base, xi in cases:
+        k, lam = base.k, base.lam
+        lam_max = certify.ball(float(np.max(np.abs(lam))))
+        inst = Instance(k=k, d=base.d, xi=xi, activation=activation, lam=lam, c=base.c, c_hat=base.c,
+                        gram=base.gram)
+        pop = CertifiedPopulation(inst, certify.DPS, kernel=kernels[activation])
+        for eps in (1e-3, 1e-2, 1e-1, 1.0):
+            gap = certify.as_ball(certify.call_hook(claimed_theorem_36_threshold, certify.ball(eps), certify.ball(k),
+                                                    certify.ball(xi), lam_max, lipschitz2[activation]),
+                                  "claimed_theorem_36_threshold")
+            m = 1 - gap if 1 - gap > -1 else arb(-1)
+            name = f"{activation}, {kind}, k = {k}, xi = {xi:.4g}, eps = {eps:g}, both signs"
+            parts.append((name, certify.compare(pop.loss(m) / eps, 1 + LOSS_TOL,
+                                                "E(f* - h)^2/eps <= 1 at the threshold")))
+    step = _theorem_36_step(ctx, balls=True)
+    return certify.all_of({"loss": certify.worst(parts, f"Phi(m)/eps <= 1 ({2 * len(parts)} cases, one evaluation "
+                                                        "for both signs)"),
+                           "step": certify.compare(step, ROW_TOL, "step identity |‖v_i - v~_i‖ - claimed| <= 1e-12")})
+
+
+def _theorem_36_step(ctx, balls: bool = False):
+    """max over rows of |‖v_i − ṽ_i‖ − (ξ/√k)‖u − û‖/√(1+ξ²/k)| on an orthonormal instance
+    (a float, or with ``balls`` a ball from the instance's exact numbers)."""
     from verify.instance import orthonormal
 
     inst = orthonormal(5, 12, 1.7, "relu", seed=int(ctx.rng("step").integers(2**31)))
     assert inst.W is not None and inst.u is not None and inst.u_hat is not None
+    if balls:
+        from verify.checks import certify
+
+        b = certify.instance_balls(inst)
+        n = (1 + b.xi**2 / inst.k).sqrt()
+        v, v_tilde = ((b.W + b.xi * np.outer(b.c, direction)) / n for direction in (b.u, b.u_hat))
+        claimed = b.xi / certify.ball(inst.k).sqrt() * certify.norm(b.u - b.u_hat) / n
+        return certify.largest_abs(certify.norm(row) - claimed for row in v - v_tilde)
     n = math.sqrt(1 + inst.xi**2 / inst.k)
     v = (inst.W + inst.xi * np.outer(inst.c, inst.u)) / n
     v_tilde = (inst.W + inst.xi * np.outer(inst.c, inst.u_hat)) / n

@@ -77,6 +77,50 @@ def relu_population_loss(W, lam, c, c_hat, xi, u, u_hat) -> float:
     return float(np.sum(w * (pair(teacher, teacher) + pair(student, student) - 2 * pair(teacher, student))))
 
 
+def claimed_row_norm():
+    """Assumption 1: the norm ‖w_i‖₂ every row has (1)."""
+    return 1
+
+
+def relu_population_loss_balls(W, lam, c, c_hat, xi, u, u_hat):
+    """:func:`relu_population_loss` in ball arithmetic, on the exact values of the float inputs
+    (:func:`verify.checks.certify.relu_loss`)."""
+    from verify.checks import certify
+
+    b = certify.balls
+    W_, xi_ = b(W), certify.ball(xi)
+    return certify.relu_loss(W_ + xi_ * np.outer(b(c), b(u)), W_ + xi_ * np.outer(b(c_hat), b(u_hat)), b(lam))
+
+
+def _certify_assumption_1(generated, relu_cases, tanh_case) -> Any:
+    """Assumption 1's numerical parts in balls: every generated row has norm claimed_row_norm()
+    (to GENERATOR_TOL); the relu rescaling identity (relative IDENTITY_TOL) on every case; tanh:
+    the redefined σ_R is exact per sample (IDENTITY_TOL) and plain homogeneity is off by > 1e-3."""
+    from verify.checks import certify
+
+    target = certify.as_ball(certify.call_hook(claimed_row_norm), "claimed_row_norm")
+    norms = certify.largest_abs(certify.norm(row) - target for W in generated for row in certify.balls(W))
+    relative = []
+    for R, xi, W, lam, c, c_hat, u, u_hat in relu_cases:
+        scaled = relu_population_loss_balls(R * W, lam, c, c_hat, xi, u, u_hat)
+        unit = relu_population_loss_balls(W, lam, c, c_hat, xi / R, u, u_hat)
+        relative.append((scaled - certify.ball(R) ** 2 * unit) / abs(scaled))
+    x, lam, rows_R, rows_1 = (certify.balls(v) for v in tanh_case[:4])
+    R = tanh_case[4]
+    tanh = certify.elementwise(lambda v: v.tanh())
+    f_R = network(rows_R, lam, tanh, x)
+    redefined = certify.largest_abs(f_R - network(rows_1, lam, lambda t: np.tanh(R * t), x))
+    homogeneous = certify.largest_abs(f_R - R * network(rows_1, lam, tanh, x))
+    return certify.all_of({
+        "row norms": certify.compare(norms, GENERATOR_TOL, "max |‖w_i‖ - claimed norm| <= 1e-10"),
+        "relu rescaling": certify.compare(certify.largest_abs(relative), IDENTITY_TOL,
+                                          "relu: max |L_R - R^2 L_1|/|L_R| <= 1e-12"),
+        "tanh redefined": certify.compare(redefined, IDENTITY_TOL, "tanh: max |f_R - f_1[sigma_R]| <= 1e-12"),
+        "tanh not homogeneous": certify.compare(certify.ball(1e-3), homogeneous,
+                                                "tanh: max |f_R - R f_1| > 1e-3"),
+    })
+
+
 @check("assumption-1", "Assumption 1", "1.2.1", "exact")
 def assumption_1(ctx) -> Outcome:
     """Assumption 1 (Normalization): "‖w_i‖₂ = 1 for all i = 1, …, k." With the prose: "Assumption 1 is without loss of generality when σ is positive homogeneous like in the case of ReLU activation. For general activations, note that one can also handle the case of ‖w_i‖₂ = R for all i for arbitrary constant R > 0 by redefining σ."
@@ -92,13 +136,15 @@ def assumption_1(ctx) -> Outcome:
     from verify.instance import GENERATORS
 
     worst_norm = 0.0
+    generated = []
     for kind, make in GENERATORS.items():
         if kind == "glm":  # no base model (W = 0, §1.2): Assumption 1 does not apply
             continue
         for s in range(3):
             k = 4 if kind == "claim2" else 5
             inst: Any = make(k, 16, 1.0, "relu", seed=s)
-            worst_norm = max(worst_norm, float(np.abs(np.linalg.norm(inst.W, axis=1) - 1).max()))
+            generated.append(inst.W)
+            worst_norm = max(worst_norm, float(np.abs(np.linalg.norm(inst.W, axis=1) - claimed_row_norm()).max()))
     base = _base_instance()
     W_bad = base.W.copy()
     W_bad[1] *= 1.5
@@ -106,12 +152,14 @@ def assumption_1(ctx) -> Outcome:
     # Homogeneity: loss landscape in û for norm-R rows = R² × (unit rows, ξ/R).
     rng = ctx.rng("u_hat")
     worst_relu = 0.0
+    relu_cases = []
     for R in (0.5, 2.0, 3.0):
         for xi in (1.0, 2.5):
             for _ in range(4):
                 g = rng.standard_normal(base.d)
                 g -= base.W.T @ (base.W @ g)
                 u_hat = g / np.linalg.norm(g)
+                relu_cases.append((R, xi, base.W, base.lam, base.c, base.c_hat, base.u, u_hat))
                 scaled = relu_population_loss(R * base.W, base.lam, base.c, base.c_hat, xi, base.u, u_hat)
                 unit = relu_population_loss(base.W, base.lam, base.c, base.c_hat, xi / R, base.u, u_hat)
                 worst_relu = max(worst_relu, abs(scaled - R**2 * unit) / max(abs(scaled), 1e-300))
@@ -137,11 +185,19 @@ def assumption_1(ctx) -> Outcome:
              "Decided by: float64 comparisons with tolerances (row norms 1e-10, rescaling identities 1e-12); "
              "only the rejection test is exact."]
     if not ok:
-        return Outcome(Verdict.FAILS, "a generator, the validation or the rescaling identity failed",
-                       numbers=numbers, counterexample=numbers, notes=notes, basis=Basis.NUMERICAL)
-    return Outcome(Verdict.HOLDS, f"generators give unit rows (err {worst_norm:.1e}); a norm-1.5 row is rejected "
-                   f"as Assumption 1; relu: L_R(u_hat; xi) = R^2 L_1(u_hat; xi/R) to {worst_relu:.1e}",
-                   numbers=numbers, notes=notes, basis=Basis.NUMERICAL)
+        outcome = Outcome(Verdict.FAILS, "a generator, the validation or the rescaling identity failed",
+                          numbers=numbers, counterexample=numbers, notes=notes, basis=Basis.NUMERICAL)
+    else:
+        outcome = Outcome(Verdict.HOLDS, f"generators give unit rows (err {worst_norm:.1e}); a norm-1.5 row is "
+                          f"rejected as Assumption 1; relu: L_R(u_hat; xi) = R^2 L_1(u_hat; xi/R) to {worst_relu:.1e}",
+                          numbers=numbers, notes=notes, basis=Basis.NUMERICAL)
+    if number != 1:  # the exact part failed: nothing for balls to decide
+        return outcome
+    from verify.checks.certify import attempt
+
+    tanh_case = (x, base.lam, rows_R, rows_1, R)
+    return attempt(outcome, lambda: _certify_assumption_1(generated, relu_cases, tanh_case),
+                   exact_parts="the rejection of a norm-1.5 row (an AssumptionViolation numbered 1)")
 
 
 # --- Assumption 2 -------------------------------------------------------------------
@@ -158,12 +214,14 @@ def assumption_2(ctx) -> Outcome:
     from verify.instance import GENERATORS
 
     worst = 0.0
+    generated = []
     for kind, make in GENERATORS.items():
         if kind == "glm":
             continue
         for s in range(3):
             k = 4 if kind == "claim2" else 5
             inst: Any = make(k, 16, 1.0, "relu", seed=s)
+            generated.append(inst)
             worst = max(worst, float(np.linalg.norm(inst.W @ inst.u)), float(np.linalg.norm(inst.W @ inst.u_hat)))
     base = _base_instance()
     tilted = base.u + 0.3 * base.W[0]
@@ -173,10 +231,22 @@ def assumption_2(ctx) -> Outcome:
     numbers = {"max_norm_Wu": worst, "u_rejected_as": number_u, "u_hat_rejected_as": number_u_hat,
                "message": message}
     if worst > GENERATOR_TOL or number_u != 2 or number_u_hat != 2:
-        return Outcome(Verdict.FAILS, "generators or validation break Assumption 2", numbers=numbers,
-                       counterexample=numbers, basis=Basis.NUMERICAL)
-    return Outcome(Verdict.HOLDS, f"all generators give u, u_hat ⊥ span W (max ‖Wu‖ = {worst:.1e}); a tilted u "
-                   "or u_hat is rejected as Assumption 2", numbers=numbers, basis=Basis.NUMERICAL)
+        outcome = Outcome(Verdict.FAILS, "generators or validation break Assumption 2", numbers=numbers,
+                          counterexample=numbers, basis=Basis.NUMERICAL)
+    else:
+        outcome = Outcome(Verdict.HOLDS, f"all generators give u, u_hat ⊥ span W (max ‖Wu‖ = {worst:.1e}); a tilted "
+                          "u or u_hat is rejected as Assumption 2", numbers=numbers, basis=Basis.NUMERICAL)
+    if number_u != 2 or number_u_hat != 2:  # the exact part failed: nothing for balls to decide
+        return outcome
+    from verify.checks import certify
+
+    def decide():
+        products = (certify.norm(certify.balls(inst.W) @ certify.balls(v))
+                    for inst in generated for v in (inst.u, inst.u_hat))
+        return certify.compare(certify.largest_abs(products), GENERATOR_TOL,
+                               "max(‖W u‖, ‖W u_hat‖) over the generated instances <= 1e-10")
+
+    return certify.attempt(outcome, decide, exact_parts="the rejection of a tilted u and u_hat (AssumptionViolation 2)")
 
 
 # --- Assumption 3 -------------------------------------------------------------------
@@ -258,25 +328,64 @@ def assumption_4(ctx) -> Outcome:
     from verify.instance import orthonormal, separated
 
     worst_gram, worst_norms = 0.0, 0.0  # float maxima
+    generated = []
     for k, d in ((2, 3), (5, 16), (12, 40)):
         for s in range(3):
             inst: Any = orthonormal(k, d, math.sqrt(k), "relu", seed=s)
+            generated.append(inst)
             worst_gram = max(worst_gram, float(np.abs(inst.gram - np.eye(k)).max()))
             delta = inst.xi * np.outer(inst.c, inst.u)
             worst_norms = max(worst_norms, float(abs(np.linalg.norm(delta) - inst.xi)),
-                              float(abs(np.linalg.norm(inst.W) - math.sqrt(k))))
+                              float(abs(np.linalg.norm(inst.W) - claimed_frobenius_norm(k))))
     sep = separated(5, 16, 1.0, "relu", seed=0)
     sep_off = float(np.abs(sep.gram - np.eye(5)).max())
     numbers = {"max_abs_gram_minus_identity": worst_gram, "frobenius_identity_error": worst_norms,
                "separated_instance_max_offdiag": sep_off}
     if worst_gram > GENERATOR_TOL or worst_norms > IDENTITY_TOL or sep_off < 1e-3:
-        return Outcome(Verdict.FAILS, "orthonormal generator or Frobenius identity failed", numbers=numbers,
-                       counterexample=numbers, basis=Basis.NUMERICAL)
-    return Outcome(Verdict.HOLDS, f"orthonormal generator: Gram = I to {worst_gram:.1e}; ‖xi c u^T‖_F = xi and "
-                   f"‖W‖_F = sqrt(k) (so xi = Theta(sqrt k) matches the Frobenius norm)", numbers=numbers,
-                   basis=Basis.NUMERICAL,
-                   notes=["Not enforced by Instance (separated instances legitimately violate it); it is a "
-                          "property of the orthonormal generator."])
+        outcome = Outcome(Verdict.FAILS, "orthonormal generator or Frobenius identity failed", numbers=numbers,
+                          counterexample=numbers, basis=Basis.NUMERICAL)
+    else:
+        outcome = Outcome(Verdict.HOLDS, f"orthonormal generator: Gram = I to {worst_gram:.1e}; ‖xi c u^T‖_F = xi "
+                          f"and ‖W‖_F = sqrt(k) (so xi = Theta(sqrt k) matches the Frobenius norm)", numbers=numbers,
+                          basis=Basis.NUMERICAL,
+                          notes=["Not enforced by Instance (separated instances legitimately violate it); it is a "
+                                 "property of the orthonormal generator."])
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, lambda: _certify_assumption_4(generated, sep))
+
+
+def claimed_frobenius_norm(k):
+    """§1.2 after Assumption 4: ‖W‖_F = √k for unit rows (float or ball k)."""
+    from verify.checks.certify import sqrt
+
+    return sqrt(k)
+
+
+def _certify_assumption_4(generated, sep) -> Any:
+    """Assumption 4's numbers in balls, from the rows themselves: ⟨w_i, w_j⟩ − δ_ij within
+    GENERATOR_TOL of 0 (the stored Gram is their float64 rounding); ‖ξcuᵀ‖_F = ξ and
+    ‖W‖_F = claimed_frobenius_norm(k) within IDENTITY_TOL; the separated rows are off by > 1e-3."""
+    from verify.checks import certify
+
+    grams, norms = [], []
+    for inst in generated:
+        W, xi = certify.balls(inst.W), certify.ball(inst.xi)
+        gram = certify.matmul(W, W.T)
+        grams.extend(gram[i, j] - (1 if i == j else 0) for i in range(inst.k) for j in range(inst.k))
+        delta = xi * np.outer(certify.balls(inst.c), certify.balls(inst.u))
+        claimed = certify.as_ball(certify.call_hook(claimed_frobenius_norm, certify.ball(inst.k)),
+                                  "claimed_frobenius_norm")
+        norms += [certify.norm(delta.ravel()) - xi, certify.norm(W.ravel()) - claimed]
+    S = certify.balls(sep.W)
+    sep_gram = certify.matmul(S, S.T)
+    off = certify.largest_abs(sep_gram[i, j] for i in range(sep.k) for j in range(sep.k) if i != j)
+    return certify.all_of({
+        "Gram": certify.compare(certify.largest_abs(grams), GENERATOR_TOL, "max |<w_i, w_j> - delta_ij| <= 1e-10"),
+        "Frobenius": certify.compare(certify.largest_abs(norms), IDENTITY_TOL,
+                                     "max(|‖xi c u^T‖_F - xi|, |‖W‖_F - sqrt(k)|) <= 1e-12"),
+        "separated": certify.compare(certify.ball(1e-3), off, "separated rows: max |<w_i, w_j>| > 1e-3"),
+    })
 
 
 # --- Assumption 5 -------------------------------------------------------------------

@@ -41,8 +41,8 @@ def claimed_prop_4_series():
 
 
 def claimed_prop_4_gradient(h_of_m: float, u: np.ndarray, u_hat: np.ndarray) -> np.ndarray:
-    """Proposition 4's right-hand side, as printed: −h(⟨u,û⟩)(u − û⟨û,u⟩)."""
-    m = float(u @ u_hat)
+    """Proposition 4's right-hand side, as printed: −h(⟨u,û⟩)(u − û⟨û,u⟩) (floats or balls)."""
+    m = u @ u_hat
     return -h_of_m * (u - m * u_hat)
 
 
@@ -52,9 +52,11 @@ def claimed_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray
 
 
 def corrected_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray) -> np.ndarray:
-    """§2's projected gradient: (I − ûûᵀ) Π_span(W)⊥ ∇Φ(û) (what Eq. (4) steps along)."""
+    """§2's projected gradient: (I − ûûᵀ) Π_span(W)⊥ ∇Φ(û) (what Eq. (4) steps along; floats or balls)."""
+    from verify.checks.certify import is_ball, solve
+
     tangent = grad - u_hat * (u_hat @ grad)
-    return tangent - W.T @ np.linalg.solve(W @ W.T, W @ tangent)
+    return tangent - W.T @ (solve if is_ball(W) else np.linalg.solve)(W @ W.T, W @ tangent)
 
 
 @check("proposition-4", "Proposition 4", "3.1 / D.1", "symbolic + high-precision")
@@ -74,8 +76,9 @@ def proposition_4(ctx) -> Outcome:
     verdict, witness = _pair_claim(claimed_prop_4_series)
     if verdict != "equal":
         return _symbolic_outcome(verdict, witness, "Prop. 4 series")
-    worst, rows = 0.0, []
+    worst, rows, instances = 0.0, [], []
     ms = np.array([-0.9, -0.3, 0.0, 0.4, 0.95])
+    terms = ctx.pick(40, 80)
     for kind in GENERATORS:
         for activation in ctx.pick(("relu", "he3"), ("relu", "erf", "he3", "sigmoid")):
             k = 4 if kind == "claim2" else 5
@@ -83,7 +86,8 @@ def proposition_4(ctx) -> Outcome:
             xi = 1.0 if kind == "claim2" else float(np.sqrt(k) / 2)
             seed = int(ctx.rng(kind, activation).integers(2**31))
             inst = GENERATORS[kind](k, d, xi, activation, seed=seed)
-            series = h_series(inst, ctx.pick(40, 80), dps=30)
+            instances.append((kind, inst))
+            series = h_series(inst, terms, dps=30)
             for m in ms:
                 value, bound = series.evaluate(float(m))
                 closed = float(closed_h(inst, m))
@@ -95,13 +99,38 @@ def proposition_4(ctx) -> Outcome:
         return Outcome(Verdict.FAILS, f"series and closed form disagree beyond the bound ({kind}, {act}, m={m})",
                        counterexample={"kind": kind, "activation": act, "m": m, "closed": closed,
                                        "series": value, "bound": bound}, basis=Basis.NUMERICAL)
-    return Outcome(Verdict.HOLDS, f"series = derived -dPhi/dm symbolically (degree <= {prop_4.P}); series vs "
-                   f"closed form on {len(rows)} (instance, m) points within 1e-12 + truncation bound",
-                   numbers={"points": len(rows), "worst_excess_over_tolerance": worst}, basis=Basis.NUMERICAL,
-                   notes=["The gradient identity needs the gradient projected onto span(W)⊥ as in §2, "
-                          "see check proposition-4-projection.",
-                          "Decided by: SymPy (exact) up to degree 6, and beyond it the mpmath series against the "
-                          "float64 closed form (1e-12 + truncation bound; no bound on the float64 side)."])
+    outcome = Outcome(Verdict.HOLDS, f"series = derived -dPhi/dm symbolically (degree <= {prop_4.P}); series vs "
+                      f"closed form on {len(rows)} (instance, m) points within 1e-12 + truncation bound",
+                      numbers={"points": len(rows), "worst_excess_over_tolerance": worst}, basis=Basis.NUMERICAL,
+                      notes=["The gradient identity needs the gradient projected onto span(W)⊥ as in §2, "
+                             "see check proposition-4-projection.",
+                             "Decided by: SymPy (exact) up to degree 6, and beyond it the mpmath series against the "
+                             "float64 closed form (1e-12 + truncation bound; no bound on the float64 side)."])
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, lambda: _certify_series_vs_closed_form(instances, ms, terms),
+                   exact_parts="the series = -dPhi/dm per pair up to Hermite degree 6 (SymPy)")
+
+
+def _certify_series_vs_closed_form(instances, ms, terms: int):
+    """The numerical half of Proposition 4 in balls, at the fast path's instances and m: the series
+    h_{<L}(m) with its truncation bound (:func:`verify.checks.certify.h_series_balls`, certified μ_p
+    and E[σ'²]) against the certified closed form h(m) (:mod:`verify.certified.population`); the
+    claim is |closed − series| ≤ 1e-12 + bound at every point."""
+    from verify.certified import CertifiedPopulation, certified_kernel
+    from verify.checks import certify
+
+    parts = []
+    kernels = {name: certified_kernel(name, certify.DPS) for name in {inst.activation for _, inst in instances}}
+    for kind, inst in instances:
+        series = certify.h_series_balls(inst, terms)
+        pop = CertifiedPopulation(inst, certify.DPS, kernel=kernels[inst.activation])
+        for m in ms:
+            value, bound = series.evaluate(certify.ball(m))
+            parts.append((f"{kind}, {inst.activation}, m = {m}",
+                          certify.compare(abs(pop.h(certify.ball(m)) - value), 1e-12 + bound,
+                                          "|closed form - series| <= 1e-12 + truncation bound")))
+    return certify.worst(parts, "Prop. 4's series against the closed form")
 
 
 def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
@@ -161,7 +190,7 @@ def proposition_4_projection(ctx) -> Outcome:
                "corrected_residual": corrected_gap, "tolerance": FD_TOL}
     params = {"kind": "orthonormal", "k": 3, "d": 8, "xi": 1.0, "activation": "relu", "seed": seed}
     if literal_gap > FD_TOL:
-        return Outcome(
+        outcome = Outcome(
             Verdict.FAILS,
             f"(I - u_hat u_hat^T) grad Phi differs from -h(m)(u - m u_hat) by {literal_gap:.3g} "
             f"(all of it in span W); with Pi_span(W)-perp also applied the gap is {corrected_gap:.1e}",
@@ -169,8 +198,38 @@ def proposition_4_projection(ctx) -> Outcome:
             correction="(I - u_hat u_hat^T) Pi_{span(W)-perp} grad Phi(u_hat) = -h(m)(u - m u_hat) "
                        "for u_hat in S^{d-1} ∩ span(W)-perp (the projected gradient of §2, Eq. (4))",
             correction_verified=corrected_gap <= FD_TOL, basis=Basis.NUMERICAL)  # float64 finite differences
-    return Outcome(Verdict.HOLDS, f"(I - u_hat u_hat^T) grad Phi = -h(m)(u - m u_hat) within {FD_TOL}",
-                   numbers=numbers, parameters=params, basis=Basis.NUMERICAL)
+    else:
+        outcome = Outcome(Verdict.HOLDS, f"(I - u_hat u_hat^T) grad Phi = -h(m)(u - m u_hat) within {FD_TOL}",
+                          numbers=numbers, parameters=params, basis=Basis.NUMERICAL)
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, lambda: _certify_projection(inst))
+
+
+def _relu_phi_balls(W, lam, c, c_hat, xi, u, u_hat):
+    """:func:`_relu_phi` in ball arithmetic (:func:`verify.checks.certify.relu_loss`); ``u_hat``
+    may hold Arb power series (Taylor arithmetic for the gradient)."""
+    from verify.checks.certify import relu_loss
+
+    n = (1 + xi * xi / len(lam)).sqrt()
+    return relu_loss((W + xi * np.outer(c, u)) / n, (W + xi * np.outer(c_hat, u_hat)) / n, lam)
+
+
+def _certify_projection(inst):
+    """Proposition 4's gradient display in balls: the free gradient ∇Φ(û) exactly (Taylor arithmetic
+    through :func:`_relu_phi_balls`, no finite differences), projected by the claim hook, against
+    −h(m)(u − mû) with the certified closed-form h at m = ⟨u, û⟩ (a ball); claim: gap ≤ FD_TOL."""
+    from verify.certified import certified_population
+    from verify.checks import certify
+
+    b = certify.instance_balls(inst)
+    grad = certify.gradient(lambda v: _relu_phi_balls(b.W, b.lam, b.c, b.c_hat, b.xi, b.u, v), b.u_hat)
+    h_of_m = certified_population(inst, certify.DPS).h(b.u @ b.u_hat)
+    claimed = certify.call_hook(claimed_prop_4_gradient, h_of_m, b.u, b.u_hat)
+    printed = certify.call_hook(claimed_prop_4_projection, grad, b.u_hat, b.W)
+    gap = certify.norm(certify.as_ball(v, "the projected gradient") for v in np.asarray(printed) - claimed)
+    return certify.compare(gap, FD_TOL, f"||projected grad Phi - (-h(m)(u - m u_hat))|| <= {FD_TOL:g} "
+                           f"(relu, k = {inst.k}, d = {inst.d}, exact gradient)")
 
 
 def claimed_d1_overlap(g, xi, k, c_i, c_j):
@@ -304,21 +363,12 @@ def remark_20(ctx) -> Outcome:
     """
     rng = ctx.rng("tensors")
     worst = 0.0
+    draws = []
     for s in (1, 2, 3):
         W, V = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
         lam, mu = rng.standard_normal(3), rng.standard_normal(3)
-        lhs = float(np.sum(np.outer(lam, mu) * (W @ V.T) ** s))
-
-        def tensor(weights, rows, s=s):
-            out = 0
-            for wgt, r in zip(weights, rows, strict=True):
-                t = r
-                for _ in range(s - 1):
-                    t = np.multiply.outer(t, r)
-                out = out + wgt * t
-            return out
-
-        rhs = float(np.sum(tensor(lam, W) * tensor(mu, V)))
+        draws.append((s, W, V, lam, mu))
+        lhs, rhs = (float(v) for v in _tensor_identity_sides(s, W, V, lam, mu))
         worst = max(worst, abs(lhs - rhs) / max(1.0, abs(lhs)))
     if worst > 1e-12:
         return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst},
@@ -334,8 +384,37 @@ def remark_20(ctx) -> Outcome:
     h1 = float(series.coefficients[1])
     if abs(h1) <= float(series.s_bounds[1]):
         return Outcome(Verdict.INCONCLUSIVE, "h_1 not resolved from zero", numbers={"h_1": h1})
-    return Outcome(Verdict.CONSISTENT, f"tensor identity exact to {worst:.1e}; with all even moment tensors zero "
-                   f"(lambda = (1,-1), w_2 = -w_1, tanh) h_1 = {h1:.4g} != 0, carried by odd s",
-                   numbers={"tensor_identity_relative_error": worst, "h_1": h1}, basis=Basis.NUMERICAL,
-                   notes=["Decided by: the tensor identity in float64 (relative 1e-12) and h_1 from the "
-                          "30-digit series with its truncation bound; the float64 part is the weaker."])
+    outcome = Outcome(Verdict.CONSISTENT, f"tensor identity exact to {worst:.1e}; with all even moment tensors zero "
+                      f"(lambda = (1,-1), w_2 = -w_1, tanh) h_1 = {h1:.4g} != 0, carried by odd s",
+                      numbers={"tensor_identity_relative_error": worst, "h_1": h1}, basis=Basis.NUMERICAL,
+                      notes=["Decided by: the tensor identity in float64 (relative 1e-12) and h_1 from the "
+                             "30-digit series with its truncation bound; the float64 part is the weaker."])
+    from verify.checks import certify
+
+    def decide():
+        parts = []
+        for s, W, V, lam, mu in draws:
+            lhs, rhs = _tensor_identity_sides(s, *(certify.balls(v) for v in (W, V, lam, mu)))
+            parts.append((f"s = {s}", certify.compare(abs(lhs - rhs) / max(1.0, abs(float(lhs.mid()))), 1e-12,
+                                                      f"tensor identity, s = {s}: relative gap <= 1e-12")))
+        series_balls = certify.h_series_balls(inst, 4)
+        h1_ball = series_balls.coefficients[1] + certify.arb(0, series_balls.s_bounds[1])
+        return certify.all_of({"tensor identity": certify.worst(parts, "tensor identity for s = 1, 2, 3"),
+                               "h_1": certify.nonzero(h1_ball, "h_1 (certified mu_p(tanh), s-truncation bound "
+                                                               "included) != 0")})
+
+    return certify.attempt(outcome, decide)
+
+
+def _tensor_identity_sides(s: int, W, V, lam, mu) -> tuple:
+    """(Σ_ij λ_iμ_j⟨w_i, v_j⟩^s, ⟨Σ λ_i w_i^{⊗s}, Σ μ_j v_j^{⊗s}⟩) with explicit tensors (floats or balls)."""
+    def tensor(weights, rows):
+        out = 0
+        for wgt, r in zip(weights, rows, strict=True):
+            t = r
+            for _ in range(s - 1):
+                t = np.multiply.outer(t, r)
+            out = out + wgt * t
+        return out
+
+    return np.sum(np.outer(lam, mu) * (W @ V.T) ** s), np.sum(tensor(lam, W) * tensor(mu, V))

@@ -153,13 +153,16 @@ def claimed_even_lines(s_start: int = 2):
     return sympy.expand(first + second)
 
 
+ODD_POINTS = 6  # random rational points at which the odd coefficients' signs are tested
+
+
 def _odd_coefficients_nonnegative(odd, rng) -> bool:
     """The odd part is free of A and D, and each coefficient is ≥ 0 at random positive points."""
     xi, k, m, *_, mu = prop_4.symbols()
     s1, s2, a, d = _symbols()
     if odd.has(a) or odd.has(d):
         return False
-    for _ in range(6):
+    for _ in range(ODD_POINTS):
         point = {xi: sympy.Rational(int(rng.integers(1, 40)), 7), k: int(rng.integers(1, 50)),
                  s1: sympy.Rational(int(rng.integers(0, 30)), 3), **{mu[p]: sympy.Rational(
                      int(rng.integers(-9, 10)), 5) for p in range(P + 1)}}
@@ -185,8 +188,9 @@ def s321_even_odd(ctx) -> Outcome:
     numbers = {"odd_part_nonnegative_and_free_of_c": odd_ok}
     if _equal(even, printed) and odd_ok:
         # odd coefficients >= 0 is only tested at six random rational points: a search
-        return Outcome(Verdict.HOLDS, "even part equals the two printed lines; odd coefficients >= 0 "
-                       f"(SymPy, degree <= {P})", numbers=numbers, basis=Basis.NUMERICAL)
+        return Outcome(Verdict.HOLDS, f"even part equals the two printed lines (SymPy, degree <= {P}); the odd part "
+                       f"is free of c, c_hat, and its coefficients are >= 0 at {ODD_POINTS} random rational points "
+                       "(exact values, but a sample, not a proof)", numbers=numbers, basis=Basis.NUMERICAL)
     xi, k, m, *_, mu = prop_4.symbols()
     s1, s2, a, d = _symbols()
     missing = sympy.factor(sympy.expand(even - printed).coeff(m, 0))
@@ -426,22 +430,28 @@ def claimed_claim_1_sum(m, xi2_over_k, mu2, norm_lam2, a_values):
     sign(m)(2 Σ_{l odd, s=1} q^{l+1} C(l+1,l)(l+2)μ²_{l+2} τ^{l+2} T(l,1) m^l
             + 2 Σ_{l>0 even, s=0} q^{l+1}(l+1)μ²_{l+1} τ^{l+1} T(l,0) m^l),
     q = ξ²/k, τ = 1/(1+q), T(l,1) = ‖λ‖² (odd l), T(l,0) = A (even l).  Shape (len(A), len(m)).
+    Floats give float64; object arrays of balls (and ball q, μ², ‖λ‖²) give balls.
     """
     q, tau = xi2_over_k, 1 / (1 + xi2_over_k)
-    m = np.asarray(m, float)
-    a_values = np.asarray(a_values, float)[:, None]
-    total = np.zeros((a_values.shape[0], m.size))
+    m, a_values = np.asarray(m), np.asarray(a_values)
+    m = m if m.dtype == object else m.astype(float)
+    a_values = (a_values if a_values.dtype == object else a_values.astype(float))[:, None]
+    total = np.zeros((a_values.shape[0], m.size), dtype=object if m.dtype == object else float)
     for l in range(1, len(mu2) - 2):
         if l % 2:
             total += 2 * q ** (l + 1) * (l + 1) * (l + 2) * mu2[l + 2] * tau ** (l + 2) * norm_lam2 * m**l
         else:
             total += 2 * q ** (l + 1) * (l + 1) * mu2[l + 1] * tau ** (l + 1) * a_values * m**l
-    return np.sign(m) * total
+    sign = np.frompyfunc(lambda v: v.sgn(), 1, 1)(m) if m.dtype == object else np.sign(m)
+    return sign * total
 
 
-def claimed_claim_1_failure_bound(xi2_over_k: float) -> float:
-    """Claim 1 fails with probability at most exp(−2k/(eξ²))."""
-    return math.exp(-2 / (math.e * xi2_over_k))
+def claimed_claim_1_failure_bound(xi2_over_k):
+    """Claim 1 fails with probability at most exp(−2k/(eξ²)) (a float, or a ball for a ball)."""
+    from verify.checks.certify import lib
+
+    M = lib(xi2_over_k)
+    return M.exp(-2 / (M.e * xi2_over_k))
 
 
 def _signed_sums(lam: np.ndarray) -> np.ndarray:
@@ -528,7 +538,7 @@ def claim_1(ctx) -> Outcome:
         return Outcome(Verdict.HOLDS, "no violation in the exact cases; search max ratio "
                        f"{max(worst_fixed, worst_2):.3g}", numbers=numbers)
     first = cases["k=1"]
-    return Outcome(
+    outcome = Outcome(
         Verdict.FAILS,
         f"k = 1, sigma = he3, xi^2 = 3: the sum is {value:.4g} < 0 at m = -sign(c ĉ) for EVERY c, ĉ "
         f"(failure probability {first['exact_failure_probability']:.0f} > claimed {first['claimed_failure_bound']:.3f}); "
@@ -548,6 +558,38 @@ def claim_1(ctx) -> Outcome:
                f"Searching xi^2 <= 2k finds max P_fail/bound = {worst_2:.3g} (no violation below xi^2 = 2k).",
                "Decided by: the k = 1 case, whose law is enumerated exactly but whose sum is evaluated in "
                "float64 (-0.84 against a 1e-12 relative threshold); the search only supports the correction."])
+    if "k=1" not in violated:
+        return outcome
+    from verify.checks.certify import attempt
+
+    return attempt(outcome, _certify_claim_1,
+                   exact_parts="the law of A = (λ·b)(λ·b̂), uniform on {±1} for k = 1 (enumerated)")
+
+
+def _certify_claim_1():
+    """The k = 1 counterexample in balls: σ = he3 (certified μ_p², p < 24, as in the fast path),
+    ξ² = 3, ‖λ‖² = 1.  A = (λ·b)(λ·b̂) is ±1 with probability 1/2 each; Claim 1's sum is < 0 at
+    m = −A for both, so the failure probability is exactly 1, and 1 > exp(−2k/(eξ²))."""
+    from flint import arb
+
+    from verify.certified import certified_hermite_coefficients
+    from verify.checks import certify
+
+    mu2 = [b * b for b in certified_hermite_coefficients("he3", 24, certify.DPS).balls]
+    q = certify.ball(3)
+    parts = {}
+    for a in (1, -1):
+        value = certify.call_hook(claimed_claim_1_sum, certify.balls([-a]), q, mu2, arb(1), certify.balls([a]))
+        parts[f"A = {a}"] = certify.compare(arb(0), certify.as_ball(np.asarray(value)[0, 0], "claimed_claim_1_sum"),
+                                            f"Claim 1's sum >= 0 at A = {a}, m = {-a} (k = 1, he3, xi^2 = 3)")
+    if not all(p.status is certify.Status.FAILS for p in parts.values()):
+        return certify.all_of(parts)
+    bound = certify.as_ball(certify.call_hook(claimed_claim_1_failure_bound, q), "claimed_claim_1_failure_bound")
+    probability = certify.compare(arb(1), bound, "P_fail = 1 <= exp(-2k/(e xi^2))")
+    sums = "; ".join(p.what for p in parts.values())
+    shown = {f"{name}: sum": p.balls["rhs"] for name, p in parts.items()} | {
+        "P_fail": probability.balls["lhs"], "claimed bound": probability.balls["rhs"]}
+    return certify.Certificate(probability.status, f"{sums}; so {probability.what}", shown)
 
 
 def _claim_1_chain():
@@ -570,9 +612,12 @@ def _claim_1_chain():
     ]
 
 
-def claimed_claim_1_tail(xi2_over_k: float, m: float) -> float:
-    """D.4: Pr[|(mξ²/k)(kΣλλcĉ)| ≥ 2‖λ‖²] ≤ exp{−2k/(emξ²)}."""
-    return math.exp(-2 / (math.e * xi2_over_k * m))
+def claimed_claim_1_tail(xi2_over_k, m):
+    """D.4: Pr[|(mξ²/k)(kΣλλcĉ)| ≥ 2‖λ‖²] ≤ exp{−2k/(emξ²)} (a float, or a ball for balls)."""
+    from verify.checks.certify import lib
+
+    M = lib(xi2_over_k, m)
+    return M.exp(-2 / (M.e * xi2_over_k * m))
 
 
 def _second_moment_exact() -> bool:
@@ -613,7 +658,7 @@ def d4_claim_1_proof(ctx) -> Outcome:
                        counterexample={"step": bad})
     if exact_tail > bound:
         worst, where = _claim_1_correction_search(ctx, 1 / math.e)
-        return Outcome(
+        outcome = Outcome(
             Verdict.FAILS,
             f"equalities and E-identity exact, but the tail display fails: k = 1, xi^2 = 3, m = 1 gives "
             f"Pr = {exact_tail:.0f} > exp(-2k/(e m xi^2)) = {bound:.3f} (Thm 9.23 needs t = 2k/(m xi^2) >= 2e)",
@@ -626,6 +671,16 @@ def d4_claim_1_proof(ctx) -> Outcome:
                    "(the next display has it): the bracket is (l+1)||λ||^2 + (xi^2/k) A m.",
                    "Decided by: the tail display alone, Pr = 1 (exact enumeration) against exp(-2k/(e m xi^2)) "
                    "evaluated in float64; the chain and the E-identity are exact but hold."])
+        from verify.checks import certify
+
+        def decide():
+            tail = certify.as_ball(certify.call_hook(claimed_claim_1_tail, certify.ball(q), certify.ball(m)),
+                                   "claimed_claim_1_tail")
+            return certify.compare(certify.ball(exact_tail), tail,
+                                   "Pr[|(m xi^2/k) A| >= 2||lambda||^2] = 1 <= exp(-2k/(e m xi^2)) at k = 1, xi^2 = 3, m = 1")
+
+        return certify.attempt(outcome, decide, exact_parts="the probability 1 (enumeration of A = ±1), the chain "
+                               "and the E-identity (SymPy)")
     return Outcome(Verdict.HOLDS, "chain of equalities exact; E-identity exact; tail display respected",
                    numbers=numbers, basis=Basis.NUMERICAL)  # the tail comparison is float64
 
@@ -898,6 +953,17 @@ def relu_mu_squared(terms: int) -> np.ndarray:
     return out
 
 
+def claimed_eq_13_threshold(k: int, gamma: float) -> float:
+    """Eq. (13)'s event: max_{s≤s*}|T_s| ≥ γλ_max² log k (λ = 1)."""
+    return gamma * math.log(k)
+
+
+def claimed_eq_13_failure_bound(k: int, gamma: float) -> float:
+    """The probability of that event by the proof's union bound over s ≤ s* = ⌊10√k⌋, s*·k^{−γ/e}
+    (capped at 1; the printed 1 − k^{−γ/e+1/2} drops the constant 10 of s*)."""
+    return min(int(10 * math.sqrt(k)) * k ** (-gamma / math.e), 1.0)
+
+
 def _eq_13_sides(activation_mu2: np.ndarray, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray) -> tuple:
     """(|Σ_n Σ_{s≤s*} a_{n,s} T_s|, max_{s≤s*}|T_s|, Σ_n Σ_{s≤s*} a_{n,s}) with s* = ⌊10√k⌋, λ = 1,
     T_s = Σ_ij λλ c_iĉ_j G_ij^s and a_{n,s} = (1/k)^{2n+2}C(2n+2+s,2n+2)(2n+s+3)μ²_{2n+s+3}(k/(k+1))^{2n+s+3}."""
@@ -927,26 +993,42 @@ def eq_13(ctx) -> Outcome:
     makes the event empty at these k).
     """
     mu2 = relu_mu_squared(130)
-    worst_ratio, events, trials, table = 0.0, 0, 0, {}
+    gamma = 1.0
+    worst_ratio, events, trials, table, comparisons = 0.0, 0, 0, {}, {}
     for k in (16, 64):
         hits = 0
         draws = ctx.pick(40, 200)
         for gram, b, bh in _separated_draws(ctx, k, draws):
             lhs, t_max, coeff_sum = _eq_13_sides(mu2, gram, b, bh)
             worst_ratio = max(worst_ratio, lhs / (t_max * coeff_sum))
-            hits += t_max >= math.log(k)
-        union = int(10 * math.sqrt(k)) * k ** (-1 / math.e)
-        table[k] = compare_probability(hits, draws, min(union, 1.0)).describe()
+            hits += t_max >= claimed_eq_13_threshold(k, gamma)
+        comparisons[k] = compare_probability(hits, draws, claimed_eq_13_failure_bound(k, gamma))
+        table[k] = comparisons[k].describe()
         events, trials = events + hits, trials + draws
     numbers = {"max LHS/(max_s|T_s| sum coeff)": worst_ratio, "event_gamma=1": table}
-    if worst_ratio <= 1 + 1e-12:
-        return Outcome(Verdict.HOLDS, f"LHS <= max_s|T_s| x sum of coefficients on every draw (worst ratio "
-                       f"{worst_ratio:.3g}); the tail event is within the union bound", numbers=numbers,
-                       basis=Basis.NUMERICAL,
-                       notes=["The union bound gives 1 - s* k^(-gamma/e) = 1 - 10 k^(1/2 - gamma/e); the printed "
-                              "1 - k^(-gamma/e + 1/2) drops the constant 10 of s* (immaterial).",
-                              "f_s in D.5.2 is printed with b_i b_hat_i; it should read b_i b_hat_j.",
-                              "Decided by: the deterministic inequality in float64 (1e-12) on every sampled draw, "
-                              "a search that found no counterexample; the event frequencies are only reported."])
-    return Outcome(Verdict.FAILS, f"LHS exceeds max|T_s| x sum coefficients by {worst_ratio:.3g}",
-                   numbers=numbers, counterexample=numbers, basis=Basis.NUMERICAL)
+    if worst_ratio > 1 + 1e-12:
+        return Outcome(Verdict.FAILS, f"LHS exceeds max|T_s| x sum coefficients by {worst_ratio:.3g}",
+                       numbers=numbers, counterexample=numbers, basis=Basis.NUMERICAL)
+    exceeded = [k for k, c in comparisons.items() if c.exceeds]
+    if exceeded:
+        k = exceeded[0]
+        return Outcome(Verdict.FAILS, f"the tail event max_s|T_s| >= gamma log k is more frequent than the union bound "
+                       f"allows at k = {k}: {table[k]}", numbers=numbers,
+                       counterexample={"k": k, "gamma": gamma, "event": table[k]}, basis=Basis.STATISTICAL)
+    if not all(c.respects for c in comparisons.values()):
+        return Outcome(Verdict.INCONCLUSIVE, "the deterministic core holds on every draw, but the tail event's "
+                       "frequency is not resolved against the union bound: " + "; ".join(table.values()),
+                       numbers=numbers)
+    bounds = {k: c.claimed_bound for k, c in comparisons.items()}
+    return Outcome(Verdict.HOLDS, f"LHS <= max_s|T_s| x sum of coefficients on every draw (worst ratio "
+                   f"{worst_ratio:.3g}); the tail event's frequency is within the union bound at k = 16 and 64 "
+                   "(99.9999% Clopper-Pearson upper ends <= the bound)", numbers=numbers,
+                   basis=Basis.STATISTICAL,
+                   notes=["The union bound gives 1 - s* k^(-gamma/e) = 1 - 10 k^(1/2 - gamma/e); the printed "
+                          "1 - k^(-gamma/e + 1/2) drops the constant 10 of s* (immaterial).",
+                          "f_s in D.5.2 is printed with b_i b_hat_i; it should read b_i b_hat_j.",
+                          f"At gamma = 1 the union bound is capped at 1 for both k ({bounds}), so the event comparison "
+                          "cannot fail there: it is what the proof's bound allows, tested as stated.",
+                          "Decided by: the deterministic inequality in float64 (1e-12) on every sampled draw (a search "
+                          "that found no counterexample) and the event frequencies against the union bound "
+                          "(Clopper-Pearson, confidence 1 - 1e-6)."])
