@@ -40,17 +40,19 @@ class Verdict(enum.StrEnum):
 class Basis(enum.StrEnum):
     """Which kind of evidence decided a verdict, strongest first.
 
+    - ``exact``: symbolic or exact-rational computation (SymPy, fractions, enumeration): no
+      rounding anywhere;
     - ``certified``: ball arithmetic (Arb) whose balls satisfy, or violate, the statement
-      strictly: a proof on the instance or range checked;
-    - ``exact``: symbolic or exact-rational computation (SymPy, fractions, enumeration);
+      strictly: a proof on the instance or range checked, resting on Arb's rigorous error
+      bounds (so a verdict with exact and certified parts is certified);
     - ``high-precision``: mpmath at a stated precision with an error estimate that is not a bound;
     - ``numerical``: double precision, e.g. a counterexample search, with no error bound;
     - ``statistical``: Monte Carlo, sampling or fits, at a stated confidence;
     - ``none``: nothing was computed that decides it (cited results, inconclusive checks).
     """
 
-    CERTIFIED = "certified"
     EXACT = "exact"
+    CERTIFIED = "certified"
     HIGH_PRECISION = "high-precision"
     NUMERICAL = "numerical"
     STATISTICAL = "statistical"
@@ -82,14 +84,19 @@ _METHOD_WORDS = {"exact": Basis.EXACT, "symbolic": Basis.EXACT, "enumeration": B
 _STRENGTH = list(Basis)  # strongest first
 
 
+def weakest_basis(bases) -> Basis:
+    """The weakest of ``bases`` (None entries skipped); ``none`` when there is nothing."""
+    present = [b for b in bases if b is not None]
+    return max(present, key=_STRENGTH.index) if present else Basis.NONE
+
+
 def method_basis(method: str) -> Basis:
     """The evidence a check's ``method`` ("exact + sampling", ...) gives when its outcome does not
     name one: the weakest of its parts, because a verdict is only as strong as its weakest input
     ("cited" parts add nothing and are skipped unless nothing else is there)."""
     plain = re.sub(r"\([^)]*\)", " ", method)  # "(exact law of c)" is a remark, not a method
     parts = [_METHOD_WORDS[word] for part in plain.split("+") for word in part.split()]
-    decided = [b for b in parts if b is not Basis.NONE]
-    return max(decided, key=_STRENGTH.index) if decided else Basis.NONE
+    return weakest_basis(b for b in parts if b is not Basis.NONE)
 
 
 @dataclass
