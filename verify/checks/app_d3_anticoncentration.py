@@ -78,7 +78,7 @@ def eq_12(ctx) -> Outcome:
 
     rng = ctx.rng("psd")
     kernel = fast_kernel("relu")
-    smallest = 0.0
+    smallest = math.inf  # the smallest eigenvalue of Q over the draws, relative to ‖Q‖
     draws = []
     for k_ in (5, 20, 60):
         w = rng.standard_normal((k_, 3 * k_))
