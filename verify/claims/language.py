@@ -1,0 +1,293 @@
+r"""The claim language: one relation between quantities of the model, parsed without ``eval``.
+
+A claim is the text a theorist would write under a lemma::
+
+    h(0) >= C_sigma*xi**2/(k + xi**2)
+    sign(m)*(h(m) - h(0)) >= 0
+    Sum(binomial(l + s, l)*(k/(k + 1))**(s + 1), s, 0, oo) == Theta(k**l)
+
+Grammar.  ``claim := side OP side`` with ``OP`` one of ``== <= >= < >``; one side may be
+``O(e)``, ``Theta(e)`` or ``Omega(e)`` (an asymptotic order, read as "the ratio of the other
+side to e stays bounded", see :mod:`verify.claims.asymptotic`).  A side is an expression:
+numbers, ``+ - * / **``, names and calls of
+
+- the quantities (:data:`QUANTITIES`): ``h(m)``, ``Phi(m)``, ``hcoef(l)`` (the coefficient of
+  m^l in h), ``mu(p)``, ``K(rho)``, ``Kp(rho)``, ``T(l, s)`` (Proposition 4's T) and
+  ``grad_var(m)`` (E‖∇̂L‖², Monte Carlo);
+- the scalars (:data:`SCALARS`): the instance's ``k``, ``xi``, ``d``, ``lam_min``, ``lam_max``,
+  ``gamma`` (Assumption 5's separation 1 − max_{i≠j}|⟨w_i, w_j⟩|), and the activation's
+  ``C_sigma`` = Σ p μ_p² and ``lstar`` (the information exponent);
+- the functions exp, log, sqrt, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, Abs/abs,
+  sign, Max, Min, binomial, factorial and ``Sum(term, index, low, high)`` (``high`` may be
+  ``oo`` when SymPy can sum the term in closed form);
+- the constants ``pi`` and ``E``, and the variables that ``--for`` declares.
+
+The text goes through :func:`verify.expressions.parse_expression` (an AST walk over a
+whitelist; nothing is evaluated) with this module's function table; the quantities become
+SymPy undefined functions, so a parsed claim is an ordinary SymPy relation that the decision
+procedure substitutes into.  Everything else (attribute access, lambdas, strings, keyword
+arguments, underscore names, subscripts) is refused by that parser with a one-line error
+naming the construct.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import sympy
+
+from verify.errors import MalformedExpressionError
+from verify.expressions import Function, Relation, activation_functions, parse_expression
+
+#: Quantities: name -> (arity, the domain of each argument as words for messages).
+QUANTITIES = {
+    "h": (1, "real"),
+    "Phi": (1, "real"),
+    "grad_var": (1, "real"),
+    "K": (1, "real"),
+    "Kp": (1, "real"),
+    "hcoef": (1, "integer"),
+    "mu": (1, "integer"),
+    "T": (2, "integer"),
+}
+#: Scalars of the instance (k, xi, d, lam_min, lam_max, gamma) and of the activation (C_sigma, lstar).
+INSTANCE_PARAMETERS = ("k", "xi", "d")
+SCALARS = ("k", "xi", "d", "lam_min", "lam_max", "gamma", "C_sigma", "lstar")
+#: The scalars a backend evaluates (k, xi, d are values of the configuration, or box variables).
+DERIVED_SCALARS = ("lam_min", "lam_max", "gamma", "C_sigma", "lstar")
+#: What each quantity or scalar needs: an instance (a family), an activation, or nothing.
+NEEDS_INSTANCE = frozenset({"h", "Phi", "hcoef", "T", "grad_var", "lam_min", "lam_max", "gamma"})
+NEEDS_ACTIVATION = frozenset({"h", "Phi", "hcoef", "grad_var", "mu", "K", "Kp", "C_sigma", "lstar"})
+ASYMPTOTIC = ("O", "Theta", "Omega")
+#: Sum(term, index, low, high) with at most this many terms once the bounds are numbers: a
+#: paper's sums are truncated far earlier, and a longer one only makes SymPy slow.
+MAX_SUM_TERMS = 1000
+
+#: The placeholder for ``oo``: a plain symbol, so the parser's finiteness check lets it through
+#: as a Sum's upper limit; everywhere else it is refused after parsing.
+INFINITY = sympy.Symbol("oo", positive=True)
+
+
+@cache
+def quantity_function(name: str):
+    """The SymPy undefined function standing for quantity ``name`` (or an asymptotic marker)."""
+    return sympy.Function(name)
+
+
+def scalar_symbol(name: str) -> sympy.Symbol:
+    """k and d are positive integers, xi and the rest positive or real numbers."""
+    if name in ("k", "d"):
+        return sympy.Symbol(name, integer=True, positive=True)
+    if name in ("xi", "lam_max", "C_sigma"):
+        return sympy.Symbol(name, positive=True)
+    if name == "lstar":
+        return sympy.Symbol(name, integer=True, positive=True)
+    return sympy.Symbol(name, real=True)
+
+
+def variable_symbol(name: str, integer: bool) -> sympy.Symbol:
+    """The symbol of a variable that ``--for`` declares (instance parameters keep their own)."""
+    if name in SCALARS:
+        return scalar_symbol(name)
+    return sympy.Symbol(name, integer=True) if integer else sympy.Symbol(name, real=True)
+
+
+@dataclass(frozen=True)
+class ParsedClaim:
+    """A claim as SymPy objects: ``lhs OP rhs``; ``order`` is O/Theta/Omega when ``rhs`` is an order."""
+
+    text: str
+    lhs: sympy.Expr
+    op: str
+    rhs: sympy.Expr
+    order: str | None
+    indices: tuple[sympy.Symbol, ...]
+
+    @property
+    def difference(self) -> sympy.Expr:
+        return self.lhs - self.rhs
+
+    def quantities(self) -> set[str]:
+        """Names of the quantities and scalars the claim uses (Sum indices and variables excluded)."""
+        used = {type(f).__name__ for f in self.expressions_atoms(sympy.core.function.AppliedUndef)}
+        used |= {s.name for s in (self.lhs.free_symbols | self.rhs.free_symbols) if s.name in SCALARS}
+        return used - set(ASYMPTOTIC)
+
+    def expressions_atoms(self, kind):
+        return self.lhs.atoms(kind) | self.rhs.atoms(kind)
+
+
+def _sum(term, index, low, high):
+    if not isinstance(index, sympy.Symbol) or not index.is_integer:
+        raise ValueError(f"the second argument of Sum must be its index name, got {index}")
+    for bound in (low, high):
+        if not (bound.is_integer or bound == INFINITY):
+            raise ValueError(f"Sum bounds must be integers (or oo above), got {bound}")
+    if low == INFINITY:
+        raise ValueError("a Sum cannot start at oo")
+    return sympy.Sum(term, (index, low, high))
+
+
+def _order(name: str):
+    marker = quantity_function(name)
+    return lambda argument: marker(argument)
+
+
+def claim_functions() -> dict[str, Function]:
+    """The parser's whitelist for claims: the activation functions plus quantities, Sum, binomial, orders."""
+    table = dict(activation_functions())
+    table.pop("hermite_prob")
+    for name, (arity, _) in QUANTITIES.items():
+        table[name] = Function(quantity_function(name), arity)
+    table["binomial"] = Function(sympy.binomial, 2)
+    table["Sum"] = Function(_sum, 4)
+    for name in ASYMPTOTIC:
+        table[name] = Function(_order(name), 1)
+    return table
+
+
+def sum_indices(text: str) -> list[str]:
+    """Names used as the index (second argument) of a ``Sum(...)`` call in ``text``.
+
+    Only reads the syntax tree (``ast.parse`` executes nothing); text that does not parse
+    yields no names here and gets its one-line error from the parser proper."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    names = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "Sum"
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Name)
+        ):
+            names.append(node.args[1].id)
+    return names
+
+
+def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
+    """Parse ``text`` with the scalars, the declared ``variables`` and the Sum indices as names.
+
+    Raises
+    ------
+    MalformedExpressionError
+        One line naming the offending token: unknown names and functions, a missing or
+        malformed relation, orders in the wrong place, ``oo`` outside a Sum's upper limit,
+        non-integer arguments of mu, hcoef or T, quantities inside an infinite Sum.
+    """
+    names = {name: scalar_symbol(name) for name in SCALARS} | dict(variables)
+    indices = []
+    for name in dict.fromkeys(sum_indices(text)):
+        if name in names or name in QUANTITIES or name in ASYMPTOTIC:
+            raise MalformedExpressionError(
+                f"claim: Sum index {name!r} is already the name of a variable or "
+                "quantity; pick another letter"
+            )
+        if not name.isidentifier() or name.startswith("_"):
+            continue  # the parser refuses it with its own message
+        indices.append(sympy.Symbol(name, integer=True))
+        names[name] = indices[-1]
+    constants = {"pi": sympy.pi, "E": sympy.E, "oo": INFINITY}
+    relation = parse_expression(
+        text,
+        variables=names,
+        functions=claim_functions(),
+        constants=constants,
+        allow_relation=True,
+        what="claim",
+    )
+    assert isinstance(relation, Relation)
+    lhs, op, rhs = relation.lhs, relation.op, relation.rhs
+    order = _order_of(lhs, rhs, text)
+    if order is not None and _is_order(lhs):
+        lhs, rhs, op = rhs, lhs, _MIRROR[op]
+    claim = ParsedClaim(text, sympy.sympify(lhs), op, sympy.sympify(rhs), order, tuple(indices))
+    _check_infinity(claim)
+    _check_arguments(claim)
+    return claim
+
+
+_MIRROR = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _is_order(expr) -> bool:
+    return isinstance(expr, sympy.core.function.AppliedUndef) and type(expr).__name__ in ASYMPTOTIC
+
+
+def _order_of(lhs, rhs, text: str) -> str | None:
+    """The order (O/Theta/Omega) standing as one whole side, or None; orders anywhere else are refused."""
+    markers = [
+        f
+        for side in (lhs, rhs)
+        for f in sympy.sympify(side).atoms(sympy.core.function.AppliedUndef)
+        if type(f).__name__ in ASYMPTOTIC
+    ]
+    if not markers:
+        return None
+    whole = [side for side in (lhs, rhs) if _is_order(side)]
+    if len(markers) > 1 or len(whole) != 1:
+        raise MalformedExpressionError(
+            f"claim: an order O(...), Theta(...) or Omega(...) must be one whole side "
+            f"of the relation, e.g. 'h(0) == Theta(k)', got {text.strip()!r}"
+        )
+    return type(whole[0]).__name__
+
+
+def _check_infinity(claim: ParsedClaim) -> None:
+    """``oo`` only as the upper limit of a Sum whose term has no quantity in it."""
+    allowed = set()
+    for s in claim.expressions_atoms(sympy.Sum):
+        ((_, _, high),) = s.limits
+        if high == INFINITY:
+            if s.function.atoms(sympy.core.function.AppliedUndef):
+                raise MalformedExpressionError(
+                    f"claim: the infinite sum {s} contains a quantity; only closed-form "
+                    "terms can be summed to oo (give a finite upper limit)"
+                )
+            allowed.add(s)
+    rest = [claim.lhs, claim.rhs]
+    for s in allowed:
+        rest = [e.subs(s, sympy.Integer(0)) for e in rest]
+    if any(INFINITY in e.free_symbols for e in rest):
+        raise MalformedExpressionError(
+            "claim: 'oo' may only stand as the upper limit of a Sum (a claim compares finite quantities)"
+        )
+
+
+def _check_arguments(claim: ParsedClaim) -> None:
+    """mu, hcoef and T take integer arguments; an argument that is not integer-valued is refused now."""
+    for call in claim.expressions_atoms(sympy.core.function.AppliedUndef):
+        name = type(call).__name__
+        if name in QUANTITIES and QUANTITIES[name][1] == "integer":
+            for argument in call.args:
+                if argument.is_integer is not True:
+                    raise MalformedExpressionError(
+                        f"claim: {name}(...) takes integer arguments, got {argument} in {call} "
+                        "(declare integer variables with --for 'NAME in a..b')"
+                    )
+                if argument.is_number and argument < 0:
+                    raise MalformedExpressionError(
+                        f"claim: {name}(...) takes non-negative integers, got {call}"
+                    )
+
+
+def exact_number(value) -> sympy.Expr:
+    """A SymPy number read as the decimal the user typed (0.1 is 1/10, not its double)."""
+    value = sympy.sympify(value)
+    if isinstance(value, sympy.Float):
+        return sympy.nsimplify(value, rational=True)
+    return value.xreplace({f: sympy.nsimplify(f, rational=True) for f in value.atoms(sympy.Float)})
+
+
+def is_finite_real(value) -> bool:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return False
+    return math.isfinite(number)

@@ -1,0 +1,292 @@
+r"""Quantifiers of a claim: ``--for`` ranges and bindings, ``--prob`` and the instance seeds.
+
+``--for`` takes one of
+
+- ``NAME in [a, b]``   a real variable, every value in the closed interval (a = b is one point);
+- ``NAME in a..b``     an integer variable, every integer from a to b;
+- ``NAME in {v, w}``   the listed values;
+- ``NAME = expr``      a binding: NAME is the value of ``expr`` (in the variables declared before
+  it, e.g. ``xi = sqrt(k)/2``, ``d = 8*k``, or a pinned point ``m = 0.25``).
+
+Bounds and values are parsed by the same whitelist parser as claims.  ``k`` and ``d`` are
+positive integers (≤ the suite's size limits), ``xi`` a real in (0, 10⁶]; the domain of every
+other variable comes from the quantities it is the argument of (m in h(m) lies in [−1, 1]),
+checked in :mod:`verify.claims.model`.  ``--prob '>= q over c, c_hat'`` says the relation holds
+with probability at least q (an expression in k, xi, d) over the named random parts of the
+instance: ``c``, ``c_hat`` and ``W`` (the base rows, with u and û, which must stay ⊥ span W).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
+from verify.errors import InvalidParameterError
+from verify.expressions import parse_expression
+from verify.validation import MAX_SCALE, SIZE_LIMITS
+
+
+class QuantifierError(InvalidParameterError):
+    """A ``--for``, ``--prob``, ``--seeds`` or ``--growth`` text that cannot be read, or out of its domain."""
+
+
+_NAME = r"[A-Za-z][A-Za-z0-9_]*"
+_RANGE = re.compile(rf"^\s*({_NAME})\s+in\s+(.+?)\s*$", re.S)
+_BINDING = re.compile(rf"^\s*({_NAME})\s*=\s*(.+?)\s*$", re.S)
+_PROB = re.compile(r"^\s*(>=|<=|>|<)\s*(.+?)\s+over\s+(.+?)\s*$", re.S)
+#: The random parts a probability may range over (W carries u and û, which stay ⊥ span W).
+RANDOM_PARTS = ("c", "c_hat", "W")
+#: Integer ranges are enumerated; beyond this many values only a spread subset is checked
+#: (the ends, log-spaced and random values), and the outcome says so.
+MAX_ENUMERATED = 64
+_UNBOUNDED = re.compile(r"\b(oo|inf|infinity)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    """One ``--for``: ``kind`` is real, integer, values or binding; ``text`` is what was typed."""
+
+    name: str
+    kind: str
+    text: str
+    # SymPy numbers and expressions (SymPy is untyped): the ends of a range, a binding's expression
+    low: Any = None
+    high: Any = None
+    values: tuple = ()
+    expression: Any = None
+    symbol: Any = None
+
+    @property
+    def integer(self) -> bool:
+        return self.kind == "integer" or (self.kind == "values" and all(v.is_integer for v in self.values))
+
+    @property
+    def continuous(self) -> bool:
+        return self.kind == "real" and self.low != self.high
+
+    def points(self) -> list:
+        """The values of a discrete quantifier (integer ranges beyond MAX_ENUMERATED: a spread subset)."""
+        if self.kind == "values":
+            return list(self.values)
+        if self.kind == "real":
+            return [self.low] if self.low == self.high else [self.low, self.high]
+        low, high = int(self.low), int(self.high)
+        if high - low + 1 <= MAX_ENUMERATED:
+            return [sympy.Integer(v) for v in range(low, high + 1)]
+        return [sympy.Integer(v) for v in spread(low, high, MAX_ENUMERATED)]
+
+    def exhaustive(self) -> bool:
+        return self.kind != "integer" or int(self.high) - int(self.low) + 1 <= MAX_ENUMERATED
+
+
+def spread(low: int, high: int, count: int) -> list[int]:
+    """About ``count`` integers of [low, high]: both ends and log-spaced values (deterministic)."""
+    import numpy as np
+
+    if low >= 1:
+        grid = np.geomspace(low, high, count)
+    else:
+        grid = np.linspace(low, high, count)
+    return sorted({int(round(v)) for v in grid} | {low, high})
+
+
+def _number(text: str, what: str, integer: bool = False) -> sympy.Expr:
+    if _UNBOUNDED.search(text):
+        raise QuantifierError(f"{what}: {text.strip()!r} is unbounded; a range needs finite ends")
+    value = parse_expression(text, variables={}, functions=_bound_functions(), what=what)
+    value = exact_number(value)
+    if not value.is_number or not value.is_real or not math.isfinite(float(value)):
+        raise QuantifierError(f"{what}: {text.strip()!r} is not a finite real number")
+    if integer and not value.is_integer:
+        raise QuantifierError(f"{what}: {text.strip()!r} is not an integer")
+    return value
+
+
+def _bound_functions():
+    from verify.claims.language import claim_functions
+
+    table = claim_functions()
+    for name in (*QUANTITIES, *ASYMPTOTIC, "Sum"):
+        table.pop(name)
+    return table
+
+
+def parse_quantifier(text: str) -> Quantifier:
+    """One ``--for`` text (see the module docstring); bindings keep their expression as text here
+    and are parsed by :func:`bind` once every name is known."""
+    if not isinstance(text, str) or not text.strip():
+        raise QuantifierError(
+            f"--for: expected 'NAME in [a, b]', 'NAME in a..b', 'NAME in {{v, w}}' or "
+            f"'NAME = expr', got {text!r}"
+        )
+    what = f"--for {text.strip()!r}"
+    match = _RANGE.match(text)
+    if match:
+        name, spec = match.groups()
+        _check_name(name, what)
+        return _range(name, spec, text.strip(), what)
+    match = _BINDING.match(text)
+    if match and "==" not in text:
+        name, spec = match.groups()
+        _check_name(name, what)
+        integer = name in ("k", "d") or re.fullmatch(r"-?\d+", spec.strip()) is not None
+        return Quantifier(
+            name,
+            "binding",
+            text.strip(),
+            expression=sympy.Symbol("unparsed"),
+            values=(spec,),
+            symbol=variable_symbol(name, integer),
+        )
+    raise QuantifierError(
+        f"{what}: cannot read it; expected 'NAME in [a, b]' (reals), 'NAME in a..b' "
+        "(integers), 'NAME in {v, w}' (values) or 'NAME = expr' (a binding)"
+    )
+
+
+def _check_name(name: str, what: str) -> None:
+    if name in SCALARS and name not in ("k", "xi", "d"):
+        raise QuantifierError(f"{what}: {name!r} is a quantity of the instance or activation, not a variable")
+    if name in QUANTITIES or name in ASYMPTOTIC or name in ("Sum", "pi", "E", "oo"):
+        raise QuantifierError(
+            f"{what}: {name!r} names a quantity or function of the claim language; pick another variable name"
+        )
+
+
+def _range(name: str, spec: str, text: str, what: str) -> Quantifier:
+    integer_name = name in ("k", "d")
+    if spec.startswith("[") and spec.endswith("]") and "," in spec:
+        low_text, high_text = spec[1:-1].split(",", 1)
+        if integer_name:
+            raise QuantifierError(f"{what}: {name} is an integer; write '{name} in a..b'")
+        low, high = _number(low_text, what), _number(high_text, what)
+        if low > high:
+            raise QuantifierError(f"{what}: the range is empty ({low} > {high})")
+        q = Quantifier(name, "real", text, low=low, high=high, symbol=variable_symbol(name, False))
+    elif spec.startswith("{") and spec.endswith("}"):
+        parts = [p for p in spec[1:-1].split(",") if p.strip()]
+        if not parts:
+            raise QuantifierError(f"{what}: the set of values is empty")
+        values = tuple(dict.fromkeys(_number(p, what, integer_name) for p in parts))
+        q = Quantifier(
+            name,
+            "values",
+            text,
+            values=values,
+            symbol=variable_symbol(name, all(v.is_integer for v in values)),
+        )
+    elif ".." in spec and not spec.startswith(("[", "(")):
+        low_text, high_text = spec.split("..", 1)
+        low, high = _number(low_text, what, True), _number(high_text, what, True)
+        if low > high:
+            raise QuantifierError(f"{what}: the range is empty ({low} > {high})")
+        q = Quantifier(name, "integer", text, low=low, high=high, symbol=variable_symbol(name, True))
+    else:
+        raise QuantifierError(
+            f"{what}: the range {spec!r} is not '[a, b]', 'a..b' or '{{v, w}}' "
+            "(open ends like (a, b) are not supported: use a closed interval)"
+        )
+    check_parameter(q.name, list(q.values) if q.kind == "values" else [q.low, q.high], what)
+    return q
+
+
+def check_parameter(name: str, values, what: str) -> None:
+    """k and d are positive integers within the size limits; xi lies in (0, 10⁶]."""
+    for value in values:
+        if name in ("k", "d"):
+            if not value.is_integer or value < 1:
+                raise QuantifierError(f"{what}: {name} must be a positive integer, got {value}")
+            if value > SIZE_LIMITS[name][0]:
+                raise QuantifierError(
+                    f"{what}: {name} = {value} exceeds the limit {SIZE_LIMITS[name][0]} "
+                    f"({SIZE_LIMITS[name][1]})"
+                )
+        elif name == "xi" and not (0 < value <= MAX_SCALE):
+            raise QuantifierError(
+                f"{what}: xi must lie in (0, {MAX_SCALE:g}] (the scale of eq. (3)), got {value}"
+            )
+
+
+def bind(quantifier: Quantifier, names: dict[str, sympy.Symbol]) -> Quantifier:
+    """Parse a binding's expression with the names declared before it."""
+    (spec,) = quantifier.values
+    what = f"--for {quantifier.text!r}"
+    expression = parse_expression(spec, variables=names, functions=_bound_functions(), what=what)
+    expression = exact_number(expression)
+    if expression.is_number:
+        check_parameter(quantifier.name, [expression], what)
+    return Quantifier(
+        quantifier.name, "binding", quantifier.text, expression=expression, symbol=quantifier.symbol
+    )
+
+
+@dataclass(frozen=True)
+class Probability:
+    """``--prob 'OP bound over parts'``: P[the relation holds for all inner variables] OP bound."""
+
+    op: str
+    bound: sympy.Expr
+    over: tuple[str, ...]
+    text: str
+
+
+def parse_probability(text: str, names: dict[str, sympy.Symbol]) -> Probability:
+    match = _PROB.match(text or "")
+    what = f"--prob {str(text).strip()!r}"
+    if not match:
+        raise QuantifierError(f"{what}: expected 'OP BOUND over PARTS', e.g. '>= 0.9 over c, c_hat'")
+    op, bound_text, over_text = match.groups()
+    bound = exact_number(
+        parse_expression(bound_text, variables=names, functions=_bound_functions(), what=what)
+    )
+    if bound.is_number and not 0 <= bound <= 1:
+        raise QuantifierError(f"{what}: the bound {bound} is not a probability in [0, 1]")
+    over = tuple(dict.fromkeys(p.strip() for p in over_text.split(",")))
+    for part in over:
+        if part not in RANDOM_PARTS:
+            raise QuantifierError(
+                f"{what}: cannot randomise over {part!r}; the random parts are {', '.join(RANDOM_PARTS)}"
+            )
+    return Probability(op, bound, over, text.strip())
+
+
+def parse_seeds(text: str | int | list | tuple | range) -> tuple[int, ...]:
+    """Instance seeds: ``5``, ``0..3`` or ``{1, 4, 9}`` (or a Python int / sequence of ints)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        values = [text]
+    elif isinstance(text, list | tuple | range):
+        values = list(text)
+    else:
+        spec = str(text).strip()
+        match = re.fullmatch(r"(\d{1,9})\s*\.\.\s*(\d{1,9})", spec)
+        if match:
+            values = list(range(int(match.group(1)), int(match.group(2)) + 1))
+        elif re.fullmatch(r"\{\s*\d{1,9}(\s*,\s*\d{1,9})*\s*\}", spec):
+            values = [int(v) for v in spec[1:-1].split(",")]
+        elif re.fullmatch(r"\d{1,9}", spec):
+            values = [int(spec)]
+        else:
+            raise QuantifierError(
+                f"--seeds: expected N, A..B or {{N, M}} with non-negative integers, got {spec!r}"
+            )
+    if not values:
+        raise QuantifierError(f"--seeds: the range {text!r} is empty")
+    if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise QuantifierError(f"--seeds: seeds are non-negative integers, got {text!r}")
+    if len(values) > 1000:
+        raise QuantifierError(f"--seeds: {len(values)} seeds is more than the limit of 1000")
+    return tuple(dict.fromkeys(values))
+
+
+def as_fraction(value: sympy.Expr) -> Fraction:
+    """A rational SymPy number as a Fraction (for the certified step's exact endpoints)."""
+    value = sympy.nsimplify(value, rational=True) if not value.is_Rational else value
+    if not value.is_Rational:
+        raise ValueError(f"{value} is not rational")
+    return Fraction(int(value.p), int(value.q))
