@@ -1,0 +1,225 @@
+r"""Turning a parsed claim into numbers: substitution, exact closed forms, float64 functions, balls.
+
+:func:`prepare` fixes one configuration: the discrete values and bindings are substituted,
+the scale-dependent quantities get ξ as their last argument, and sums are carried out
+(finite ones term by term, ``oo`` by SymPy's ``summation``).  What remains has only the
+continuous variables free.  Then
+
+- :func:`exact` replaces every quantity by its closed form (innermost calls first, so
+  h(sign(h(0))·m) works), for the symbolic step;
+- :func:`float_function` lambdifies (``modules=`` NumPy plus the float backend's methods) for
+  the search and sampling steps;
+- :func:`ball` walks the SymPy tree node by node in Arb arithmetic for the certified step:
+  every node's ball contains its exact value for every point of the input balls.
+"""
+
+from __future__ import annotations
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
+from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
+from verify.errors import InvalidParameterError
+
+
+class ClaimEvaluationError(InvalidParameterError):
+    """A claim that parses but cannot be evaluated as stated (a sum without closed form, a bad argument)."""
+
+
+def quantity_calls(expr) -> list:
+    return [f for f in expr.atoms(AppliedUndef) if type(f).__name__ in QUANTITIES]
+
+
+def prepare(expr, values: dict, xi) -> sympy.Expr:
+    """``expr`` with ``values`` substituted, ξ appended to the scale-dependent quantities, sums done."""
+    expr = _expand_sums(sympy.sympify(expr).xreplace(values))
+    if xi is not None:
+        expr = expr.replace(
+            lambda e: (
+                isinstance(e, AppliedUndef) and type(e).__name__ in SCALE_DEPENDENT and len(e.args) == 1
+            ),
+            lambda e: e.func(*e.args, xi),
+        )
+    return expr
+
+
+def _expand_sums(expr):
+    """Sums carried out outermost first, so an inner bound such as p − 1 is a number by then."""
+    if isinstance(expr, sympy.Sum):
+        return _expand_sums(_do_sum(expr))
+    if not expr.args or not expr.has(sympy.Sum):
+        return expr
+    return expr.func(*[_expand_sums(a) for a in expr.args])
+
+
+def _do_sum(s: sympy.Sum):
+    ((index, low, high),) = s.limits
+    if not low.is_number or not (high.is_number or high == INFINITY):
+        raise ClaimEvaluationError(f"claim: the bounds of {s} are not numbers once the variables are fixed")
+    if high != INFINITY and high - low + 1 > MAX_SUM_TERMS:
+        raise ClaimEvaluationError(
+            f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
+        )
+    if high == INFINITY:
+        result = sympy.summation(s.function, (index, low, sympy.oo))
+        result = sympy.simplify(result) if not result.has(sympy.Sum) else result
+        if (
+            result.has(sympy.Sum)
+            or result.has(sympy.oo, sympy.zoo, sympy.nan)
+            or isinstance(result, sympy.Piecewise)
+        ):
+            raise ClaimEvaluationError(
+                f"claim: SymPy finds no finite closed form for {s} (give a finite upper limit)"
+            )
+        return result
+    return sympy.Add(
+        *[s.function.xreplace({index: sympy.Integer(v)}) for v in range(int(low), int(high) + 1)]
+    )
+
+
+def _innermost(expr) -> list:
+    return [f for f in quantity_calls(expr) if not any(quantity_calls(a) for a in f.args)]
+
+
+def exact(expr, backend) -> sympy.Expr:
+    """Every quantity call replaced by the backend's closed form (raises Unavailable if one has none)."""
+    while True:
+        calls = _innermost(expr)
+        if not calls:
+            return expr
+        expr = expr.xreplace({f: getattr(backend, type(f).__name__)(*f.args) for f in calls})
+
+
+def scalars_of(expr, backend, names) -> dict:
+    """{symbol: backend value} for the scalar quantities among ``names`` that occur in ``expr``."""
+    return {s: backend.scalar(s.name) for s in expr.free_symbols if s.name in names}
+
+
+def float_function(expr, symbols, backend):
+    """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
+    import numpy as np
+    import scipy.special
+
+    namespace = {name: getattr(backend, name) for name in QUANTITIES}
+    namespace |= {
+        "binomial": scipy.special.binom,
+        "factorial": scipy.special.factorial,
+        "sign": np.sign,
+        "Heaviside": lambda x, h0=0.5: np.heaviside(x, h0),
+    }
+    return sympy.lambdify(list(symbols), expr, modules=[namespace, "numpy"])
+
+
+# --- balls ----------------------------------------------------------------------------------------
+_ARB_METHODS = (
+    "exp",
+    "log",
+    "sin",
+    "cos",
+    "tanh",
+    "sinh",
+    "cosh",
+    "atan",
+    "asinh",
+    "erf",
+    "erfc",
+    "asin",
+    "acos",
+)
+
+
+def ball(expr, env: dict, backend):
+    """A ball containing ``expr`` for every value of its symbols in the balls of ``env``."""
+    return compile_ball(expr, backend)(env)
+
+
+def compile_ball(expr, backend):
+    """``expr`` as a function env -> ball (compiled once: the certified step evaluates it thousands of times).
+
+    Number subtrees are evaluated at compile time, at the working precision then in force.
+    Raises Unavailable for a node it cannot enclose (then the certified step escalates)."""
+    from flint import arb
+
+    from verify.certified.balls import integer_power, interval
+    from verify.certified.compile import constant, number_fraction
+
+    if expr.is_number and not expr.atoms(AppliedUndef):
+        try:
+            value = constant(expr)
+        except ValueError as exc:  # CertificationError is a ValueError
+            raise Unavailable(str(exc)) from None
+        return lambda env: value
+    if isinstance(expr, sympy.Symbol):
+
+        def symbol(env, s=expr):
+            if s not in env:
+                raise Unavailable(f"no ball for {s}")
+            return env[s]
+
+        return symbol
+    if isinstance(expr, sympy.Add | sympy.Mul):
+        parts = [compile_ball(a, backend) for a in expr.args]
+        add = isinstance(expr, sympy.Add)
+
+        def fold(env):
+            total = parts[0](env)
+            for part in parts[1:]:
+                total = total + part(env) if add else total * part(env)
+            return total
+
+        return fold
+    if isinstance(expr, sympy.Pow):
+        base = compile_ball(expr.base, backend)
+        exponent = number_fraction(expr.exp) if expr.exp.is_number else None
+        if exponent is not None and exponent.denominator == 1:
+            return lambda env, n=exponent.numerator: integer_power(base(env), n)
+        if exponent is not None and exponent.denominator == 2 and exponent > 0:
+            return lambda env, n=exponent.numerator: integer_power(base(env).sqrt(), n)
+        power = compile_ball(expr.exp, backend)
+        return lambda env: (power(env) * base(env).log()).exp()
+    name = type(expr).__name__
+    if isinstance(expr, AppliedUndef) and name in QUANTITIES:
+        method = getattr(backend, name)
+        arguments = [_compile_argument(a, backend) for a in expr.args]
+        return lambda env: method(*[a(env) for a in arguments])
+    args = [compile_ball(a, backend) for a in expr.args]
+    if name == "Abs":
+        return lambda env: abs(args[0](env))
+    if name in ("sign", "Heaviside"):
+        low = -1 if name == "sign" else 0
+
+        def step(env):
+            value = args[0](env)
+            if value > 0:
+                return arb(1)
+            if value < 0:
+                return arb(low)
+            if value == 0 and name == "sign":
+                return arb(0)
+            return interval(low, 1)
+
+        return step
+    if name in ("Max", "Min"):
+        return lambda env: interval(
+            _extreme([a(env).lower() for a in args], name), _extreme([a(env).upper() for a in args], name)
+        )
+    if name in _ARB_METHODS and len(args) == 1:
+        return lambda env: getattr(args[0](env), name)()
+    raise Unavailable(f"no ball arithmetic for {name}")
+
+
+def _extreme(points: list, name: str):
+    """The largest (Max) or smallest (Min) of exact endpoints, compared exactly."""
+    best = points[0]
+    for point in points[1:]:
+        if (point > best) if name == "Max" else (point < best):
+            best = point
+    return best
+
+
+def _compile_argument(expr, backend):
+    """An argument of a quantity: an integer stays an int (mu(3)), everything else becomes a ball."""
+    if expr.is_Integer:
+        return lambda env, n=int(expr): n
+    return compile_ball(expr, backend)

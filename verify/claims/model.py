@@ -1,0 +1,291 @@
+r"""One configuration's instance, in the three number systems the decision steps use.
+
+A claim about a family (``--family orthonormal``) is checked on instances drawn by the
+family's generator (:data:`verify.instance.GENERATORS`).  The quantities depend on an
+instance only through k, ξ, λ, c, ĉ and the Gram matrix G = W Wᵀ (Appendix D.1), so a
+:class:`Model` keeps exactly those, in the form the family defines them:
+
+- c, ĉ ∈ {±1/√k}^k exactly (Assumption 3), their signs read from the drawn instance;
+- λ = 1/k (the generators' default) or 1 exactly (``--lam 1``);
+- G = I for ``orthonormal`` (Assumption 4; the drawn rows are orthonormal to ~1e-16),
+  G = 0 for ``glm`` (no base model), G_ij = −sign(c_i c_j)/k for ``claim2`` (Appendix C.3,
+  ⟨w_i, w_j⟩ = −c_i c_j), and the drawn Gram matrix (its doubles, exactly) for ``separated``,
+  with G_ii = 1 exactly (Assumption 1).
+
+``exact`` parts are SymPy numbers (the symbolic step), :meth:`Model.view` gives float64 arrays
+(the search and sampling steps, through :mod:`verify.population`), :meth:`Model.ball_view`
+Arb balls (the certified step, through :mod:`verify.certified.population`).  For ``claim2`` the
+certified step sees G_ij = ±1/k rounded to double (the certified population takes G in
+float64), a difference of 1e-17 that no inequality with a margin notices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+import sympy
+
+from verify.errors import InvalidParameterError
+
+
+def default_dimension(family: str, k: int) -> int:
+    """d when the claim does not quantify it: room for u (Assumption 2) and then some; Claim 2's
+    construction needs d ≥ 1 + k(k+1)/2 (Appendix C.3)."""
+    return 1 + k * (k + 1) // 2 if family == "claim2" else 2 * k + 2
+
+
+@dataclass(frozen=True)
+class Model:
+    """The numbers of one instance (see the module docstring); ``seed`` says where it came from.
+
+    ``gram_float`` is G in float64; the exact G (:attr:`gram`) is built from the family's rule
+    only when the symbolic step asks for it (a separated instance's k² doubles as rationals)."""
+
+    family: str
+    activation: str
+    k: int
+    d: int
+    seed: int
+    lam: tuple
+    c_signs: tuple[int, ...]
+    c_hat_signs: tuple[int, ...]
+    gram_float: np.ndarray = field(compare=False, repr=False)
+    scratch: bool = False
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.family,
+                self.activation,
+                self.k,
+                self.d,
+                self.seed,
+                self.c_signs,
+                self.c_hat_signs,
+                self.gram_float.tobytes(),
+            )
+        )
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Model) and hash(self) == hash(other)
+
+    @cached_property
+    def c(self) -> tuple:
+        root = sympy.sqrt(self.k)
+        return tuple(sympy.Integer(s) / root for s in self.c_signs)
+
+    @cached_property
+    def c_hat(self) -> tuple:
+        root = sympy.sqrt(self.k)
+        return tuple(sympy.Integer(s) / root for s in self.c_hat_signs)
+
+    @cached_property
+    def gram(self) -> tuple:
+        """G exactly: I, 0, Claim 2's −sign(c_i c_j)/k, or the stored doubles with G_ii = 1."""
+        k = self.k
+        if self.family == "orthonormal":
+            return tuple(tuple(sympy.Integer(int(i == j)) for j in range(k)) for i in range(k))
+        if self.family == "glm":
+            return tuple(tuple(sympy.Integer(0) for _ in range(k)) for _ in range(k))
+        if self.family == "claim2":
+            return tuple(
+                tuple(
+                    sympy.Integer(1) if i == j else sympy.Rational(-self.c_signs[i] * self.c_signs[j], k)
+                    for j in range(k)
+                )
+                for i in range(k)
+            )
+        return tuple(
+            tuple(
+                sympy.Integer(1) if i == j else sympy.Rational(float(self.gram_float[i, j])) for j in range(k)
+            )
+            for i in range(k)
+        )
+
+    @cached_property
+    def arrays(self) -> dict[str, np.ndarray]:
+        level = 1.0 / np.sqrt(self.k)
+        return {
+            "lam": _floats(self.lam),
+            "c": np.array(self.c_signs) * level,
+            "c_hat": np.array(self.c_hat_signs) * level,
+            "gram": self.gram_float,
+        }
+
+    def view(self, xi: float) -> View:
+        """The float64 instance at scale ξ, for :mod:`verify.population` (which reads only these fields)."""
+        a = self.arrays
+        return View(
+            self.k, self.d, float(xi), self.activation, a["lam"], a["c"], a["c_hat"], a["gram"], self.scratch
+        )
+
+    def instance(self, xi: float):
+        """A validated :class:`~verify.instance.Instance` (without W, u, û, which no quantity needs:
+        the reduced Monte-Carlo engine and the series work from the Gram matrix)."""
+        from verify.instance import Instance
+
+        a = self.arrays
+        return Instance(
+            k=self.k,
+            d=self.d,
+            xi=float(xi),
+            activation=self.activation,
+            lam=a["lam"],
+            c=a["c"],
+            c_hat=a["c_hat"],
+            gram=a["gram"],
+            kind=self.family,
+            seed=self.seed,
+            scratch=self.scratch,
+        )
+
+    def ball_view(self, xi):
+        """The instance as Arb balls at the current working precision (c = ±1/√k and λ exact), for
+        :class:`verify.certified.population.CertifiedPopulation`; G stays float64 (module docstring)."""
+        from verify.certified.compile import constant
+
+        level = constant(1 / sympy.sqrt(self.k))
+        return View(
+            self.k,
+            self.d,
+            xi,
+            self.activation,
+            [constant(v) for v in self.lam],
+            [s * level for s in self.c_signs],
+            [s * level for s in self.c_hat_signs],
+            self.arrays["gram"],
+            self.scratch,
+        )
+
+    def with_signs(self, c_signs=None, c_hat_signs=None) -> Model:
+        """The same instance with other c and/or ĉ (for Claim 2 the rows, and so G, follow c)."""
+        c_signs = self.c_signs if c_signs is None else tuple(int(v) for v in c_signs)
+        c_hat_signs = self.c_hat_signs if c_hat_signs is None else tuple(int(v) for v in c_hat_signs)
+        gram = claim_2_gram(c_signs) if self.family == "claim2" else self.gram_float
+        return Model(
+            self.family,
+            self.activation,
+            self.k,
+            self.d,
+            self.seed,
+            self.lam,
+            c_signs,
+            c_hat_signs,
+            gram,
+            self.scratch,
+        )
+
+
+@dataclass(frozen=True)
+class View:
+    """What the population formulas read of an instance (k, ξ, σ, λ, c, ĉ, G, scratch): doubles for
+    :mod:`verify.population`, Arb balls (and G in doubles) for :mod:`verify.certified.population`."""
+
+    k: int
+    d: int
+    xi: Any
+    activation: Any
+    lam: Any
+    c: Any
+    c_hat: Any
+    gram: np.ndarray
+    scratch: bool
+
+
+def claim_2_gram(c_signs) -> np.ndarray:
+    """⟨w_i, w_j⟩ = −c_i c_j = −sign(c_i c_j)/k for i ≠ j, 1 on the diagonal (Appendix C.3), in float64."""
+    signs = np.asarray(c_signs, dtype=float)
+    gram = -np.outer(signs, signs) / len(signs)
+    np.fill_diagonal(gram, 1.0)
+    return gram
+
+
+@lru_cache(maxsize=64)
+def _floats(values: tuple) -> np.ndarray:
+    """The doubles of exact numbers (λ is shared by every redraw of a configuration)."""
+    out = np.array([float(v) for v in values])
+    out.setflags(write=False)
+    return out
+
+
+def _signs(values) -> tuple[int, ...]:
+    return tuple(1 if v > 0 else -1 for v in values)
+
+
+def _exact_lam(lam: np.ndarray, k: int) -> tuple:
+    if np.all(lam == 1.0 / k):
+        return (sympy.Rational(1, k),) * k
+    if np.all(lam == 1.0):
+        return (sympy.Integer(1),) * k
+    return tuple(sympy.Rational(float(v)) for v in lam)
+
+
+def model_of(instance, family: str) -> Model:
+    """The :class:`Model` of a drawn instance of ``family`` (module docstring: which parts are idealised)."""
+    k = instance.k
+    if family == "orthonormal":
+        gram = np.eye(k)
+    elif family == "glm":
+        gram = np.zeros((k, k))
+    elif family == "claim2":
+        gram = claim_2_gram(_signs(instance.c))
+    else:
+        gram = np.array(instance.gram, dtype=float)
+        gram = (gram + gram.T) / 2
+        np.fill_diagonal(gram, 1.0)
+    return Model(
+        family,
+        instance.activation,
+        k,
+        instance.d,
+        int(instance.seed),
+        _exact_lam(instance.lam, k),
+        _signs(instance.c),
+        _signs(instance.c_hat),
+        gram,
+        bool(instance.scratch),
+    )
+
+
+def draw(family: str, activation: str, k: int, d: int, seed: int, lam: str) -> Model:
+    """The model of ``GENERATORS[family](k, d, 1, activation, seed)`` (ξ does not change the draw:
+    the generators draw W, c, ĉ and u from separate streams, and ξ only scales)."""
+    from verify.instance import GENERATORS
+
+    if lam not in ("1/k", "1"):
+        raise InvalidParameterError(f"--lam must be '1/k' or '1', got {lam!r}")
+    weights = np.ones(k) if lam == "1" else None
+    instance = GENERATORS[family](k, d, 1.0, activation, seed=seed, lam=weights)
+    return model_of(instance, family)
+
+
+def with_rows(base: Model, rows: np.ndarray) -> Model:
+    """``base`` with the Gram matrix of other base rows (unit rows of a separated instance)."""
+    gram = rows @ rows.T
+    gram = (gram + gram.T) / 2
+    np.fill_diagonal(gram, 1.0)
+    return Model(
+        base.family,
+        base.activation,
+        base.k,
+        base.d,
+        base.seed,
+        base.lam,
+        base.c_signs,
+        base.c_hat_signs,
+        gram,
+        base.scratch,
+    )
+
+
+def random_parts(family: str) -> tuple[str, ...]:
+    """What a family draws at random: W (with u, û), c and ĉ; Claim 2's rows follow c; the GLM has none."""
+    return {
+        "orthonormal": ("W", "c", "c_hat"),
+        "separated": ("W", "c", "c_hat"),
+        "claim2": ("c", "c_hat"),
+        "glm": (),
+    }[family]

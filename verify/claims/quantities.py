@@ -1,0 +1,392 @@
+r"""The quantities of the claim language, in exact, float64 and ball arithmetic.
+
+Each backend has one method per quantity (h, Phi, hcoef, mu, K, Kp, T, grad_var) and one
+per scalar (:meth:`scalar`); the decision steps substitute these into the parsed claim.  The
+quantities that depend on the scale take ξ as their last argument (the steps append it, so a
+claim may range over ξ without rebuilding anything).  Formulas (Appendix D.1, derived in
+:mod:`verify.population`), with n_i = √(D + ξ²c_i²), D = 1 (0 for the GLM, W = 0):
+
+    h(m)    = 2ξ² Σ_ij λ_iλ_j c_iĉ_j K'(ρ_ij(m))/(n_i n̂_j),   ρ_ij(m) = (G_ij + ξ²c_iĉ_j m)/(n_i n̂_j),
+    Φ(m)    = Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij) − 2K(ρ_ij(m))],
+    hcoef(l) = the coefficient of m^l in h (:mod:`verify.series`),
+    T(l, s) = Σ_ij λ_iλ_j G_ij^s (l odd),  k Σ_ij λ_iλ_j c_iĉ_j G_ij^s (l even)   (Proposition 4),
+    mu(p)   = μ_p(σ),  K, Kp = the dual kernel and its derivative,
+    C_sigma = Σ_p p μ_p² = K'(1) = E[σ'(g)²],  lstar = the first p ≥ 1 with μ_p ≠ 0,
+    gamma   = 1 − max_{i≠j} |G_ij| (Assumption 5's separation; 1 for k = 1),
+    grad_var(m) = E‖∇̂L(û; x)‖² at ⟨u, û⟩ = m (Monte Carlo, :mod:`verify.claims.statistics`).
+
+A backend that cannot provide a quantity raises :class:`Unavailable` and the step that
+asked moves on (a closed form for tanh, a ball for a Monte-Carlo mean).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import sympy
+
+#: Quantities whose value depends on ξ (the steps append ξ as their last argument).
+SCALE_DEPENDENT = ("h", "Phi", "hcoef", "grad_var")
+#: Hermite terms scanned for the information exponent lstar (beyond: no information exponent found).
+LSTAR_TERMS = 64
+#: Digits of the mpmath evaluations behind the float backend's hcoef and mu (then rounded to double).
+FLOAT_DPS = 30
+#: Digits of the certified (Arb) evaluations: far more than any margin a claim is decided by.
+BALL_DPS = 30
+#: The certified *series* kernel (activations without a closed form) bounds the tail of K' by walking
+#: p one at a time up to r/(1 − r) (verify/certified/kernels.py, _max_weight), which does not finish
+#: when |ρ| is within a hair of 1; such balls are left to the search (Unavailable) below this margin.
+SERIES_RHO_MARGIN = 1e-6
+
+
+class Unavailable(Exception):
+    """This backend cannot evaluate this quantity (the step that asked escalates)."""
+
+
+def _group_pairs(pairs):
+    """Sum the weights of equal keys: for quantized c and G = I only a handful of pair classes remain."""
+    groups: dict = defaultdict(int)
+    for key, weight in pairs:
+        groups[key] += weight
+    return groups
+
+
+class ExactQuantities:
+    """SymPy closed forms on the model's exact numbers (:mod:`verify.claims.model`)."""
+
+    def __init__(self, model, activation):
+        self.model, self.act = model, activation
+        self.rho = sympy.Symbol("rho", real=True)
+        self._kernels: dict[bool, object] = {}
+
+    def kernel(self, derivative: bool):
+        from verify.kernels import closed_form
+
+        if self.act is None:
+            raise Unavailable("no activation")
+        if derivative not in self._kernels:
+            expr = closed_form(self.act, derivative)
+            if expr is not None:
+                (symbol,) = expr.free_symbols or {self.rho}
+                expr = expr.subs(symbol, self.rho)
+            self._kernels[derivative] = expr
+        if self._kernels[derivative] is None:
+            raise Unavailable(f"no closed-form kernel for {self.act.name}")
+        return self._kernels[derivative]
+
+    def _norms(self, xi):
+        m, diag = self.model, 0 if self.model.scratch else 1
+        n = [sympy.sqrt(diag + xi**2 * c**2) for c in m.c]
+        n_hat = [sympy.sqrt(diag + xi**2 * c**2) for c in m.c_hat]
+        return n, n_hat
+
+    def h(self, m, xi):
+        kp = self.kernel(True)
+        mod = self.model
+        n, n_hat = self._norms(xi)
+        groups = _group_pairs(
+            ((mod.gram[i][j], mod.c[i] * mod.c_hat[j], n[i] * n_hat[j]), mod.lam[i] * mod.lam[j])
+            for i in range(mod.k)
+            for j in range(mod.k)
+        )
+        return (
+            2
+            * xi**2
+            * sum(
+                w * a / nn * kp.subs(self.rho, (g + xi**2 * a * m) / nn) for (g, a, nn), w in groups.items()
+            )
+        )
+
+    def Phi(self, m, xi):
+        kern = self.kernel(False)
+        mod = self.model
+        n, n_hat = self._norms(xi)
+        k = range(mod.k)
+        terms = [
+            ((g, a, nn), w)
+            for g, a, nn, w in [
+                (mod.gram[i][j], mod.c[i] * mod.c[j], n[i] * n[j], mod.lam[i] * mod.lam[j])
+                for i in k
+                for j in k
+            ]
+            + [
+                (mod.gram[i][j], mod.c_hat[i] * mod.c_hat[j], n_hat[i] * n_hat[j], mod.lam[i] * mod.lam[j])
+                for i in k
+                for j in k
+            ]
+        ]
+        self_part = sum(
+            w * kern.subs(self.rho, (g + xi**2 * a) / nn) for (g, a, nn), w in _group_pairs(terms).items()
+        )
+        cross = _group_pairs(
+            ((mod.gram[i][j], mod.c[i] * mod.c_hat[j], n[i] * n_hat[j]), mod.lam[i] * mod.lam[j])
+            for i in k
+            for j in k
+        )
+        return self_part - 2 * sum(
+            w * kern.subs(self.rho, (g + xi**2 * a * m) / nn) for (g, a, nn), w in cross.items()
+        )
+
+    def hcoef(self, l, xi):
+        t = sympy.Dummy("t", real=True)
+        return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
+
+    def mu(self, p):
+        from verify.hermite_exact import exact_coefficients
+
+        values = exact_coefficients(self.act, int(p) + 1) if self.act is not None else None
+        if values is None:
+            raise Unavailable(f"no exact Hermite coefficients for {getattr(self.act, 'name', None)}")
+        return values[int(p)]
+
+    def K(self, rho):
+        return self.kernel(False).subs(self.rho, rho)
+
+    def Kp(self, rho):
+        return self.kernel(True).subs(self.rho, rho)
+
+    def T(self, l, s):
+        mod, k = self.model, self.model.k
+        if int(l) % 2:
+            return sum(mod.lam[i] * mod.lam[j] * mod.gram[i][j] ** int(s) for i in range(k) for j in range(k))
+        return k * sum(
+            mod.lam[i] * mod.lam[j] * mod.c[i] * mod.c_hat[j] * mod.gram[i][j] ** int(s)
+            for i in range(k)
+            for j in range(k)
+        )
+
+    def grad_var(self, m, xi):
+        raise Unavailable("E|grad L|^2 has no closed form here (Monte Carlo only)")
+
+    def scalar(self, name: str):
+        mod = self.model
+        if name == "lam_min":
+            return min(mod.lam)
+        if name == "lam_max":
+            return max(mod.lam)
+        if name == "gamma":
+            off = [abs(mod.gram[i][j]) for i in range(mod.k) for j in range(mod.k) if i != j]
+            return 1 - max(off) if off else sympy.Integer(1)
+        if name == "C_sigma":
+            return self.kernel(True).subs(self.rho, 1)
+        if name == "lstar":
+            from verify.hermite_exact import exact_coefficients
+
+            values = exact_coefficients(self.act, LSTAR_TERMS)
+            if values is None:
+                raise Unavailable(f"no exact Hermite coefficients for {self.act.name}")
+            found = next((p for p in range(1, LSTAR_TERMS) if values[p] != 0), None)
+            if found is None:
+                raise Unavailable(f"mu_p = 0 for 1 <= p < {LSTAR_TERMS}")
+            return sympy.Integer(found)
+        raise KeyError(name)
+
+
+class FloatQuantities:
+    """float64 values through the suite's fast paths (closed-form or series kernels, Appendix D.1)."""
+
+    def __init__(self, model, activation):
+        self.model, self.act = model, activation
+        self._mu: list[float] = []
+        self._series: dict = {}
+        self._activation_scalars: dict[str, float] = {}
+        #: the largest truncation bound of a series value handed out (hcoef), for the search's tolerance
+        self.error_bound = 0.0
+
+    def _view(self, xi):
+        view = self.model.view(float(xi))
+        return type(view)(**{**view.__dict__, "activation": self.act})
+
+    def h(self, m, xi):
+        from verify.population import h
+
+        return h(self._view(xi), m)
+
+    def Phi(self, m, xi):
+        from verify.population import loss
+
+        return loss(self._view(xi), m)
+
+    def hcoef(self, l, xi):
+        from verify.series import h_series
+
+        key = (self.model, float(xi), int(l))
+        if key not in self._series:
+            series = h_series(self.model.instance(float(xi)), int(l) + 1, FLOAT_DPS)
+            self._series[key] = (float(series.coefficients[int(l)]), float(series.s_bounds[int(l)]))
+        value, bound = self._series[key]
+        self.error_bound = max(self.error_bound, bound)
+        return value
+
+    def mu(self, p):
+        from verify.hermite import hermite_coefficients
+
+        p = int(p)
+        if p >= len(self._mu):
+            coeffs = hermite_coefficients(self.act, max(p + 1, 16), FLOAT_DPS)
+            self._mu = coeffs.as_floats()
+        return self._mu[p]
+
+    def K(self, rho):
+        from verify.fast_kernels import fast_kernel
+
+        return fast_kernel(self.act).value(rho)
+
+    def Kp(self, rho):
+        from verify.fast_kernels import fast_kernel
+
+        return fast_kernel(self.act).derivative(rho)
+
+    def T(self, l, s):
+        a = self.model.arrays
+        power = a["gram"] ** int(s)
+        weights = np.outer(a["lam"], a["lam"])
+        if int(l) % 2:
+            return float(np.sum(weights * power))
+        return float(self.model.k * np.sum(weights * np.outer(a["c"], a["c_hat"]) * power))
+
+    def grad_var(self, m, xi):
+        from verify.claims.statistics import gradient_energy
+
+        return gradient_energy(self.model, float(xi), float(m)).mean
+
+    def scalar(self, name: str) -> float:
+        if name in ("C_sigma", "lstar"):
+            if name not in self._activation_scalars:
+                self._activation_scalars[name] = self._activation_scalar(name)
+            return self._activation_scalars[name]
+        a = self.model.arrays
+        if name == "lam_min":
+            return float(a["lam"].min())
+        if name == "lam_max":
+            return float(a["lam"].max())
+        if name == "gamma":
+            off = np.abs(a["gram"][~np.eye(self.model.k, dtype=bool)])
+            return float(1 - off.max()) if off.size else 1.0
+        raise KeyError(name)
+
+    def _activation_scalar(self, name: str) -> float:
+        if name == "C_sigma":
+            return float(self.Kp(np.array(1.0)))
+        from verify.diagnostics import information_exponent
+        from verify.hermite import hermite_coefficients
+
+        found = information_exponent(hermite_coefficients(self.act, LSTAR_TERMS, FLOAT_DPS))
+        if found is None:
+            raise Unavailable(f"mu_p = 0 for 1 <= p < {LSTAR_TERMS}")
+        return float(found)
+
+
+class BallQuantities:
+    """Arb balls (:mod:`verify.certified`): every value provably contains the true one.
+
+    Construct and evaluate inside :func:`verify.certified.balls.working_precision` (BALL_DPS)."""
+
+    def __init__(self, model, activation):
+        self.model, self.act = model, activation
+        self._population: dict = {}
+        self._kernel = None
+
+    def kernel(self):
+        from verify.certified import CertificationError, certified_kernel
+
+        if self._kernel is None:
+            try:
+                self._kernel = certified_kernel(self.act, BALL_DPS)
+            except CertificationError as exc:
+                raise Unavailable(str(exc)) from None
+        return self._kernel
+
+    def population(self, xi):
+        from verify.certified import CertifiedPopulation
+
+        xi = _ball(xi)
+        key = (xi.mid().str(40), xi.rad().str(5))
+        if key not in self._population:
+            if len(self._population) > 64:
+                self._population.clear()
+            view = self.model.ball_view(xi)
+            view = type(view)(**{**view.__dict__, "activation": self.act})
+            self._population[key] = CertifiedPopulation(
+                view, BALL_DPS, kernel=self.kernel(), gram=self.model.arrays["gram"]
+            )
+        return self._population[key]
+
+    def h(self, m, xi):
+        self._guard(m, xi)
+        return self.population(xi).h(m)
+
+    def Phi(self, m, xi):
+        self._guard(m, xi)
+        return self.population(xi).loss(m)
+
+    def _guard(self, m, xi) -> None:
+        """Unavailable when a series kernel would see |ρ_ij(m)| within SERIES_RHO_MARGIN of 1 (see above)."""
+        if self.kernel().method != "series":
+            return
+        m_up = float(abs(_ball(m)).upper())
+        x = _ball(xi)
+        x2_up, x2_low = float((x * x).upper()), float((x * x).lower())
+        a = self.model.arrays
+        diag = 0.0 if self.model.scratch else 1.0
+        n_low = np.sqrt(diag + x2_low * a["c"] ** 2)
+        n_hat_low = np.sqrt(diag + x2_low * a["c_hat"] ** 2)
+        numerator = np.abs(a["gram"]) + x2_up * np.abs(np.outer(a["c"], a["c_hat"])) * m_up
+        r = float(np.max(np.minimum(numerator / np.outer(n_low, n_hat_low), 1.0)))
+        if 1 - SERIES_RHO_MARGIN <= r < 1 or (r >= 1 and m_up < 1):
+            raise Unavailable("the certified series kernel near |rho| = 1")
+
+    def hcoef(self, l, xi):
+        raise Unavailable("no certified series coefficients")
+
+    def mu(self, p):
+        from verify.certified import CertificationError, certified_hermite_coefficients
+
+        try:
+            return certified_hermite_coefficients(self.act, int(p) + 1, BALL_DPS).balls[int(p)]
+        except CertificationError as exc:
+            raise Unavailable(str(exc)) from None
+
+    def K(self, rho):
+        return self.kernel().value(_ball(rho))
+
+    def Kp(self, rho):
+        rho = _ball(rho)
+        if self.kernel().method == "series" and 1 - SERIES_RHO_MARGIN <= abs(rho).upper() < 1:
+            raise Unavailable("the certified series kernel near |rho| = 1")
+        return self.kernel().derivative(rho)
+
+    def T(self, l, s):
+        from flint import arb
+
+        from verify.certified.balls import exact, integer_power
+
+        view = self.model.ball_view(arb(1))
+        k = self.model.k
+        gram = [[exact(float(v)) for v in row] for row in self.model.gram_float]
+        total = arb(0)
+        for i in range(k):
+            for j in range(k):
+                term = view.lam[i] * view.lam[j] * integer_power(gram[i][j], int(s))
+                total += term if int(l) % 2 else term * view.c[i] * view.c_hat[j]
+        return total if int(l) % 2 else k * total
+
+    def grad_var(self, m, xi):
+        raise Unavailable("a Monte-Carlo mean has no ball")
+
+    def scalar(self, name: str):
+        from flint import arb
+
+        from verify.certified.compile import constant
+
+        if name == "C_sigma":
+            return self.Kp(arb(1))
+        return constant(sympy.sympify(ExactQuantities(self.model, self.act).scalar(name)))
+
+
+def _ball(value):
+    """An int (an exact argument such as h(0)) as an exact ball; balls pass through."""
+    from verify.certified.balls import exact
+
+    return exact(value)
