@@ -1,0 +1,403 @@
+r"""From the user's options to a :class:`ClaimSpec`, and from a spec to its configurations.
+
+A *configuration* fixes everything discrete: the family, the activation, the instance seed,
+the integer variables (k, d, …), listed values and bindings.  What stays free are the real
+ranges (the *box*): a universal claim must hold at every point of it.  Configurations are
+ordered simplest first (small k, then the others in the order declared, then the seed), so the
+first one that fails is the smallest counterexample the ranges contain.
+
+Defaults, stated in every outcome and rerun command: k = 4, ξ = 1 and d as in
+:func:`verify.claims.model.default_dimension` when a family is given and they are not
+quantified; instance seeds 0..3 (0 for a probability claim, whose randomness is ``--draws``
+draws of the parts it names); activation relu.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import sympy
+
+from verify.claims.language import (
+    INSTANCE_PARAMETERS,
+    NEEDS_ACTIVATION,
+    NEEDS_INSTANCE,
+    QUANTITIES,
+    ParsedClaim,
+    parse_claim,
+    scalar_symbol,
+)
+from verify.claims.model import Model, default_dimension, draw, random_parts
+from verify.claims.quantifiers import (
+    Probability,
+    Quantifier,
+    QuantifierError,
+    bind,
+    parse_probability,
+    parse_quantifier,
+    parse_seeds,
+)
+from verify.validation import count
+
+FAMILIES = ("orthonormal", "separated", "claim2", "glm")
+DEFAULT_K, DEFAULT_XI = 4, 1
+DEFAULT_SEEDS, DEFAULT_PROBABILITY_SEEDS = (0, 1, 2, 3), (0,)
+#: Draws of the random parts for a probability claim (quick / --full): 400 all-hit draws give a
+#: Clopper–Pearson lower bound of 0.964 at confidence 1 − 10⁻⁶.
+DRAWS = (400, 4000)
+#: Configurations beyond this are refused: each is at least one instance and one decision.
+MAX_CONFIGURATIONS = 4096
+#: Arguments' domains: the real ones by quantity, and the largest integer argument (mu, hcoef, T).
+DOMAINS = {
+    "h": (-1, 1, "m = <u, u_hat> is an overlap of unit vectors"),
+    "Phi": (-1, 1, "m = <u, u_hat> is an overlap of unit vectors"),
+    "grad_var": (-1, 1, "open: at m = ±1 the direction u - m u_hat vanishes"),
+    "K": (-1, 1, "rho is a correlation"),
+    "Kp": (-1, 1, "rho is a correlation"),
+}
+MAX_INTEGER_ARGUMENT = {"mu": 200, "hcoef": 40, "T": 200}
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """Everything the decision procedure needs, and the option texts to rebuild the command."""
+
+    claim: ParsedClaim
+    quantifiers: tuple[Quantifier, ...]
+    families: tuple[str | None, ...]
+    activations: tuple[str | None, ...]
+    seeds: tuple[int, ...]
+    lam: str
+    probability: Probability | None
+    growth: str | None
+    draws: int
+    seed: int
+    full: bool
+    options: dict = field(compare=False)
+
+    @property
+    def symbols(self) -> dict[str, sympy.Symbol]:
+        return {q.name: q.symbol for q in self.quantifiers}
+
+    def quantifier(self, name: str) -> Quantifier | None:
+        return next((q for q in self.quantifiers if q.name == name), None)
+
+    @property
+    def mode(self) -> str:
+        if self.claim.order is not None:
+            return "asymptotic"
+        return "probability" if self.probability is not None else "universal"
+
+
+def _as_tuple(value) -> tuple:
+    if value is None:
+        return ()
+    return (value,) if isinstance(value, str) else tuple(value)
+
+
+def build_spec(
+    text: str,
+    *,
+    family=None,
+    activation=None,
+    for_=(),
+    prob: str | None = None,
+    growth: str | None = None,
+    seeds=None,
+    lam: str = "1/k",
+    draws: int | None = None,
+    seed: int = 0,
+    full: bool = False,
+) -> ClaimSpec:
+    """Parse and validate every part of a claim (else a one-line :class:`~verify.errors.VerifyInputError`)."""
+    from verify.activations import get_activation
+    from verify.validation import seed as validate_seed
+
+    quantifiers: list[Quantifier] = []
+    names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
+    for raw in _as_tuple(for_):
+        q = parse_quantifier(raw)
+        if any(p.name == q.name for p in quantifiers):
+            raise QuantifierError(f"--for {raw.strip()!r}: {q.name} is quantified twice")
+        if q.kind == "binding":
+            q = bind(q, names)
+        names[q.name] = q.symbol
+        quantifiers.append(q)
+    variables = {q.name: q.symbol for q in quantifiers}
+    claim = parse_claim(text, variables)
+    used = claim.quantities()
+    families = _as_tuple(family)
+    for name in families:
+        if name not in FAMILIES:
+            raise QuantifierError(f"--family: unknown family {name!r} (choose from {', '.join(FAMILIES)})")
+    if used & NEEDS_INSTANCE and not families:
+        needing = ", ".join(sorted(used & NEEDS_INSTANCE))
+        raise QuantifierError(f"claim: {needing} needs an instance; give --family ({', '.join(FAMILIES)})")
+    activations = _as_tuple(activation)
+    if used & NEEDS_ACTIVATION or families:
+        activations = tuple(dict.fromkeys(get_activation(a).name for a in (activations or ("relu",))))
+    elif activations:
+        raise QuantifierError(f"--activation {activations[0]!r}: the claim uses no quantity of an activation")
+    else:
+        activations = (None,)
+    spec_seeds = parse_seeds(seeds) if seeds is not None else None
+    validate_seed(seed, allow_none=False)
+    probability = None
+    if prob is not None:
+        probability = parse_probability(prob, {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS})
+        if not families:
+            raise QuantifierError(f"--prob {prob!r}: a probability over the instance needs --family")
+        for name in families:
+            missing = [p for p in probability.over if p not in random_parts(name)]
+            if missing:
+                raise QuantifierError(
+                    f"--prob {prob!r}: family {name} does not draw {missing[0]} at random "
+                    f"(its random parts: {', '.join(random_parts(name)) or 'none'})"
+                )
+        if "grad_var" in used:
+            raise QuantifierError(
+                "--prob: grad_var is a Monte-Carlo mean; a probability over instances of it "
+                "would need a Monte-Carlo run per draw"
+            )
+    draws = count("draws", draws if draws is not None else DRAWS[full], minimum=10, limit="samples")
+    spec = ClaimSpec(
+        claim,
+        tuple(quantifiers),
+        families or (None,),
+        activations,
+        spec_seeds or (DEFAULT_PROBABILITY_SEEDS if probability else DEFAULT_SEEDS),
+        lam,
+        probability,
+        None,
+        draws,
+        seed,
+        full,
+        {
+            "family": families,
+            "activation": _as_tuple(activation),
+            "for": _as_tuple(for_),
+            "prob": prob,
+            "growth": growth,
+            "seeds": seeds,
+            "lam": lam,
+            "draws": draws,
+            "seed": seed,
+            "full": full,
+        },
+    )
+    _check_usage(spec)
+    growth = _growth(spec, growth)
+    return ClaimSpec(**{**spec.__dict__, "growth": growth})
+
+
+def _check_usage(spec: ClaimSpec) -> None:
+    """Every quantified variable occurs; k, xi, d have values; arguments lie in their quantities' domains."""
+    claim = spec.claim
+    free = claim.lhs.free_symbols | claim.rhs.free_symbols
+    free |= {s for q in spec.quantifiers if q.kind == "binding" for s in q.expression.free_symbols}
+    instance = spec.families != (None,)
+    for q in spec.quantifiers:
+        if q.symbol not in free and not (instance and q.name in INSTANCE_PARAMETERS):
+            raise QuantifierError(f"--for {q.text!r}: {q.name} does not occur in the claim")
+    for name in INSTANCE_PARAMETERS:
+        if scalar_symbol(name) in free and spec.quantifier(name) is None and not instance:
+            raise QuantifierError(
+                f"claim: {name} has no value; quantify it (--for '{name} in ...') or give "
+                "--family, whose instances fix it"
+            )
+    for call in claim.expressions_atoms(sympy.core.function.AppliedUndef):
+        name = type(call).__name__
+        if name not in QUANTITIES:
+            continue
+        for argument in call.args:
+            quantified = next((q for q in spec.quantifiers if q.symbol == argument), None)
+            if quantified is not None:
+                _check_domain(name, quantified)
+            elif argument.is_number:
+                _check_value(name, argument, str(call))
+
+
+def _check_domain(name: str, q: Quantifier) -> None:
+    if q.kind == "binding":
+        if q.expression.is_number:
+            _check_value(name, q.expression, f"{name}({q.name}) with {q.text}")
+        return
+    values = [q.low, q.high] if q.kind in ("real", "integer") else list(q.values)
+    for value in values:
+        _check_value(name, value, f"{name}({q.name}) with --for {q.text!r}")
+
+
+def _check_value(name: str, value, where: str) -> None:
+    if name in DOMAINS:
+        low, high, why = DOMAINS[name]
+        open_ends = name == "grad_var"
+        inside = (low < value < high) if open_ends else (low <= value <= high)
+        if not inside:
+            brackets = "(-1, 1)" if open_ends else "[-1, 1]"
+            raise QuantifierError(f"{where}: {value} leaves the domain {brackets} of {name} ({why})")
+    elif name in MAX_INTEGER_ARGUMENT and not 0 <= value <= MAX_INTEGER_ARGUMENT[name]:
+        raise QuantifierError(
+            f"{where}: {value} is outside 0..{MAX_INTEGER_ARGUMENT[name]} (the arguments of {name} "
+            "are small non-negative integers)"
+        )
+
+
+def _growth(spec: ClaimSpec, growth: str | None) -> str | None:
+    if spec.claim.order is None:
+        if growth is not None:
+            raise QuantifierError(
+                f"--growth {growth}: only an O(...), Theta(...) or Omega(...) claim has a growth variable"
+            )
+        return None
+    candidates = [
+        q.name for q in spec.quantifiers if q.kind != "binding" and len(q.points()) > 1 or q.continuous
+    ]
+    if growth is None:
+        if len(candidates) != 1:
+            raise QuantifierError(
+                f"claim: say which variable grows for {spec.claim.order}(...): --growth "
+                f"{'|'.join(candidates) or 'NAME (a quantified variable)'}"
+            )
+        growth = candidates[0]
+    q = spec.quantifier(growth)
+    if q is None or q.kind == "binding":
+        raise QuantifierError(
+            f"--growth {growth}: quantify it with a range or values, e.g. --for '{growth} in {{16, 64, 256}}'"
+        )
+    values = [q.low, q.high] if q.kind in ("real", "integer") else list(q.values)
+    if min(values) <= 0 or (q.kind == "values" and len(values) < 3) or max(values) <= min(values):
+        raise QuantifierError(
+            f"--growth {growth}: a log-log fit needs at least three positive values of {growth}, "
+            f"got --for {q.text!r}"
+        )
+    return growth
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One configuration: discrete ``values`` (symbol -> exact number, bindings included), the box of
+    continuous variables, and the instance it fixes (``model`` is None for claims without one)."""
+
+    family: str | None
+    activation: str | None
+    seed: int | None
+    values: dict
+    box: dict
+    model: Model | None
+    xi: object  # the exact ξ, or its symbol when ξ ranges over the box
+
+    def describe(self) -> dict:
+        out: dict = {}
+        if self.family is not None:
+            out["family"] = self.family
+        if self.activation is not None:
+            out["activation"] = self.activation
+        if self.model is not None:
+            out.update(k=self.model.k, d=self.model.d, seed=self.seed)
+            if not isinstance(self.xi, sympy.Symbol):
+                out["xi"] = str(self.xi)
+        for symbol, value in self.values.items():
+            if symbol.name not in out and value.is_number:
+                out[symbol.name] = str(value)
+        return out
+
+
+def discrete_points(q: Quantifier, spec: ClaimSpec) -> list | None:
+    """The values a quantifier takes as a configuration, or None when it stays a continuous box variable."""
+    from verify.claims.asymptotic import growth_points, integer_growth_points
+    from verify.claims.probability import GRID_OUTER
+
+    if q.kind == "binding":
+        return None
+    if q.name == spec.growth and q.kind != "values":
+        return integer_growth_points(q, spec.full) if q.kind == "integer" else growth_points(q, spec.full)
+    if q.kind != "real" or not q.continuous:
+        return q.points()
+    if spec.mode == "universal" or q.name not in INSTANCE_PARAMETERS:
+        return None
+    return [q.low + (q.high - q.low) * sympy.Rational(i, GRID_OUTER - 1) for i in range(GRID_OUTER)]
+
+
+def settings(spec: ClaimSpec) -> list[Setting]:
+    """All configurations of ``spec``, simplest first, their instances drawn."""
+    discrete = [(q, discrete_points(q, spec)) for q in spec.quantifiers]
+    axes = [(q, pts) for q, pts in discrete if pts is not None]
+    box_quantifiers = [q for q, pts in discrete if pts is None and q.kind == "real"]
+    total = len(spec.families) * len(spec.activations) * len(spec.seeds)
+    for _, pts in axes:
+        total *= len(pts)
+    if total > MAX_CONFIGURATIONS:
+        raise QuantifierError(
+            f"the ranges give {total} configurations, more than the limit of {MAX_CONFIGURATIONS}; "
+            "narrow them (or list values with --for 'k in {4, 16, 64}')"
+        )
+    models: dict = {}
+    out = []
+    for family, activation, combo, seed in itertools.product(
+        spec.families, spec.activations, itertools.product(*[pts for _, pts in axes]), spec.seeds
+    ):
+        values = {q.symbol: v for (q, _), v in zip(axes, combo, strict=True)}
+        values = _bindings(spec, values)
+        box = {q.symbol: (q.low, q.high) for q in box_quantifiers}
+        out.append(_setting(spec, family, activation, seed if family else None, values, box, models))
+        if family is None and seed != spec.seeds[0]:
+            out.pop()  # without an instance the seed changes nothing
+    out.sort(key=lambda s: _simplicity(spec, s))
+    return out
+
+
+def _simplicity(spec: ClaimSpec, s: Setting) -> tuple:
+    """Small k first, then the other discrete values in the order declared, then activation, family, seed."""
+    numbers = [
+        float(s.values[q.symbol]) if q.symbol in s.values and s.values[q.symbol].is_number else 0.0
+        for q in spec.quantifiers
+        if q.name != "k"
+    ]
+    return (
+        s.model.k if s.model else 0,
+        *numbers,
+        spec.families.index(s.family),
+        spec.activations.index(s.activation),
+        s.seed or 0,
+    )
+
+
+def _bindings(spec: ClaimSpec, values: dict) -> dict:
+    values = dict(values)
+    for q in spec.quantifiers:
+        if q.kind == "binding":
+            value = q.expression.xreplace(values)
+            values[q.symbol] = sympy.nsimplify(value) if value.is_number and value.is_Float else value
+    return values
+
+
+def _instance_value(spec: ClaimSpec, name: str, values: dict, default):
+    symbol = scalar_symbol(name)
+    q = spec.quantifier(name)
+    if q is None:
+        return default
+    value = values.get(q.symbol)
+    if value is None:
+        return symbol if q.kind == "real" else default
+    if not value.is_number:
+        raise QuantifierError(f"--for {q.text!r}: {name} must not depend on a continuous variable")
+    from verify.claims.quantifiers import check_parameter
+
+    check_parameter(name, [value], f"--for {q.text!r}")
+    return value
+
+
+def _setting(spec: ClaimSpec, family, activation, seed, values, box, models) -> Setting:
+    xi = _instance_value(spec, "xi", values, sympy.Integer(DEFAULT_XI))
+    if family is None:
+        return Setting(None, activation, None, values, box, None, xi)
+    k = int(_instance_value(spec, "k", values, sympy.Integer(DEFAULT_K)))
+    d = int(_instance_value(spec, "d", values, sympy.Integer(default_dimension(family, k))))
+    key = (family, activation, k, d, seed)
+    if key not in models:
+        models[key] = draw(family, activation, k, d, seed, spec.lam)
+    values = values | {scalar_symbol("k"): sympy.Integer(k), scalar_symbol("d"): sympy.Integer(d)}
+    if not isinstance(xi, sympy.Symbol):
+        values[scalar_symbol("xi")] = xi
+    return Setting(family, activation, seed, values, box, models[key], xi)

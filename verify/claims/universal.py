@@ -1,0 +1,550 @@
+r"""Universal claims: the relation at every point of the box, for one configuration.
+
+The steps, in order; the first that decides reports itself (``Decision.step``):
+
+1. **symbolic** — every quantity replaced by its closed form on the exact instance
+   (:class:`~verify.claims.quantities.ExactQuantities`); lhs − rhs is then simplified
+   (``expand`` + ``cancel``): identically 0 proves an identity; a rational nonzero value at a
+   rational point refutes one; a rational function of one variable is decided on its interval
+   exactly, from the isolated real roots of its numerator (signs between them at rational points).
+2. **certified** — Arb balls (:mod:`verify.certified`): a point is decided when the ball of
+   lhs − rhs excludes 0; one continuous variable goes to the branch-and-bound prover
+   :func:`verify.certified.prover.prove_geq`, two by bisecting the second around it.  Equalities
+   can only be refuted this way (a ball never proves two reals equal).
+3. **search** — float64 counterexample search (:func:`verify.checks.tools.maximise`: corners and
+   centre, random starts, Nelder–Mead) on the normalised violation
+   (lhs − rhs)/(|lhs| + |rhs|); a violation larger than SEARCH_RTOL is re-checked with balls
+   when they are available (their verdict is final), so rounding never makes a counterexample.
+4. **statistical** — for Monte-Carlo quantities (grad_var): the relation at the box's corners and
+   centre, violated when the violation exceeds t·SE (:mod:`verify.claims.statistics`).
+
+A counterexample is shortened to the fewest decimal digits that still violate (checked the way
+it was found), so that its rerun command pins a readable point that reproduces exactly.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+from verify.checks.core import Basis
+from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.language import DERIVED_SCALARS, exact_number
+from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+
+#: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
+#: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
+#: pairs, so 1e-9 leaves a wide margin; a violation is then re-checked with balls where possible.
+SEARCH_RTOL = 1e-9
+SEARCH_ATOL = 1e-12
+#: Random starts and Nelder–Mead polishes per configuration (quick / --full); claims with hcoef, whose
+#: float values come from a 30-digit series per point (~50 ms), get EXPENSIVE_SEARCH_SIZES.
+SEARCH_SIZES = ((24, 3), (128, 8))
+EXPENSIVE_SEARCH_SIZES = ((8, 0), (32, 1))
+#: Bisection budget of one certified proof over an interval, and how deep a second variable is split.
+PROVER_EVALUATIONS = (300, 3000)
+OUTER_DEPTH = 5
+#: Expressions beyond this many operations are not simplified (SymPy's time grows too fast).
+MAX_SYMBOLIC_OPS = 5000
+#: Seconds the symbolic and certified steps may spend on one claim (quick / --full); beyond, the
+#: remaining configurations go straight to the search.
+BUDGET_SECONDS = {"symbolic": (6.0, 120.0), "certified": (5.0, 300.0)}
+#: Seconds one configuration's certified proof may take (quick / --full).
+PROOF_SECONDS = (1.5, 30.0)
+
+
+@dataclass
+class Decision:
+    """What one configuration's steps found: ``status`` holds, fails or undecided."""
+
+    status: str
+    basis: Basis | None
+    step: str
+    point: dict | None = None
+    detail: str = ""
+    numbers: dict = field(default_factory=dict)
+
+
+class Budget:
+    """Seconds spent per step on one claim, against BUDGET_SECONDS."""
+
+    def __init__(self, full: bool):
+        self.full, self.spent = full, {name: 0.0 for name in BUDGET_SECONDS}
+
+    def allows(self, step: str) -> bool:
+        return self.spent[step] < BUDGET_SECONDS[step][self.full]
+
+    def charge(self, step: str, start: float) -> None:
+        self.spent[step] += time.perf_counter() - start
+
+
+def holds(op: str, value) -> bool:
+    """Whether ``lhs − rhs = value`` satisfies ``op`` (exact for rationals, plain for floats)."""
+    return {"==": value == 0, "<=": value <= 0, ">=": value >= 0, "<": value < 0, ">": value > 0}[op]
+
+
+def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
+    """Run the steps on one configuration until one decides (module docstring)."""
+    from verify.activations import get_activation
+
+    act = get_activation(setting.activation) if setting.activation else None
+    monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))
+    undecided = []
+    for step, run in (("symbolic", _symbolic), ("certified", _certified)):
+        if monte_carlo or not budget.allows(step):
+            continue
+        start = time.perf_counter()
+        result = run(setting, act, lhs, rhs, op, full)
+        budget.charge(step, start)
+        if result.status != "undecided":
+            return result
+        undecided.append(f"{step}: {result.detail}")
+    if monte_carlo:
+        return _statistical(setting, act, lhs, rhs, op, full, seed)
+    result = _search(setting, act, lhs, rhs, op, rng, full)
+    result.numbers["undecided"] = undecided
+    return result
+
+
+# --- 1. symbolic -------------------------------------------------------------------------------
+def exact_sides(setting, act, lhs, rhs):
+    backend = ExactQuantities(setting.model, act)
+    sides = []
+    for side in (lhs, rhs):
+        value = exact(side, backend)
+        value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
+        sides.append(exact_number(value))
+    return sides
+
+
+def _symbolic(setting, act, lhs, rhs, op, full) -> Decision:
+    if op != "==" and len(setting.box) > 1:
+        # only an identity could be decided in several variables, and an inequality is not claimed for one
+        return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
+    try:
+        left, right = exact_sides(setting, act, lhs, rhs)
+    except Unavailable as exc:
+        return Decision("undecided", None, "symbolic", detail=str(exc))
+    difference = left - right
+    box = setting.box
+    if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
+        return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
+    if op != "==" and difference.free_symbols and not difference.is_rational_function():
+        return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
+    difference = sympy.cancel(sympy.expand(difference))
+    if not difference.free_symbols:
+        if not difference.is_Rational and sympy.count_ops(difference) < 200:
+            difference = sympy.simplify(difference)
+        if difference.is_Rational:
+            verdict = "holds" if holds(op, difference) else "fails"
+            return Decision(
+                verdict,
+                Basis.EXACT,
+                "symbolic",
+                point=_midpoint(box) if verdict == "fails" else None,
+                detail=f"lhs - rhs = {difference} exactly",
+            )
+        return Decision(
+            "undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)} (not rational)"
+        )
+    if difference == 0:
+        if op in ("==", "<=", ">="):
+            return Decision(
+                "holds", Basis.EXACT, "symbolic", detail="lhs - rhs simplifies to 0 (an identity)"
+            )
+        return Decision(
+            "fails", Basis.EXACT, "symbolic", point=_midpoint(box), detail="lhs = rhs identically"
+        )
+    for point in _rational_points(box):
+        value = difference.xreplace(point)
+        if value.is_Rational and not holds(op, value):
+            return Decision(
+                "fails",
+                Basis.EXACT,
+                "symbolic",
+                point=point,
+                detail=f"lhs - rhs = {_clip(difference)} is {value} at this point",
+            )
+    if op != "==" and len(difference.free_symbols) == 1:
+        return _one_variable(difference, op, box)
+    return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)}")
+
+
+def _clip(expr, room: int = 100) -> str:
+    text = str(expr)
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def _midpoint(box: dict) -> dict:
+    return {s: (lo + hi) / 2 for s, (lo, hi) in box.items()}
+
+
+def _rational_points(box: dict) -> list[dict]:
+    """The centre, the corners and the 1/3-points of the box, at exact rationals."""
+    axes = [[lo, hi, (lo + hi) / 2, lo + (hi - lo) / 3] for lo, hi in box.values()]
+    points = [dict(zip(box, combo, strict=True)) for combo in itertools.product(*axes)]
+    return sorted(points, key=lambda p: sum(1 for s in p if p[s] not in box[s]))[:64]
+
+
+def _one_variable(difference, op: str, box: dict) -> Decision:
+    """The sign of a rational function of one variable on its interval, exactly (module docstring)."""
+    (x,) = difference.free_symbols
+    low, high = box[x]
+    numerator, denominator = sympy.fraction(sympy.together(difference))
+    try:
+        polys = [sympy.Poly(numerator, x, domain="QQ"), sympy.Poly(denominator, x, domain="QQ")]
+    except (sympy.PolynomialError, sympy.CoercionFailed, sympy.GeneratorsNeeded):
+        return Decision(
+            "undecided", None, "symbolic", detail="not a rational function with rational coefficients"
+        )
+    cuts = {low, high}
+    for index, poly in enumerate(polys):
+        if poly.degree() <= 0:
+            continue
+        for (a, b), _ in poly.intervals():
+            a, b = sympy.Rational(a), sympy.Rational(b)
+            if b < low or a > high:
+                continue
+            if index == 1:
+                return Decision("undecided", None, "symbolic", detail="a pole in the interval")
+            if a == b and op in ("<", ">"):
+                return Decision(
+                    "fails", Basis.EXACT, "symbolic", point={x: a}, detail="lhs = rhs at this point"
+                )
+            if op in ("<", ">"):
+                return Decision("undecided", None, "symbolic", detail="lhs - rhs has an irrational root")
+            cuts |= {min(max(a, low), high), min(max(b, low), high)}
+    ordered = sorted(cuts)
+    tests = ordered + [(u + v) / 2 for u, v in zip(ordered, ordered[1:], strict=False)]
+    for t in sorted(tests):
+        value = difference.xreplace({x: t})
+        if not holds(op, value):
+            return Decision(
+                "fails", Basis.EXACT, "symbolic", point={x: t}, detail=f"lhs - rhs = {value} here"
+            )
+    return Decision(
+        "holds",
+        Basis.EXACT,
+        "symbolic",
+        detail=f"exact sign analysis of lhs - rhs on [{low}, {high}] (roots isolated)",
+    )
+
+
+# --- 2. certified ------------------------------------------------------------------------------
+def _certified(setting, act, lhs, rhs, op, full) -> Decision:
+    from verify.certified.balls import working_precision
+    from verify.claims.quantities import BALL_DPS
+
+    with working_precision(BALL_DPS):
+        try:
+            gap = _gap_function(setting, act, lhs, rhs, op)
+            return _prove(setting, op, gap, full)
+        except Unavailable as exc:
+            return Decision("undecided", None, "certified", detail=str(exc))
+
+
+def _gap_function(setting, act, lhs, rhs, op):
+    """env -> ball of ±(lhs − rhs), signed so that the claim says 'the gap is >= 0' (== : unsigned)."""
+    backend = BallQuantities(setting.model, act)
+    scalars = scalars_of(lhs - rhs, backend, DERIVED_SCALARS)
+    sign = -1 if op in ("<=", "<") else 1
+    left, right = compile_ball(lhs, backend), compile_ball(rhs, backend)
+
+    def gap(env: dict):
+        env = scalars | env
+        return sign * (left(env) - right(env))
+
+    return gap
+
+
+def point_balls(point: dict) -> dict:
+    from verify.certified.compile import constant
+
+    return {s: constant(sympy.sympify(v)) for s, v in point.items()}
+
+
+def _decide_ball(op: str, value) -> str:
+    if op == "==":
+        return "fails" if (value > 0 or value < 0) else ("holds" if value == 0 else "undecided")
+    if value > 0:
+        return "holds"
+    if value < 0:
+        return "fails"
+    if value == 0:  # an exact zero ball
+        return "holds" if op in ("<=", ">=") else "fails"
+    return "undecided"
+
+
+def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
+    """holds / fails / undecided for the relation at one exact point, in ball arithmetic."""
+    from verify.certified.balls import working_precision
+    from verify.claims.quantities import BALL_DPS
+
+    with working_precision(BALL_DPS):
+        try:
+            gap = _gap_function(setting, act, lhs, rhs, op)
+            verdict = _decide_ball(op, gap(point_balls(point)))
+        except Unavailable:
+            return "undecided"
+    if verdict == "fails" and op == "==" and setting.family == "claim2":
+        return "undecided"  # the certified Claim 2 Gram matrix is rounded to double (see model.py)
+    return verdict
+
+
+def _prove(setting, op, gap, full) -> Decision:
+    from verify.certified.balls import interval
+    from verify.certified.prover import Status, constant, prove_geq
+    from verify.claims.quantifiers import as_fraction
+
+    box = setting.box
+    if op == "==" or not box:
+        for point in [{}] if not box else _rational_points(box)[:9]:
+            verdict = _decide_ball(op, gap(point_balls(point)))
+            if verdict == "fails" and not (op == "==" and setting.family == "claim2"):
+                return Decision(
+                    "fails",
+                    Basis.CERTIFIED,
+                    "certified",
+                    point=point,
+                    detail="the ball of lhs - rhs excludes the claim here",
+                )
+            if not box and verdict == "holds":
+                return Decision("holds", Basis.CERTIFIED, "certified", detail="ball of lhs - rhs decides it")
+        return Decision("undecided", None, "certified", detail="balls do not decide an equality")
+    if len(box) > 2:
+        return Decision("undecided", None, "certified", detail="more than two continuous variables")
+    names = sorted(box, key=lambda s: (s.name != "m", s.name))
+    inner, outer = names[0], (names[1] if len(names) > 1 else None)
+    a, b = (as_fraction(v) for v in box[inner])
+    budget = PROVER_EVALUATIONS[full]
+    if outer is None:
+        result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget)
+        if result.status is Status.REFUTED:
+            return _refuted(result, inner, {})
+        if result.status is Status.UNDECIDED:
+            return Decision("undecided", None, "certified", detail=f"prover: {result.describe()}")
+        return Decision("holds", Basis.CERTIFIED, "certified", detail=f"prover: {result.describe()}")
+    low, high = (as_fraction(v) for v in box[outer])
+    queue: list[tuple[Fraction, Fraction, int]] = [(low, high, 0)]
+    proofs, start = 0, time.perf_counter()
+    while queue:
+        if time.perf_counter() - start > PROOF_SECONDS[full]:
+            return Decision("undecided", None, "certified", detail=f"time budget spent after {proofs} proofs")
+        c, d, depth = queue.pop(0)
+        fixed = {outer: interval(c, d)}
+
+        def slice_gap(t, fixed=fixed):
+            return gap({inner: t} | fixed)
+
+        result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget)
+        proofs += 1
+        if result.status is Status.REFUTED:
+            return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))})
+        if result.status is Status.UNDECIDED:
+            if depth >= OUTER_DEPTH:
+                return Decision("undecided", None, "certified", detail=f"prover: {result.describe()}")
+            middle = (c + d) / 2
+            queue += [(c, middle, depth + 1), (middle, d, depth + 1)]
+    return Decision(
+        "holds",
+        Basis.CERTIFIED,
+        "certified",
+        detail=f"branch and bound: {proofs} interval proof(s), every ball of the gap > 0",
+    )
+
+
+def _refuted(result, inner, outer_point: dict) -> Decision:
+    """The prover's witness (an exact dyadic point) with the second variable's point, as a Decision."""
+    from verify.certified.balls import dyadic
+
+    assert result.witness is not None
+    point = {inner: sympy.Rational(*_pair(dyadic(result.witness)))} | outer_point
+    return Decision("fails", Basis.CERTIFIED, "certified", point=point, detail=f"prover: {result.describe()}")
+
+
+def _pair(value: Fraction) -> tuple[int, int]:
+    return value.numerator, value.denominator
+
+
+# --- 3. search ---------------------------------------------------------------------------------
+def float_sides(setting, act, lhs, rhs):
+    backend = FloatQuantities(setting.model, act)
+    symbols = list(setting.box)
+    functions = []
+    for side in (lhs, rhs):
+        values = {s: v for s, v in scalars_of(side, backend, DERIVED_SCALARS).items()}
+        functions.append(float_function(side.xreplace(values), symbols, backend))
+    return symbols, functions, backend
+
+
+def violation(op: str, left, right, atol: float = SEARCH_ATOL):
+    """How far (left, right) violate ``op`` relative to |left| + |right|, less SEARCH_RTOL, elementwise
+    (> 0: violated beyond rounding and beyond ``atol``, the absolute error of the values; non-finite
+    values count as no violation)."""
+    left, right = np.asarray(left, float), np.asarray(right, float)
+    gap = {
+        "==": np.abs(left - right),
+        "<=": left - right,
+        "<": left - right,
+        ">=": right - left,
+        ">": right - left,
+    }[op]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (gap - atol) / (np.abs(left) + np.abs(right) + SEARCH_ATOL) - SEARCH_RTOL
+    return np.where(np.isfinite(out), out, -np.inf)
+
+
+def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
+    from verify.checks.tools import maximise
+
+    from verify.claims.evaluate import ClaimEvaluationError
+
+    symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
+
+    def measure(z) -> float:
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            left, right = float(f_left(*z)), float(f_right(*z))
+        if not (np.isfinite(left) and np.isfinite(right)):
+            where = ", ".join(f"{s}={float(v):.6g}" for s, v in zip(symbols, z, strict=True))
+            raise ClaimEvaluationError(f"claim: a side is not a finite real number at {where or 'this point'} "
+                                       f"(lhs = {left}, rhs = {right}); the ranges leave the expression's domain")
+        return float(violation(op, left, right, SEARCH_ATOL + 2 * backend.error_bound))
+
+    bounds = [(float(lo), float(hi)) for lo, hi in setting.box.values()]
+    corners = [
+        np.array(c, float) for c in itertools.product(*[(lo, (lo + hi) / 2, hi) for lo, hi in bounds])
+    ][:81]
+    scores = [measure(c) for c in corners] or [measure(np.zeros(0))]
+    best_point = corners[int(np.argmax(scores))] if corners else np.zeros(0)
+    best = max(scores)
+    evaluations = len(scores)
+    if bounds and best <= 0:
+        expensive = any(type(f).__name__ == "hcoef" for f in quantity_calls(lhs - rhs))
+        starts, polish = (EXPENSIVE_SEARCH_SIZES if expensive else SEARCH_SIZES)[full]
+        found = maximise(measure, bounds, rng, starts=starts, polish=polish)
+        evaluations += found.evaluations
+        if found.worst > best:
+            best, best_point = found.worst, found.argmax
+    left, right = float(f_left(*best_point)), float(f_right(*best_point))
+    numbers: dict = {"worst_violation": float(best + SEARCH_RTOL), "evaluations": evaluations, "lhs": left,
+                     "rhs": right, "ratio": left / right if right else None}
+    if best <= 0:
+        return Decision(
+            "holds",
+            Basis.NUMERICAL,
+            "search",
+            numbers=numbers,
+            detail=f"no violation in {evaluations} evaluations (worst relative gap {best + SEARCH_RTOL:.3g})",
+        )
+    point = dict(zip(symbols, best_point, strict=True))
+    return confirm(
+        setting,
+        act,
+        lhs,
+        rhs,
+        op,
+        point,
+        lambda p: measure(np.array([float(p[s]) for s in symbols])) > 0,
+        numbers,
+    )
+
+
+def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: dict) -> Decision:
+    """A float counterexample, shortened, then re-checked with balls (whose verdict is final)."""
+    exact_point = shorten(point, setting.box, still_violates)
+    verdict = (
+        certified_check(setting, act, lhs, rhs, op, exact_point)
+        if act or setting.model is None
+        else "undecided"
+    )
+    if verdict == "holds":
+        return Decision(
+            "holds",
+            Basis.NUMERICAL,
+            "search",
+            numbers=numbers,
+            detail="the float64 violation vanishes in ball arithmetic (rounding)",
+        )
+    basis = Basis.CERTIFIED if verdict == "fails" else Basis.NUMERICAL
+    return Decision(
+        "fails",
+        basis,
+        "search",
+        point=exact_point,
+        numbers=numbers,
+        detail="counterexample search" + ("; confirmed in ball arithmetic" if verdict == "fails" else ""),
+    )
+
+
+def shorten(point: dict, box: dict, still_violates) -> dict:
+    """Each coordinate as the shortest decimal (1 to 17 significant digits) inside the box with which
+    ``still_violates`` stays true; exact SymPy Rationals of those decimals."""
+    current = {s: sympy.Rational(repr(float(v))) for s, v in point.items()}
+    for s in current:
+        low, high = box[s]
+        for digits in range(1, 18):
+            candidate = sympy.Rational(f"{float(current[s]):.{digits}g}")
+            candidate = min(max(candidate, low), high)
+            trial = current | {s: candidate}
+            if still_violates(trial):
+                current = trial
+                break
+    return current
+
+
+# --- 4. statistical ----------------------------------------------------------------------------
+def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
+    from verify.claims.statistics import gradient_energy, t_critical
+
+    backend = FloatQuantities(setting.model, act)
+    difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)
+    calls = sorted((f for f in quantity_calls(difference) if type(f).__name__ == "grad_var"), key=str)
+    stand_ins = sympy.symbols(f"G0:{len(calls)}", real=True)
+    replaced = difference.xreplace(dict(zip(calls, stand_ins, strict=True)))
+    replaced = replaced.xreplace(scalars_of(replaced, backend, DERIVED_SCALARS))
+    symbols = list(setting.box)
+    value_fn = float_function(replaced, [*symbols, *stand_ins], backend)
+    slopes = [float_function(sympy.diff(replaced, g), [*symbols, *stand_ins], backend) for g in stand_ins]
+    argument_fns = [[float_function(a, symbols, backend) for a in call.args] for call in calls]
+    t = t_critical()
+    grid = [
+        dict(zip(symbols, c, strict=True))
+        for c in itertools.product(*[(lo, (lo + hi) / 2, hi) for lo, hi in setting.box.values()])
+    ][:27]
+    worst = None
+    for point in grid or [{}]:
+        z = [float(point[s]) for s in symbols]
+        estimates = []
+        for fns in argument_fns:
+            m, xi = (float(fn(*z)) for fn in fns)
+            estimates.append(gradient_energy(setting.model, xi, m, full, seed))
+        means = [e.mean for e in estimates]
+        value = float(value_fn(*z, *means))
+        se = sum(abs(float(fn(*z, *means))) * e.se for fn, e in zip(slopes, estimates, strict=True))
+        score = (abs(value) if op == "==" else -value) / (t * se) if se > 0 else (np.inf if value else 0.0)
+        if worst is None or score > worst[0]:
+            worst = (score, point, value, se)
+    assert worst is not None
+    score, point, value, se = worst
+    numbers = {"z_over_t": score, "difference": value, "standard_error": se, "t_critical": t}
+    if score > 1:
+        return Decision(
+            "fails",
+            Basis.STATISTICAL,
+            "statistical",
+            point=point,
+            numbers=numbers,
+            detail=f"violated by {abs(value):.4g} > t*SE = {t * se:.3g} (t = {t:.2f})",
+        )
+    return Decision(
+        "holds",
+        Basis.STATISTICAL,
+        "statistical",
+        numbers=numbers,
+        detail=f"no significant violation at {len(grid) or 1} point(s): worst |gap|/(t*SE) = {score:.3g}",
+    )
