@@ -9,7 +9,18 @@ The package is organised one module per idea:
 - :mod:`verify.kernels`        dual kernels K_σ(ρ), K'_σ(ρ): closed forms, 2-D quadrature, series
 - :mod:`verify.diagnostics`    Assumption 6 diagnostics: decay exponent, E[σ'^2], information exponent
 - :mod:`verify.cache`          the on-disk coefficient cache
+- :mod:`verify.claims`         ``verify claim``: a statement about the model, decided from one line of text
 - :mod:`verify.cli`            the ``verify`` command line
+
+:func:`claim` (below) is :func:`verify.claims.claim`, imported when first called so that
+``import verify`` stays free of SymPy.
 """
 
 __version__ = "0.1.0"
+
+
+def claim(text: str, **options):
+    """Decide a claim about the model; see :func:`verify.claims.claim` (returns the Outcome)."""
+    from verify.claims import claim as decide
+
+    return decide(text, **options)

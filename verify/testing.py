@@ -40,3 +40,34 @@ def assert_mpmath_equal(
             f"{int(bad.sum())} of {points.size} points differ; first at x={points[i]!r}: "
             f"fast={got[i]!r}, mpmath={want[i]!r}, rtol={rtol}, atol={atol}"
         )
+
+
+def assert_claim(text: str, *, accept: tuple[str, ...] = ("holds", "consistent"), **options):
+    """Assert that ``verify claim`` accepts the claim ``text``; return its Outcome.
+
+    ``options`` are those of :func:`verify.claims.claim` (``family``, ``activation``, ``for_``,
+    ``prob``, ``growth``, ``seeds``, ...).  The test fails unless the verdict is one of
+    ``accept`` (by default holds or consistent); the message carries the verdict and the kind of
+    evidence that decided it, the evidence line, the counterexample and the command that
+    reproduces it, so a failing CI job says what is wrong and how to look at it::
+
+        from verify.testing import assert_claim
+
+        def test_condition_3_on_small_instances():
+            assert_claim("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2", family="orthonormal",
+                         for_=["k in 2..4", "xi = 1", "m in [0, 1]"])
+    """
+    from verify.claims import claim
+
+    outcome = claim(text, **options)
+    if outcome.verdict.value not in accept:
+        basis = outcome.basis.value if outcome.basis is not None else "none"
+        lines = [f"claim {text!r} {outcome.verdict.value} ({basis}; accepted: {', '.join(accept)})",
+                 f"  evidence: {outcome.evidence}"]
+        if outcome.counterexample:
+            shown = {k: v for k, v in outcome.counterexample.items() if k != "rerun"}
+            lines.append("  counterexample: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
+            if "rerun" in outcome.counterexample:
+                lines.append(f"  rerun: {outcome.counterexample['rerun']}")
+        raise AssertionError("\n".join(lines))
+    return outcome

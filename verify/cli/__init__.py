@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     from verify.cli import (
         bench_cmd,
         check_cmd,
+        claim_cmd,
         derive_cmd,
         figures_cmd,
         grad_cmd,
@@ -51,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (
-        check_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
+        check_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
         bench_cmd, grad_cmd, simulate_cmd, figures_cmd,
     ):
         module.add_parser(sub)
