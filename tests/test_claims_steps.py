@@ -1,0 +1,136 @@
+"""The decision procedure step by step: which step decides, with which evidence, and that it is right.
+
+Each test states a claim whose truth is known independently (a closed form, a textbook identity,
+a planted error) and checks the verdict, the basis and the deciding step.  Monte-Carlo tests use
+the module's own error model (t·SE with t the two-sided 10⁻⁷ Student quantile), so a false
+failure is rarer than one in ten million.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from verify.checks.core import Basis, Verdict
+from verify.claims import claim
+
+
+def test_symbolic_identity_glm_h_is_twice_the_kernel_derivative():
+    # GLM (W = 0, c = c_hat = 1/sqrt(k), lambda = 1/k): rho_ij(m) = m and h(m) = 2 K'(m) for every xi (§1.2).
+    outcome = claim("h(m) == 2*Kp(m)", family="glm", activation=["relu", "he3", "erf"],
+                    for_=["k in 1..3", "xi in [1/2, 4]", "m in [-1, 1]"], seeds=0)
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
+    assert outcome.numbers["decided_by"] == "symbolic"
+
+
+def test_symbolic_identity_fails_at_an_exact_rational_point():
+    outcome = claim("h(m) == Kp(m)", family="glm", activation="he2", for_=["m in [-1, 1]"], seeds=0)
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
+    assert outcome.counterexample["lhs"] == pytest.approx(2 * outcome.counterexample["rhs"])
+
+
+def test_symbolic_sign_analysis_of_one_variable_is_exact():
+    # he2: K'(rho) = 2 mu_2^2 rho = 2 rho; >= -2 on [-1, 1] (tight at -1), >= 0 fails for rho < 0.
+    holds = claim("Kp(rho) >= -2", activation="he2", for_=["rho in [-1, 1]"])
+    assert holds.verdict is Verdict.HOLDS and holds.basis is Basis.EXACT
+    fails = claim("Kp(rho) >= 0", activation="he2", for_=["rho in [-1, 1]"])
+    assert fails.verdict is Verdict.FAILS and fails.basis is Basis.EXACT
+    assert float(fails.counterexample["rho"]) < 0
+
+
+def test_certified_step_proves_condition_3_on_small_orthonormal_instances():
+    # Condition 3 (App. C.1) with S_k = |h(0)|/2 on 12 relu instances: one interval of m each.
+    outcome = claim("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2", family="orthonormal", activation="relu",
+                    for_=["k in 2..4", "xi = 1", "m in [0, 1]"])
+    assert outcome.verdict is Verdict.HOLDS
+    assert outcome.numbers["steps"].get("certified", 0) >= 8
+    assert outcome.basis in (Basis.CERTIFIED, Basis.EXACT)
+
+
+def test_certified_step_refutes_at_a_point_when_no_closed_form_is_rational():
+    # h(0) of relu instances involves asin(.)/pi: not rational, so balls decide it.
+    outcome = claim("abs(h(0)) >= 1", family="orthonormal", activation="relu", for_=["k = 2"], seeds=0)
+    assert outcome.verdict is Verdict.FAILS
+    assert outcome.numbers["decided_by"] in ("certified", "symbolic")
+    assert outcome.basis in (Basis.CERTIFIED, Basis.EXACT)
+
+
+def test_search_finds_a_planted_counterexample_and_balls_confirm_it():
+    # Proposition 23 with the printed C_sigma (check proposition-23): ratio -> 2 as xi -> 0 at m = 0.
+    outcome = claim("abs(h(m))*sqrt(1 - m**2) <= C_sigma*lam_max**2*k*xi**2/(1 + xi**2/k)",
+                    family="orthonormal", activation="relu",
+                    for_=["k = 1", "xi in [0.01, 3]", "m in [-1, 1]"], seeds=0)
+    assert outcome.verdict is Verdict.FAILS
+    assert outcome.counterexample["ratio"] > 1.5
+    assert outcome.basis is Basis.CERTIFIED
+
+
+def test_search_holds_where_the_bound_is_attained_only_in_a_limit():
+    # Phi(m) = 0 exactly at m = 1 when c = c_hat: a tight bound must not fail on rounding.
+    outcome = claim("Phi(m) >= 0", family="orthonormal", activation=["relu", "tanh"],
+                    for_=["k in 1..2", "xi in [0.5, 2]", "m in [-1, 1]"], seeds="0..1")
+    assert outcome.verdict is Verdict.HOLDS
+
+
+def test_search_with_series_coefficients_uses_their_truncation_bound():
+    # D.4: "for all odd l, the power series coefficients are always non-negative".
+    outcome = claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k in 1..2", "xi = 1"],
+                    seeds="0..1")
+    assert outcome.verdict is Verdict.HOLDS
+    wrong = claim("hcoef(1) <= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"], seeds=0)
+    assert wrong.verdict is Verdict.FAILS
+
+
+def test_monte_carlo_second_moment_matches_its_closed_form():
+    # GLM, linear sigma: g = -2<u - u_hat, x>(I - u_hat u_hat^T) x, so for Gaussian x
+    # E|g|^2 = 4[(2 - 2m)(d - 1) + 2(1 - m^2)] (Isserlis); a factor or a d off must fail.
+    right = claim("grad_var(m) == 4*((2 - 2*m)*(d - 1) + 2*(1 - m**2))", family="glm", activation="linear",
+                  for_=["d in {8, 40}", "m in {-0.6, 0.3}", "k = 2"], seeds=0)
+    assert right.verdict is Verdict.HOLDS and right.basis is Basis.STATISTICAL
+    wrong = claim("grad_var(m) == 4*(2 - 2*m)*(d - 1)", family="glm", activation="linear",
+                  for_=["d = 8", "m = 0.3", "k = 2"], seeds=0)
+    assert wrong.verdict is Verdict.FAILS and wrong.basis is Basis.STATISTICAL
+
+
+def test_probability_by_exact_enumeration():
+    # k = 1: h(0) = 2 xi^2 c c_hat K'(rho)/(1 + xi^2) > 0 exactly when c c_hat > 0, probability 1/2.
+    half = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 1"],
+                 prob=">= 1/2 over c, c_hat")
+    assert half.verdict is Verdict.HOLDS and half.numbers["least"]["probability"] == "1/2"
+    more = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 1"],
+                 prob="> 1/2 over c, c_hat")
+    assert more.verdict is Verdict.FAILS
+
+
+def test_probability_by_sampling_with_clopper_pearson():
+    # k = 9 (4^9 patterns: sampled): the sign of h(0) is a fair coin by the symmetry c_hat -> -c_hat.
+    outcome = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 9"],
+                    prob=">= 0.45 over c, c_hat", draws=400)
+    assert outcome.verdict is Verdict.CONSISTENT
+    lo, hi = outcome.numbers["least"]["interval"]
+    assert lo < 0.5 < hi
+    assert claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 9"],
+                 prob=">= 0.9 over c, c_hat", draws=400).verdict is Verdict.FAILS
+
+
+def test_asymptotic_symbolic_limit():
+    assert claim("k*(k + 1) == Theta(k**2)", for_=["k in 1..100"]).verdict is Verdict.HOLDS
+    outcome = claim("k*(k + 1) == O(k)", for_=["k in 1..100"])
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
+
+
+def test_asymptotic_fit_of_a_monte_carlo_quantity():
+    # E|grad L|^2 grows linearly in d (the x_rest part of the gradient has d - k - 1 coordinates).
+    linear = claim("grad_var(0) == Theta(d)", family="orthonormal", activation="relu",
+                   for_=["d in 16..4096", "k = 4"], seeds="0..1")
+    assert linear.verdict is Verdict.CONSISTENT and linear.basis is Basis.STATISTICAL
+    bounded = claim("grad_var(0) == O(1)", family="orthonormal", activation="relu",
+                    for_=["d in 16..4096", "k = 4"], seeds=0)
+    assert bounded.verdict is Verdict.FAILS
+    assert "upper_exponent" in bounded.counterexample
+
+
+def test_the_python_api_is_exported_from_the_package():
+    import verify
+
+    outcome = verify.claim("mu(1) == 1/2", activation="relu")
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
