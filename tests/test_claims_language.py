@@ -81,6 +81,9 @@ BAD_INPUTS = {
     "zero-draws": (["h(0) >= 0", *FAMILY, "--draws", "0"], "--draws"),
     "family-constraint": (["h(0) >= 0", *FAMILY, "--for", "d = 2"], "needs d >= k + 1"),
     "non-ascii": (["h(0) ≥ 0", *FAMILY], "printable ASCII only"),
+    "undefined-on-the-range": (["sqrt(m - 1/2) >= 0", "--for", "m in [0, 1]"], "not a finite real number"),
+    "undefined-in-an-event": (["sqrt(m) >= 0", *FAMILY, "--for", "m in [-1, 1]", "--for", "k = 1",
+                               "--prob", ">= 0.5 over c"], "not a finite real number"),
 }
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import sympy
 
 from verify.checks.core import Basis
-from verify.claims.evaluate import prepare
+from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
 from verify.claims.universal import Decision, holds, violation
@@ -60,6 +60,10 @@ def decide(spec, setting) -> Decision:
     hits, example = 0, None
     for model in draws:
         left, right = (np.atleast_1d(v) for v in evaluator.sides(model))
+        if not (np.isfinite(left).all() and np.isfinite(right).all()):
+            raise ClaimEvaluationError(f"claim: a side is not a finite real number on the grid of "
+                                       f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
+                                       f"{setting.describe()}; the ranges leave the expression's domain")
         excess = np.atleast_1d(violation(claim.op, left, right))
         worst = int(np.argmax(excess)) if excess.size else 0
         if excess.size and excess[worst] > 0:

@@ -29,7 +29,7 @@ import sympy
 from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
 from verify.errors import InvalidParameterError
 from verify.expressions import parse_expression
-from verify.validation import MAX_SCALE, SIZE_LIMITS
+from verify.validation import MAX_SCALE, SizeLimitError, within_limit
 
 
 class QuantifierError(InvalidParameterError):
@@ -202,11 +202,10 @@ def check_parameter(name: str, values, what: str) -> None:
         if name in ("k", "d"):
             if not value.is_integer or value < 1:
                 raise QuantifierError(f"{what}: {name} must be a positive integer, got {value}")
-            if value > SIZE_LIMITS[name][0]:
-                raise QuantifierError(
-                    f"{what}: {name} = {value} exceeds the limit {SIZE_LIMITS[name][0]} "
-                    f"({SIZE_LIMITS[name][1]})"
-                )
+            try:
+                within_limit(name, int(value))  # --force (allow_large_sizes) lifts it
+            except SizeLimitError as exc:
+                raise QuantifierError(f"{what}: {exc}") from None
         elif name == "xi" and not (0 < value <= MAX_SCALE):
             raise QuantifierError(
                 f"{what}: xi must lie in (0, {MAX_SCALE:g}] (the scale of eq. (3)), got {value}"

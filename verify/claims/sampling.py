@@ -93,8 +93,9 @@ class GridEvaluator:
         self.backend._series.clear()
         scalars = [self.backend.scalar(s.name) for s in self.scalars]
         shape = self.grid[0].shape if self.grid else ()
-        left = np.broadcast_to(np.asarray(self.left(*self.grid, *scalars), float), shape)
-        right = np.broadcast_to(np.asarray(self.right(*self.grid, *scalars), float), shape)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # non-finite values are reported
+            left = np.broadcast_to(np.asarray(self.left(*self.grid, *scalars), float), shape)
+            right = np.broadcast_to(np.asarray(self.right(*self.grid, *scalars), float), shape)
         return left, right
 
     def point(self, index: int) -> dict:

@@ -401,7 +401,6 @@ def violation(op: str, left, right, atol: float = SEARCH_ATOL):
 
 def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
     from verify.checks.tools import maximise
-
     from verify.claims.evaluate import ClaimEvaluationError
 
     symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
@@ -411,8 +410,9 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
             left, right = float(f_left(*z)), float(f_right(*z))
         if not (np.isfinite(left) and np.isfinite(right)):
             where = ", ".join(f"{s}={float(v):.6g}" for s, v in zip(symbols, z, strict=True))
-            raise ClaimEvaluationError(f"claim: a side is not a finite real number at {where or 'this point'} "
-                                       f"(lhs = {left}, rhs = {right}); the ranges leave the expression's domain")
+            raise ClaimEvaluationError(
+                f"claim: a side is not a finite real number at {where or 'this point'} (lhs = {left}, "
+                f"rhs = {right}); the ranges leave the expression's domain")
         return float(violation(op, left, right, SEARCH_ATOL + 2 * backend.error_bound))
 
     bounds = [(float(lo), float(hi)) for lo, hi in setting.box.values()]

@@ -13,6 +13,11 @@ from verify.cli.arguments import positive_int, seed
 
 EXIT_FAILS, EXIT_INCONCLUSIVE = 1, 3
 
+DESCRIPTION = """Decide one relation between the model's quantities over the stated ranges: symbolically
+where closed forms exist, then by ball arithmetic, a counterexample search or Monte Carlo; the
+outcome names the step that decided.  Exit status: 0 holds or consistent, 1 fails (with the
+counterexample and its rerun command), 3 inconclusive, 2 bad input."""
+
 EPILOG = """examples:
   verify claim "h(0) >= C_sigma*xi**2/(k+xi**2)" --family orthonormal --for "k in 1..32" --activation relu
   verify claim "abs(h(m))*sqrt(1-m**2) <= C_sigma*lam_max**2*k*xi**2/(1+xi**2/k)" --family orthonormal \\
@@ -32,9 +37,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "claim",
         help="check your own statement about the model (holds / fails with a counterexample)",
-        description="Decide one relation between the model's quantities over the stated ranges: "
-        "symbolically where closed forms exist, then by ball arithmetic, a counterexample search, "
-        "or Monte Carlo; the outcome names the step that decided.  " + __doc__.split("\n\n")[1],
+        description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
