@@ -173,3 +173,32 @@ def test_the_readme_example_fails_and_its_rerun_reproduces():
     assert code == 1 and outcome["verdict"] == "fails"
     _, again = run_json(shlex.split(outcome["counterexample"]["rerun"])[1:])
     assert again["counterexample"] | {"rerun": None} == outcome["counterexample"] | {"rerun": None}
+
+
+#: One failing claim per way of failing (each step, each mode), beyond the dogfood's nine.
+FAILURES = {
+    "symbolic-one-variable": ["Kp(rho) >= 0", "--activation", "he2", "--for", "rho in [-1, 1]"],
+    "symbolic-identity": ["h(m) == Kp(m)", "--family", "glm", "--activation", "he2", "--for", "m in [-1, 1]"],
+    "certified-point": ["abs(h(0)) >= 1", "--family", "orthonormal", "--for", "k = 2", "--seeds", "0"],
+    "certified-interval": ["h(m) >= h(0) + 1/1000", "--family", "glm", "--activation", "relu",
+                           "--for", "m in [0, 1]", "--seeds", "0"],
+    "search-series": ["hcoef(1) <= 0", "--family", "orthonormal", "--for", "k = 1", "--seeds", "0"],
+    "statistical": ["grad_var(m) == 4*(2 - 2*m)*(d - 1)", "--family", "glm", "--activation", "linear",
+                    "--for", "d = 8", "--for", "m = 0.3", "--for", "k = 2", "--seeds", "0"],
+    "probability-enumeration": ["h(0) > 0", "--family", "orthonormal", "--for", "k = 1", "--prob",
+                                "> 1/2 over c, c_hat"],
+    "probability-sampling": ["h(0) > 0", "--family", "orthonormal", "--for", "k = 9", "--prob",
+                             ">= 0.9 over c, c_hat", "--draws", "100"],
+    "order-fit": ["grad_var(0) == O(1)", "--family", "orthonormal", "--for", "d in 16..4096",
+                  "--for", "k = 4", "--seeds", "0"],
+    "order-limit": ["k*(k + 1) == O(k)", "--for", "k in 1..100"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILURES))
+def test_every_way_of_failing_prints_a_counterexample_its_rerun_reproduces(name):
+    code, outcome = run_json(["claim", *FAILURES[name]])
+    assert code == 1 and outcome["verdict"] == "fails", outcome["evidence"]
+    code, again = run_json(shlex.split(outcome["counterexample"]["rerun"])[1:])
+    assert code == 1 and again["verdict"] == "fails"
+    assert again["counterexample"] | {"rerun": None} == outcome["counterexample"] | {"rerun": None}
