@@ -126,6 +126,27 @@ def test_same_samples_for_every_compiled_activation(name):
     assert_same_samples(*(simulate(inst, engine=e, **kw) for e in ("compiled", "reduced")))
 
 
+#: Scaled rows (Appendix B as printed, ``row_scale`` r = k/(k+ξ²)): every mode whose gradient the
+#: row scale changes, with relu and with sigmoid (non-homogeneous: r changes the pre-activations).
+ROW_SCALE_CASES = [(mode, act) for mode in ("frozen", "joint", "unconstrained", "nonorthogonal", "linearized")
+                   for act in ("relu", "sigmoid")]
+
+
+@pytest.mark.parametrize("mode,activation", ROW_SCALE_CASES)
+def test_same_samples_as_the_numpy_engine_with_scaled_rows(mode, activation):
+    xi, k = 2.0, 4
+    inst = (separated(k, 40, xi, activation, seed=2, alpha=0.5) if mode == "nonorthogonal"
+            else orthonormal(**(_JOINT | {"xi": xi, "activation": activation})))
+    kw = dict(mode=mode, steps=400, lr=0.5, replicas=4, seed=6, record_every=100, loss_samples=40,
+              appendix_b_scaling=True, row_scale=k / (k + xi**2))
+    compiled, reduced = (simulate(inst, engine=e, **kw) for e in ("compiled", "reduced"))
+    assert compiled.meta["row_scale"] == k / (k + xi**2)
+    assert np.abs(compiled.m[-1] - compiled.m[0]).max() > 0.05  # the runs move
+    assert_same_samples(compiled, reduced)
+    plain = simulate(inst, engine="compiled", **(kw | {"row_scale": None}))
+    assert np.abs(plain.m[-1] - compiled.m[-1]).max() > 1e-3  # the scale is not ignored
+
+
 @pytest.mark.parametrize("d", [5, 6])  # k = 4: p = 5, so d = p (no e_t, no χ²) and d = p + 1 (no χ²)
 @pytest.mark.parametrize("mode", ["frozen", "unconstrained"])
 def test_same_samples_at_the_edges_of_the_frame(d, mode):

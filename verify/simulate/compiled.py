@@ -21,7 +21,10 @@ over four partial sums, and the row norms n_i, ρ_j enter by their reciprocals):
     g_rest = √(Σ_b κ_{x,b}²) √χ²,  then the tangent projection, the step and
     a ← (a − η g_F)/N,  β ← √((β − η g_e)² + η² g_rest²)/N,  and ĉ's projected step.
 
-Every mode of :mod:`verify.simulate.modes` is compiled, with any ``batch`` B ≥ 1.  The
+Every mode of :mod:`verify.simulate.modes` is compiled, with any ``batch`` B ≥ 1, for
+normalised rows (Appendix D.1) and for scaled rows (``Problem.row_scale``, Appendix B as
+printed: ρ_j = 1/r_j fixed, no normalisation terms; the chain stays exact, see
+:mod:`verify.simulate.problem`).  The
 activation enters by an integer code (:data:`ACTIVATION_CODES`, and ``he1`` … ``he8`` by
 degree); an activation without a compiled evaluator (an ``expr:`` one) is refused by
 :func:`unsupported_reason`, and :func:`verify.simulate.simulate` then runs the NumPy engine
@@ -257,7 +260,7 @@ def evaluate(code, degree, x):
 
 @cached_jit
 def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
-             L, LT, uc, c, teacher_norm, lam, row_sq, xi, scale, code, degree,
+             L, LT, uc, c, teacher_norm, lam, row_sq, row_scale, xi, scale, code, degree,
              train_c, constrained, linearized, batch, has_rest, df, eta,
              out_m, out_c, out_a, out_beta, out_c_hat):
     """Advance one replica: ``counts[j]`` updates, then a record where ``record[j]``.
@@ -266,7 +269,8 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
     replica's state and buffers, changed in place; ``index`` is the next unused row of the
     buffers.  Returns (index, updates done, 0, 0.0) or, when an iterate stops being a
     finite nonzero vector before renormalisation, (index, the failing update counted
-    from 1, 1 for û or 2 for ĉ, the norm).
+    from 1, 1 for û or 2 for ĉ, the norm).  ``row_scale``: empty for normalised rows, else
+    the k row scales r_j (ρ_j = 1/r_j, no normalisation terms).
     """
     k, r = L.shape
     p = uc.size
@@ -274,13 +278,18 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
     lo = r if constrained else 0  # the coordinates û moves in
     fused = constrained and not train_c and not linearized  # ⟨û, x⟩ over the active part only
     zh_lo = lo if fused else 0
-    rho_fixed = constrained and not train_c  # ρ depends on ĉ and ⟨w_j, û⟩ only
+    scaled = row_scale.size > 0  # Appendix B's scaled rows: ρ_j = 1/r_j whatever ĉ and û
+    # ξĉ_j/ρ_j changes only with ĉ and (normalised rows) ⟨w_j, û⟩
+    rho_fixed = not train_c and (constrained or scaled)
     keep = out_a.shape[0] > 0
     xi2 = xi * xi
     xc = xi * c  # the teacher's ξ c_i, as model.teacher_output rounds it
     inv_n = 1.0 / teacher_norm  # reciprocals: one division per row and call or update, not per sample
     zw, pre, val, slope = np.empty(k), np.empty(k), np.empty(k), np.empty(k)
     xch, inv_rho, ratio, wh = np.zeros(k), np.ones(k), np.zeros(k), np.zeros(k)
+    base_scale, zb = np.ones(k), np.empty(k)  # the linearized student's r_j ⟨w_j, x⟩
+    if scaled:
+        base_scale[:] = row_scale
     kw_sum, gc_sum = np.zeros(k), np.zeros(k)
     g_f = np.zeros(p)
     b_state = beta[0]
@@ -297,7 +306,7 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
                         chi2[i] = 2.0 * rng.standard_gamma(df / 2.0)
                 index = 0
             # ξĉ_j, ρ_j, ξĉ_j/ρ_j and ⟨w_j, û⟩ at the state where the update starts
-            if not constrained:
+            if not constrained and not scaled:
                 wh[:] = 0.0
                 for i in range(r):
                     ai = a[i]
@@ -306,8 +315,11 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
             if done == 0 or not rho_fixed:  # ⟨w_j, û⟩ = 0 when constrained: one branch-free loop
                 for q in range(k):
                     xch[q] = xi * c_hat[q]
-                    inv_rho[q] = 1.0 / math.sqrt(row_sq[q] + 2.0 * xi * c_hat[q] * wh[q]
-                                                 + xi2 * (c_hat[q] * c_hat[q]))
+                    if scaled:
+                        inv_rho[q] = row_scale[q]
+                    else:
+                        inv_rho[q] = 1.0 / math.sqrt(row_sq[q] + 2.0 * xi * c_hat[q] * wh[q]
+                                                     + xi2 * (c_hat[q] * c_hat[q]))
                     ratio[q] = xch[q] * inv_rho[q]
             g_f[:] = 0.0
             g_e = 0.0
@@ -331,9 +343,12 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
                 _values(code, degree, pre, val)
                 target = scale * _dot(val, 0, lam, 0, k)
                 if linearized:  # e and κ_x of the first-order student (model.terms)
-                    _slopes(code, degree, zw, slope)
-                    _values(code, degree, zw, val)
                     for q in range(k):
+                        zb[q] = zw[q] * base_scale[q]
+                    _slopes(code, degree, zb, slope)
+                    _values(code, degree, zb, val)
+                    for q in range(k):
+                        slope[q] *= base_scale[q]
                         pre[q] = slope[q] * c_hat[q]
                     tilt = _dot(pre, 0, lam, 0, k)
                     e = target - scale * (_dot(val, 0, lam, 0, k) + xi * zh * tilt)
@@ -351,13 +366,16 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
                         slope[q] = -2.0 * scale * e * lam[q] * slope[q]
                         val[q] = slope[q] * ratio[q]
                     kx = _sum(val)
-                    if not constrained:
+                    if not constrained and not scaled:
                         for q in range(k):
                             kw = -val[q] * pre[q] * inv_rho[q]
                             kw_sum[q] += kw
                             val[q] = kw * xi * c_hat[q]
                         kh_sum -= _sum(val)
-                    if train_c:
+                    if train_c and scaled:
+                        for q in range(k):
+                            gc_sum[q] += slope[q] * xi * inv_rho[q] * zh
+                    elif train_c:
                         for q in range(k):
                             gc_sum[q] += slope[q] * xi * inv_rho[q] * (zh - pre[q] * (wh[q] + xch[q])
                                                                        * inv_rho[q])
@@ -367,7 +385,7 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
                 kx_sq += kx * kx
             chi = chi2[index]
             index += 1
-            if not constrained:
+            if not constrained and not scaled:
                 for q in range(k):
                     kq = kw_sum[q]
                     for i in range(r):
@@ -456,6 +474,7 @@ class CompiledEngine:
         self.df = chi2_df(problem)
         self.L = np.ascontiguousarray(problem.L, dtype=float)
         self.LT = np.ascontiguousarray(problem.L.T, dtype=float)
+        self.row_scale = np.empty(0) if problem.row_scale is None else np.ascontiguousarray(problem.row_scale)
 
     def _chunks(self, counts: list[int], keep_state: bool) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(updates, record?) per piece, grouped into kernel calls of at most CHUNK_SAMPLES
@@ -502,7 +521,7 @@ class CompiledEngine:
                 index, done, what, norm = _advance(
                     rng, self.a[r], self.beta[r:r + 1], self.c_hat[r], self.normals[r], self.chi2[r],
                     self.index, counts_c, record_c, self.L, self.LT, pb.uc, pb.c, pb.teacher_norm,
-                    pb.lam, pb.row_sq, float(pb.xi), float(pb.scale), self.code, self.degree,
+                    pb.lam, pb.row_sq, self.row_scale, float(pb.xi), float(pb.scale), self.code, self.degree,
                     mode.train_c, mode.constrained, mode.linearized, self.batch, self.has_rest,
                     self.df, eta, out_m[r], out_c[r], out_a[r], out_beta[r], out_c_hat[r])
                 if what:

@@ -20,8 +20,15 @@ around the base model (‖w_j‖ = 1, û ⊥ w_j), f̂ = s Σ_j λ_j [σ(⟨w_j,
 (the normalisation's first-order term, −w_j ⟨w_j, Δ_j⟩, vanishes for û ⊥ W) and
 ∂L/∂ĉ_j = −2 e s ξ λ_j σ'(⟨w_j, x⟩) ⟨û, x⟩.
 
+Scaled rows (Appendix B as printed, ``Problem.row_scale``):
+z_j = r_j (⟨w_j, x⟩ + ξ ĉ_j ⟨û, x⟩) with a constant r_j, i.e. ρ_j = 1/r_j fixed: the
+normalisation's terms vanish, κ_w = κ_h = 0 and ∂L/∂ĉ_j = δ_j ξ ⟨û, x⟩/ρ_j; the linearized
+student expands σ(r_j⟨w_j, x⟩ + r_j ξ ĉ_j ⟨û, x⟩), so its base pre-activation is r_j ⟨w_j, x⟩
+and its slope carries r_j.
+
 Only ⟨w_j, x⟩, ⟨u, x⟩, ⟨û, x⟩ (and ⟨w_j, û⟩) enter: that is what makes the reduced
-engine exact.  Everything is vectorised over a leading axis (samples or replicas).
+engine exact (with or without a row scale).  Everything is vectorised over a leading axis
+(samples or replicas).
 """
 
 from __future__ import annotations
@@ -55,27 +62,37 @@ def terms(problem: Problem, zw: np.ndarray, zu: np.ndarray, zh: np.ndarray, wh: 
     """e and the gradient coefficients of the module docstring; ``wh`` = ⟨w_j, û⟩ or None (= 0)."""
     xi, s, lam = problem.xi, problem.scale, problem.lam
     target = teacher_output(problem, zw, zu)
+    scales = problem.row_scale
+    fixed = scales is not None
     if linearized:
-        dbase = problem.act.derivative(zw)
+        base = zw if scales is None else zw * scales  # r_j ⟨w_j, x⟩ (D.1: unit rows, r_j = 1)
+        dbase = problem.act.derivative(base)
+        if scales is not None:
+            dbase = dbase * scales
         ch = np.broadcast_to(c_hat, zw.shape)
-        slope = (dbase * ch) @ lam  # Σ_j λ_j ĉ_j σ'(⟨w_j, x⟩)
-        e = target - s * (problem.act(zw) @ lam + xi * zh * slope)
+        slope = (dbase * ch) @ lam  # Σ_j λ_j ĉ_j r_j σ'(r_j ⟨w_j, x⟩)
+        e = target - s * (problem.act(base) @ lam + xi * zh * slope)
         weight = -2 * s * xi * e
         gc = (weight * zh)[:, None] * dbase * lam if need_c else np.empty(0)
         return Terms(e, weight * slope, None, None, gc)
-    cross = 0.0 if wh is None else 2 * xi * c_hat * wh
-    rho = np.sqrt(problem.row_sq + cross + xi**2 * c_hat**2)
+    if scales is not None:
+        rho = 1.0 / scales
+    else:
+        cross = 0.0 if wh is None else 2 * xi * c_hat * wh
+        rho = np.sqrt(problem.row_sq + cross + xi**2 * c_hat**2)
     z = (zw + xi * c_hat * zh[:, None]) / rho
     e = target - s * (problem.act(z) @ lam)
     delta = (-2 * s) * e[:, None] * lam * problem.act.derivative(z)
     dc = delta * (xi * c_hat / rho)
     kx = dc.sum(axis=1)
     kw = kh = None
-    if wh is not None:  # unconstrained: the W components survive the projections
+    if wh is not None and not fixed:  # unconstrained: the W components survive the projections
         kw = -dc * z / rho
         kh = -(kw * xi * c_hat).sum(axis=1)
     gc = np.empty(0)
-    if need_c:
+    if need_c and fixed:
+        gc = delta * xi * (zh[:, None] / rho)
+    elif need_c:
         wh_term = 0.0 if wh is None else wh
         gc = delta * xi * (zh[:, None] / rho - z * (wh_term + xi * c_hat) / rho**2)
     return Terms(e, kx, kw, kh, gc)
@@ -93,7 +110,8 @@ class FrozenStudent:
 
     def __init__(self, problem: Problem, c_hat: np.ndarray):
         r, k, xi = problem.r, problem.k, problem.xi
-        rho = np.sqrt(problem.row_sq + xi**2 * c_hat**2)
+        scales = problem.row_scale
+        rho = np.sqrt(problem.row_sq + xi**2 * c_hat**2) if scales is None else 1.0 / scales
         A = np.zeros((r + 2, 2 * k))
         A[:r, :k] = problem.L.T / problem.teacher_norm
         A[:r, k:] = problem.L.T / rho
@@ -144,6 +162,8 @@ def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) ->
     """Why the closed forms do not describe this run (None when they do)."""
     if linearized:
         return "the linearized student is not the network of Appendix D.1"
+    if problem.row_scale is not None:
+        return "the rows are scaled (Appendix B as printed), not normalised as in Appendix D.1"
     if not problem.u_orthogonal:
         return "u is not orthogonal to span W (the closed form uses Assumption 2)"
     if not constrained and not problem.scratch:

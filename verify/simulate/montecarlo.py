@@ -129,7 +129,7 @@ def _validate(samples: int, m: float, chunk_bytes: int) -> None:
 
 def estimate_gradient(instance, m: float, samples: int, engine: str = "full", seed: int | None = 0,
                       chunk_bytes: int = CHUNK_BYTES, appendix_b_scaling: bool = False,
-                      ) -> GradientEstimate:
+                      row_scale: float | None = None) -> GradientEstimate:
     """Monte-Carlo Φ(m), the projected gradient's component along u − m û, and the residual.
 
     û = (m/‖u_⊥‖) q_u + √(…) e with e the instance's û made orthogonal to span(W, u)
@@ -138,7 +138,7 @@ def estimate_gradient(instance, m: float, samples: int, engine: str = "full", se
     _validate(samples, m, chunk_bytes)
     mode = MODES["frozen"]
     check_engine(mode, engine)
-    problem = build_problem(instance, mode, appendix_b_scaling)
+    problem = build_problem(instance, mode, appendix_b_scaling, row_scale)
     vector, a, beta = student_direction(problem, float(m))
     rng = np.random.default_rng(root(seed))
     stats = [Running(), Running(), Running()]  # q, ‖g − qδ‖², e²

@@ -25,6 +25,15 @@ with step η is SGD on the D.1 loss with step η/ξ².  (Appendix B's factor k/(
 not a normalisation: ‖w_i + ξ c_i u‖ = √((k+ξ²)/k) for quantized c, so those rows have
 norm √(k/(k+ξ²)) ≠ 1; for ReLU that only rescales the output by √(k/(k+ξ²)), i.e. the
 step by k/(k+ξ²); for c on S^{k−1} no common factor normalises every row.)
+
+Row scale (Appendix B as printed): with ``row_scale`` = (r_1, …, r_k) the rows are *scaled*,
+not normalised: t_i = r_i (⟨w_i, x⟩ + ξ c_i ⟨u, x⟩) and z_j = r_j (⟨w_j, x⟩ + ξ ĉ_j ⟨û, x⟩),
+with r_i = k/(k+ξ²) for Appendix B's v_i = (k/(k+ξ²))(w_i + ξ c_i u).  Then ρ_j = 1/r_j is a
+constant (no normalisation derivative in the gradients, :mod:`verify.simulate.model`), the
+rows are not unit vectors (norm r_i √(1 + ξ² c_i²)), and the closed forms of D.1 do not
+describe the network.  For a non-homogeneous σ (sigmoid) this changes the pre-activations
+themselves, not only the output's scale.  The reduced chain stays exact: a constant per-row
+factor still lets the per-sample update see x only through ⟨w_j, x⟩, ⟨u, x⟩ and ⟨û, x⟩.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ class Problem:
     act: Activation
     activation: str
     scale: float  # output scale s: 1, or 1/ξ (Appendix B)
+    row_scale: np.ndarray | None  # r_j of the scaled rows (Appendix B as printed), None: D.1 normalisation
     row_sq: np.ndarray  # ‖w_j‖² (1, or 0 when scratch)
     teacher_norm: np.ndarray  # n_i = ‖w_i + ξ c_i u‖
     L: np.ndarray  # k×r, W = L Qᵀ
@@ -93,8 +103,10 @@ def _frame_from_gram(gram: np.ndarray):
     return L
 
 
-def build_problem(instance, mode: Mode, appendix_b_scaling: bool = False) -> Problem:
-    """The :class:`Problem` of ``instance`` trained in ``mode`` (``scratch`` drops W)."""
+def build_problem(instance, mode: Mode, appendix_b_scaling: bool = False,
+                  row_scale: float | np.ndarray | None = None) -> Problem:
+    """The :class:`Problem` of ``instance`` trained in ``mode`` (``scratch`` drops W); with
+    ``row_scale`` (one number, or one per row) the rows are scaled by it instead of normalised."""
     k, d, xi = instance.k, instance.d, float(instance.xi)
     scratch = mode.scratch or instance.scratch
     W = None if instance.W is None else np.asarray(instance.W, dtype=float)
@@ -119,11 +131,18 @@ def build_problem(instance, mode: Mode, appendix_b_scaling: bool = False) -> Pro
     row_sq = np.zeros(k) if scratch else np.einsum("ij,ij->i", L, L)
     c = np.asarray(instance.c, dtype=float)
     wu = L @ uW
-    teacher_norm = np.sqrt(row_sq + 2 * xi * c * wu + xi**2 * c**2)
+    scales = None
+    if row_scale is not None:
+        scales = np.broadcast_to(np.asarray(row_scale, dtype=float), (k,)).copy()
+        if not (np.all(np.isfinite(scales)) and np.all(scales > 0)):
+            raise InvalidParameterError(f"row_scale must be finite and > 0 (it multiplies the rows), "
+                                        f"got {row_scale!r}")
+    # n_i: what t_i divides by, the row's norm (D.1) or 1/r_i (scaled rows)
+    teacher_norm = np.sqrt(row_sq + 2 * xi * c * wu + xi**2 * c**2) if scales is None else 1.0 / scales
     return Problem(
         k=k, d=d, xi=xi, lam=np.asarray(instance.lam, dtype=float), c=c,
         c_hat=np.asarray(instance.c_hat, dtype=float), act=get_activation(instance.activation),
-        activation=instance.activation, scale=1.0 / xi if appendix_b_scaling else 1.0,
+        activation=instance.activation, scale=1.0 / xi if appendix_b_scaling else 1.0, row_scale=scales,
         row_sq=row_sq, teacher_norm=teacher_norm, L=L, Wc=Wc, uc=uc, r=r, p=p,
         u_orthogonal=bool(np.linalg.norm(uW) <= 1e-10), W=W, Q=Q, u=u,
         u_hat=None if instance.u_hat is None else np.asarray(instance.u_hat, dtype=float),

@@ -63,12 +63,13 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
              engine: str = "auto", record_every: int | None = None, seed: int | None = 0,
              quiet: bool = False, appendix_b_scaling: bool = False, init: str = "random",
              m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES,
-             batch: int = 1) -> Trajectory:
+             batch: int = 1, row_scale: float | None = None) -> Trajectory:
     """Run ``replicas`` independent online-SGD runs of ``steps`` steps with step size ``lr``.
 
     ``batch`` B > 1 makes each update use B fresh samples, û ← proj(û −
     lr Σ_b g_b): the sample-equivalent minibatch of :mod:`verify.simulate.reduced`.  ``steps``
-    and ``record_every`` still count samples and must be multiples of B.
+    and ``record_every`` still count samples and must be multiples of B.  ``row_scale`` r: the
+    rows are scaled by r instead of normalised (Appendix B as printed, :mod:`verify.simulate.problem`).
     """
     the_mode = get_mode(mode)
     if engine not in SGD_ENGINES:
@@ -98,7 +99,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
             raise InvalidParameterError(f"m0 = {m0!r} conflicts with init='instance' (the instance's "
                                         "u_hat fixes the start); give one or the other")
     count("loss_samples", loss_samples, minimum=0, limit="samples")
-    problem = build_problem(instance, the_mode, appendix_b_scaling)
+    problem = build_problem(instance, the_mode, appendix_b_scaling, row_scale)
     engine, fallback = _resolve_engine(engine, problem, batch)
     sequence = root(seed)
     rngs = generators(sequence, replicas + 1)
@@ -134,7 +135,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
         "mode": the_mode.name, "engine": engine, "steps": steps, "lr": lr, "replicas": replicas,
         "record_every": record_every, "seed": sequence.entropy, "k": problem.k, "d": problem.d,
         "xi": problem.xi, "activation": problem.activation, "kind": getattr(instance, "kind", None),
-        "appendix_b_scaling": appendix_b_scaling, "init": init, "m0": m0,
+        "appendix_b_scaling": appendix_b_scaling, "row_scale": row_scale, "init": init, "m0": m0,
         "loss_method": recorder.method, "batch": batch, "engine_fallback": fallback,
     }
     return Trajectory(
