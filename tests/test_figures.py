@@ -176,14 +176,17 @@ def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
     small = dict(module.PARAMS["full"], k=8, d=100, xi=8**0.5, step_cap=200, replicas=2, loss_samples=50)
     monkeypatch.setitem(module.PARAMS, "full", small)
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
-    assert main(["figures", "--full", "--only", SMALL_FIGURE, "--out", str(tmp_path)]) in (0, 1)
+    assert main(["figures", "--full", "--setup", "normalised", "--only", SMALL_FIGURE,
+                 "--out", str(tmp_path)]) in (0, 1)
     meta = json.loads((tmp_path / f"{SMALL_FIGURE}.json").read_text())
     norm = meta["params"]["normalisation"]
     assert norm["horizon"]["capped"] and meta["params"]["steps"] == 200
     assert meta["params"]["lr"] == norm["instance"]["lr"] > 0
     assert "full_tier" in meta
     assert meta["horizon_cap"] == {"cap": 200, "binds": True}
-    assert meta["params"]["runs"] == {"engines": ["compiled"], "batches": [1], "sgd_runs": 2}
+    runs = meta["params"]["runs"]
+    assert (runs["engines"], runs["batches"], runs["sgd_runs"]) == (["compiled"], [1], 2)
+    assert [c["mode"] for c in runs["curves"]] == ["joint", "linearized"]
     cap_claim = meta["claims"][-1]
     assert cap_claim["claim"].startswith("no run's ODE horizon is cut") and not cap_claim["holds"]
     assert "status" not in cap_claim["numbers"]  # a binding cap is a regression, not a finding
@@ -212,8 +215,9 @@ def test_exit_status_separates_findings_from_regressions(monkeypatch, tmp_path, 
     from verify.cli import figures_cmd
     from verify.figures import FIGURES
 
-    fake = types.SimpleNamespace(run=lambda quick, scheduler, out, progress: {"claims": claims})
+    fake = types.SimpleNamespace(run=lambda quick, scheduler, out, progress, **options: {"claims": claims})
     monkeypatch.setitem(FIGURES, "fake", fake)
-    args = argparse.Namespace(only=["fake"], out=str(tmp_path), scheduler=None, timeout=10, quick=True)
+    args = argparse.Namespace(only=["fake"], out=str(tmp_path), scheduler=None, timeout=10, quick=True,
+                              setup="both")
     assert figures_cmd.run(args) == status
     assert claims[0][0] in capsys.readouterr().out

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from verify.figures import common, full_tier
+from verify.figures import common, full_tier, paper_setup
 from verify.simulate.modes import MODES
 from verify.sweep import Task
 
@@ -48,6 +48,8 @@ def _resolve(p: dict, specs: list) -> list[dict]:
     """Per activation: ``lr``, ``steps``, ``batch``, ``record_every``.  Quick: eta0/(d E[sigma'^2])
     and one horizon, online.  Full: :func:`full_tier.plan_run` per activation (its own normalised
     step and ODE horizon), the numbers in p["normalisation"]."""
+    if p["lr_rule"] == "shared":  # the paper setup: one eta for every activation
+        return [full_tier.online_run(p, p["lr"]) for _ in p["activations"]]
     if p["lr_rule"] != "normalised":
         return [full_tier.online_run(p, p["eta0"] / (p["d"] * derivative_energy(act)))
                 for act in p["activations"]]
@@ -67,7 +69,8 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
     for spec, run in zip(specs, _resolve(p, specs), strict=True):
         tasks.append(Task(common.sgd_task, dict(
             instance=spec, mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"],
-            seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **full_tier.batch_arg(run))))
+            seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **full_tier.batch_arg(run),
+            **common.model_arg(p))))
     rows = []
     for act, res in zip(p["activations"], common.sweep(p, tasks, scheduler, progress), strict=True):
         rows += common.curve_rows("m", act, "m", res["steps"], common.median_curve(np.abs(res["m"])))
@@ -78,7 +81,7 @@ def plot(table, fig, p) -> None:
     ax = fig.add_subplot(1, 1, 1)
     common.plot_curves(ax, table, "m", ode=None,
                        ylabel=r"$|\langle u_t, u\rangle|$" + f" (median of {p['replicas']} runs)")
-    ax.set_title(f"joint training, xi = {p['xi']:.3g}, k = {p['k']}, d = {p['d']}")
+    ax.set_title(f"joint training ({p['mode']}), xi = {p['xi']:.3g}, k = {p['k']}, d = {p['d']}")
     ax.legend(title="activation")
 
 
@@ -99,6 +102,32 @@ def claims(table, max_ratio: float) -> list:
          {"ratio max/min": ratio}),
     ]
 
+
+#: The normalised quick setup's ReLU step, eta0/(d E[relu'^2]) with eta0 = 20: the paper setup's
+#: reference curve (paper_setup.reference_lr).
+RELU_ENERGY = 0.5
+
+
+def paper_setup_params(k: int, d: int, xi: float, steps: int, eta0: float, replicas: int, seed: int,
+                       full: bool = False) -> dict:
+    """The paper setup (:mod:`verify.figures.paper_setup`): u_hat not forced orthogonal to the w_i
+    (Appendix B: "do not enforce u_hat to be orthogonal to w_i"), a random start, and one eta for
+    every activation: the normalised setup's ReLU step converted by s^2 (quick), or at full size
+    the normalised rule's step for the ReLU curve (its ODE horizon as T)."""
+    out: dict = {"mode": "unconstrained", "m0": None, "steps": steps, "replicas": replicas,
+                 "lr": paper_setup.reference_lr(eta0 / (d * RELU_ENERGY), k, xi)}
+    if full:
+        out.update(lr=None, steps=None, reference=common.instance_spec("separated", k, d, xi, "relu", seed,
+                                                                        quantized=False))
+    return out
+
+
+PAPER_CHOICES = {
+    "mode": "unconstrained joint training (Appendix B: 'we jointly train c_hat, u_hat and do not enforce "
+            "u_hat to be orthogonal to w_i')",
+    "reference curve": "ReLU (Appendix B's activation): its effective step equals the normalised setup's "
+                       "ReLU step; sigmoid, quadratic and He3 get the same eta",
+}
 
 CHOICES = {
     "mode": "joint (u_hat projected onto span(W)-perp, c_hat trained on the sphere). Appendix B says "

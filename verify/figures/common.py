@@ -21,15 +21,12 @@ from __future__ import annotations
 import copy
 import csv
 import io
-import json
 import math
 import os
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
 from verify.figures.instances import make_instance, theorem_start
-from verify.files import output_directory, write_atomic
 
 #: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
 WEAK = 0.5
@@ -49,16 +46,19 @@ def _start(inst, m0) -> float | None:
 
 
 def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, seed: int,
-             record_every: int, m0=None, loss_samples: int = 0, batch: int = 1) -> dict:
+             record_every: int, m0=None, loss_samples: int = 0, batch: int = 1,
+             model: str = "normalised") -> dict:
     """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss.
     ``batch`` > 1: sample-equivalent minibatches (``--batch-rule``, see
-    :func:`verify.figures.full_tier.sample_batch`)."""
+    :func:`verify.figures.full_tier.sample_batch`); ``model``: the setup's network
+    (:mod:`verify.figures.paper_setup`)."""
+    from verify.figures.paper_setup import simulate_kwargs
     from verify.simulate import simulate
 
     inst = make_instance(instance)
     tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
                   record_every=record_every, quiet=True, m0=_start(inst, m0),
-                  loss_samples=loss_samples, batch=batch)
+                  loss_samples=loss_samples, batch=batch, **simulate_kwargs(inst.k, inst.xi, model))
     out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap, "engine": tr.meta["engine"],
            "batch": tr.meta["batch"]}
     if tr.loss is not None:
@@ -78,13 +78,53 @@ def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps
             "strong": math.nan if path.strong_step is None else path.strong_step}
 
 
+def model_arg(p: dict) -> dict:
+    """``{"model": "paper"}`` in the paper setup, ``{}`` in the normalised one (so the sweep-cache
+    keys of the normalised runs stay what they were)."""
+    return {"model": p["model"]} if p.get("model", "normalised") != "normalised" else {}
+
+
+class TasksCollected(Exception):
+    """Raised by :func:`sweep` inside :func:`collecting` after recording a figure's tasks."""
+
+
+#: While :func:`collecting` runs: the (params, tasks) of each sweep the figure asked for.
+_COLLECTED: list | None = None
+
+
+def collecting(module, params: dict) -> list:
+    """The tasks ``module.compute(params)`` would sweep, without running them: the runner
+    gathers the tasks of several step sizes into one sweep (one process pool), after which
+    each ``compute`` finds its results in the sweep cache."""
+    global _COLLECTED
+    _COLLECTED = []
+    try:
+        module.compute(copy.deepcopy(params), None, False)
+    except TasksCollected:
+        pass
+    finally:
+        collected, _COLLECTED = _COLLECTED, None
+    return [task for _, tasks in collected for task in tasks]
+
+
 def sweep(p: dict, tasks: list, scheduler, progress) -> list[dict]:
-    """:func:`verify.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks
-    and their batch sizes B (the JSON's ``params.runs``; an ODE task records neither)."""
+    """:func:`verify.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks,
+    their batch sizes B and each SGD curve's instance, mode, step and model (the JSON's
+    ``params.runs``; an ODE task records none of these)."""
     from verify.sweep import run_sweep
 
+    if _COLLECTED is not None:
+        _COLLECTED.append((p, list(tasks)))
+        raise TasksCollected
     results = run_sweep(tasks, scheduler=scheduler, progress=progress)
-    runs = p.setdefault("runs", {"engines": [], "batches": [], "sgd_runs": 0})
+    runs = p.setdefault("runs", {"engines": [], "batches": [], "sgd_runs": 0, "curves": []})
+    for task in tasks:
+        if task.function is sgd_task:
+            q = task.params
+            curve = {"instance": q["instance"], "mode": q["mode"], "lr": q["lr"],
+                     "model": q.get("model", "normalised")}
+            if curve not in runs["curves"]:
+                runs["curves"].append(curve)
     for res in results:
         if "engine" in res:
             runs["engines"] = sorted({*runs["engines"], str(res["engine"])})
@@ -151,60 +191,6 @@ def series_names(table: dict, panel: str, quantity: str) -> list[str]:
 
 
 # --- writing ------------------------------------------------------------------------------
-def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False,
-               batch_rule: bool = False) -> dict:
-    """Compute, then write NAME.csv, NAME.png, NAME.json; returns the table and claims.
-    ``batch_rule`` (full tier only): sample-equivalent minibatches instead of online SGD."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out = output_directory(out)
-    tier = "quick" if quick else "full"
-    # A copy: the full tier's compute() writes its run plan (step, horizon, block size) into the
-    # params it is given, and module-level PARAMS must stay what the module declares.
-    params = copy.deepcopy(module.PARAMS[tier])
-    if batch_rule:
-        if quick:
-            raise InvalidParameterError("--batch-rule applies to the full tier only (--full)")
-        params["batch_rule"] = True
-    rows = module.compute(params, scheduler, progress)
-    text = table_csv(rows)
-    write_atomic(out / f"{module.NAME}.csv", text.encode())
-    table = _columns(rows)
-    fig = plt.figure(figsize=module.FIGSIZE)
-    module.plot(table, fig, params)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    write_atomic(out / f"{module.NAME}.png", buf.getvalue())
-    results = [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
-    extra: dict = {}
-    if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
-        from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
-
-        capped = horizon_capped(params)
-        for _, ok, nums in results:
-            if not ok and isinstance(nums, dict):
-                nums["status"] = NOT_REPRODUCED_AT_FULL_STATUS
-                nums["horizon capped"] = capped
-        # The cap is a safety net: a binding one is a failure of the run, not a finding.
-        results.append(("no run's ODE horizon is cut by the step cap (safety net only)", not capped,
-                        {"step_cap": params.get("step_cap")}))
-        extra = {"full_tier": BATCH_RULE_NOTE if batch_rule else FULL_TIER_NOTE,
-                 "horizon_cap": {"cap": params.get("step_cap"), "binds": capped}}
-    meta = {
-        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "params": params,
-        "choices": module.CHOICES, "csv_columns": list(COLUMNS),
-        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results], **extra,
-    }
-    write_atomic(out / f"{module.NAME}.json",
-                  (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
-    return {"table": table, "claims": results}
-
-
 def _plain(value):
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}

@@ -7,7 +7,7 @@ import sys
 
 from verify.figures import activation_sweep as sweep
 from verify.figures import full_tier
-from verify.figures.common import run_figure
+from verify.figures.runner import run_figure
 
 NAME = "fig1a_4b"
 PAPER = "Fig. 1(a) = Fig. 4(b): fine-tuning is not sensitive to the activation at xi = Theta(sqrt k)"
@@ -17,6 +17,13 @@ PARAMS = {
     "full": sweep.params(k=50, d=2000, xi=math.sqrt(50) / 2, steps=full_tier.SAFETY_CAP, eta0=20.0,
                           replicas=1, seed=1, normalised=True),
 }
+PAPER_SETUP = {
+    "quick": sweep.paper_setup_params(k=10, d=200, xi=math.sqrt(10) / 2, steps=10000, eta0=20.0, replicas=4,
+                                      seed=1),
+    "full": sweep.paper_setup_params(k=50, d=2000, xi=math.sqrt(50) / 2, steps=0, eta0=20.0, replicas=1,
+                                     seed=1, full=True),
+}
+PAPER_CHOICES = sweep.PAPER_CHOICES
 CHOICES = {**sweep.CHOICES, "xi": "sqrt(k)/2 for Theta(sqrt k) (Theorem 1 needs a small constant factor)"}
 MAX_RATIO = 5.0
 

@@ -13,8 +13,8 @@ import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier
-from verify.figures.common import run_figure
+from verify.figures import common, full_tier, paper_setup
+from verify.figures.runner import run_figure
 from verify.sweep import Task
 
 NAME = "fig1b_6"
@@ -66,6 +66,48 @@ def _resolve(p) -> list[dict]:
     return [p["normalisation"]["per_xi"][_label(r)] for r in p["xi_over_sqrt_k"]]
 
 
+#: The paper setup's xi grid (Appendix B gives none): from the normalised grid's smallest value to
+#: 10 sqrt(k), past the transition expected near xi = d^{1/4} sqrt(k); the claims are also judged on
+#: the sub-grids ending at PAPER_GRID_ENDS x sqrt(k) (three values spanning a factor 10).
+PAPER_GRID = [0.25, 0.5, 1.0, 10**0.5, 10.0]
+PAPER_GRID_ENDS = (1.0, 10**0.5, 10.0)
+
+
+def _paper(k, d, steps, eta0, replicas, full=False):
+    """Unconstrained joint training (Appendix B: "we also do not necessarily enforce u_t to be
+    orthogonal to the w_i"), a random start, one eta for every xi: the normalised step of the
+    smallest xi converted by its s^2 (quick), or at full size the normalised rule's step there."""
+    xi_min = PAPER_GRID[0] * math.sqrt(k)
+    out = {"xi_over_sqrt_k": PAPER_GRID, "mode": "unconstrained", "steps": steps, "replicas": replicas,
+           "lr": paper_setup.reference_lr(eta0 / (3.0 * d), k, xi_min), "points": 400}
+    if full:
+        out.update(lr=None, steps=None, reference=common.instance_spec("separated", k, d, xi_min, "he3", 3,
+                                                                        quantized=False))
+    return out
+
+
+PAPER_SETUP = {"quick": _paper(8, 100, 12000, 20.0, 4), "full": _paper(20, 1000, None, 20.0, 1, full=True)}
+PAPER_CHOICES = {
+    "xi": "xi/sqrt(k) in {1/4, 1/2, 1, sqrt(10), 10}; the claims are also judged on the sub-grids ending "
+          "at xi/sqrt(k) = 1, sqrt(10), 10 (sensitivity.grid)",
+    "mode": "unconstrained joint training (Appendix B: 'we also do not necessarily enforce u_t to be "
+            "orthogonal to the w_i')",
+    "reference curve": "the smallest xi: its effective step equals the normalised setup's step there; every "
+                       "larger xi gets the same eta, so its effective step eta s(xi)^2 falls like 1/xi^4 for "
+                       "xi >> sqrt(k) (curve_scales)",
+}
+
+
+def paper_variants(table, judge) -> dict:
+    """The claims on the sub-grids of PAPER_GRID ending at each of PAPER_GRID_ENDS x sqrt(k)."""
+    out = {}
+    for end in PAPER_GRID_ENDS:
+        keep = [_label(r) for r in PAPER_GRID if r <= end * (1 + 1e-12)]
+        mask = np.isin(table["series"], keep)
+        out[f"xi up to {end:.3g} sqrt(k)"] = judge({name: col[mask] for name, col in table.items()})
+    return {"grid": out}
+
+
 CHOICES = {
     "xi": "xi/sqrt(k) in {1/4, 1/2, 1, 2}: Appendix B does not list its xi values; the transition is "
           "expected near xi = d^{1/4} k^{1/2} (Appendix B), i.e. xi/sqrt(k) ~ 3.8 (quick) to 5.6 (full)",
@@ -94,7 +136,7 @@ def compute(p, scheduler, progress):
         instance=common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
                                       p["instance_seed"], quantized=p["quantized"]),
         mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"], seed=p["sgd_seed"],
-        record_every=run["record_every"], **full_tier.batch_arg(run)))
+        record_every=run["record_every"], **full_tier.batch_arg(run), **common.model_arg(p)))
         for r, run in zip(p["xi_over_sqrt_k"], _resolve(p), strict=True)]
     rows = []
     for r, res in zip(p["xi_over_sqrt_k"], common.sweep(p, tasks, scheduler, progress), strict=True):
@@ -112,13 +154,51 @@ def plot(table, fig, p):
         ax.legend(fontsize=8)
 
 
-def claims(table):
+def _plateaus(table) -> tuple[list[str], list[float]]:
+    """Series names and their first step with |m| >= 1/2 (inf when never)."""
     names = common.series_names(table, "m", "m")
     times = []
     for name in names:
         s, v = common.select(table, "m", name, "m")
         t = common.first_hit(s, v, common.WEAK)
         times.append(math.inf if math.isnan(t) else t)
+    return names, times
+
+
+def setup_rows(tables: dict) -> list[tuple]:
+    """The plateau against xi, one panel per setup (NAME.setups.csv): ``step`` is the run's
+    horizon T, ``value`` the first step with |m| >= 1/2 (NaN: not within T)."""
+    rows = []
+    for setup, table in tables.items():
+        horizon = int(table["step"].max())
+        for name, t in zip(*_plateaus(table), strict=True):
+            rows.append((setup, name, "steps_to_weak_recovery", horizon, t if math.isfinite(t) else math.nan))
+    return rows
+
+
+def setup_plot(table, fig) -> None:
+    """Plateau vs xi/sqrt(k) (log-log), one panel per setup; a run that never reached |m| >= 1/2
+    is drawn at its horizon T as an open triangle."""
+    panels = list(dict.fromkeys(table["panel"]))
+    for i, setup in enumerate(panels):
+        ax = fig.add_subplot(1, len(panels), i + 1)
+        keep = table["panel"] == setup
+        ratios = np.array([float(name.split(" = ")[1].split(" ")[0]) for name in table["series"][keep]])
+        t, horizon = table["value"][keep], table["step"][keep]
+        hit = np.isfinite(t)
+        ax.plot(ratios[hit], t[hit], "o-", label="first |m| >= 1/2")
+        ax.plot(ratios[~hit], horizon[~hit], "^", mfc="none", label="not within T (drawn at T)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("xi / sqrt(k)")
+        ax.set_ylabel("SGD steps (samples)")
+        ax.set_title(f"{setup} setup: plateau vs xi (He3, joint)", fontsize=9)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7)
+
+
+def claims(table):
+    names, times = _plateaus(table)
     monotone = all(a <= b for a, b in zip(times, times[1:], strict=False))
     growth = times[-1] / max(times[0], 1.0)
     return [

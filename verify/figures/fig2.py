@@ -12,8 +12,8 @@ import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier
-from verify.figures.common import run_figure
+from verify.figures import common, full_tier, paper_setup
+from verify.figures.runner import run_figure
 from verify.sweep import Task
 
 NAME = "fig2"
@@ -52,6 +52,27 @@ def _resolve(p, specs: list[dict]) -> list[dict]:
                                          "so the frozen ODE time sets both panels' horizon"})
     return [plans[seed] for seed in p["instance_seeds"]]
 
+
+def _paper(k, d, steps, full=False):
+    """Joint and frozen as in the normalised setup (Appendix B does not say u_hat is left
+    unconstrained here), a random start, one eta for both panels and all ten instances: the
+    normalised quick step 4/d converted by s(1)^2, or at full size the normalised rule's step for
+    instance 0 (the median step of the ten, 0.0235, measured 2026-11-23)."""
+    out = {"m0": None, "steps": steps, "lr": paper_setup.reference_lr(4.0 / d, k, 1.0)}
+    if full:
+        out.update(lr=None, steps=None, reference=common.instance_spec("separated", k, d, 1.0, "relu", 0,
+                                                                        quantized=False))
+    return out
+
+
+PAPER_SETUP = {"quick": _paper(8, 100, 16000), "full": _paper(50, 2000, None, full=True)}
+PAPER_CHOICES = {
+    "overlap": "(a) |<u_t, u>| as in the normalised setup; (b) with a random start the sign of <u_T, u> at "
+               "the end orients each frozen run (the fixed point it ran to; no closed-form h(0) for these "
+               "rows)",
+    "reference curve": "quick: the normalised step 4/d; full: instance 0's normalised step; the same eta for "
+                       "every instance and both panels",
+}
 
 CHOICES = {
     "lr": ("eta = eta0/d = 2/(d E[relu'(g)^2]) (the scaling experiment's rule); the paper gives no step "
@@ -107,19 +128,25 @@ def compute(p, scheduler, progress):
         for _, mode in PANELS:
             tasks.append(Task(common.sgd_task, dict(
                 instance=spec, mode=mode, steps=run["steps"], lr=run["lr"], replicas=1, seed=p["sgd_seed"],
-                record_every=run["record_every"], m0=p["m0"], **full_tier.batch_arg(run))))
-        ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=run["lr"],
-                                                      steps=run["steps"])))
+                record_every=run["record_every"], m0=p["m0"], **full_tier.batch_arg(run),
+                **common.model_arg(p))))
+        if p.get("setup") != "paper":  # the ODE is D.1's (unit rows)
+            ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=run["lr"],
+                                                          steps=run["steps"])))
     results = common.sweep(p, tasks + ode_tasks, scheduler, progress)
     rows = []
     for i, seed in enumerate(p["instance_seeds"]):
-        ode = results[len(tasks) + i]
-        sign = math.copysign(1.0, ode["m"][0])  # the start is sign(h(0))/sqrt(d)
+        ode = results[len(tasks) + i] if ode_tasks else None
         for j, (panel, _) in enumerate(PANELS):
             res = results[2 * i + j]
+            # frozen: the start sign(h(0))/sqrt(d) sets the sign (paper setup: random start, so the
+            # sign of the run's last overlap, the fixed point it ran to)
+            sign = math.copysign(1.0, ode["m"][0] if ode is not None else res["m"][-1, 0])
             m = np.abs(res["m"][:, 0]) if panel == "a" else sign * res["m"][:, 0]
             rows += common.curve_rows(panel, f"instance {seed}", "m", res["steps"], m)
-        rows += common.curve_rows("b", f"instance {seed}", "ode_m", ode["steps"], sign * ode["m"])
+        if ode is not None:
+            sign = math.copysign(1.0, ode["m"][0])
+            rows += common.curve_rows("b", f"instance {seed}", "ode_m", ode["steps"], sign * ode["m"])
     return rows
 
 

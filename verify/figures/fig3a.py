@@ -13,8 +13,8 @@ import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier
-from verify.figures.common import run_figure
+from verify.figures import common, full_tier, paper_setup
+from verify.figures.runner import run_figure
 from verify.sweep import Task
 
 NAME = "fig3a"
@@ -50,6 +50,23 @@ def resolve(p) -> None:
     full_tier.normalise_single(p, _spec(p), 100, "instance",
                                "the frozen-c_hat ODE of this instance (both students train c_hat; "
                                "no closed-form ODE for joint or linearized)", trains_c=True)
+def _paper(k, d, steps, full=False):
+    """Both students as in the normalised setup, a random start, one eta for both: the normalised
+    quick step 4/d converted by s(sqrt k)^2, or at full size the normalised rule's step."""
+    out = {"steps": steps, "lr": paper_setup.reference_lr(4.0 / d, k, math.sqrt(k)), "points": 100}
+    if full:
+        ref = common.instance_spec("separated", k, d, math.sqrt(k), "relu", 4, quantized=False)
+        out.update(lr=None, steps=None, reference=ref)
+    return out
+
+
+PAPER_SETUP = {"quick": _paper(8, 100, 16000), "full": _paper(50, 2000, None, full=True)}
+PAPER_CHOICES = {
+    "students": "the linearized student expands Appendix B's own network around the base model: "
+                "sigma(r <w_j, x>) + r xi c_hat_j sigma'(r <w_j, x>) <u_hat, x>, r = k/(k+xi^2), times 1/xi",
+    "reference curve": "the fine-tuned student; the linearized one gets the same eta",
+}
+
 CHOICES = {
     "xi": "sqrt(k) for Theta(sqrt k)",
     "lr": "eta = eta0/d = 2/(d E[relu'(g)^2]) for both students (the scaling experiment's rule); the paper "
@@ -72,7 +89,7 @@ def tasks(p) -> list:
     return [Task(common.sgd_task, dict(instance=spec, mode=mode, steps=p["steps"], lr=p["lr"],
                                        replicas=p["replicas"], seed=p["sgd_seed"],
                                        record_every=p["record_every"], loss_samples=p["loss_samples"],
-                                       **full_tier.batch_arg(p)))
+                                       **full_tier.batch_arg(p), **common.model_arg(p)))
             for mode in MODES]
 
 

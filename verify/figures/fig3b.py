@@ -13,12 +13,14 @@ import sys
 import numpy as np
 
 from verify.figures import common, fig3a
-from verify.figures.common import run_figure
+from verify.figures.runner import run_figure
 
 NAME = "fig3b"
 PAPER = "Fig. 3(b): incremental learning, u before c, under joint training"
 FIGSIZE = (6.0, 4.2)
 PARAMS = fig3a.PARAMS
+PAPER_SETUP = fig3a.PAPER_SETUP
+PAPER_CHOICES = fig3a.PAPER_CHOICES
 CHOICES = {**fig3a.CHOICES,
            "sign": "each replica's overlaps are multiplied by sign(<c_hat_T, c>) at the last step"}
 

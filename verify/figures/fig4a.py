@@ -6,7 +6,7 @@ import sys
 
 from verify.figures import activation_sweep as sweep
 from verify.figures import full_tier
-from verify.figures.common import run_figure
+from verify.figures.runner import run_figure
 
 NAME = "fig4a"
 PAPER = "Fig. 4(a): fine-tuning at xi = 1 is not sensitive to the activation"
@@ -16,6 +16,11 @@ PARAMS = {
     "full": sweep.params(k=50, d=2000, xi=1.0, steps=full_tier.SAFETY_CAP, eta0=20.0, replicas=1, seed=1,
                           normalised=True),
 }
+PAPER_SETUP = {
+    "quick": sweep.paper_setup_params(k=10, d=200, xi=1.0, steps=10000, eta0=20.0, replicas=4, seed=1),
+    "full": sweep.paper_setup_params(k=50, d=2000, xi=1.0, steps=0, eta0=20.0, replicas=1, seed=1, full=True),
+}
+PAPER_CHOICES = sweep.PAPER_CHOICES
 CHOICES = sweep.CHOICES
 MAX_RATIO = 3.0
 

@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 from verify.figures import common
-from verify.figures.common import run_figure
+from verify.figures.runner import run_figure
 from verify.sweep import Task
 
 NAME = "scaling"

@@ -1,0 +1,223 @@
+"""The figures' paper setup (:mod:`verify.figures.paper_setup`, :mod:`verify.figures.runner`).
+
+- *The model is Appendix B's as printed.*  The printed formulas enter through
+  ``verify.checks.app_b_simulations`` (``claimed_b_row_scale``, ``claimed_b_output_scale``:
+  the same transcription the check ``appendix-b-model`` derives from); the setup's row and
+  output scales equal them symbolically, and the simulator's teacher under the paper setup
+  equals f(x) = (1/ξ) Σ λ_i σ(⟨v_i, x⟩), v_i = (k/(k+ξ²))(w_i + ξ c_i u), built in SymPy and
+  evaluated on sampled x.
+- *Its relation to D.1's model*: for ReLU with quantized c, f_B = s f_D1 with
+  s = (1/ξ)(1 + ξ²/k)^{−1/2} (the check's derivation); for sigmoid no such factor exists
+  (the ratio varies over x) and f_B(x) = (1/ξ) Σ λ_i σ(r n_i t_i) with D.1's pre-activations t_i
+  and row norms n_i, for relu and sigmoid alike.
+- *The gradient of the scaled-row student*: the simulator's per-sample gradient
+  (:func:`verify.simulate.model.terms`) against central differences of the printed network.
+- *The runner*: both setups' files, verdicts, sensitivity and per-curve quantities, on small
+  figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+import sympy
+
+from verify.checks.app_b_simulations import claimed_b_output_scale, claimed_b_row_scale
+from verify.cli import main
+from verify.figures import FIGURES, paper_setup
+from verify.figures.common import read_table
+from verify.instance import orthonormal, separated
+from verify.simulate import MODES
+from verify.simulate.model import teacher_output, terms
+from verify.simulate.problem import build_problem
+
+#: Outputs of O(1): a k-term sum of activations of d-term dot products (d <= 60), each rounded
+#: to a few ulp; 1e-12 leaves a margin of ~1000 over rounding.
+OUTPUT_ATOL = 1e-12
+#: Central differences with step FD_STEP: truncation error O(FD_STEP^2 |f'''|) ~ 1e-10 for the
+#: smooth sigmoid, rounding O(eps/FD_STEP) ~ 1e-10; relative tolerance 1e-6 leaves a wide margin
+#: while a missing or extra term (O(1) relative) fails.
+FD_STEP = 1e-5
+FD_RTOL = 1e-6
+
+
+def _printed_teacher(inst, activation):
+    """Appendix B's f(x) as printed, in SymPy, lambdified over the projections <w_i, x>, <u, x>."""
+    k, xi = sympy.symbols("k xi", positive=True)
+    zw = sympy.symbols(f"zw0:{inst.k}", real=True)
+    zu = sympy.Symbol("zu", real=True)
+    sigma = {"relu": lambda t: sympy.Max(t, 0), "sigmoid": lambda t: 1 / (1 + sympy.exp(-t))}[activation]
+    expr = claimed_b_output_scale(xi) * sum(
+        sympy.Rational(1, inst.k) * sigma(claimed_b_row_scale(k, xi) * (zw[i] + xi * float(inst.c[i]) * zu))
+        for i in range(inst.k))
+    expr = expr.subs({k: inst.k, xi: inst.xi})
+    return sympy.lambdify([zw, zu], expr, modules="numpy")
+
+
+def test_setup_scales_are_appendix_b_as_printed():
+    k, xi = sympy.symbols("k xi", positive=True)
+    assert sympy.simplify(paper_setup.row_scale(k, xi) - claimed_b_row_scale(k, xi)) == 0
+    assert sympy.simplify(paper_setup.output_scale(xi) - claimed_b_output_scale(xi)) == 0
+    # s = (1/xi) x the norm of B's rows for quantized c, r sqrt(1 + xi^2/k) (appendix-b-model)
+    s = claimed_b_output_scale(xi) * claimed_b_row_scale(k, xi) * sympy.sqrt(1 + xi**2 / k)
+    for kv, xv in ((50, 1.0), (50, math.sqrt(50) / 2), (8, 0.3), (20, 40.0)):
+        assert math.isclose(paper_setup.relu_factor(kv, xv), float(s.subs({k: kv, xi: xv})), rel_tol=1e-14)
+
+
+@pytest.mark.parametrize("activation", ["relu", "sigmoid"])
+def test_the_simulated_teacher_is_the_printed_formula(activation):
+    inst = separated(6, 60, 1.7, activation, seed=4, quantized=False)  # c uniform on the sphere
+    problem = build_problem(inst, MODES["frozen"], **paper_setup.simulate_kwargs(inst.k, inst.xi, "paper"))
+    x = np.random.default_rng(1).standard_normal((50, inst.d))
+    zw, zu = x @ np.asarray(inst.W).T, x @ np.asarray(inst.u)
+    printed = _printed_teacher(inst, activation)(list(zw.T), zu)
+    np.testing.assert_allclose(teacher_output(problem, zw, zu), printed, rtol=0, atol=OUTPUT_ATOL)
+
+
+@pytest.mark.parametrize("activation", ["relu", "sigmoid"])
+def test_relation_to_d1(activation):
+    """f_B(x) = (1/xi) sum_i lambda_i sigma(r n_i t_i) with D.1's t_i and n_i; for relu with quantized c
+    that is s f_D1, for sigmoid it is not a multiple of f_D1."""
+    inst = orthonormal(8, 40, 2.0, activation, seed=3)  # quantized c: every n_i = sqrt(1 + xi^2/k)
+    b = build_problem(inst, MODES["frozen"], **paper_setup.simulate_kwargs(inst.k, inst.xi, "paper"))
+    d1 = build_problem(inst, MODES["frozen"])
+    x = np.random.default_rng(2).standard_normal((400, inst.d))
+    zw, zu = x @ np.asarray(inst.W).T, x @ np.asarray(inst.u)
+    f_b, f_d1 = teacher_output(b, zw, zu), teacher_output(d1, zw, zu)
+    t = (zw + inst.xi * np.asarray(inst.c) * zu[:, None]) / d1.teacher_norm
+    r = paper_setup.row_scale(inst.k, inst.xi)
+    via_d1 = (1 / inst.xi) * (d1.act(r * d1.teacher_norm * t) @ np.asarray(inst.lam))
+    np.testing.assert_allclose(f_b, via_d1, rtol=0, atol=OUTPUT_ATOL)
+    s = paper_setup.relu_factor(inst.k, inst.xi)
+    if activation == "relu":
+        np.testing.assert_allclose(f_b, s * f_d1, rtol=0, atol=OUTPUT_ATOL)
+    else:  # sigmoid: the row scale moves the pre-activations, no common factor (f > 0 here)
+        ratio = f_b / f_d1
+        assert np.ptp(ratio) > 0.01 * abs(np.mean(ratio)) and not np.allclose(f_b, s * f_d1, atol=1e-3)
+
+
+def _loss(problem, zw, zu, x, u_hat, c_hat, W, linearized):
+    """(f* - f_hat)^2 of the printed student, directly from u_hat and c_hat in R^d."""
+    r, xi, s, lam, act = problem.row_scale, problem.xi, problem.scale, problem.lam, problem.act
+    if linearized:
+        base = r * (W @ x)
+        f_hat = s * (act(base) @ lam + xi * (x @ u_hat) * ((act.derivative(base) * r * c_hat) @ lam))
+    else:
+        f_hat = s * (act(r * (W @ x + xi * c_hat * (x @ u_hat))) @ lam)
+    return float((teacher_output(problem, zw[None], np.array([zu]))[0] - f_hat) ** 2)
+
+
+@pytest.mark.parametrize("mode", ["unconstrained", "linearized"])
+def test_scaled_row_gradients_are_the_printed_networks(mode):
+    inst = separated(4, 12, 1.5, "sigmoid", seed=5, quantized=False)
+    problem = build_problem(inst, MODES[mode], **paper_setup.simulate_kwargs(inst.k, inst.xi, "paper"))
+    rng = np.random.default_rng(3)
+    W, u = np.asarray(inst.W), np.asarray(inst.u)
+    x, u_hat = rng.standard_normal(inst.d), rng.standard_normal(inst.d)
+    u_hat /= np.linalg.norm(u_hat)
+    c_hat = np.asarray(inst.c_hat)
+    zw, zu = W @ x, float(x @ u)
+    t = terms(problem, zw[None], np.array([zu]), np.array([x @ u_hat]), (W @ u_hat)[None], c_hat[None],
+              linearized=mode == "linearized")
+    assert t.kw is None and t.kh is None  # scaled rows: no normalisation terms
+    grad_u, grad_c = t.kx[0] * x, t.gc[0]
+
+    def loss(uh, ch):
+        return _loss(problem, zw, zu, x, uh, ch, W, mode == "linearized")
+
+    eye_d, eye_k = np.eye(inst.d), np.eye(inst.k)
+    fd_u = [(loss(u_hat + FD_STEP * e, c_hat) - loss(u_hat - FD_STEP * e, c_hat)) / (2 * FD_STEP)
+            for e in eye_d]
+    fd_c = [(loss(u_hat, c_hat + FD_STEP * e) - loss(u_hat, c_hat - FD_STEP * e)) / (2 * FD_STEP)
+            for e in eye_k]
+    np.testing.assert_allclose(grad_u, fd_u, rtol=FD_RTOL, atol=FD_RTOL * np.abs(fd_u).max())
+    np.testing.assert_allclose(grad_c, fd_c, rtol=FD_RTOL, atol=FD_RTOL * np.abs(fd_c).max())
+
+
+# --- the runner -----------------------------------------------------------------------------
+def _shrink(monkeypatch, name, **changes):
+    """Smaller quick params for ``name`` in both setups (same code paths, seconds to run)."""
+    module = FIGURES[name]
+    monkeypatch.setitem(module.PARAMS, "quick", dict(module.PARAMS["quick"], **changes))
+    paper = dict(module.PAPER_SETUP["quick"],
+                 **{k: v for k, v in changes.items() if k in ("steps", "replicas")})
+    monkeypatch.setitem(module.PAPER_SETUP, "quick", paper)
+
+
+def test_both_setups_are_judged_and_compared(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    _shrink(monkeypatch, "fig4a", steps=2000, replicas=2)
+    # the shrunk runs need not reproduce the claims (exit 1 then): this test is about the files
+    assert main(["figures", "--quick", "--only", "fig4a", "--out", str(tmp_path)]) in (0, 1)
+    for stem in ("fig4a", "fig4a.paper"):
+        for ext in ("png", "csv", "json"):
+            assert (tmp_path / f"{stem}.{ext}").stat().st_size > 0
+    meta = json.loads((tmp_path / "fig4a.json").read_text())
+    paper = json.loads((tmp_path / "fig4a.paper.json").read_text())
+    comparison = meta["setups"]["comparison"]
+    assert [row["claim"] for row in comparison] == [c["claim"] for c in meta["claims"]]
+    for row, n_claim, p_claim in zip(comparison, meta["claims"], paper["claims"], strict=True):
+        assert row["normalised"] == n_claim["holds"] and row["paper"] == p_claim["holds"]
+        assert row["holds under"] == [s for s, ok in (("normalised", row["normalised"]),
+                                                      ("paper", row["paper"])) if ok]
+        assert set(row["paper sensitivity"]) == {"eta", "horizon"}
+        assert len(row["paper sensitivity"]["eta"]) == 3 and len(row["paper sensitivity"]["horizon"]) == 3
+        assert ("explanation" in row) == (row["normalised"] != row["paper"])
+        if not p_claim["holds"]:
+            assert p_claim["numbers"]["status"] == paper_setup.NOT_REPRODUCED_PAPER_STATUS
+    # the three step sizes span a factor 10 around the chosen one, shared by every activation
+    lrs = [run["lr"] for run in paper["eta_runs"].values()]
+    assert math.isclose(max(lrs) / min(lrs), 10.0) and paper["params"]["lr"] in lrs
+    assert {c["lr"] for c in paper["params"]["runs"]["curves"]} == {paper["params"]["lr"]}
+    assert {c["model"] for c in paper["params"]["runs"]["curves"]} == {"paper"}
+    assert paper["params"]["mode"] == "unconstrained"
+    # the per-curve quantities under both setups: the reference curve (relu) has the same effective step
+    relu = [lab for lab in paper["curve_scales"] if lab.startswith("relu")][0]
+    assert math.isclose(paper["curve_scales"][relu]["effective_step"], meta["curve_scales"][relu.replace(
+        "unconstrained", "joint")]["effective_step"], rel_tol=1e-12)
+    # the sensitivity CSV holds every step size's rows; the plotted CSV only the chosen one's
+    main_rows = (tmp_path / "fig4a.paper.csv").read_text().splitlines()
+    all_rows = (tmp_path / "fig4a.paper.sensitivity.csv").read_text().splitlines()
+    assert len(all_rows) - 1 == 3 * (len(main_rows) - 1)
+
+
+def test_the_xi_grid_sensitivity_of_fig6(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    _shrink(monkeypatch, "fig1b_6", steps=1200, replicas=1)
+    assert main(["figures", "--quick", "--only", "fig1b_6", "--out", str(tmp_path)]) in (0, 1)
+    paper = json.loads((tmp_path / "fig1b_6.paper.json").read_text())
+    # the plateau against xi, one panel per setup: exactly the plotted data, from each setup's table
+    assert (tmp_path / "fig1b_6.setups.png").stat().st_size > 0
+    setups = read_table(tmp_path / "fig1b_6.setups.csv")
+    for setup, stem in (("normalised", "fig1b_6"), ("paper", "fig1b_6.paper")):
+        table = read_table(tmp_path / f"{stem}.csv")
+        names, times = FIGURES["fig1b_6"]._plateaus(table)
+        got = setups["value"][setups["panel"] == setup]
+        assert list(setups["series"][setups["panel"] == setup]) == names
+        np.testing.assert_array_equal(got, [t if math.isfinite(t) else np.nan for t in times])
+    grid = paper["sensitivity"]["grid"]
+    assert set(grid) == {"xi up to 1 sqrt(k)", "xi up to 3.16 sqrt(k)", "xi up to 10 sqrt(k)"}
+    assert grid["xi up to 10 sqrt(k)"] == {c["claim"]: c["holds"] for c in paper["claims"]}
+    # one eta for every xi, so the effective step eta s(xi)^2 falls with xi
+    assert len({v["lr"] for v in paper["curve_scales"].values()}) == 1
+    scales = sorted(paper["curve_scales"].items(),
+                    key=lambda kv: float(kv[0].split("xi = ")[1].split(",")[0]))
+    eff = [v["effective_step"] for _, v in scales]
+    assert len(eff) == 5 and all(a > b for a, b in zip(eff, eff[1:], strict=False))
+
+
+def test_setup_paper_alone_writes_only_the_paper_files(tmp_path, monkeypatch):
+    monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
+    _shrink(monkeypatch, "fig3a", steps=400, replicas=1)
+    argv = ["figures", "--quick", "--setup", "paper", "--only", "fig3a", "--out", str(tmp_path)]
+    assert main(argv) == 0  # a claim the paper setup does not reproduce is a finding, not a regression
+    assert sorted(p.name for p in tmp_path.glob("fig3a*")) == [
+        "fig3a.paper.csv", "fig3a.paper.json", "fig3a.paper.png", "fig3a.paper.sensitivity.csv"]
+
+
+def test_the_scaling_experiment_has_no_paper_setup(tmp_path, capsys):
+    assert main(["figures", "--quick", "--setup", "paper", "--only", "scaling", "--out", str(tmp_path)]) == 2
+    assert "not an Appendix B figure" in capsys.readouterr().err

@@ -1,0 +1,256 @@
+"""One figure under one or both setups: compute, write the files, judge and compare the claims.
+
+For each setup (:mod:`verify.figures.paper_setup`) the figure's table is written as CSV
+(exactly the plotted data) and PNG, and its claims are judged on it:
+
+- ``normalised``: NAME.csv, NAME.png, NAME.json (as before the paper setup existed);
+- ``paper``: NAME.paper.csv, NAME.paper.png (the chosen η), NAME.paper.json, and
+  NAME.paper.sensitivity.csv (every η of :data:`~verify.figures.paper_setup.ETA_FACTORS`,
+  the data behind the sensitivity verdicts; no PNG).
+
+With both setups NAME.json gets ``setups.comparison``: per claim its verdict under each
+setup, the setups it holds under, the paper setup's verdicts at every η factor and horizon
+fraction (and ξ grid where the figure has one), and for every claim whose verdicts differ
+the measured per-curve quantities of :func:`~verify.figures.paper_setup.curve_scale` under
+both setups.  A figure without ``PAPER_SETUP`` (the scaling experiment, not an Appendix B
+figure) runs the normalised setup only and says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+
+from verify.errors import InvalidParameterError
+from verify.figures import paper_setup
+from verify.figures.common import (
+    COLUMNS,
+    NOT_REPRODUCED_AT_FULL_STATUS,
+    _columns,
+    _plain,
+    collecting,
+    table_csv,
+)
+from verify.files import output_directory, write_atomic
+
+SETUP_CHOICES = (*paper_setup.SETUPS, "both")
+
+
+def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False,
+               batch_rule: bool = False, setup: str = "both") -> dict:
+    """Write the figure's files under ``setup`` (``normalised``, ``paper`` or ``both``); returns
+    the normalised table (else the paper one) and every claim, the paper setup's prefixed
+    ``[paper]``.  ``batch_rule`` (full tier only): sample-equivalent minibatches instead of
+    online SGD in the normalised setup."""
+    if setup not in SETUP_CHOICES:
+        raise InvalidParameterError(f"setup must be one of {', '.join(SETUP_CHOICES)}, got {setup!r}")
+    if batch_rule and quick:
+        raise InvalidParameterError("--batch-rule applies to the full tier only (--full)")
+    out = output_directory(out)
+    tier = "quick" if quick else "full"
+    has_paper = hasattr(module, "PAPER_SETUP")
+    runs: dict = {}
+    if setup in ("normalised", "both"):
+        runs["normalised"] = _normalised(module, tier, scheduler, progress, out, batch_rule)
+    if setup in ("paper", "both") and has_paper:
+        runs["paper"] = _paper(module, tier, scheduler, progress, out)
+    elif setup == "paper":
+        raise InvalidParameterError(f"{module.NAME} is not an Appendix B figure: it has no paper setup "
+                                    "(use --setup normalised)")
+    if setup == "both" and "paper" in runs and hasattr(module, "setup_rows"):
+        _draw_setups(module, {s: runs[s]["table"] for s in paper_setup.SETUPS}, out)
+    if "normalised" in runs:
+        meta = runs["normalised"]["meta"]
+        if setup == "both":
+            meta["setups"] = (_comparison(runs["normalised"], runs["paper"]) if "paper" in runs else
+                              {"paper": "not applicable: not an Appendix B figure (normalised setup only)"})
+        _write_json(out / f"{module.NAME}.json", meta)
+    claims = list(runs["normalised"]["claims"]) if "normalised" in runs else []
+    if "paper" in runs:
+        claims += [(f"[paper] {d}", ok, n) for d, ok, n in runs["paper"]["claims"]]
+    first = runs.get("normalised") or runs["paper"]
+    return {"table": first["table"], "claims": claims}
+
+
+def _write_json(path, meta: dict) -> None:
+    write_atomic(path, (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
+
+
+def _draw(module, rows: list[tuple], params: dict, out, stem: str) -> dict:
+    """stem.csv (exactly the plotted rows) and stem.png; returns the table."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    write_atomic(out / f"{stem}.csv", table_csv(rows).encode())
+    table = _columns(rows)
+    fig = plt.figure(figsize=module.FIGSIZE)
+    module.plot(table, fig, params)
+    if params.get("setup") == "paper":
+        fig.suptitle("paper setup (Appendix B as printed): scaled rows k/(k+xi^2), output 1/xi, "
+                     f"one eta = {params['lr']:.3g}", fontsize=8)
+    _save(fig, out / f"{stem}.png")
+    return table
+
+
+def _save(fig, path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    write_atomic(path, buf.getvalue())
+
+
+def _draw_setups(module, tables: dict, out) -> None:
+    """NAME.setups.csv (exactly the plotted data) and NAME.setups.png: the figure's summary under
+    both setups side by side (``module.setup_rows``, ``module.setup_plot``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = module.setup_rows(tables)
+    write_atomic(out / f"{module.NAME}.setups.csv", table_csv(rows).encode())
+    fig = plt.figure(figsize=(10.0, 4.0))
+    module.setup_plot(_columns(rows), fig)
+    _save(fig, out / f"{module.NAME}.setups.png")
+
+
+def _judge(module, table) -> list[tuple]:
+    return [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
+
+
+def _curve_scales(params: dict) -> dict:
+    """:func:`paper_setup.curve_scale` of every SGD curve the figure ran (one per instance, step
+    and model: the mode does not enter, the quantities are taken with ĉ frozen at m = 0)."""
+    out: dict = {}
+    for curve in params.get("runs", {}).get("curves", []):
+        label = paper_setup.curve_label(curve["instance"], curve["mode"])
+        out[label] = paper_setup.curve_scale(curve["instance"], curve["lr"], curve["model"])
+    return out
+
+
+def _normalised(module, tier: str, scheduler, progress, out, batch_rule: bool) -> dict:
+    # A copy: the full tier's compute() writes its run plan (step, horizon) into the params it
+    # is given, and module-level PARAMS must stay what the module declares.
+    params = copy.deepcopy(module.PARAMS[tier])
+    if batch_rule:
+        params["batch_rule"] = True
+    rows = module.compute(params, scheduler, progress)
+    table = _draw(module, rows, params, out, module.NAME)
+    results = _judge(module, table)
+    extra: dict = {}
+    if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
+        from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
+
+        capped = horizon_capped(params)
+        for _, ok, nums in results:
+            if not ok and isinstance(nums, dict):
+                nums["status"] = NOT_REPRODUCED_AT_FULL_STATUS
+                nums["horizon capped"] = capped
+        # The cap is a safety net: a binding one is a failure of the run, not a finding.
+        results.append(("no run's ODE horizon is cut by the step cap (safety net only)", not capped,
+                        {"step_cap": params.get("step_cap")}))
+        extra = {"full_tier": BATCH_RULE_NOTE if batch_rule else FULL_TIER_NOTE,
+                 "horizon_cap": {"cap": params.get("step_cap"), "binds": capped}}
+    scales = _curve_scales(params)
+    meta = {
+        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "setup": "normalised",
+        "params": params, "choices": module.CHOICES, "csv_columns": list(COLUMNS),
+        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
+        "curve_scales": scales, **extra,
+    }
+    return {"meta": meta, "claims": results, "table": table, "scales": scales}
+
+
+def paper_params(module, tier: str) -> dict:
+    """The figure's params under the paper setup: its ``PARAMS[tier]`` with ``PAPER_SETUP[tier]``
+    on top; at full size a step left as None is :func:`paper_setup.reference_lr` of the
+    normalised rule's step for ``PAPER_SETUP[tier]["reference"]`` (and the horizon, if left
+    as None, that reference's ODE horizon)."""
+    params = copy.deepcopy(module.PARAMS[tier])
+    params.update(copy.deepcopy(module.PAPER_SETUP[tier]))
+    params.update(setup="paper", model="paper", lr_rule="shared")
+    if params.get("lr") is None:
+        from verify.figures import full_tier
+
+        ref = params["reference"]
+        plan = full_tier.plan_run(ref, full_tier.SAFETY_CAP)
+        params["lr"] = paper_setup.reference_lr(plan["lr"], ref["k"], ref["xi"])
+        params["reference_plan"] = plan
+        if params.get("steps") is None:
+            params["steps"] = plan["steps"]
+    params["record_every"] = max(1, params["steps"] // params.get("points", 200))
+    return params
+
+
+def _paper(module, tier: str, scheduler, progress, out) -> dict:
+    from verify.sweep import run_sweep
+
+    base = paper_params(module, tier)
+    variants = {f: dict(copy.deepcopy(base), lr=base["lr"] * f, eta_factor=f)
+                for f in paper_setup.ETA_FACTORS}
+    # One sweep (one process pool) for every step size; each compute() below then reads the cache.
+    tasks = [t for p in variants.values() for t in collecting(module, p)]
+    run_sweep(tasks, scheduler=scheduler, progress=progress)
+    rows_by_factor = {f: module.compute(p, scheduler, progress) for f, p in variants.items()}
+    main = variants[1.0]
+    table = _draw(module, rows_by_factor[1.0], main, out, f"{module.NAME}.paper")
+    everything = [(f"eta {paper_setup.factor_label(f)}: {row[0]}", *row[1:])
+                  for f, rows in rows_by_factor.items() for row in rows]
+    write_atomic(out / f"{module.NAME}.paper.sensitivity.csv", table_csv(everything).encode())
+    results = _judge(module, table)
+    for _, ok, nums in results:
+        if not ok and isinstance(nums, dict) and "status" not in nums:
+            nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
+    sensitivity = {
+        "eta": {paper_setup.factor_label(f): _verdicts(module, _columns(rows))
+                for f, rows in rows_by_factor.items()},
+        "horizon": {f"T x{fr:.3g}": _verdicts(module, paper_setup.truncate(table, fr))
+                    for fr in paper_setup.HORIZON_FRACTIONS},
+    }
+    if hasattr(module, "paper_variants"):
+        sensitivity.update(module.paper_variants(table, lambda t: _verdicts(module, t)))
+    scales = _curve_scales(main)
+    meta = {
+        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "setup": "paper",
+        "params": main, "choices": {**paper_setup.GENERIC_CHOICES, **module.PAPER_CHOICES},
+        "csv_columns": list(COLUMNS),
+        "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
+        "sensitivity": sensitivity, "curve_scales": scales,
+        "eta_runs": {paper_setup.factor_label(f): {"lr": p["lr"], "runs": p.get("runs")}
+                     for f, p in variants.items()},
+    }
+    _write_json(out / f"{module.NAME}.paper.json", meta)
+    return {"meta": meta, "claims": results, "table": table, "scales": scales, "sensitivity": sensitivity}
+
+
+def _verdicts(module, table) -> dict:
+    """{claim: holds} of the figure's claims on ``table``."""
+    return {desc: bool(ok) for desc, ok, _ in module.claims(table)}
+
+
+def _comparison(normalised: dict, paper: dict) -> dict:
+    """Per claim: the verdict under each setup, where it holds, the paper setup's sensitivity,
+    and for a claim whose verdicts differ the per-curve quantities under both setups."""
+    rows = []
+    n_claims = {d: (ok, nums) for d, ok, nums in normalised["claims"]}
+    p_claims = {d: (ok, nums) for d, ok, nums in paper["claims"]}
+    for desc in dict.fromkeys([*n_claims, *p_claims]):
+        n_ok = n_claims.get(desc, (None, None))[0]
+        p_ok = p_claims.get(desc, (None, None))[0]
+        row = {"claim": desc, "normalised": n_ok, "paper": p_ok,
+               "holds under": [s for s, ok in (("normalised", n_ok), ("paper", p_ok)) if ok],
+               "numbers": {"normalised": n_claims.get(desc, (None, None))[1],
+                           "paper": p_claims.get(desc, (None, None))[1]}}
+        if desc in p_claims:
+            row["paper sensitivity"] = {kind: {label: verdicts.get(desc) for label, verdicts in by.items()}
+                                        for kind, by in paper["sensitivity"].items()}
+        if n_ok is not None and p_ok is not None and n_ok != p_ok:
+            row["explanation"] = {"normalised": normalised["scales"], "paper": paper["scales"]}
+        rows.append(row)
+    return {"comparison": rows, "paper_json": f"{normalised['meta']['figure']}.paper.json"}
