@@ -36,3 +36,11 @@ def test_paths_named_in_the_readme_exist():
     named = set(re.findall(r"(?<![\w/.-])((?:verify|tests|scripts)/[\w./-]*[\w/])(?![<*\w])", README))
     missing = sorted(p for p in named if not p.endswith("_") and not (ROOT / p).exists())
     assert missing == []
+
+
+def test_checks_block_does_not_depend_on_import_order():
+    """Importing one check module first (as other tests do) must not reorder the index."""
+    import importlib
+
+    importlib.import_module("verify.checks.app_f_global_optima")
+    assert block(README, "checks") == BLOCKS["checks"]()

@@ -47,10 +47,16 @@ def checks_block() -> str:
     of the modules (statement, check id, section, ``file:function``)."""
     from pathlib import Path
 
-    from verify.checks import load_all
+    from verify.checks import SECTIONS, load_all
+
+    def paper_order(check) -> tuple[int, int]:
+        # The registry's order depends on which module some earlier import loaded first;
+        # the table follows SECTIONS and the source order instead, so it is the same always.
+        module = check.function.__module__.rsplit(".", 1)[-1]
+        return SECTIONS.index(module), inspect.getsourcelines(check.function)[1]
 
     rows = ["| statement | check | § | where |", "|---|---|---|---|"]
-    for check in load_all().values():
+    for check in sorted(load_all().values(), key=paper_order):
         path = Path(inspect.getsourcefile(check.function) or "").as_posix()
         where = path[path.rindex("verify/"):] + ":" + check.function.__name__
         rows.append(f"| {check.statement} | `{check.id}` | {check.section} | `{where}` |")
