@@ -57,7 +57,7 @@ def _identity(payload: dict) -> Any:
     return payload
 
 
-def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | None:  # type: ignore[assignment]
+def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | None:
     """``decode(payload)`` of the entry stored under ``key``, or None on a miss or an invalid entry.
 
     ``decode`` turns the payload into the caller's object; any exception it raises marks the

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.errors import InvalidParameterError, VerifyInputError
 
 
 class SizeLimitError(InvalidParameterError):
@@ -62,7 +62,7 @@ def allow_large_sizes(allow: bool = True) -> Iterator[None]:
         _ALLOW_LARGE.reset(token)
 
 
-def within_limit(name: str, value: int, error: type[InvalidParameterError] = SizeLimitError) -> int:
+def within_limit(name: str, value: int, error: type[VerifyInputError] = SizeLimitError) -> int:
     """``value`` if it is within ``SIZE_LIMITS[name]`` (or large sizes are allowed)."""
     limit, reason = SIZE_LIMITS[name]
     if value > limit and not _ALLOW_LARGE.get():
@@ -73,7 +73,7 @@ def within_limit(name: str, value: int, error: type[InvalidParameterError] = Siz
 
 
 def count(name: str, value: object, minimum: int = 1, limit: str | None = None,
-          error: type[InvalidParameterError] = InvalidParameterError) -> int:
+          error: type[VerifyInputError] = InvalidParameterError) -> int:
     """``value`` as an ``int`` >= ``minimum``; with ``limit``, also within ``SIZE_LIMITS[limit]``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise error(f"{name} must be an integer >= {minimum}, got {value!r}"
@@ -85,7 +85,7 @@ def count(name: str, value: object, minimum: int = 1, limit: str | None = None,
     return int(value)
 
 
-def seed(value: object, error: type[InvalidParameterError] = InvalidParameterError,
+def seed(value: object, error: type[VerifyInputError] = InvalidParameterError,
          allow_none: bool = True) -> int | None:
     """A non-negative integer seed (what ``SeedSequence`` accepts), or None for fresh entropy."""
     if value is None and allow_none:
@@ -98,7 +98,7 @@ def seed(value: object, error: type[InvalidParameterError] = InvalidParameterErr
 
 def real(name: str, value: object, low: float = -math.inf, high: float = math.inf,
          low_open: bool = False, high_open: bool = False, why: str = "",
-         error: type[InvalidParameterError] = InvalidParameterError) -> float:
+         error: type[VerifyInputError] = InvalidParameterError) -> float:
     """``value`` as a finite float in the interval from ``low`` to ``high`` (open where said)."""
     lo, hi = "(" if low_open else "[", ")" if high_open else "]"
     domain = f"a finite real number in {lo}{low:g}, {high:g}{hi}" + (f" ({why})" if why else "")

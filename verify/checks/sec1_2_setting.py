@@ -368,7 +368,8 @@ def _certify_assumption_4(generated, sep) -> Any:
     ‖W‖_F = claimed_frobenius_norm(k) within IDENTITY_TOL; the separated rows are off by > 1e-3."""
     from verify.checks import certify
 
-    grams, norms = [], []
+    grams: list = []  # arb balls
+    norms: list = []  # arb balls
     for inst in generated:
         W, xi = certify.balls(inst.W), certify.ball(inst.xi)
         gram = certify.matmul(W, W.T)
