@@ -110,6 +110,7 @@ CASES = [
     (["figures", "--only", "fig99", "--out", "{root}/figs"], "unknown figure 'fig99'"),
     (["figures", "--out", "{root}/a-file/sub"], "not writable"),
     (["bench", "--only", "nosuch"], "invalid choice"),
+    (["bench", "--only", "hermite", "--json", "{root}/no/b.json"], "does not exist"),
 ]
 
 

@@ -76,7 +76,11 @@ def test_bench_quick_reports_ratios(tmp_path, monkeypatch):
     monkeypatch.setattr(hermite_bench, "ACTIVATIONS", ("tanh",))
     out = tmp_path / "bench.json"
     assert main(["bench", "--only", "hermite", "--quick", "--json", str(out)]) == 0
-    rows = json.loads(out.read_text())["benchmarks"][0]["rows"]
+    results = json.loads(out.read_text())
+    rows = results["benchmarks"][0]["rows"]
+    # the BLAS facts that a BLAS-bound ratio depends on travel with the ratios
+    assert set(results["machine"]["env"]) >= {"OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE"}
+    assert results["machine"]["blas"]
     assert rows[0]["activation"] == "tanh"
     assert rows[0]["speedup"] > 0
     assert float(rows[0]["max_abs_difference"]) < 1e-25

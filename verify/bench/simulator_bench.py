@@ -20,8 +20,9 @@ At d = 2000, k = 50, ReLU (separated rows, c on the sphere, the Appendix B setti
 
 Each timing is the minimum over interleaved repetitions (the least disturbed by other load).
 On a shared machine, OPENBLAS_NUM_THREADS=1 gives steadier ratios (both engines then run
-single-threaded).  Timings of BLAS code depend on
-the kernel OpenBLAS picks; see /work/.library/env/README.md about OPENBLAS_CORETYPE.
+single-threaded).  Timings of BLAS code depend on the kernel OpenBLAS picks at run time
+(OPENBLAS_CORETYPE forces one); ``verify bench --json`` records the OpenBLAS configuration
+string (which names that kernel) and these variables beside the ratios.
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
+
+from verify.files import output_file, write_atomic
 
 
 def add_parser(sub) -> None:
@@ -19,23 +22,36 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from verify.bench import BENCHMARKS
 
+    json_path = output_file(args.json, "--json") if args.json else None
     outcomes: list[dict] = []
     results = {"machine": _machine(), "benchmarks": outcomes}
     for name in args.only or sorted(BENCHMARKS):
         outcome = BENCHMARKS[name].run(quick=args.quick)
         outcomes.append(outcome)
         _print_table(outcome)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(results, fh, indent=2, sort_keys=True)
+    if json_path is not None:
+        write_atomic(json_path, json.dumps(results, indent=2, sort_keys=True) + "\n")
     return 0
 
 
 def _machine() -> dict:
-    import os
-
+    """What a ratio's reader needs to compare runs: BLAS-bound timings depend on the OpenBLAS
+    kernel chosen at run time (printed in its configuration string, e.g. ``Haswell``; forced by
+    OPENBLAS_CORETYPE) and on its thread count."""
     return {"python": platform.python_version(), "processor": platform.processor() or
-            platform.machine(), "cpus": os.cpu_count()}
+            platform.machine(), "cpus": os.cpu_count(), "blas": _blas(),
+            "env": {name: os.environ.get(name) for name in
+                    ("OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE", "OMP_NUM_THREADS", "NUMBA_NUM_THREADS")}}
+
+
+def _blas() -> str:
+    import numpy as np
+
+    try:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    except (KeyError, TypeError, ValueError):  # numpy builds differ in what they report
+        return "unknown"
+    return str(blas.get("openblas configuration") or blas.get("name", "unknown"))
 
 
 def _print_table(outcome: dict) -> None:
