@@ -38,8 +38,24 @@ def test_claim_2_proof_fails_with_verified_index():
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
 
 
-def test_prop_18_consistent():
-    assert run("proposition-18").verdict is Verdict.CONSISTENT
+def test_prop_18_consistent_and_counts_h0_zero_as_a_violation():
+    outcome = run("proposition-18")
+    assert outcome.verdict is Verdict.CONSISTENT
+    # h(0) = 0 exactly makes S_k = 0, which Condition 3 (and condition-3's check) count as a
+    # violation: at p = 4, k = 10 that is every c_hat with sum c_i c_hat_i = 0, C(10, 5) of 2^10.
+    assert outcome.numbers["h0_zero_fraction"]["p=4,k=10"] == "63/256"
+    assert outcome.numbers["leading_term_tie_probability"]["p=4,k=10"] == "63/256"
+    assert outcome.numbers["violation_rate_condition_3_form"]["p=4,k=10"] == 63 / 256
+    assert max(outcome.numbers["violation_rate_with_h0_nonzero"].values()) == 0
+
+
+def test_prop_18_is_not_consistent_when_h0_vanishes_beyond_the_ties(monkeypatch):
+    from fractions import Fraction
+
+    monkeypatch.setattr(scratch, "_tie_probability", lambda k: Fraction(0))
+    outcome = run("proposition-18")
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "ties" in outcome.evidence
 
 
 def test_prop_18_fails_with_a_wrong_display(monkeypatch):
