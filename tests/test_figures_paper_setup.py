@@ -221,3 +221,19 @@ def test_setup_paper_alone_writes_only_the_paper_files(tmp_path, monkeypatch):
 def test_the_scaling_experiment_has_no_paper_setup(tmp_path, capsys):
     assert main(["figures", "--quick", "--setup", "paper", "--only", "scaling", "--out", str(tmp_path)]) == 2
     assert "not an Appendix B figure" in capsys.readouterr().err
+
+
+def test_curve_scales_estimate_once_per_instance_step_and_model(monkeypatch):
+    """Fig. 2's joint and frozen curves share instance, η and model: one Monte-Carlo estimate
+    serves both labels (the quantities are taken with ĉ frozen, the mode does not enter)."""
+    from verify.figures import runner
+
+    calls = []
+    monkeypatch.setattr(paper_setup, "curve_scale",
+                        lambda spec, lr, model: calls.append((spec["seed"], lr, model)) or {"lr": lr})
+    spec = {"activation": "relu", "xi": 1.0, "seed": 3}
+    curves = [{"instance": spec, "mode": mode, "lr": 0.1, "model": "paper"} for mode in ("joint", "frozen")]
+    curves.append({"instance": dict(spec, seed=4), "mode": "joint", "lr": 0.1, "model": "paper"})
+    scales = runner._curve_scales({"runs": {"curves": curves}})
+    assert calls == [(3, 0.1, "paper"), (4, 0.1, "paper")]
+    assert len(scales) == 3

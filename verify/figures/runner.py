@@ -128,9 +128,13 @@ def _curve_scales(params: dict) -> dict:
     """:func:`paper_setup.curve_scale` of every SGD curve the figure ran (one per instance, step
     and model: the mode does not enter, the quantities are taken with ĉ frozen at m = 0)."""
     out: dict = {}
+    done: dict = {}  # Fig. 2's joint and frozen curves share instance, step and model: one estimate
     for curve in params.get("runs", {}).get("curves", []):
         label = paper_setup.curve_label(curve["instance"], curve["mode"])
-        out[label] = paper_setup.curve_scale(curve["instance"], curve["lr"], curve["model"])
+        key = (json.dumps(curve["instance"], sort_keys=True, default=str), curve["lr"], curve["model"])
+        if key not in done:
+            done[key] = paper_setup.curve_scale(curve["instance"], curve["lr"], curve["model"])
+        out[label] = dict(done[key])
     return out
 
 
