@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Record the verdicts of a figures run and rewrite README.md's figures table from them.
+
+    verify figures --quick --out q/ && python scripts/update_readme_figures.py --quick q/
+    verify figures --full --out f/  && python scripts/update_readme_figures.py --full f/
+    python scripts/update_readme_figures.py --check --quick q/   # CI: exit 1 if stale
+
+A run directory is reduced to its verdicts (:func:`verify.figures.summary.summarize`) and
+written to ``results/figures-{quick,full}.json``; the README's ``figures`` block is then
+rendered from those committed files (:func:`verify.readme.figures_block`), so the table
+says what the runs said.  With ``--check`` nothing is written: the given directories must
+match the committed summaries, and the README block must match them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    from verify.figures.summary import summarize
+    from verify.readme import FIGURE_SUMMARIES, block, figures_block, replace_block
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for tier in ("quick", "full"):
+        parser.add_argument(f"--{tier}", metavar="DIR",
+                            help=f"a `verify figures --{tier} --setup both` output directory")
+    parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 if stale")
+    args = parser.parse_args()
+    stale = []
+    for tier in ("quick", "full"):
+        directory = getattr(args, tier)
+        if directory is None:
+            continue
+        summary = summarize(directory)
+        if summary["tier"] != tier:
+            sys.stderr.write(f"{directory} holds a {summary['tier']} run, given as --{tier}\n")
+            return 2
+        path = ROOT / FIGURE_SUMMARIES[tier]
+        text = json.dumps(summary, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(f"{FIGURE_SUMMARIES[tier]} differs from the run in {directory}")
+        else:
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    readme = ROOT / "README.md"
+    current = readme.read_text(encoding="utf-8")
+    if args.check:
+        if block(current, "figures") != figures_block():
+            stale.append("README.md's figures block differs from the committed summaries")
+        for line in stale:
+            sys.stderr.write(line + ": run scripts/update_readme_figures.py with the same directories\n")
+        if not stale:
+            print("figures summaries and README.md's figures block match")
+        return 1 if stale else 0
+    readme.write_text(replace_block(current, "figures", figures_block()), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

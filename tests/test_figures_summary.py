@@ -1,0 +1,102 @@
+"""The README's figures table is what the runs' JSONs say (verify.figures.summary)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.errors import InvalidParameterError
+from verify.figures.summary import render, summarize
+
+ROOT = Path(__file__).resolve().parent.parent
+RATIO = "steps to weak recovery agree across activations within a factor 5 (|m| >= 1/2)"
+REACH = "every activation reaches weak recovery"
+
+
+def _both(tier: str, paper_ratio_holds: bool) -> dict:
+    """A fig1a_4b.json as `verify figures --setup both` writes it (the fields the summary reads)."""
+    return {"tier": tier, "setups": {"comparison": [
+        {"claim": REACH, "paper": True, "normalised": True, "numbers": {"paper": None, "normalised": None},
+         "paper sensitivity": {"eta": {"x0.316": True, "x1": True, "x3.16": False}}},
+        {"claim": RATIO, "paper": paper_ratio_holds, "normalised": False,
+         "numbers": {"paper": {"ratio max/min": 27.5, "status": "not reproduced"},
+                     "normalised": {"ratio max/min": 358.0}},
+         "paper sensitivity": {"eta": {"x0.316": False, "x1": False, "x3.16": False},
+                               "horizon": {"T x0.1": False, "T x1": None}}},
+    ]}}
+
+
+def _write(directory: Path, name: str, meta: dict) -> Path:
+    directory.mkdir(exist_ok=True)
+    (directory / name).write_text(json.dumps(meta))
+    return directory
+
+
+def test_both_setups_give_verdicts_numbers_and_sensitivity(tmp_path):
+    summary = summarize(_write(tmp_path / "q", "fig1a_4b.json", _both("quick", False)))
+    assert summary["tier"] == "quick"
+    figure = summary["figures"]["fig1a_4b"]
+    assert figure["figure"] == "Fig. 1(a) = Fig. 4(b)" and figure["setups"] == ["paper", "normalised"]
+    ratio = figure["claims"][1]
+    assert (ratio["paper"], ratio["normalised"]) == (False, False)
+    assert ratio["headline"] == {"paper": "ratio max/min 27.5", "normalised": "ratio max/min 358"}
+    assert ratio["paper_sensitivity"] == {"eta": "0/3", "horizon": "0/1"}  # None: not judged, not counted
+    assert figure["claims"][0]["paper_sensitivity"] == {"eta": "2/3"}
+
+
+def test_render_rows_escape_pipes_and_list_claims_reproduced_under_neither_setup(tmp_path):
+    quick = summarize(_write(tmp_path / "q", "fig1a_4b.json", _both("quick", True)))
+    full = summarize(_write(tmp_path / "f", "fig1a_4b.json", _both("full", False)))
+    text = render(quick, full)
+    row = next(line for line in text.splitlines() if "factor 5" in line)
+    assert "\\|m\\|" in row  # a bare | would end the cell
+    cells = [c.strip() for c in row.replace("\\|", "¦").split("|")[1:-1]]
+    assert cells[2:6] == ["yes (ratio max/min 27.5)", "**no** (ratio max/min 358)",
+                          "**no** (ratio max/min 27.5)", "**no** (ratio max/min 358)"]
+    assert cells[6] == "η 0/3, T 0/1; η 0/3, T 0/1"
+    neither = text.split("Not reproduced under either setup at full size")[1]
+    assert "factor 5" in neither and REACH not in neither
+
+
+def test_one_setup_runs_say_not_run_and_are_not_findings(tmp_path):
+    """A `--setup normalised` run judged nothing under the paper setup: its cells say so, and
+    a claim failing there is not called reproduced under neither setup."""
+    normalised = {"tier": "full",
+                  "claims": [{"claim": RATIO, "holds": False, "numbers": {"ratio max/min": 358.0}}]}
+    full = summarize(_write(tmp_path / "f", "fig1a_4b.json", normalised))
+    text = render(None, full)
+    row = next(line for line in text.splitlines() if "factor 5" in line)
+    assert row.count("not run") == 3  # paper and normalised quick, paper full
+    assert "Not reproduced under either setup" not in text
+
+
+def test_the_scaling_experiment_has_no_paper_cells(tmp_path):
+    scaling = {"tier": "quick", "claims": [{"claim": "fine-tuning exponents lie within 0.25 of 1",
+                                            "holds": True,
+                                            "numbers": {"exponent": 1.01}}]}
+    row = render(summarize(_write(tmp_path / "q", "scaling.json", scaling)), None).splitlines()[-1]
+    assert "| n/a | yes (exponent 1.01) | not run | not run |" in row
+
+
+def test_bad_directories_are_refused(tmp_path):
+    with pytest.raises(InvalidParameterError, match="no figure JSONs"):
+        summarize(tmp_path)
+    _write(tmp_path, "fig1a_4b.json", _both("quick", True))
+    _write(tmp_path, "fig4a.json", _both("full", True))
+    with pytest.raises(InvalidParameterError, match="mixes tiers"):
+        summarize(tmp_path)
+
+
+def test_committed_summaries_match_the_readme_and_the_check_finds_a_stale_run(tmp_path):
+    """The script's --check passes on the repository as committed, and fails for a run whose
+    verdicts differ from the committed quick summary."""
+    script = [sys.executable, str(ROOT / "scripts" / "update_readme_figures.py"), "--check"]
+    ok = subprocess.run(script, capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
+    run = _write(tmp_path / "q", "fig1a_4b.json", _both("quick", True))
+    stale = subprocess.run([*script, "--quick", str(run)], capture_output=True, text=True, cwd=ROOT)
+    assert stale.returncode == 1 and "results/figures-quick.json differs" in stale.stderr
