@@ -27,6 +27,8 @@ with (p+1) r ≤ p).  E[σ²] and E[σ'²] are certified Gaussian integrals of �
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -114,26 +116,38 @@ class SeriesKernel:
 
     method = "series"
 
-    def _tail_masses(self) -> tuple[arb, arb | None]:
-        mu2 = [m * m for m in self.mu]
-        t0 = _nonnegative_upper(self.second_moment - sum(mu2, arb(0)))
+    # The squares and tail masses depend on the kernel only; computed once per kernel (a
+    # cached_property is allowed on a frozen dataclass: it writes __dict__, not __setattr__),
+    # they made every K, K' evaluation redo ~3P ball products.
+    @functools.cached_property
+    def _squares(self) -> list[arb]:
+        return [m * m for m in self.mu]
+
+    @functools.cached_property
+    def _derivative_coefficients(self) -> list[arb]:
+        return [p * v for p, v in enumerate(self._squares)][1:]
+
+    @functools.cached_property
+    def _tails(self) -> tuple[arb, arb | None]:
+        """Upper bounds of Σ_{p≥P} μ_p² and Σ_{p≥P} p μ_p² (exact, so valid at any precision)."""
+        t0 = _nonnegative_upper(self.second_moment - sum(self._squares, arb(0)))
         t1 = None
         if self.derivative_moment is not None:
-            t1 = _nonnegative_upper(self.derivative_moment - sum((p * v for p, v in enumerate(mu2)), arb(0)))
+            t1 = _nonnegative_upper(self.derivative_moment - sum(self._derivative_coefficients, arb(0)))
         return t0, t1
 
     def value(self, rho: arb) -> arb:
         rho = _clamped_rho(rho)
         terms = len(self.mu)
-        partial = _horner([m * m for m in self.mu], rho)
-        t0, _ = self._tail_masses()
+        partial = _horner(self._squares, rho)
+        t0, _ = self._tails
         return partial + arb(0, (integer_power(abs(rho).upper(), terms) * t0).upper())
 
     def derivative(self, rho: arb) -> arb:
         rho = _clamped_rho(rho)
         terms = len(self.mu)
-        partial = _horner([p * self.mu[p] * self.mu[p] for p in range(1, terms)], rho)
-        t0, t1 = self._tail_masses()
+        partial = _horner(self._derivative_coefficients, rho)
+        t0, t1 = self._tails
         r = abs(rho).upper()
         bounds = []
         if t1 is not None:
