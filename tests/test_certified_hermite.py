@@ -238,3 +238,22 @@ def test_exact_route_at_100_digits(name):
     exact = exact_coefficients(get_activation(name), 60)
     for ball, value in zip(coeffs.balls, exact, strict=True):
         assert ball.contains(exact_ball(value, 100))
+
+
+@pytest.mark.parametrize("p", (105, 110, 120))
+def test_high_degrees_reach_their_radius_and_contain_the_exact_value(p):
+    """Degrees above 100 at 30 digits (proposition-4 under --full needs p up to ~110 for sigmoid):
+    the He_p recurrence has integer constants, so the retry at higher precision can shrink every
+    radius; the normalised recurrence's √q balls had left sigmoid at 1.4e-33 > 1e-33 for p = 110.
+    relu's exact μ_p checks the quadrature route itself at these degrees; sigmoid must reach
+    the radius target."""
+    from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
+
+    with working_precision(30):
+        for name in ("relu", "sigmoid"):
+            act = get_activation(name)
+            integrator = GaussianIntegrator(PiecewiseIntegrand(smooth_pieces(act), act.x), 30, p)
+            ball = integrator.integral(p)
+            assert ball.rad() <= arb(10) ** -33, (name, p)
+            if name == "relu":
+                assert ball.contains(exact_ball(exact_coefficients(act, p + 1)[p], 30)), p
