@@ -237,3 +237,48 @@ def test_curve_scales_estimate_once_per_instance_step_and_model(monkeypatch):
     scales = runner._curve_scales({"runs": {"curves": curves}})
     assert calls == [(3, 0.1, "paper"), (4, 0.1, "paper")]
     assert len(scales) == 3
+
+
+def _curves(panel_series: dict, hits: dict, horizon: int = 1000) -> dict:
+    """A figure table whose curve (panel, series) first reaches 0.95 at ``hits[series]`` (None: never)."""
+    from verify.figures.common import _columns, curve_rows
+
+    steps = np.arange(0, horizon + 1, 10)
+    rows = []
+    for panel, names in panel_series.items():
+        for name in names:
+            hit = hits[panel, name]
+            rows += curve_rows(panel, name, "m", steps, np.where(steps >= (hit if hit else 10**9), 0.95, 0.1))
+    return _columns(rows)
+
+
+@pytest.mark.parametrize("name, panels, quantities", [
+    ("fig4a", {"m": ("relu", "sigmoid")}, ("steps_to_weak_recovery",)),
+    ("fig5", {"a": ("alpha = 0", "alpha = 0.5")}, ("steps_to_weak_recovery",)),
+    ("fig2", {"a": ("instance 1", "instance 2"), "b": ("instance 1", "instance 2")},
+     ("joint_steps_to_0.9", "frozen_steps_to_0.9")),
+])
+def test_setup_overlays_plot_exactly_their_csv(tmp_path, name, panels, quantities):
+    """NAME.setups.csv holds each setup's times as the figure's own claims read them (NaN: not
+    within T), and the PNG is drawn from it."""
+    from verify.figures import runner
+
+    module = FIGURES[name]
+    curves = [(p, s, i) for p, names in panels.items() for i, s in enumerate(names)]
+    hits = {"normalised": {(p, s): 100 * (i + 1) for p, s, i in curves},
+            "paper": {(p, s): (None if i else 500) for p, s, i in curves}}
+    tables = {setup: _curves(panels, hit) for setup, hit in hits.items()}
+    runner._draw_setups(module, tables, tmp_path)
+    assert (tmp_path / f"{name}.setups.png").stat().st_size > 0
+    got = read_table(tmp_path / f"{name}.setups.csv")
+    assert set(got["quantity"]) == set(quantities)
+    for setup, hit in hits.items():
+        keep = got["panel"] == setup
+        for panel, names in panels.items():
+            quantity = quantities[0] if panel in ("m", "a") else quantities[1]
+            for series in names:
+                row = keep & (got["series"] == series) & (got["quantity"] == quantity)
+                expected = hit[panel, series]
+                value = float(got["value"][row][0])
+                assert (math.isnan(value) if expected is None else value == expected), (setup, series)
+                assert got["step"][row][0] == 1000  # the horizon T, where an unreached run is drawn

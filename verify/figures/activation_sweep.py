@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from verify.figures import common, full_tier, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup
 from verify.simulate.modes import MODES
 from verify.sweep import Task
 
@@ -85,12 +85,24 @@ def plot(table, fig, p) -> None:
     ax.legend(title="activation")
 
 
+def weak_times(table) -> dict:
+    """Per activation: the first step with |m| ≥ 1/2 (NaN: not within T)."""
+    return {act: common.first_hit(*common.select(table, "m", act, "m"), common.WEAK)
+            for act in common.series_names(table, "m", "m")}
+
+
+def setup_rows(tables: dict) -> list[tuple]:
+    """Steps to weak recovery per activation under each setup (NAME.setups.csv)."""
+    return overlays.time_rows(tables, weak_times, "steps_to_weak_recovery")
+
+
+def setup_plot(table, fig) -> None:
+    overlays.bars(table, fig, "steps to |m| >= 1/2 per activation")
+
+
 def claims(table, max_ratio: float) -> list:
     """Every activation reaches weak recovery, and the times agree within ``max_ratio``."""
-    times = {}
-    for act in common.series_names(table, "m", "m"):
-        s, v = common.select(table, "m", act, "m")
-        times[act] = common.first_hit(s, v, common.WEAK)
+    times = weak_times(table)
     finite = [t for t in times.values() if math.isfinite(t)]
     all_reach = len(finite) == len(times) and len(times) == len(ACTIVATIONS)
     ratio = max(finite) / max(min(finite), 1.0) if finite else math.inf

@@ -40,5 +40,8 @@ def claims(table):
     return sweep.claims(table, MAX_RATIO)
 
 
+setup_rows, setup_plot = sweep.setup_rows, sweep.setup_plot
+
+
 def run(quick, scheduler, out, progress=False, **options):
     return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)

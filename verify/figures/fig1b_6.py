@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
 from verify.sweep import Task
 
@@ -168,33 +168,14 @@ def _plateaus(table) -> tuple[list[str], list[float]]:
 def setup_rows(tables: dict) -> list[tuple]:
     """The plateau against xi, one panel per setup (NAME.setups.csv): ``step`` is the run's
     horizon T, ``value`` the first step with |m| >= 1/2 (NaN: not within T)."""
-    rows = []
-    for setup, table in tables.items():
-        horizon = int(table["step"].max())
-        for name, t in zip(*_plateaus(table), strict=True):
-            rows.append((setup, name, "steps_to_weak_recovery", horizon, t if math.isfinite(t) else math.nan))
-    return rows
+    return overlays.time_rows(tables, lambda table: dict(zip(*_plateaus(table), strict=True)),
+                              "steps_to_weak_recovery")
 
 
 def setup_plot(table, fig) -> None:
-    """Plateau vs xi/sqrt(k) (log-log), one panel per setup; a run that never reached |m| >= 1/2
-    is drawn at its horizon T as an open triangle."""
-    panels = list(dict.fromkeys(table["panel"]))
-    for i, setup in enumerate(panels):
-        ax = fig.add_subplot(1, len(panels), i + 1)
-        keep = table["panel"] == setup
-        ratios = np.array([float(name.split(" = ")[1].split(" ")[0]) for name in table["series"][keep]])
-        t, horizon = table["value"][keep], table["step"][keep]
-        hit = np.isfinite(t)
-        ax.plot(ratios[hit], t[hit], "o-", label="first |m| >= 1/2")
-        ax.plot(ratios[~hit], horizon[~hit], "^", mfc="none", label="not within T (drawn at T)")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("xi / sqrt(k)")
-        ax.set_ylabel("SGD steps (samples)")
-        ax.set_title(f"{setup} setup: plateau vs xi (He3, joint)", fontsize=9)
-        ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7)
+    """Plateau vs xi/sqrt(k) (log-log), one panel per setup."""
+    overlays.against(table, fig, "plateau vs xi (He3, joint)", "xi / sqrt(k)",
+                     lambda name: float(name.split(" = ")[1].split(" ")[0]), logx=True)
 
 
 def claims(table):

@@ -7,12 +7,13 @@ quantized).  Both variants start at m_0 = sign(h(0))/√d (Theorems 11–13 assu
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
 from verify.sweep import Task
 
@@ -161,6 +162,23 @@ def plot(table, fig, p):
 def _times(table, panel):
     return [common.first_hit(*common.select(table, panel, name, "m"), common.STRONG)
             for name in common.series_names(table, panel, "m")]
+
+
+def setup_rows(tables: dict) -> list[tuple]:
+    """Per instance: steps to m >= 0.9 with joint and with frozen c_hat, under each setup."""
+    rows = []
+    for panel, mode in PANELS:
+        rows += overlays.time_rows(tables, functools.partial(_named_times, panel=panel),
+                                   f"{mode}_steps_to_0.9")
+    return rows
+
+
+def _named_times(table, panel: str) -> dict:
+    return dict(zip(common.series_names(table, panel, "m"), _times(table, panel), strict=True))
+
+
+def setup_plot(table, fig) -> None:
+    overlays.pairs(table, fig, "frozen_steps_to_0.9", "joint_steps_to_0.9", "per instance, steps to m >= 0.9")
 
 
 def claims(table):

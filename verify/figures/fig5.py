@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from verify.figures import common, full_tier, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
 from verify.sweep import Task
 
@@ -149,6 +149,16 @@ def plot(table, fig, p):
 def _weak(table, panel):
     return {n: common.first_hit(*common.select(table, panel, n, "m"), common.WEAK)
             for n in common.series_names(table, panel, "m")}
+
+
+def setup_rows(tables: dict) -> list[tuple]:
+    """Steps to weak recovery against alpha = ||Pi_W u|| under each setup (NAME.setups.csv)."""
+    return overlays.time_rows(tables, lambda table: _weak(table, "a"), "steps_to_weak_recovery")
+
+
+def setup_plot(table, fig) -> None:
+    overlays.against(table, fig, "steps to m >= 1/2", "alpha = ||Pi_W u||",
+                     lambda name: float(name.split(" = ")[1]))
 
 
 def claims(table):

@@ -1,0 +1,104 @@
+"""Both setups side by side: NAME.setups.csv (exactly the plotted data) and NAME.setups.png.
+
+The caption claims that differ between the setups are claims about times (steps to weak or
+strong recovery); each figure with such a claim gives ``setup_rows(tables)`` and
+``setup_plot(table, fig)`` built from :func:`time_rows` and one of the drawings below, and
+:func:`verify.figures.runner.run_figure` writes them when both setups ran.  A run that never
+reached the level is recorded as NaN and drawn at its horizon T as an open triangle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+
+def time_rows(tables: dict, times: Callable[[dict], dict], quantity: str) -> list[tuple]:
+    """Rows (setup, series, quantity, horizon T, time or NaN) of ``times(table)`` per setup."""
+    rows = []
+    for setup, table in tables.items():
+        horizon = int(table["step"].max())
+        for name, t in times(table).items():
+            rows.append((setup, name, quantity, horizon, t if math.isfinite(t) else math.nan))
+    return rows
+
+
+def _panels(table: dict, fig):
+    panels = list(dict.fromkeys(table["panel"]))
+    for i, setup in enumerate(panels):
+        yield setup, table["panel"] == setup, fig.add_subplot(1, len(panels), i + 1)
+
+
+def _spread(values: np.ndarray) -> str:
+    finite = values[np.isfinite(values)]
+    if finite.size < len(values):
+        return f"{len(values) - finite.size} of {len(values)} not within T"
+    return f"max/min = {finite.max() / max(finite.min(), 1.0):.3g}"
+
+
+def bars(table: dict, fig, what: str) -> None:
+    """Steps per series (log scale), one panel per setup, titled with the max/min ratio."""
+    for setup, keep, ax in _panels(table, fig):
+        names, t, horizon = table["series"][keep], table["value"][keep], table["step"][keep]
+        x = np.arange(len(names))
+        hit = np.isfinite(t)
+        ax.bar(x[hit], t[hit], color="C0", label="steps to the level")
+        ax.plot(x[~hit], horizon[~hit], "^", mfc="none", color="C3", label="not within T (drawn at T)")
+        ax.set_xticks(x, names, fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("SGD steps (samples)")
+        ax.set_title(f"{setup} setup: {what}\n({_spread(t)})", fontsize=9)
+        ax.grid(alpha=0.3, axis="y", which="both")
+        ax.legend(fontsize=7)
+
+
+def against(table: dict, fig, what: str, xlabel: str, parse: Callable[[str], float],
+            logx: bool = False) -> None:
+    """Steps against a parameter read from each series name (``parse``), one panel per setup."""
+    for setup, keep, ax in _panels(table, fig):
+        x = np.array([parse(name) for name in table["series"][keep]])
+        t, horizon = table["value"][keep], table["step"][keep]
+        hit = np.isfinite(t)
+        ax.plot(x[hit], t[hit], "o-", label="steps to the level")
+        ax.plot(x[~hit], horizon[~hit], "^", mfc="none", color="C3", label="not within T (drawn at T)")
+        ax.set_yscale("log")
+        if logx:
+            ax.set_xscale("log")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("SGD steps (samples)")
+        ax.set_title(f"{setup} setup: {what} ({_spread(t)})", fontsize=9)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7)
+
+
+def pairs(table: dict, fig, x_quantity: str, y_quantity: str, what: str) -> None:
+    """One point per series: its ``x_quantity`` time against its ``y_quantity`` time, with the
+    lines y = x and y = x/2 (Fig. 2's caption: joint "roughly twice as efficient")."""
+    for setup, keep, ax in _panels(table, fig):
+        sub = {name: col[keep] for name, col in table.items()}
+        x = _by_series(sub, x_quantity)
+        y = _by_series(sub, y_quantity)
+        names = [n for n in x if n in y]
+        horizon = float(np.max(sub["step"]))
+        xs = np.array([x[n] for n in names])
+        ys = np.array([y[n] for n in names])
+        both = np.isfinite(xs) & np.isfinite(ys)
+        ax.loglog(xs[both], ys[both], "o", label="both reach the level")
+        drawn_x, drawn_y = np.where(np.isfinite(xs), xs, horizon), np.where(np.isfinite(ys), ys, horizon)
+        ax.loglog(drawn_x[~both], drawn_y[~both], "^", mfc="none", color="C3",
+                  label="one not within T (drawn at T)")
+        span = np.array([np.nanmin(np.r_[drawn_x, drawn_y]), horizon])
+        ax.loglog(span, span, "k-", lw=0.8, label="equal")
+        ax.loglog(span, span / 2, "k--", lw=0.8, label="twice as fast")
+        ax.set_xlabel(x_quantity.replace("_", " "))
+        ax.set_ylabel(y_quantity.replace("_", " "))
+        ax.set_title(f"{setup} setup: {what}", fontsize=9)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=7)
+
+
+def _by_series(table: dict, quantity: str) -> dict:
+    keep = table["quantity"] == quantity
+    return dict(zip(table["series"][keep], table["value"][keep], strict=True))
