@@ -28,7 +28,6 @@ with (p+1) r ≤ p).  E[σ²] and E[σ'²] are certified Gaussian integrals of �
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 from fractions import Fraction
 
