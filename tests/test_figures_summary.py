@@ -100,3 +100,15 @@ def test_committed_summaries_match_the_readme_and_the_check_finds_a_stale_run(tm
     run = _write(tmp_path / "q", "fig1a_4b.json", _both("quick", True))
     stale = subprocess.run([*script, "--quick", str(run)], capture_output=True, text=True, cwd=ROOT)
     assert stale.returncode == 1 and "results/figures-quick.json differs" in stale.stderr
+
+
+def test_headline_is_the_one_number_or_the_one_ratio():
+    from verify.figures.summary import _headline
+
+    assert _headline({"ratio": 1.28, "status": "x", "horizon capped": False}) == "ratio 1.28"
+    assert _headline({"median joint": 9e5, "median frozen": 7.6e5,
+                      "median frozen / median joint (paper: ~2)": 0.8326}) == \
+        "median frozen / median joint (paper: ~2) 0.833"
+    assert _headline({"a": 1.0, "b": 2.0}) is None  # no single ratio: no headline
+    assert _headline({"final m": [0.8, 0.9]}) is None
+    assert _headline({"relu": float("nan")}) is None

@@ -211,7 +211,9 @@ def _paper(module, tier: str, scheduler, progress, out) -> dict:
     write_atomic(out / f"{module.NAME}.paper.sensitivity.csv", table_csv(everything).encode())
     results = _judge(module, table)
     for _, ok, nums in results:
-        if not ok and isinstance(nums, dict) and "status" not in nums:
+        # replaces a module's own "not reproduced at quick size", which describes its normalised
+        # quick run, not this one
+        if not ok and isinstance(nums, dict):
             nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
     sensitivity = {
         "eta": {paper_setup.factor_label(f): _verdicts(module, _columns(rows))

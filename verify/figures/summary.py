@@ -89,9 +89,14 @@ def _headline(numbers) -> str | None:
     """The claim's one number, at 3 significant digits, when it has exactly one; else None."""
     if not isinstance(numbers, dict):
         return None
-    values = [(key, v) for key, v in numbers.items() if key != "status" and _is_real(v)]
-    others = [v for key, v in numbers.items() if key != "status" and not _is_real(v)]
-    if len(values) != 1 or others:
+    # "status" and flags (e.g. "horizon capped": false) annotate the claim, they are not its number
+    entries = {key: v for key, v in numbers.items() if key != "status" and not isinstance(v, bool)}
+    values = [(key, v) for key, v in entries.items() if _is_real(v)]
+    if len(values) != len(entries) or not values:
+        return None
+    if len(values) > 1:  # several numbers: the one ratio among them, if there is exactly one
+        values = [(key, v) for key, v in values if "ratio" in key or "/" in key]
+    if len(values) != 1:
         return None
     key, value = values[0]
     return f"{key} {value:.3g}"
