@@ -60,6 +60,9 @@ def test_render_rows_escape_pipes_and_list_claims_reproduced_under_neither_setup
     assert cells[6] == "η 0/3, T 0/1; η 0/3, T 0/1"
     neither = text.split("Not reproduced under either setup at full size")[1]
     assert "factor 5" in neither and REACH not in neither
+    # each finding shows its numbers and how to rerun it
+    assert "(paper: ratio max/min 27.5; normalised: ratio max/min 358)" in neither
+    assert "rerun: `verify figures --full --only fig1a_4b --out figures-full/`" in neither
 
 
 def test_one_setup_runs_say_not_run_and_are_not_findings(tmp_path):

@@ -145,7 +145,10 @@ def render(quick: dict | None, full: dict | None) -> str:
             if full_row and _setups(full, name) == list(SETUP_COLUMNS) and False in \
                     (full_row["paper"], full_row["normalised"]) and True not in (full_row["paper"],
                                                                                 full_row["normalised"]):
-                neither.append(f"{label}: {claim}")
+                numbers = "; ".join(f"{setup}: {full_row['headline'][setup]}" for setup in SETUP_COLUMNS
+                                    if full_row["headline"].get(setup))
+                neither.append(f"{label}: {claim}" + (f" ({numbers})" if numbers else "")
+                               + f"; rerun: `verify figures --full --only {name} --out figures-full/`")
     text = "\n".join(lines) + "\n"
     if neither:
         text += ("\nNot reproduced under either setup at full size (a finding about the paper, or about "
