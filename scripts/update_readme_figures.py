@@ -6,7 +6,8 @@
     python scripts/update_readme_figures.py --check --quick q/   # CI: exit 1 if stale
 
 A run directory is reduced to its verdicts (:func:`verify.figures.summary.summarize`) and
-written to ``results/figures-{quick,full}.json``; the README's ``figures`` block is then
+written to ``results/figures-{quick,full}.json`` (a full run's JSONs themselves are kept in
+``results/figures-full/``); the README's ``figures`` block is then
 rendered from those committed files (:func:`verify.readme.figures_block`), so the table
 says what the runs said.  With ``--check`` nothing is written: the given directories must
 match the committed summaries, and the README block must match them.
@@ -50,6 +51,8 @@ def main() -> int:
         else:
             path.parent.mkdir(exist_ok=True)
             path.write_text(text, encoding="utf-8")
+            if tier == "full":
+                _keep_evidence(Path(directory))
     readme = ROOT / "README.md"
     current = readme.read_text(encoding="utf-8")
     if args.check:
@@ -62,6 +65,23 @@ def main() -> int:
         return 1 if stale else 0
     readme.write_text(replace_block(current, "figures", figures_block()), encoding="utf-8")
     return 0
+
+
+def _keep_evidence(directory: Path) -> None:
+    """The full run's JSONs (parameters, choices, every claim's numbers, the per-curve quantities
+    and the sensitivity runs: ~0.3 MB) go to results/figures-full/, so the README's numbers can
+    be checked without the hour-long run; the CSVs and PNGs are not kept (tox -e figures-full)."""
+    import shutil
+
+    target = ROOT / FULL_EVIDENCE
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    for path in sorted(directory.glob("*.json")):
+        shutil.copyfile(path, target / path.name)
+
+
+FULL_EVIDENCE = "results/figures-full"
 
 
 if __name__ == "__main__":

@@ -115,3 +115,12 @@ def test_headline_is_the_one_number_or_the_one_ratio():
     assert _headline({"a": 1.0, "b": 2.0}) is None  # no single ratio: no headline
     assert _headline({"final m": [0.8, 0.9]}) is None
     assert _headline({"relu": float("nan")}) is None
+
+
+def test_committed_full_summary_is_the_committed_full_run():
+    """results/figures-full.json (the README's full columns) is what the kept JSONs of that run
+    say, so the table's numbers can be checked without the hour-long run."""
+    evidence = ROOT / "results" / "figures-full"
+    committed = json.loads((ROOT / "results" / "figures-full.json").read_text(encoding="utf-8"))
+    assert summarize(evidence) == committed
+    assert committed["tier"] == "full" and len(committed["figures"]) == 8
