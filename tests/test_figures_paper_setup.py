@@ -282,3 +282,20 @@ def test_setup_overlays_plot_exactly_their_csv(tmp_path, name, panels, quantitie
                 value = float(got["value"][row][0])
                 assert (math.isnan(value) if expected is None else value == expected), (setup, series)
                 assert got["step"][row][0] == 1000  # the horizon T, where an unreached run is drawn
+
+
+def test_curve_scale_reports_bounds_not_points_when_h0_is_unresolved():
+    """Fig. 3(a)'s paper-model curve at d = 2000: h(0) = -6e-6 ± 7e-6 from 2e4 samples. A point
+    value of d V/h(0)^2 would be noise; the one-sided bounds through |h(0)| <= |h| + 5 se are not."""
+    spec = {"kind": "separated", "k": 50, "d": 2000, "xi": math.sqrt(50), "activation": "relu", "seed": 4,
+            "quantized": False}
+    lr = 1.88e-4
+    paper = paper_setup.curve_scale(spec, lr, "paper")
+    assert paper["h0_method"] == "monte carlo" and not paper["h0_resolved"]
+    assert "d_V_over_h0_sq" not in paper and "noise_to_drift" not in paper
+    upper = abs(paper["h0"]) + paper_setup.RESOLVED_Z * paper["h0_se"]
+    assert paper["h0_abs_upper"] == upper
+    assert paper["d_V_over_h0_sq_lower"] == pytest.approx(2000 * paper["V_hat"] / upper**2, rel=1e-12)
+    assert paper["drift_per_step_upper"] == pytest.approx(lr * upper, rel=1e-12)
+    normalised = paper_setup.curve_scale(spec, lr, "normalised")  # closed form: exact, resolved
+    assert normalised["h0_resolved"] and normalised["d_V_over_h0_sq"] > 0
