@@ -7,6 +7,12 @@ data) and NAME.json (every parameter and seed, the choices and the claims), and
 ``claims(table) -> [(description, holds, numbers)]``, the caption's qualitative claim as
 a predicate on the CSV table (:func:`verify.figures.common.read_table`).  Every run goes
 through :func:`verify.sweep.run_sweep`.
+
+An Appendix B figure also has ``PAPER_SETUP`` and ``PAPER_CHOICES`` (the paper setup of
+:mod:`verify.figures.paper_setup`; :mod:`verify.figures.runner` judges every claim under both
+setups), and a figure whose claims are about times has ``setup_rows``/``setup_plot``
+(:mod:`verify.figures.overlays`: both setups side by side).  :mod:`verify.figures.summary`
+reduces a run directory to the verdicts that the README's figures table shows.
 """
 
 from __future__ import annotations
