@@ -124,3 +124,31 @@ def test_committed_full_summary_is_the_committed_full_run():
     committed = json.loads((ROOT / "results" / "figures-full.json").read_text(encoding="utf-8"))
     assert summarize(evidence) == committed
     assert committed["tier"] == "full" and len(committed["figures"]) == 8
+
+
+def test_every_claim_a_setup_does_not_reproduce_is_explained_and_no_explanation_is_stale():
+    from verify.figures.explanations import EXPLANATIONS
+
+    not_everywhere = set()
+    claims = set()
+    for tier in ("quick", "full"):
+        summary = json.loads((ROOT / "results" / f"figures-{tier}.json").read_text(encoding="utf-8"))
+        for name, figure in summary["figures"].items():
+            for row in figure["claims"]:
+                claims.add((name, row["claim"]))
+                if False in (row["paper"], row["normalised"]):
+                    not_everywhere.add((name, row["claim"]))
+    missing = not_everywhere - set(EXPLANATIONS)
+    assert not missing, f"explain in verify/figures/explanations.py: {sorted(missing)}"
+    stale = set(EXPLANATIONS) - not_everywhere
+    assert not stale, f"reproduced everywhere or gone, remove: {sorted(stale)}"
+    assert not_everywhere <= claims
+
+
+def test_every_table_row_has_the_header_count_of_cells():
+    """No unescaped | in a claim or an explanation (|h(0)|, |m|) splits a cell."""
+    from verify.readme import figures_block
+
+    rows = [line for line in figures_block().splitlines() if line.startswith("|")]
+    widths = {len(line.replace("\\|", "").split("|")) for line in rows}
+    assert len(widths) == 1, widths

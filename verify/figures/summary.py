@@ -9,7 +9,8 @@ README's figures table must say what those files say, not what someone copied fr
   ``None`` where a claim is not judged under that setup) and, per setup, the claim's number
   when it has exactly one (a ratio, a count);
 - :func:`render` turns the quick and full summaries into the table of the README's
-  ``figures`` block, with the claims reproduced under neither setup listed beneath.
+  ``figures`` block (with the one-line explanations of :mod:`verify.figures.explanations`),
+  and lists beneath it the claims reproduced under neither setup at full size.
 
 The summaries of the last runs are committed (``results/figures-quick.json``,
 ``results/figures-full.json``); ``scripts/update_readme_figures.py`` rewrites them and the
@@ -125,10 +126,11 @@ def _is_real(value) -> bool:
 def render(quick: dict | None, full: dict | None) -> str:
     """The README's figures table: one row per caption claim, a column per setup and tier."""
     from verify.figures import FIGURES
+    from verify.figures.explanations import explanation
 
     summaries = {"quick": quick, "full": full}
     header = (["figure", "claim"] + [f"{setup}, {tier}" for tier in TIERS for setup in SETUP_COLUMNS]
-              + ["paper setup holds at (quick; full)"])
+              + ["paper setup holds at (quick; full)", "why, where a setup does not reproduce it"])
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     neither = []
     for name in FIGURES:
@@ -140,6 +142,7 @@ def render(quick: dict | None, full: dict | None) -> str:
             cells = [_cell(rows[tier].get(claim), setup, setup in _setups(summaries[tier], name))
                      for tier in TIERS for setup in SETUP_COLUMNS]
             cells.append("; ".join(_sensitivity_cell(rows[tier].get(claim)) for tier in TIERS))
+            cells.append(_escape(explanation(name, claim) or ""))
             lines.append(f"| {_escape(label)} | {_escape(claim)} | " + " | ".join(cells) + " |")
             full_row = rows["full"].get(claim)
             if full_row and _setups(full, name) == list(SETUP_COLUMNS) and False in \
