@@ -35,7 +35,8 @@ EXPLANATIONS: dict[tuple[str, str], str] = {
                 "feature learning)"): _PLATEAU,
     ("fig2", "joint training reaches m >= 0.9 sooner than frozen c_hat (median over instances)"):
         ("neither setup: median frozen/joint 0.97 and 0.83 at full size; |h(0)| varies 600× across the "
-         "instances and sets each time more than training c_hat; the paper setup holds only at η × 3.2: a finding"),
+         "instances and sets each time more than training c_hat; the paper setup holds only at "
+         "η × 3.2: a finding"),
     ("fig3a", "the linearized loss plateaus above 5x the fine-tuned loss"): _FIG3A,
     ("fig3a", "fine-tuning lowers the loss at least 5x from its start, the linearized student less than 2x"):
         _FIG3A,
