@@ -24,6 +24,7 @@ import math
 from pathlib import Path
 
 from verify.errors import InvalidParameterError
+from verify.figures.common import NOT_REACHED
 
 SETUP_COLUMNS = ("paper", "normalised")
 TIERS = ("quick", "full")
@@ -90,8 +91,10 @@ def _headline(numbers) -> str | None:
     """The claim's one number, at 3 significant digits, when it has exactly one; else None."""
     if not isinstance(numbers, dict):
         return None
-    # "status" and flags (e.g. "horizon capped": false) annotate the claim, they are not its number
-    entries = {key: v for key, v in numbers.items() if key != "status" and not isinstance(v, bool)}
+    # "status", flags (e.g. "horizon capped": false) and the curves that never arrived annotate
+    # the claim, they are not its number (a ratio over such curves says ">=" in its key)
+    entries = {key: v for key, v in numbers.items()
+               if key not in ("status", NOT_REACHED) and not isinstance(v, bool)}
     values = [(key, v) for key, v in entries.items() if _is_real(v)]
     if len(values) != len(entries) or not values:
         return None
