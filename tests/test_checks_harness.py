@@ -117,3 +117,14 @@ def test_bad_arguments_exit_2_with_one_line(args, fragment):
 def test_unwritable_report_path_exits_2(tmp_path):
     res = run_verify("check", "--only", "d1-parity", "--json", str(tmp_path))
     assert_one_line_usage_error(res, "is a directory, not a file path")
+
+
+def test_residual_text_says_what_was_decided_not_rounding_digits():
+    """Evidence text goes into the README's errata block, which CI compares with a fresh run:
+    a rounding-level residual must read the same on every machine (3.1e-11 on one CPU, 2.2e-11
+    on another), while a residual above the tolerance keeps its value."""
+    from verify.checks.core import residual_text
+
+    assert residual_text(3.1e-11, 1e-7) == residual_text(2.2e-11, 1e-7) == "within 1e-07"
+    assert residual_text(1e-7, 1e-7) == "within 1e-07"
+    assert residual_text(2.5e-6, 1e-7) == "2.5e-06 (above 1e-07)"

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Context, Outcome, Verdict, check
+from verify.checks.core import Basis, Context, Outcome, Verdict, check, residual_text
 from verify.checks.tools import Z_CRIT, fit_exponent
 
 # ---------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def eq_6(ctx) -> Outcome:
         outcome = Outcome(
             Verdict.FAILS,
             f"with ∇̂L = ∇̂Φ + ∇̂E the noise enters m_(t+1) with a minus sign: the printed '+eta<E_t,u>' "
-            f"is off by 2 eta<E_t,u> (up to {worst:.2e} per step); corrected display exact to {corr:.1e}",
+            f"is off by 2 eta<E_t,u> (up to {worst:.2e} per step); corrected display exact {residual_text(corr, 1e-12)}",
             numbers={"max_printed_error": worst, "max_corrected_error": corr},
             parameters={k: info[k] for k in ("d", "eta", "delta", "V_k", "S_k")},
             counterexample={"replica": int(r), "step": int(t), "m_t": float(m[r, t]),

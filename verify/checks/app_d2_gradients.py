@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from verify.checks.core import FailureKind, Outcome, Verdict, check
+from verify.checks.core import FailureKind, Outcome, Verdict, check, residual_text
 from verify.checks.tools import Z_CRIT, fit_exponent, maximise
 
 FD_STEP = 1e-6  # central differences of a smooth (tanh) function of O(1) size: error ~ h² + eps/h ~ 1e-10
@@ -105,7 +105,7 @@ def d2_sample_gradient(ctx) -> Outcome:
     outcome = Outcome(
         Verdict.FAILS,
         f"printed gradient differs from finite differences by {gap:.3g} (|reference| = "
-        f"{numbers['norm_reference']:.3g}); the corrected form agrees to {corrected_gap:.1e}",
+        f"{numbers['norm_reference']:.3g}); the corrected form agrees {residual_text(corrected_gap, FD_TOL)}",
         numbers=numbers, parameters=params,
         counterexample=params | {"x": x.tolist(), "u_hat": inst.u_hat.tolist(), "c": inst.c.tolist(),
                                  "c_hat": inst.c_hat.tolist()},
@@ -253,7 +253,7 @@ def proposition_22_display(ctx) -> Outcome:
     outcome = Outcome(
         Verdict.FAILS,
         f"display (sigma' at the teacher's <v_i, x>) differs from the finite-difference gradient by {gap:.3g} "
-        f"(|reference| = {numbers['norm_reference']:.3g}); with sigma'(<v_hat_i, x>) the gap is {corrected_gap:.1e}",
+        f"(|reference| = {numbers['norm_reference']:.3g}); with sigma'(<v_hat_i, x>) the gap is {residual_text(corrected_gap, FD_TOL)}",
         numbers=numbers, parameters=params,
         counterexample=params | {"x": x.tolist(), "u_hat": u_hat.tolist(), "c": inst.c.tolist(),
                                  "c_hat": inst.c_hat.tolist()},

@@ -29,7 +29,7 @@ from verify.checks.app_c1_dynamics import (
     run_constants,
     run_instance,
 )
-from verify.checks.core import Basis, Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check, residual_text
 from verify.checks.tools import compare_probability
 
 
@@ -168,7 +168,7 @@ def e1_update_display(ctx) -> Outcome:
         Verdict.FAILS,
         f"the display subtracts the d-vector eta*grad-hat Phi(u_t) (norm {run.eta * vec_norm:.3g} at "
         f"m = {m0:.3g}, d = {d}) from scalars; with eta<grad-hat Phi(u_t), u> = -eta h(m)(1 - m^2) "
-        f"it is exact (max error {corr:.1e} over {m.size} recorded steps)",
+        f"it is exact (max error {residual_text(corr, 1e-12)} over {m.size} recorded steps)",
         numbers={"first_equality_max_error": first, "corrected_max_error": corr},
         counterexample={"d": d, "m_t": m0, "printed_term": "eta * grad-hat Phi(u_t) in R^d",
                         "its_norm": run.eta * vec_norm,

@@ -90,6 +90,17 @@ def weakest_basis(bases) -> Basis:
     return max(present, key=_STRENGTH.index) if present else Basis.NONE
 
 
+def residual_text(residual: float, tolerance: float) -> str:
+    """A float64 residual as evidence text: ``within TOL`` when it passes, else its value.
+
+    A residual at rounding level (1e-11, 1e-17) changes with the CPU, the BLAS build and its
+    thread count, so printing its digits made the README's errata block (checked against a
+    fresh run in CI) differ between machines (Prop. 4: 3.1e-11 on one, 2.2e-11 on another).
+    The digits stay in the outcome's ``numbers``; the text says only what was decided.
+    """
+    return f"within {tolerance:g}" if residual <= tolerance else f"{residual:.1e} (above {tolerance:g})"
+
+
 def method_basis(method: str) -> Basis:
     """The evidence a check's ``method`` ("exact + sampling", ...) gives when its outcome does not
     name one: the weakest of its parts, because a verdict is only as strong as its weakest input

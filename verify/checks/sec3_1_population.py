@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check
+from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, residual_text
 from verify.derive import prop_4
 
 FD_STEP = 1e-6  # central differences of an O(1) smooth function: error ~ h² + eps/h ~ 1e-10
@@ -193,7 +193,7 @@ def proposition_4_projection(ctx) -> Outcome:
         outcome = Outcome(
             Verdict.FAILS,
             f"(I - u_hat u_hat^T) grad Phi differs from -h(m)(u - m u_hat) by {literal_gap:.3g} "
-            f"(all of it in span W); with Pi_span(W)-perp also applied the gap is {corrected_gap:.1e}",
+            f"(all of it in span W); with Pi_span(W)-perp also applied the gap is {residual_text(corrected_gap, FD_TOL)}",
             numbers=numbers, parameters=params, counterexample=params | {"u_hat": u_hat.tolist()},
             correction="(I - u_hat u_hat^T) Pi_{span(W)-perp} grad Phi(u_hat) = -h(m)(u - m u_hat) "
                        "for u_hat in S^{d-1} ∩ span(W)-perp (the projected gradient of §2, Eq. (4))",
