@@ -91,3 +91,17 @@ def test_fig6_growth_ratio(hits, holds, numbers):
     for key, want in numbers.items():
         got = growth[2][key]
         assert got == want or (isinstance(want, float) and math.isnan(want) and math.isnan(got))
+
+
+def test_side_by_side_rows_draw_an_unreached_curve_at_its_own_horizon():
+    """Full-tier curves have horizons of their own: a stalled curve is drawn at its T, not at
+    the longest curve's."""
+    from verify.figures import overlays
+
+    short = _table("m", {"relu": 100, "sigmoid": None}, horizon=500)
+    long = _table("m", {"he3": 3000}, horizon=4000)
+    table = {key: np.concatenate([short[key], long[key]]) for key in short}
+    rows = overlays.time_rows({"paper": table}, activation_sweep.weak_times, "steps")
+    by_name = {name: (horizon, t) for _, name, _, horizon, t in rows}
+    assert by_name["relu"] == (500, 100.0) and by_name["he3"] == (4000, 3000.0)
+    assert by_name["sigmoid"][0] == 500 and math.isnan(by_name["sigmoid"][1])

@@ -97,7 +97,7 @@ def setup_rows(tables: dict) -> list[tuple]:
 
 
 def setup_plot(table, fig) -> None:
-    overlays.bars(table, fig, "steps to |m| >= 1/2 per activation")
+    overlays.per_series(table, fig, "steps to |m| >= 1/2 per activation")
 
 
 def claims(table, max_ratio: float) -> list:
