@@ -6,9 +6,11 @@ spans the rows of W (r = rank W) and q_u = u_⊥/‖u_⊥‖ is the part of u ou
 
     w_j = B (Wc)_j,   Wc = [L, 0] with L = W Q (k×r, L Lᵀ = W Wᵀ),   u = B uc,   uc = [Qᵀu, ‖u_⊥‖].
 
-The reduced engine works in these coordinates only; the full engine uses Q to project
-onto span(W)⊥.  For an instance given by its Gram matrix alone (no W, u), the frame is
-built from the Gram matrix (L from its eigendecomposition), and u ⊥ span W
+Within a degenerate subspace (equal singular values) the basis is made canonical
+(:func:`canonical_rotation`), so the same seed draws the same samples on every CPU.  The
+reduced engine works in these coordinates only; the full engine uses Q to project onto
+span(W)⊥.  For an instance given by its Gram matrix alone (no W, u), the frame is built
+from the Gram matrix (L from its eigendecomposition), and u ⊥ span W
 (Assumption 2) gives uc = [0, 1].
 
 Row normalisation (Appendix D.1, eq. (11)): every row is divided by its actual norm,
@@ -85,11 +87,54 @@ class Problem:
         return self.W is not None and self.u is not None
 
 
+#: Singular values (Gram eigenvalues) closer than this, relative to the largest, span a
+#: degenerate subspace: LAPACK's basis of it is arbitrary (see canonical_rotation).
+DEGENERATE_TOL = 1e-8
+
+
+def canonical_rotation(L: np.ndarray) -> np.ndarray:
+    """The orthogonal O with L O lower-trapezoidal and a positive diagonal.
+
+    Lᵀ = O R (QR); L O = Rᵀ is unique, up to rounding, whenever the first columns' worth of
+    rows of L are independent, whatever basis L was expressed in."""
+    if L.shape[1] == 0:
+        return np.eye(0)
+    O, R = np.linalg.qr(L.T, mode="complete")
+    signs = np.where(np.diag(R[:, : L.shape[1]]) < 0, -1.0, 1.0)
+    return O * signs
+
+
+def _settle_degenerate_subspaces(values: np.ndarray, Q: np.ndarray, L: np.ndarray) -> None:
+    """Replace, in place, the basis of every cluster of equal ``values`` by its canonical one.
+
+    Where singular values coincide (orthonormal rows: all are 1) any rotation of their
+    singular vectors is valid, and which one LAPACK returns depends on the BLAS kernel the
+    CPU selects (OpenBLAS's Haswell and SkylakeX kernels return different ones).  The
+    engines draw z ~ N(0, I_r) and use z Lᵀ: the same law in every basis but not the same
+    samples, so one seed gave different Monte-Carlo numbers on different machines (App. E's
+    V_k estimate read 11.1 on one and 13.9 on another).  Distinct singular values keep
+    LAPACK's vectors, whose sign convention has agreed across the kernels tried, so the
+    draws of non-degenerate instances are unchanged."""
+    scale = float(np.max(np.abs(values), initial=0.0))
+    start = 0
+    while start < len(values):
+        stop = start + 1
+        while stop < len(values) and abs(values[stop] - values[start]) <= DEGENERATE_TOL * scale:
+            stop += 1
+        if stop - start > 1:
+            block = slice(start, stop)
+            rotation = canonical_rotation(L[:, block])
+            Q[:, block] = Q[:, block] @ rotation
+            L[:, block] = L[:, block] @ rotation
+        start = stop
+
+
 def _frame_from_vectors(W: np.ndarray, u: np.ndarray):
     _, s, vt = np.linalg.svd(W, full_matrices=False)
     r = int(np.sum(s > RANK_TOL))
     Q = vt[:r].T.copy()
     L = W @ Q
+    _settle_degenerate_subspaces(s[:r], Q, L)
     uW = Q.T @ u
     u_perp = u - Q @ uW
     norm_perp = float(np.linalg.norm(u_perp))
@@ -100,6 +145,7 @@ def _frame_from_gram(gram: np.ndarray):
     vals, vecs = np.linalg.eigh(gram)
     keep = vals > RANK_TOL**2 * max(1.0, float(vals.max(initial=0.0)))
     L = vecs[:, keep] * np.sqrt(vals[keep])
+    _settle_degenerate_subspaces(vals[keep], vecs[:, keep].copy(), L)
     return L
 
 
