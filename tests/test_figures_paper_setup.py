@@ -163,14 +163,24 @@ def test_both_setups_are_judged_and_compared(tmp_path, monkeypatch):
         assert row["normalised"] == n_claim["holds"] and row["paper"] == p_claim["holds"]
         assert row["holds under"] == [s for s, ok in (("normalised", row["normalised"]),
                                                       ("paper", row["paper"])) if ok]
-        assert set(row["paper sensitivity"]) == {"eta", "horizon"}
-        assert len(row["paper sensitivity"]["eta"]) == 3 and len(row["paper sensitivity"]["horizon"]) == 3
+        # fig4a leaves open eta, T and c_hat's step (xi = 1 is printed): three values each
+        assert set(row["paper sensitivity"]) == {"eta", "c_step", "horizon"}
+        assert all(len(values) == 3 for values in row["paper sensitivity"].values())
         assert ("explanation" in row) == (row["normalised"] != row["paper"])
         if not p_claim["holds"]:
             assert p_claim["numbers"]["status"] == paper_setup.NOT_REPRODUCED_PAPER_STATUS
-    # the three step sizes span a factor 10 around the chosen one, shared by every activation
-    lrs = [run["lr"] for run in paper["eta_runs"].values()]
-    assert math.isclose(max(lrs) / min(lrs), 10.0) and paper["params"]["lr"] in lrs
+    # the three step sizes span a factor 10 around the chosen one, shared by every activation; the
+    # c_hat step runs keep eta and move c_hat's step alone, over a factor 10
+    runs = paper["sensitivity_runs"]
+    assert set(runs) == {"eta x0.316", "eta x3.16", "c_step x0.316", "c_step x3.16"}
+    lrs = [run["lr"] for label, run in runs.items() if label.startswith("eta")] + [paper["params"]["lr"]]
+    assert math.isclose(max(lrs) / min(lrs), 10.0)
+    ratios = [run["c_lr_ratio"] for label, run in runs.items() if label.startswith("c_step")]
+    assert math.isclose(max(ratios) / min(ratios), 10.0) and min(ratios) < 1 < max(ratios)
+    for label, run in runs.items():
+        if label.startswith("c_step"):
+            assert run["lr"] == paper["params"]["lr"] and run["xi"] == paper["params"]["xi"]
+            assert {c["lr"] for c in run["runs"]["curves"]} == {paper["params"]["lr"]}
     assert {c["lr"] for c in paper["params"]["runs"]["curves"]} == {paper["params"]["lr"]}
     assert {c["model"] for c in paper["params"]["runs"]["curves"]} == {"paper"}
     assert paper["params"]["mode"] == "unconstrained"
@@ -181,7 +191,41 @@ def test_both_setups_are_judged_and_compared(tmp_path, monkeypatch):
     # the sensitivity CSV holds every step size's rows; the plotted CSV only the chosen one's
     main_rows = (tmp_path / "fig4a.paper.csv").read_text().splitlines()
     all_rows = (tmp_path / "fig4a.paper.sensitivity.csv").read_text().splitlines()
-    assert len(all_rows) - 1 == 3 * (len(main_rows) - 1)
+    assert len(all_rows) - 1 == 5 * (len(main_rows) - 1)
+    # the c_hat step changes the runs (the sensitivity has something to judge)
+    table = read_table(tmp_path / "fig4a.paper.sensitivity.csv")
+    main_m = table["value"][np.char.startswith(table["panel"].astype(str), "eta x1:")]
+    fast_m = table["value"][np.char.startswith(table["panel"].astype(str), "c_step x3.16:")]
+    assert main_m.shape == fast_m.shape and np.max(np.abs(main_m - fast_m)) > 1e-3
+
+
+#: The values each Appendix B figure leaves open beside eta and T (Appendix B as printed):
+#: c_hat's step wherever c_hat is trained, xi wherever only its order (or nothing) is printed.
+OPEN_VALUES = {
+    "fig1a_4b": {"c_step", "xi"},  # "xi = Theta(sqrt(k))"
+    "fig4a": {"c_step"},  # "xi = 1"
+    "fig1b_6": {"c_step"},  # its xi grid is judged on sub-grids
+    "fig2": {"c_step", "xi"},  # "xi = Theta(1)"
+    "fig3a": {"c_step", "xi"},  # "xi = Theta(sqrt(k))"
+    "fig3b": {"c_step", "xi"},
+    "fig5": {"xi"},  # c_hat frozen, xi not given
+}
+
+
+def test_every_open_value_is_varied_over_a_factor_10():
+    assert [name for name, module in FIGURES.items() if hasattr(module, "PAPER_SETUP")] == list(OPEN_VALUES)
+    for name, axes in OPEN_VALUES.items():
+        assert set(FIGURES[name].PAPER_AXES) == axes, name
+    factors = paper_setup.FACTORS
+    assert len(factors) == 3 and 1.0 in factors and math.isclose(max(factors) / min(factors), 10.0)
+    base = {"lr": 0.5, "xi": 2.0}
+    for axis, (key, _) in paper_setup.AXES.items():
+        varied = paper_setup.vary(base, axis, 10**0.5)
+        assert math.isclose(varied[key], base.get(key, 1.0) * 10**0.5) and varied["varied"] == {axis: 10**0.5}
+        assert {k: v for k, v in varied.items() if k not in (key, "varied")} == \
+            {k: v for k, v in base.items() if k != key}
+    with pytest.raises(ValueError, match="unknown sensitivity axis 'lambda'"):
+        paper_setup.vary(base, "lambda", 2.0)
 
 
 def test_the_xi_grid_sensitivity_of_fig6(tmp_path, monkeypatch):

@@ -21,6 +21,8 @@ def add_parser(sub) -> None:
     p.add_argument("--mode", choices=list(MODES), default="frozen", help="training variant")
     p.add_argument("--steps", type=positive_int, required=True, help="number of SGD steps T")
     p.add_argument("--lr", type=step_size, required=True, help="step size eta")
+    p.add_argument("--c-lr", type=step_size, default=None,
+                   help="step size of c_hat in the modes that train it (default: --lr)")
     p.add_argument("--replicas", type=positive_int, default=1, help="independent runs (default 1)")
     p.add_argument("--engine", choices=SGD_ENGINES, default="auto",
                    help="compiled: the exact chain on the overlaps, compiled (numba), cost independent "
@@ -57,7 +59,7 @@ def run(args) -> int:
     traj = simulate(inst, mode=args.mode, steps=args.steps, lr=args.lr, replicas=args.replicas,
                     engine=args.engine, record_every=args.record_every, seed=args.seed,
                     quiet=args.quiet, appendix_b_scaling=args.appendix_b_scaling, init=args.init,
-                    m0=args.m0, loss_samples=args.loss_samples, batch=args.batch)
+                    m0=args.m0, loss_samples=args.loss_samples, batch=args.batch, c_lr=args.c_lr)
     save_trajectory(traj, args.output)
     if traj.meta["engine_fallback"]:
         print(f"note: {traj.meta['engine_fallback']}", file=sys.stderr)

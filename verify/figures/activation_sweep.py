@@ -70,7 +70,7 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
         tasks.append(Task(common.sgd_task, dict(
             instance=spec, mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"],
             seed=p["sgd_seed"], record_every=run["record_every"], m0=None, **full_tier.batch_arg(run),
-            **common.model_arg(p))))
+            **common.model_arg(p, p["mode"]))))
     rows = []
     for act, res in zip(p["activations"], common.sweep(p, tasks, scheduler, progress), strict=True):
         rows += common.curve_rows("m", act, "m", res["steps"], common.median_curve(np.abs(res["m"])))

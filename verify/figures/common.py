@@ -47,18 +47,19 @@ def _start(inst, m0) -> float | None:
 
 def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, seed: int,
              record_every: int, m0=None, loss_samples: int = 0, batch: int = 1,
-             model: str = "normalised") -> dict:
+             model: str = "normalised", c_lr_ratio: float | None = None) -> dict:
     """One :func:`verify.simulate.simulate` run: overlaps (records × replicas) and the loss.
     ``batch`` > 1: sample-equivalent minibatches (``--batch-rule``, see
     :func:`verify.figures.full_tier.sample_batch`); ``model``: the setup's network
-    (:mod:`verify.figures.paper_setup`)."""
+    (:mod:`verify.figures.paper_setup`); ``c_lr_ratio``: ĉ's step over û's (None: the same)."""
     from verify.figures.paper_setup import simulate_kwargs
     from verify.simulate import simulate
 
     inst = make_instance(instance)
     tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
                   record_every=record_every, quiet=True, m0=_start(inst, m0),
-                  loss_samples=loss_samples, batch=batch, **simulate_kwargs(inst.k, inst.xi, model))
+                  loss_samples=loss_samples, batch=batch, **simulate_kwargs(inst.k, inst.xi, model),
+                  c_lr=None if c_lr_ratio is None else lr * c_lr_ratio)
     out = {"steps": tr.steps, "m": tr.m, "c_overlap": tr.c_overlap, "engine": tr.meta["engine"],
            "batch": tr.meta["batch"]}
     if tr.loss is not None:
@@ -78,10 +79,18 @@ def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps
             "strong": math.nan if path.strong_step is None else path.strong_step}
 
 
-def model_arg(p: dict) -> dict:
-    """``{"model": "paper"}`` in the paper setup, ``{}`` in the normalised one (so the sweep-cache
-    keys of the normalised runs stay what they were)."""
-    return {"model": p["model"]} if p.get("model", "normalised") != "normalised" else {}
+def model_arg(p: dict, mode: str) -> dict:
+    """The setup's arguments of an :func:`sgd_task` in ``mode``: ``{"model": "paper"}`` in the
+    paper setup, and ĉ's step ratio where a sensitivity run changes it and ``mode`` trains ĉ;
+    nothing that is at its default (so the sweep-cache keys of the runs that do not vary it stay
+    what they were, and a frozen-ĉ run is shared across ĉ step ratios)."""
+    from verify.simulate.modes import MODES
+
+    out = {"model": p["model"]} if p.get("model", "normalised") != "normalised" else {}
+    ratio = p.get("c_lr_ratio")
+    if ratio is not None and ratio != 1.0 and MODES[mode].train_c:
+        out["c_lr_ratio"] = float(ratio)
+    return out
 
 
 class TasksCollected(Exception):

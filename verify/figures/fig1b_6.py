@@ -87,6 +87,7 @@ def _paper(k, d, steps, eta0, replicas, full=False):
 
 
 PAPER_SETUP = {"quick": _paper(8, 100, 12000, 20.0, 4), "full": _paper(20, 1000, None, 20.0, 1, full=True)}
+PAPER_AXES = {"c_step": paper_setup.C_STEP_OPEN}  # xi's grid: paper_variants
 PAPER_CHOICES = {
     "xi": "xi/sqrt(k) in {1/4, 1/2, 1, sqrt(10), 10}; the claims are also judged on the sub-grids ending "
           "at xi/sqrt(k) = 1, sqrt(10), 10 (sensitivity.grid)",
@@ -136,7 +137,7 @@ def compute(p, scheduler, progress):
         instance=common.instance_spec(p["kind"], p["k"], p["d"], r * math.sqrt(p["k"]), p["activation"],
                                       p["instance_seed"], quantized=p["quantized"]),
         mode=p["mode"], steps=run["steps"], lr=run["lr"], replicas=p["replicas"], seed=p["sgd_seed"],
-        record_every=run["record_every"], **full_tier.batch_arg(run), **common.model_arg(p)))
+        record_every=run["record_every"], **full_tier.batch_arg(run), **common.model_arg(p, p["mode"])))
         for r, run in zip(p["xi_over_sqrt_k"], _resolve(p), strict=True)]
     rows = []
     for r, res in zip(p["xi_over_sqrt_k"], common.sweep(p, tasks, scheduler, progress), strict=True):

@@ -67,6 +67,8 @@ def _paper(k, d, steps, full=False):
 
 
 PAPER_SETUP = {"quick": _paper(8, 100, 16000), "full": _paper(50, 2000, None, full=True)}
+PAPER_AXES = {"c_step": paper_setup.C_STEP_OPEN + " (panel (a) only: (b) freezes c_hat)",
+              "xi": "Appendix B gives only 'xi = Theta(1)'; chosen 1"}
 PAPER_CHOICES = {
     "overlap": "(a) |<u_t, u>| as in the normalised setup; (b) with a random start the sign of <u_T, u> at "
                "the end orients each frozen run (the fixed point it ran to; no closed-form h(0) for these "
@@ -130,7 +132,7 @@ def compute(p, scheduler, progress):
             tasks.append(Task(common.sgd_task, dict(
                 instance=spec, mode=mode, steps=run["steps"], lr=run["lr"], replicas=1, seed=p["sgd_seed"],
                 record_every=run["record_every"], m0=p["m0"], **full_tier.batch_arg(run),
-                **common.model_arg(p))))
+                **common.model_arg(p, mode))))
         if p.get("setup") != "paper":  # the ODE is D.1's (unit rows)
             ode_tasks.append(Task(common.drift_task, dict(instance=spec, m0=p["m0"], lr=run["lr"],
                                                           steps=run["steps"])))

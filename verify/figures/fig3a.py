@@ -61,6 +61,8 @@ def _paper(k, d, steps, full=False):
 
 
 PAPER_SETUP = {"quick": _paper(8, 100, 16000), "full": _paper(50, 2000, None, full=True)}
+PAPER_AXES = {"c_step": paper_setup.C_STEP_OPEN + " (both students train c_hat)",
+              "xi": "Appendix B gives only 'xi = Theta(sqrt(k))'; chosen sqrt(k)"}
 PAPER_CHOICES = {
     "students": "the linearized student expands Appendix B's own network around the base model: "
                 "sigma(r <w_j, x>) + r xi c_hat_j sigma'(r <w_j, x>) <u_hat, x>, r = k/(k+xi^2), times 1/xi",
@@ -89,7 +91,7 @@ def tasks(p) -> list:
     return [Task(common.sgd_task, dict(instance=spec, mode=mode, steps=p["steps"], lr=p["lr"],
                                        replicas=p["replicas"], seed=p["sgd_seed"],
                                        record_every=p["record_every"], loss_samples=p["loss_samples"],
-                                       **full_tier.batch_arg(p), **common.model_arg(p)))
+                                       **full_tier.batch_arg(p), **common.model_arg(p, mode)))
             for mode in MODES]
 
 

@@ -21,6 +21,7 @@ FIGSIZE = (6.0, 4.2)
 PARAMS = fig3a.PARAMS
 PAPER_SETUP = fig3a.PAPER_SETUP
 PAPER_CHOICES = fig3a.PAPER_CHOICES
+PAPER_AXES = fig3a.PAPER_AXES
 CHOICES = {**fig3a.CHOICES,
            "sign": "each replica's overlaps are multiplied by sign(<c_hat_T, c>) at the last step"}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from verify.figures import activation_sweep as sweep
-from verify.figures import full_tier
+from verify.figures import full_tier, paper_setup
 from verify.figures.runner import run_figure
 
 NAME = "fig4a"
@@ -21,6 +21,7 @@ PAPER_SETUP = {
     "full": sweep.paper_setup_params(k=50, d=2000, xi=1.0, steps=0, eta0=20.0, replicas=1, seed=1, full=True),
 }
 PAPER_CHOICES = sweep.PAPER_CHOICES
+PAPER_AXES = {"c_step": paper_setup.C_STEP_OPEN}  # xi = 1 is printed (Fig. 4(a)'s caption)
 CHOICES = sweep.CHOICES
 MAX_RATIO = 3.0
 

@@ -62,6 +62,7 @@ def _paper(k, d, steps, full=False):
 
 PAPER_SETUP = {"quick": _paper(8, 100, int(HORIZON_OVER_ODE * QUICK_ODE_WEAK)),
                "full": _paper(100, 1000, None, full=True)}
+PAPER_AXES = {"xi": "Appendix B gives no xi for Fig. 5; chosen 1"}  # c_hat is frozen here
 PAPER_CHOICES = {
     "overlap": "with a random start each run is oriented by the sign of its last overlap (the fixed point it "
                "ran to: c_hat is frozen; no closed-form h(0) for these rows)",
@@ -115,7 +116,7 @@ def compute(p, scheduler, progress):
     tasks = [Task(common.sgd_task, dict(instance=spec, mode="nonorthogonal", steps=p["steps"], lr=p["lr"],
                                         replicas=p["replicas"], seed=p["sgd_seed"],
                                         record_every=p["record_every"], m0=p["m0"],
-                                        **full_tier.batch_arg(p), **common.model_arg(p)))
+                                        **full_tier.batch_arg(p), **common.model_arg(p, "nonorthogonal")))
              for _, _, spec in runs]
     paper = p.get("setup") == "paper"
     if not paper:  # the ODE is D.1's (unit rows, u orthogonal to span W)

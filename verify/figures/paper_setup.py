@@ -14,10 +14,23 @@ span(W)⊥), ĉ₀ the instance's random ĉ.  Where û is not forced orthogonal 
 (Figs. 4 and 6: "do not enforce û to be orthogonal"), the paper setup trains û
 unconstrained.
 
-What Appendix B leaves out (η, the horizon T, Fig. 6's ξ grid) is chosen per figure
-(``PAPER_SETUP`` and ``PAPER_CHOICES`` of each module) and every claim is judged again at
-:data:`ETA_FACTORS` × η (separate runs) and on the first :data:`HORIZON_FRACTIONS` × T of
-the main run: three values spanning a factor 10 each.
+What Appendix B leaves out is chosen per figure (``PAPER_SETUP`` and ``PAPER_CHOICES`` of
+each module) and every claim is judged again with each such value moved on its own, the
+others at their chosen values: three values spanning a factor 10 each.
+
+- η: at :data:`FACTORS` × η (separate runs);
+- T: on the first :data:`HORIZON_FRACTIONS` × T of the main run;
+- ĉ's step size, where ĉ is trained (the paper gives none and does not say it equals û's):
+  ĉ's step at :data:`FACTORS` × η (axis ``c_step``, separate runs);
+- ξ, where Appendix B gives only its order ("ξ = Θ(1)", "ξ = Θ(√k)") or nothing: at
+  :data:`FACTORS` × ξ with the same η (axis ``xi``, separate runs);
+- Fig. 6's ξ grid: on the sub-grids of its runs (``fig1b_6.paper_variants``).
+
+A figure names the axes it leaves open in ``PAPER_AXES`` (axis → why it is open), each one
+of :data:`AXES`.  λ needs no axis: λ → aλ multiplies every gradient of the squared loss by
+a², so SGD at aλ with step η is SGD at λ with step a²η, for û and ĉ alike (tested to
+rounding), and the η axis covers λ × 10^{∓1/4}.  λ's shape (equal weights) and the
+random start are not varied.
 
 The quantities that explain a difference between the setups are measured per curve
 (:func:`curve_scale`): the step η, the effective step on the D.1 loss η·s², with
@@ -28,10 +41,21 @@ h(0), V̂ = E‖g‖²/d and d·V̂/h(0)², so that a difference is shown rather
 
 from __future__ import annotations
 
+import copy
+
 SETUPS = ("normalised", "paper")
-#: Step-size sensitivity: every claim is judged at these multiples of the chosen η (separate
-#: runs, same seeds): three values spanning a factor 10.
-ETA_FACTORS = (10**-0.5, 1.0, 10**0.5)
+#: Sensitivity to a value Appendix B leaves out: every claim is judged at these multiples of the
+#: chosen value (separate runs, same seeds, everything else as chosen): three values spanning a
+#: factor 10.
+FACTORS = (10**-0.5, 1.0, 10**0.5)
+ETA_FACTORS = FACTORS
+#: The values a run's params can vary along (axis -> the param it multiplies, or sets when absent:
+#: ``c_lr_ratio`` is ĉ's step over û's, 1 when absent) and what it is.
+AXES = {
+    "eta": ("lr", "the step size eta shared by the compared curves"),
+    "c_step": ("c_lr_ratio", "the step size of c_hat, as a multiple of eta (the chosen ratio is 1)"),
+    "xi": ("xi", "the scale xi, at the same eta (so the effective step eta s(xi)^2 moves with it)"),
+}
 #: Horizon sensitivity: every claim is judged on the first T/10, T/sqrt(10) and T steps of the
 #: main run (the same run truncated, so only T changes).
 HORIZON_FRACTIONS = (0.1, 10**-0.5, 1.0)
@@ -59,6 +83,11 @@ GENERIC_CHOICES = {
     "ode": "no population-ODE overlay: the closed forms are Appendix D.1's (unit rows), which these rows "
            "are not",
 }
+
+
+#: Why ĉ's step is open (``PAPER_AXES["c_step"]`` of every figure that trains ĉ).
+C_STEP_OPEN = ("Appendix B gives no step size for c_hat and does not say whether it is u_hat's; chosen "
+               "equal (ratio 1)")
 
 
 def row_scale(k, xi):
@@ -149,4 +178,23 @@ def truncate(table: dict, fraction: float) -> dict:
 
 def factor_label(factor: float) -> str:
     return f"x{factor:.3g}"
+
+
+def vary(params: dict, axis: str, factor: float) -> dict:
+    """A copy of a run's ``params`` with the value of ``axis`` (:data:`AXES`) times ``factor``."""
+    if axis not in AXES:
+        raise ValueError(f"unknown sensitivity axis {axis!r}; the axes are {', '.join(AXES)}")
+    key = AXES[axis][0]
+    out = copy.deepcopy(params)
+    out[key] = params.get(key, 1.0) * factor
+    out.setdefault("varied", {})[axis] = factor
+    return out
+
+
+def axis_choices(module) -> dict:
+    """The JSON ``choices`` entry of every axis the figure leaves open beside η: why it is open,
+    and what was varied."""
+    values = ", ".join(f"x{f:.3g}" for f in FACTORS)
+    return {f"{axis} (sensitivity.{axis})": f"{why}; judged at {AXES[axis][1]} {values}"
+            for axis, why in getattr(module, "PAPER_AXES", {}).items()}
 

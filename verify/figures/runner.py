@@ -4,16 +4,18 @@ For each setup (:mod:`verify.figures.paper_setup`) the figure's table is written
 (exactly the plotted data) and PNG, and its claims are judged on it:
 
 - ``normalised``: NAME.csv, NAME.png, NAME.json (as before the paper setup existed);
-- ``paper``: NAME.paper.csv, NAME.paper.png (the chosen η), NAME.paper.json, and
-  NAME.paper.sensitivity.csv (every η of :data:`~verify.figures.paper_setup.ETA_FACTORS`,
-  the data behind the sensitivity verdicts; no PNG).
+- ``paper``: NAME.paper.csv, NAME.paper.png (the chosen values), NAME.paper.json, and
+  NAME.paper.sensitivity.csv (the main run and every sensitivity run: η, and each value the
+  figure leaves open, at :data:`~verify.figures.paper_setup.FACTORS`; the data behind the
+  sensitivity verdicts; no PNG).
 
 With both setups NAME.json gets ``setups.comparison``: per claim its verdict under each
-setup, the setups it holds under, the paper setup's verdicts at every η factor and horizon
-fraction (and ξ grid where the figure has one), and for every claim whose verdicts differ
-the measured per-curve quantities of :func:`~verify.figures.paper_setup.curve_scale` under
-both setups.  A figure without ``PAPER_SETUP`` (the scaling experiment, not an Appendix B
-figure) runs the normalised setup only and says so.
+setup, the setups it holds under, the paper setup's verdicts at every factor of every open
+value (η, ĉ's step, ξ), every horizon fraction (and ξ grid where the figure has one), and
+for every claim whose verdicts differ the measured per-curve quantities of
+:func:`~verify.figures.paper_setup.curve_scale` under both setups.  A figure without
+``PAPER_SETUP`` (the scaling experiment, not an Appendix B figure) runs the normalised setup
+only and says so.
 """
 
 from __future__ import annotations
@@ -197,17 +199,16 @@ def paper_params(module, tier: str) -> dict:
 def _paper(module, tier: str, scheduler, progress, out) -> dict:
     from verify.sweep import run_sweep
 
-    base = paper_params(module, tier)
-    variants = {f: dict(copy.deepcopy(base), lr=base["lr"] * f, eta_factor=f)
-                for f in paper_setup.ETA_FACTORS}
-    # One sweep (one process pool) for every step size; each compute() below then reads the cache.
-    tasks = [t for p in variants.values() for t in collecting(module, p)]
+    main = paper_params(module, tier)
+    variants = _sensitivity_runs(module, main)
+    # One sweep (one process pool) for every run; each compute() below then reads the cache.
+    tasks = [t for p in [main, *variants.values()] for t in collecting(module, p)]
     run_sweep(tasks, scheduler=scheduler, progress=progress)
-    rows_by_factor = {f: module.compute(p, scheduler, progress) for f, p in variants.items()}
-    main = variants[1.0]
-    table = _draw(module, rows_by_factor[1.0], main, out, f"{module.NAME}.paper")
-    everything = [(f"eta {paper_setup.factor_label(f)}: {row[0]}", *row[1:])
-                  for f, rows in rows_by_factor.items() for row in rows]
+    rows_main = module.compute(main, scheduler, progress)
+    rows_by_run = {label: module.compute(p, scheduler, progress) for label, p in variants.items()}
+    table = _draw(module, rows_main, main, out, f"{module.NAME}.paper")
+    labelled = {_run_label("eta", 1.0): rows_main, **rows_by_run}
+    everything = [(f"{label}: {row[0]}", *row[1:]) for label, rows in labelled.items() for row in rows]
     write_atomic(out / f"{module.NAME}.paper.sensitivity.csv", table_csv(everything).encode())
     results = _judge(module, table)
     for _, ok, nums in results:
@@ -215,26 +216,45 @@ def _paper(module, tier: str, scheduler, progress, out) -> dict:
         # quick run, not this one
         if not ok and isinstance(nums, dict):
             nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
-    sensitivity = {
-        "eta": {paper_setup.factor_label(f): _verdicts(module, _columns(rows))
-                for f, rows in rows_by_factor.items()},
-        "horizon": {f"T x{fr:.3g}": _verdicts(module, paper_setup.truncate(table, fr))
-                    for fr in paper_setup.HORIZON_FRACTIONS},
-    }
+    main_verdicts = _verdicts(module, table)
+    sensitivity: dict = {
+        axis: {paper_setup.factor_label(f): main_verdicts if f == 1.0 else
+               _verdicts(module, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}
+        for axis in _axes(module)}
+    sensitivity["horizon"] = {f"T x{fr:.3g}": _verdicts(module, paper_setup.truncate(table, fr))
+                              for fr in paper_setup.HORIZON_FRACTIONS}
     if hasattr(module, "paper_variants"):
         sensitivity.update(module.paper_variants(table, lambda t: _verdicts(module, t)))
     scales = _curve_scales(main)
     meta = {
         "figure": module.NAME, "paper": module.PAPER, "tier": tier, "setup": "paper",
-        "params": main, "choices": {**paper_setup.GENERIC_CHOICES, **module.PAPER_CHOICES},
+        "params": main, "choices": {**paper_setup.GENERIC_CHOICES, **module.PAPER_CHOICES,
+                                    **paper_setup.axis_choices(module)},
         "csv_columns": list(COLUMNS),
         "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
         "sensitivity": sensitivity, "curve_scales": scales,
-        "eta_runs": {paper_setup.factor_label(f): {"lr": p["lr"], "runs": p.get("runs")}
-                     for f, p in variants.items()},
+        "sensitivity_runs": {label: {"varied": p["varied"], "lr": p["lr"], "xi": p.get("xi"),
+                                     "c_lr_ratio": p.get("c_lr_ratio", 1.0), "runs": p.get("runs")}
+                             for label, p in variants.items()},
     }
     _write_json(out / f"{module.NAME}.paper.json", meta)
     return {"meta": meta, "claims": results, "table": table, "scales": scales, "sensitivity": sensitivity}
+
+
+def _axes(module) -> tuple[str, ...]:
+    """η, then the axes the figure leaves open (``PAPER_AXES``)."""
+    return ("eta", *getattr(module, "PAPER_AXES", {}))
+
+
+def _run_label(axis: str, factor: float) -> str:
+    return f"{axis} {paper_setup.factor_label(factor)}"
+
+
+def _sensitivity_runs(module, main: dict) -> dict:
+    """The params of every sensitivity run: each open value (:func:`_axes`) moved on its own to
+    each factor other than 1 (factor 1 is the main run)."""
+    return {_run_label(axis, f): paper_setup.vary(main, axis, f)
+            for axis in _axes(module) for f in paper_setup.FACTORS if f != 1.0}
 
 
 def _verdicts(module, table) -> dict:

@@ -107,7 +107,7 @@ def _headline(numbers) -> str | None:
 
 
 #: How the sensitivity column names what was varied (``paper sensitivity`` in the JSONs).
-SENSITIVITY_NAMES = {"eta": "η", "horizon": "T", "grid": "ξ grid"}
+SENSITIVITY_NAMES = {"eta": "η", "c_step": "ĉ step", "xi": "ξ", "horizon": "T", "grid": "ξ grid"}
 
 
 def _sensitivity(table) -> dict | None:

@@ -261,7 +261,7 @@ def evaluate(code, degree, x):
 @cached_jit
 def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
              L, LT, uc, c, teacher_norm, lam, row_sq, row_scale, xi, scale, code, degree,
-             train_c, constrained, linearized, batch, has_rest, df, eta,
+             train_c, constrained, linearized, batch, has_rest, df, eta, eta_c,
              out_m, out_c, out_a, out_beta, out_c_hat):
     """Advance one replica: ``counts[j]`` updates, then a record where ``record[j]``.
 
@@ -269,8 +269,8 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
     replica's state and buffers, changed in place; ``index`` is the next unused row of the
     buffers.  Returns (index, updates done, 0, 0.0) or, when an iterate stops being a
     finite nonzero vector before renormalisation, (index, the failing update counted
-    from 1, 1 for û or 2 for ĉ, the norm).  ``row_scale``: empty for normalised rows, else
-    the k row scales r_j (ρ_j = 1/r_j, no normalisation terms).
+    from 1, 1 for û or 2 for ĉ, the norm).  ``eta``, ``eta_c``: the steps of û and ĉ.
+    ``row_scale``: empty for normalised rows, else the k row scales r_j (ρ_j = 1/r_j, no normalisation terms).
     """
     k, r = L.shape
     p = uc.size
@@ -407,10 +407,10 @@ def _advance(rng, a, beta, c_hat, normals, chi2, index, counts, record,
             for i in range(lo, p):
                 a[i] /= norm
             b_state = beta_new / norm
-            if train_c:  # ĉ ← proj(ĉ − η (I − ĉĉᵀ) ∇_ĉ L), as model.step_c
+            if train_c:  # ĉ ← proj(ĉ − η_c (I − ĉĉᵀ) ∇_ĉ L), as model.step_c
                 along_c = _dot(gc_sum, 0, c_hat, 0, k)
                 for q in range(k):
-                    c_hat[q] -= eta * (gc_sum[q] - along_c * c_hat[q])
+                    c_hat[q] -= eta_c * (gc_sum[q] - along_c * c_hat[q])
                 c_norm = math.sqrt(_dot(c_hat, 0, c_hat, 0, k))
                 if not (math.isfinite(c_norm) and c_norm > 0.0):
                     beta[0] = b_state
@@ -502,14 +502,17 @@ class CompiledEngine:
             start = stop
 
     def records(self, eta: float, counts: list[int], keep_state: bool, diverged: Diverged,
-                progress: Callable[[int], None] | None = None) -> Iterator[Snapshot]:
-        """Run ``counts[j]`` updates (of ``batch`` samples) before record j, yielding each record.
+                progress: Callable[[int], None] | None = None,
+                eta_c: float | None = None) -> Iterator[Snapshot]:
+        """Run ``counts[j]`` updates (of ``batch`` samples) before record j, yielding each record;
+        ``eta`` is û's step, ``eta_c`` (default ``eta``) ĉ's.
 
         A divergence is reported through ``diverged`` at the earliest step, the iterate û
         before ĉ and the lowest replica first: the report of the NumPy engine's driver.
         """
         pb, mode, R = self.problem, self.mode, len(self.rngs)
         p, k, eta = pb.p, pb.k, float(eta)
+        eta_c = eta if eta_c is None else float(eta_c)
         done_before = 0
         for counts_c, record_c in self._chunks(counts, keep_state):
             n_rec = int(record_c.sum())
@@ -523,7 +526,7 @@ class CompiledEngine:
                     self.index, counts_c, record_c, self.L, self.LT, pb.uc, pb.c, pb.teacher_norm,
                     pb.lam, pb.row_sq, self.row_scale, float(pb.xi), float(pb.scale), self.code, self.degree,
                     mode.train_c, mode.constrained, mode.linearized, self.batch, self.has_rest,
-                    self.df, eta, out_m[r], out_c[r], out_a[r], out_beta[r], out_c_hat[r])
+                    self.df, eta, eta_c, out_m[r], out_c[r], out_a[r], out_beta[r], out_c_hat[r])
                 if what:
                     failures.append(((done_before + done) * self.batch, what, r, norm))
             if failures:

@@ -70,9 +70,10 @@ class FullEngine:
         fused = not mode.train_c and mode.constrained and not mode.linearized
         self.fused = FrozenStudent(problem, problem.c_hat) if fused else None
 
-    def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+    def step(self, eta: float, eta_c: float | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """One update of every replica: step ``eta`` for û, ``eta_c`` (default ``eta``) for ĉ."""
         if self.batch > 1:  # the online step below reuses its R×d buffers: the benchmarked hot loop
-            return self._batch_step(eta)
+            return self._batch_step(eta, eta_c)
         pb, X, U = self.problem, self.X, self.U
         assert pb.Q is not None and pb.W is not None
         for i, rng in enumerate(self.rngs):
@@ -97,9 +98,10 @@ class FullEngine:
                 G += t.kw @ pb.W
             if t.kh is not None:
                 G += t.kh[:, None] * U
-        return self._move(G, eta, t.gc if t is not None and self.mode.train_c else None)
+        return self._move(G, eta, t.gc if t is not None and self.mode.train_c else None, eta_c)
 
-    def _move(self, G: np.ndarray, eta: float, gc: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    def _move(self, G: np.ndarray, eta: float, gc: np.ndarray | None,
+              eta_c: float | None) -> tuple[np.ndarray, np.ndarray | None]:
         """Step along the gradient G (overwritten) projected on the sphere's tangent space, renormalise,
         and step ĉ along ``gc`` when it is trained; the norms divided out."""
         U = self.U
@@ -108,9 +110,9 @@ class FullEngine:
         U -= G
         norm = np.sqrt(np.einsum("ij,ij->i", U, U))
         U /= norm[:, None]
-        return norm, None if gc is None else step_c(self.c_hat, gc, eta)
+        return norm, None if gc is None else step_c(self.c_hat, gc, eta if eta_c is None else eta_c)
 
-    def _batch_step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+    def _batch_step(self, eta: float, eta_c: float | None) -> tuple[np.ndarray, np.ndarray | None]:
         """One update from B samples per replica (R×B×d block, drawn per replica)."""
         pb, U, B = self.problem, self.U, self.batch
         assert pb.Q is not None and pb.W is not None
@@ -132,7 +134,7 @@ class FullEngine:
                 G += t.kw.reshape(R, B, -1).sum(axis=1) @ pb.W
             if t.kh is not None:
                 G += t.kh.reshape(R, B).sum(axis=1)[:, None] * U
-        return self._move(G, eta, t.gc.reshape(R, B, -1).sum(axis=1) if self.mode.train_c else None)
+        return self._move(G, eta, t.gc.reshape(R, B, -1).sum(axis=1) if self.mode.train_c else None, eta_c)
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         assert self.problem.u is not None

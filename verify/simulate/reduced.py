@@ -139,9 +139,10 @@ class ReducedEngine:
         self.normals = BlockNormals(rngs, batch * (problem.p + 1), block_updates(batch),
                                     chi2_df(problem))
 
-    def step(self, eta: float) -> tuple[np.ndarray, np.ndarray | None]:
+    def step(self, eta: float, eta_c: float | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """One update of every replica from ``batch`` fresh samples (the sum of their gradients,
-        step ``eta``); returns the norms divided out (û, and ĉ if trained)."""
+        step ``eta`` for û and ``eta_c`` (default ``eta``) for ĉ); returns the norms divided out
+        (û, and ĉ if trained)."""
         pb, B = self.problem, self.batch
         act, a, beta = self.active, self.a, self.beta
         R = len(beta)
@@ -183,7 +184,7 @@ class ReducedEngine:
         self.beta = beta_new / norm
         if t is None or not self.mode.train_c:
             return norm, None
-        return norm, step_c(self.c_hat, t.gc.reshape(R, B, -1).sum(axis=1), eta)
+        return norm, step_c(self.c_hat, t.gc.reshape(R, B, -1).sum(axis=1), eta if eta_c is None else eta_c)
 
     def overlaps(self) -> tuple[np.ndarray, np.ndarray]:
         """(m = ⟨û, u⟩, ⟨ĉ, c⟩) per replica."""

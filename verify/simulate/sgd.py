@@ -63,8 +63,11 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
              engine: str = "auto", record_every: int | None = None, seed: int | None = 0,
              quiet: bool = False, appendix_b_scaling: bool = False, init: str = "random",
              m0: float | None = None, loss_samples: int = DEFAULT_LOSS_SAMPLES,
-             batch: int = 1, row_scale: float | None = None) -> Trajectory:
+             batch: int = 1, row_scale: float | None = None, c_lr: float | None = None) -> Trajectory:
     """Run ``replicas`` independent online-SGD runs of ``steps`` steps with step size ``lr``.
+
+    ``c_lr``: the step size of ĉ in the modes that train it (default ``lr``; the paper gives
+    neither, nor says whether they differ).
 
     ``batch`` B > 1 makes each update use B fresh samples, û ← proj(û −
     lr Σ_b g_b): the sample-equivalent minibatch of :mod:`verify.simulate.reduced`.  ``steps``
@@ -88,9 +91,12 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     if record_every % batch:
         raise InvalidParameterError(f"record_every = {record_every} must be a multiple of batch = "
                                     f"{batch} (records fall between updates)")
-    if isinstance(lr, bool) or not isinstance(lr, int | float) or not math.isfinite(lr) or lr <= 0:
-        raise InvalidParameterError(f"lr must be a finite number > 0 (the step size eta of eq. (4)), "
-                                    f"got {lr!r}")
+    _step_size("lr", lr, "the step size eta of eq. (4)")
+    if c_lr is not None:
+        if not the_mode.train_c:
+            raise InvalidParameterError(f"c_lr = {c_lr!r} is given, but mode {the_mode.name!r} keeps c_hat "
+                                        "frozen (c_lr is the step size of c_hat)")
+        _step_size("c_lr", c_lr, "the step size of c_hat")
     if init not in INITS:
         raise InvalidParameterError(f"init must be one of {', '.join(INITS)}, got {init!r}")
     if m0 is not None:
@@ -113,11 +119,11 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
 
         compiled = CompiledEngine(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
         states = compiled.records(lr, counts, recorder.needs_state, _diverged,
-                                  None if bar is None else bar.update)
+                                  None if bar is None else bar.update, eta_c=c_lr)
     else:
         eng_class = FullEngine if engine == "full" else ReducedEngine
         eng = eng_class(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
-        states = _stepped(eng, lr, counts, batch, bar)
+        states = _stepped(eng, lr, c_lr, counts, batch, bar)
     ms, cs, losses, ses = [], [], [], []
     try:
         for state in states:
@@ -132,7 +138,8 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
         if bar is not None:
             bar.close()
     meta = {
-        "mode": the_mode.name, "engine": engine, "steps": steps, "lr": lr, "replicas": replicas,
+        "mode": the_mode.name, "engine": engine, "steps": steps, "lr": lr,
+        "c_lr": (lr if c_lr is None else c_lr) if the_mode.train_c else None, "replicas": replicas,
         "record_every": record_every, "seed": sequence.entropy, "k": problem.k, "d": problem.d,
         "xi": problem.xi, "activation": problem.activation, "kind": getattr(instance, "kind", None),
         "appendix_b_scaling": appendix_b_scaling, "row_scale": row_scale, "init": init, "m0": m0,
@@ -157,14 +164,20 @@ def _resolve_engine(engine: str, problem: Problem, batch: int) -> tuple[str, str
     return ("reduced", reason) if reason else ("compiled", None)
 
 
-def _stepped(eng, lr: float, counts: list[int], batch: int, bar):
+def _step_size(name: str, value, meaning: str) -> None:
+    real_number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not (real_number and math.isfinite(value) and value > 0):
+        raise InvalidParameterError(f"{name} must be a finite number > 0 ({meaning}), got {value!r}")
+
+
+def _stepped(eng, lr: float, c_lr: float | None, counts: list[int], batch: int, bar):
     """The NumPy engines, one ``step`` call per update: yields the engine at every record."""
     t = 0
     for n in counts:
         for _ in range(n):
             t += batch
             with np.errstate(all="ignore"):
-                norm, c_norm = eng.step(lr)
+                norm, c_norm = eng.step(lr, c_lr)
             _check_finite(norm, t, "u_hat")
             if c_norm is not None:
                 _check_finite(c_norm, t, "c_hat")
