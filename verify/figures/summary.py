@@ -186,7 +186,9 @@ def _sensitivity_cell(row: dict | None) -> str:
     table = (row or {}).get("paper_sensitivity")
     if not table:
         return "—"
-    return ", ".join(f"{SENSITIVITY_NAMES.get(choice, choice)} {count}" for choice, count in table.items())
+    # the order of SENSITIVITY_NAMES (the JSON's keys are sorted), then any other choice
+    order = [*[c for c in SENSITIVITY_NAMES if c in table], *sorted(set(table) - set(SENSITIVITY_NAMES))]
+    return ", ".join(f"{SENSITIVITY_NAMES.get(choice, choice)} {table[choice]}" for choice in order)
 
 
 def _cell(row: dict | None, setup: str, ran: bool) -> str:
