@@ -169,6 +169,12 @@ def test_both_setups_are_judged_and_compared(tmp_path, monkeypatch):
         assert ("explanation" in row) == (row["normalised"] != row["paper"])
         if not p_claim["holds"]:
             assert p_claim["numbers"]["status"] == paper_setup.NOT_REPRODUCED_PAPER_STATUS
+    # every variant's numbers beside its verdicts; the main run's are the claims' own
+    numbers = paper["sensitivity_numbers"]
+    assert {axis: set(by) for axis, by in numbers.items()} == \
+        {axis: set(by) for axis, by in paper["sensitivity"].items()}
+    for axis in ("eta", "c_step"):
+        assert numbers[axis]["x1"] == {c["claim"]: c["numbers"] for c in paper["claims"]}
     # the three step sizes span a factor 10 around the chosen one, shared by every activation; the
     # c_hat step runs keep eta and move c_hat's step alone, over a factor 10
     runs = paper["sensitivity_runs"]

@@ -216,13 +216,14 @@ def _paper(module, tier: str, scheduler, progress, out) -> dict:
         # quick run, not this one
         if not ok and isinstance(nums, dict):
             nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
-    main_verdicts = _verdicts(module, table)
-    sensitivity: dict = {
-        axis: {paper_setup.factor_label(f): main_verdicts if f == 1.0 else
-               _verdicts(module, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}
-        for axis in _axes(module)}
-    sensitivity["horizon"] = {f"T x{fr:.3g}": _verdicts(module, paper_setup.truncate(table, fr))
-                              for fr in paper_setup.HORIZON_FRACTIONS}
+    # every run-based variant judged once: its verdicts (sensitivity) and its numbers
+    judged = {axis: {paper_setup.factor_label(f): results if f == 1.0 else
+                     _judge(module, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}
+              for axis in _axes(module)}
+    judged["horizon"] = {f"T x{fr:.3g}": _judge(module, paper_setup.truncate(table, fr))
+                         for fr in paper_setup.HORIZON_FRACTIONS}
+    sensitivity: dict = {axis: {label: {d: ok for d, ok, _ in claims} for label, claims in by.items()}
+                         for axis, by in judged.items()}
     if hasattr(module, "paper_variants"):
         sensitivity.update(module.paper_variants(table, lambda t: _verdicts(module, t)))
     scales = _curve_scales(main)
@@ -233,6 +234,8 @@ def _paper(module, tier: str, scheduler, progress, out) -> dict:
         "csv_columns": list(COLUMNS),
         "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
         "sensitivity": sensitivity, "curve_scales": scales,
+        "sensitivity_numbers": {axis: {label: {d: n for d, _, n in claims} for label, claims in by.items()}
+                                for axis, by in judged.items()},
         "sensitivity_runs": {label: {"varied": p["varied"], "lr": p["lr"], "xi": p.get("xi"),
                                      "c_lr_ratio": p.get("c_lr_ratio", 1.0), "runs": p.get("runs")}
                              for label, p in variants.items()},
