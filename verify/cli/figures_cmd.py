@@ -31,8 +31,10 @@ def add_parser(sub) -> None:
                    help="--full only: sample-equivalent minibatches (the earlier full tier) instead of "
                         "online SGD, for comparison")
     p.add_argument("--setup", choices=("paper", "normalised", "both"), default="both",
-                   help="paper: Appendix B's model as printed (scaled rows, 1/xi, one eta); normalised: "
-                        "Appendix D.1's model; both (default): each claim judged under both")
+                   help="paper: Appendix B's model as printed (scaled rows, 1/xi, one eta), every claim "
+                        "also judged with each value Appendix B leaves open (eta, c_hat's step, xi, the "
+                        "horizon) moved over a factor 10; normalised: Appendix D.1's model; both "
+                        "(default): each claim judged under both")
     p.add_argument("--only", nargs="+", metavar="NAME", default=None, help="only these figures")
     p.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
                    help="dask.distributed scheduler (tcp://host:port); default: local processes")
