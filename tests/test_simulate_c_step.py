@@ -29,7 +29,8 @@ from verify.simulate import simulate
 ENGINES = ("compiled", "reduced", "full")
 TRAINED = ("joint", "unconstrained", "linearized")
 #: λ → aλ with a irrational: the same chain up to the rounding of a and a² (a few ulp per step,
-#: amplified by the chain's sensitivity over 400 steps; measured below 1e-13). 1e-10 leaves ~1000x.
+#: amplified by the chain's sensitivity over 400 steps; measured ≤ 5.6e-16). 1e-10 leaves a wide
+#: margin, while a step that is off by a factor (not a²) moves m by O(1) (the runs move by 0.8).
 LAMBDA_ATOL = 1e-10
 #: One step of size c_lr moves ĉ by c_lr·v + O(c_lr²) (the renormalisation); at c_lr = 1e-6 and
 #: 2e-6 the ratio of displacements is 2 up to O(c_lr |v|) ~ 1e-7, far inside 1e-4.
