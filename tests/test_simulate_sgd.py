@@ -126,8 +126,8 @@ def test_an_injected_nan_is_reported_not_written(monkeypatch, tmp_path):
     original = ReducedEngine.step
     calls = {"n": 0}
 
-    def poisoned(self, eta):
-        norm, c_norm = original(self, eta)
+    def poisoned(self, eta, eta_c=None):
+        norm, c_norm = original(self, eta, eta_c)
         calls["n"] += 1
         if calls["n"] == 3:
             self.a[2] = np.nan

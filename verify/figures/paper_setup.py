@@ -48,7 +48,6 @@ SETUPS = ("normalised", "paper")
 #: chosen value (separate runs, same seeds, everything else as chosen): three values spanning a
 #: factor 10.
 FACTORS = (10**-0.5, 1.0, 10**0.5)
-ETA_FACTORS = FACTORS
 #: The values a run's params can vary along (axis -> the param it multiplies, or sets when absent:
 #: ``c_lr_ratio`` is ĉ's step over û's, 1 when absent) and what it is.
 AXES = {
@@ -197,4 +196,3 @@ def axis_choices(module) -> dict:
     values = ", ".join(f"x{f:.3g}" for f in FACTORS)
     return {f"{axis} (sensitivity.{axis})": f"{why}; judged at {AXES[axis][1]} {values}"
             for axis, why in getattr(module, "PAPER_AXES", {}).items()}
-
