@@ -64,18 +64,27 @@ def test_search_finds_a_planted_counterexample_and_balls_confirm_it():
     assert outcome.basis is Basis.CERTIFIED
 
 
-def test_search_holds_where_the_bound_is_attained_only_in_a_limit():
-    # Phi(m) = 0 exactly at m = 1 when c = c_hat: a tight bound must not fail on rounding.
+def test_a_bound_attained_with_equality_is_inconclusive_not_failed_and_not_held():
+    # Phi(m) = 0 exactly at m = 1 when c = c_hat: a tight bound must not fail on rounding, and a
+    # search that finds nothing must not make it hold: the prover's stalled interval is named.
     outcome = claim("Phi(m) >= 0", family="orthonormal", activation=["relu", "tanh"],
                     for_=["k in 1..2", "xi in [0.5, 2]", "m in [-1, 1]"], seeds="0..1")
-    assert outcome.verdict is Verdict.HOLDS
+    assert outcome.verdict is Verdict.INCONCLUSIVE and outcome.basis is Basis.NONE
+    assert "no counterexample in" in outcome.evidence and "stalled on [" in outcome.evidence
+    # Away from the touching point the prover proves it, and says what it proved.
+    away = claim("Phi(m) >= 0", family="orthonormal", activation="relu", for_=["k = 2", "xi = 1",
+                 "m in [-1, 9/10]"], seeds="0..1")
+    assert away.verdict is Verdict.HOLDS and away.basis is Basis.CERTIFIED
+    assert away.scope.startswith("instances: 2 drawn instance configuration(s) of orthonormal")
 
 
 def test_search_with_series_coefficients_uses_their_truncation_bound():
     # D.4: "for all odd l, the power series coefficients are always non-negative".
+    # No step proves a series coefficient's sign (no balls for hcoef), so the search's silence
+    # is inconclusive; a wrong sign still fails.
     outcome = claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k in 1..2", "xi = 1"],
                     seeds="0..1")
-    assert outcome.verdict is Verdict.HOLDS
+    assert outcome.verdict is Verdict.INCONCLUSIVE
     wrong = claim("hcoef(1) <= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"], seeds=0)
     assert wrong.verdict is Verdict.FAILS
 
@@ -85,7 +94,7 @@ def test_monte_carlo_second_moment_matches_its_closed_form():
     # E|g|^2 = 4[(2 - 2m)(d - 1) + 2(1 - m^2)] (Isserlis); a factor or a d off must fail.
     right = claim("grad_var(m) == 4*((2 - 2*m)*(d - 1) + 2*(1 - m**2))", family="glm", activation="linear",
                   for_=["d in {8, 40}", "m in {-0.6, 0.3}", "k = 2"], seeds=0)
-    assert right.verdict is Verdict.HOLDS and right.basis is Basis.STATISTICAL
+    assert right.verdict is Verdict.CONSISTENT and right.basis is Basis.STATISTICAL
     wrong = claim("grad_var(m) == 4*(2 - 2*m)*(d - 1)", family="glm", activation="linear",
                   for_=["d = 8", "m = 0.3", "k = 2"], seeds=0)
     assert wrong.verdict is Verdict.FAILS and wrong.basis is Basis.STATISTICAL
@@ -105,7 +114,7 @@ def test_probability_by_sampling_with_clopper_pearson():
     # k = 9 (4^9 patterns: sampled): the sign of h(0) is a fair coin by the symmetry c_hat -> -c_hat.
     outcome = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 9"],
                     prob=">= 0.45 over c, c_hat", draws=400)
-    assert outcome.verdict is Verdict.CONSISTENT
+    assert outcome.verdict is Verdict.INCONCLUSIVE  # the interval contains 0.45: no verdict
     lo, hi = outcome.numbers["least"]["interval"]
     assert lo < 0.5 < hi
     assert claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 9"],

@@ -8,7 +8,8 @@ as ``__import__('os').system(...)`` would execute; here the text is only
 *parsed* by Python's :mod:`ast` (parsing executes nothing) and the tree is
 walked node by node.  The walk admits
 
-- number literals (int and float; no complex, strings or bytes),
+- number literals (int and decimal, each read as the exact rational it spells: 0.3 is 3/10;
+  no complex, strings or bytes),
 - the names the caller declares (variables, constants such as ``pi``),
 - ``+ - * / **`` and unary ``+ -``,
 - calls of the functions in the caller's whitelist, by plain name, with
@@ -287,7 +288,10 @@ class _Walker:
                     or (value != 0 and not MIN_FLOAT_LITERAL <= abs(value) <= MAX_FLOAT_LITERAL):
                 self.fail(f"number {literal} is outside [{MIN_FLOAT_LITERAL:g}, {MAX_FLOAT_LITERAL:g}] in "
                           "magnitude (the NumPy twins evaluate in float64)")
-            return sympy.Float(literal)
+            # The literal is the exact decimal the user typed (0.3 is 3/10, not the double nearest
+            # it): a Float would be compared at 53 bits or nsimplified to a nearby fraction, and a
+            # verdict labelled exact or certified would then be about another number.
+            return sympy.Rational(literal.replace("_", ""))
         if isinstance(value, str | bytes):
             self.fail(f"string {_clip(repr(value), 30)} is not allowed")
         self.fail(f"constant {value!r} is not a real number")

@@ -595,3 +595,17 @@ def nominal_row_norm2(instance) -> float:
     Lives here, not in :mod:`verify.population`, so that the population and series
     modules both read it without importing each other."""
     return 0.0 if getattr(instance, "scratch", False) else 1.0
+
+
+def nominal_gram(instance) -> np.ndarray:
+    """G with its diagonal set to :func:`nominal_row_norm2` exactly (read-only copy).
+
+    Every arithmetic reads this one matrix: the float64 closed form, the mpmath evaluators and
+    the balls (:mod:`verify.certified.population` uses G_ii = D too).  The stored float Gram
+    diagonal is 1 − 5.6e-16 for some drawn rows, and when the mpmath path read it while the
+    balls read 1, ``verify h --dps 50`` claimed an error bound of 1e-55 yet differed from the
+    certified ball by 1e-17."""
+    gram = np.array(instance.gram, dtype=float)
+    np.fill_diagonal(gram, nominal_row_norm2(instance))
+    gram.setflags(write=False)
+    return gram

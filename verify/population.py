@@ -37,7 +37,7 @@ import numpy as np
 
 from verify.errors import InvalidParameterError
 from verify.fast_kernels import fast_kernel
-from verify.instance import nominal_row_norm2
+from verify.instance import nominal_gram, nominal_row_norm2
 
 UNIT_TOL = 1e-10  # as verify.instance.NORM_TOL: d·eps rounding for d up to ~1e5
 
@@ -85,7 +85,8 @@ def row_norms(instance) -> tuple[np.ndarray, np.ndarray]:
 
 def overlaps(instance) -> Overlaps:
     xi2 = instance.xi**2
-    c, c_hat, gram, lam = instance.c, instance.c_hat, instance.gram, instance.lam
+    c, c_hat, lam = instance.c, instance.c_hat, instance.lam
+    gram = nominal_gram(instance)  # G_ii = D exactly, as in the mpmath and ball evaluators
     n, n_hat = row_norms(instance)
     return Overlaps(
         teacher=(gram + xi2 * np.outer(c, c)) / np.outer(n, n),
@@ -222,11 +223,12 @@ def _self_overlaps_precise(instance, xi2) -> tuple:
     with the row norms of :func:`verify.series.pair_terms`."""
     import mpmath
 
+    gram = nominal_gram(instance)
     out = []
     for vec in (instance.c, instance.c_hat):
         c = [mpmath.mpf(v) for v in vec]
         n = [mpmath.sqrt(nominal_row_norm2(instance) + xi2 * v**2) for v in c]
-        out.append({(i, j): (mpmath.mpf(instance.gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
+        out.append({(i, j): (mpmath.mpf(gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
                     for i in range(instance.k) for j in range(instance.k)})
     return tuple(out)
 

@@ -129,15 +129,16 @@ def pair_terms(instance) -> tuple:
     lam = [mpmath.mpf(v) for v in instance.lam]
     c = [mpmath.mpf(v) for v in instance.c]
     c_hat = [mpmath.mpf(v) for v in instance.c_hat]
-    from verify.instance import nominal_row_norm2
+    from verify.instance import nominal_gram, nominal_row_norm2
 
     diag = nominal_row_norm2(instance)  # 1 (Assumption 1), or 0 for scratch (W = 0)
+    gram = nominal_gram(instance)  # the diagonal is diag exactly, as in every other arithmetic
     n = [mpmath.sqrt(diag + xi2 * v**2) for v in c]
     n_hat = [mpmath.sqrt(diag + xi2 * v**2) for v in c_hat]
     pairs = [(i, j) for i in range(k) for j in range(k)]
     weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
     a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
-    b = {(i, j): mpmath.mpf(instance.gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
+    b = {(i, j): mpmath.mpf(gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
     return xi2, weight, a, b
 
 

@@ -5,7 +5,7 @@ by the whitelist parser of :mod:`verify.expressions`), from :mod:`verify.hermite
 from the closed-form kernels of :mod:`verify.kernels`.  The compiler walks the tree and admits
 only the nodes below; anything else raises :class:`~verify.certified.errors.CertificationError`.
 
-- numbers: integers, rationals, floats (their exact binary value), π, e;
+- numbers: integers, rationals, π, e (a SymPy Float is refused: see :func:`number_fraction`);
 - the variable, ``+``, ``*``, powers (integer exponents; non-integer numeric exponents;
   ``a**f`` for a positive number a, as exp(f log a));
 - exp, log, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, and (for kernels) asin, acos.
@@ -50,15 +50,20 @@ _ENTIRE = ("exp", "sin", "cos", "sinh", "cosh", "erf", "erfc", "tanh")
 
 
 def number_fraction(expr) -> Fraction | None:
-    """The exact value of a SymPy Integer, Rational or Float as a Fraction, else None."""
+    """The exact value of a SymPy Integer or Rational as a Fraction, else None.
+
+    A SymPy ``Float`` raises :class:`CertificationError`: it is the rounded result of some
+    arithmetic whose true value is unknown here, so no radius can be proven to cover it, and
+    reading its binary digits as exact (as this function once did) certified a nearby number
+    instead of the one meant (``erf(0.7*x)`` was erf of the double nearest 0.7).  The parser
+    reads decimals as exact rationals, so a Float reaching a ball is a bug upstream, refused."""
     import sympy
 
+    if isinstance(expr, sympy.Float):
+        raise CertificationError(f"the inexact number {expr} cannot be certified (decimals must be "
+                                 "exact rationals; a float has no proven radius)")
     if isinstance(expr, sympy.Integer | sympy.Rational):
         return Fraction(int(expr.p), int(expr.q))
-    if isinstance(expr, sympy.Float):
-        sign, mantissa, exponent, _ = expr._mpf_
-        value = Fraction(mantissa) * Fraction(2) ** exponent
-        return -value if sign else value
     return None
 
 
@@ -195,7 +200,7 @@ def _compile_power(expr, variable, backend) -> Evaluator:
     value = number_fraction(exponent)
     if value is None:
         raise CertificationError(f"cannot certify the power {expr} (exponent {exponent} is not a rational "
-                                 "or float number)")
+                                 "number)")
     if value.denominator == 1:
         n = value.numerator
         return lambda v, analytic=False: integer_power(inner(v, analytic), n)

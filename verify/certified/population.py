@@ -31,9 +31,10 @@ from verify.errors import InvalidParameterError
 class CertifiedPopulation:
     """h and Φ of one instance in ball arithmetic, at ``dps`` digits.
 
-    ``gram`` replaces the stored Gram matrix (off-diagonal entries, taken exactly), e.g.
-    ``numpy.eye(k)`` for the exact orthonormal rows of Assumption 4, whose float64 Gram matrix
-    carries rounding of ~1e-17 off the diagonal.
+    ``gram`` replaces the stored Gram matrix (off-diagonal entries, taken exactly): a float64
+    array, e.g. ``numpy.eye(k)`` for the exact orthonormal rows of Assumption 4, whose float64
+    Gram matrix carries rounding of ~1e-17 off the diagonal, or nested rows of balls, e.g.
+    Claim 2's exact ±1/k (:meth:`verify.claims.model.Model.ball_view`), which no double holds.
 
     Construct, and call :meth:`h` and :meth:`loss`, inside
     :func:`~verify.certified.balls.working_precision` (``dps``) — or use :func:`certified_population`.
@@ -49,19 +50,19 @@ class CertifiedPopulation:
         self.kernel = kernel if kernel is not None else certified_kernel(instance.activation, dps)
         k = instance.k
         diag = nominal_row_norm2(instance)
-        gram = instance.gram if gram is None else np.asarray(gram, dtype=float)
-        if gram.shape != (k, k):
-            raise InvalidParameterError(f"gram must be {k} x {k}, got shape {gram.shape}")
+        rows = instance.gram if gram is None else gram
+        if np.shape(rows) != (k, k) and not (len(rows) == k and all(len(r) == k for r in rows)):
+            raise InvalidParameterError(f"gram must be {k} x {k}, got shape {np.shape(rows)}")
+        g = [[exact(diag) if i == j else _entry(rows[i][j]) for j in range(k)] for i in range(k)]
         for i in range(k):
             for j in range(k):
-                if i != j and abs(float(gram[i, j])) > diag:
+                if i != j and not abs(g[i][j]) <= exact(diag):
                     raise InvalidParameterError(
-                        f"gram[{i},{j}] = {float(gram[i, j])!r} exceeds the row norm {diag} in size: not the "
+                        f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {diag} in size: not the "
                         "Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
         xi2 = exact(instance.xi) * exact(instance.xi)
         lam = [exact(v) for v in instance.lam]
         c, c_hat = [exact(v) for v in instance.c], [exact(v) for v in instance.c_hat]
-        g = [[exact(diag) if i == j else exact(float(gram[i, j])) for j in range(k)] for i in range(k)]
         n = [(exact(diag) + xi2 * v * v).sqrt() for v in c]
         n_hat = [(exact(diag) + xi2 * v * v).sqrt() for v in c_hat]
         self.xi2 = xi2
@@ -93,6 +94,14 @@ class CertifiedPopulation:
         m = _overlap(m)
         cross = sum((self.weight[ij] * self.kernel.value(self._rho(ij, m)) for ij in self.pairs), arb(0))
         return self.self_terms - 2 * cross
+
+
+def _entry(value) -> arb:
+    """An off-diagonal Gram entry as a ball: a ball, Fraction or int as given, a float64 as its
+    exact binary value (the stored instance's number, which the float path reads too)."""
+    if isinstance(value, arb):
+        return value
+    return exact(value if not hasattr(value, "dtype") else float(value))
 
 
 def _overlap(m) -> arb:

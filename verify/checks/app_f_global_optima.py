@@ -12,7 +12,7 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check, scoped
 
 ROW_TOL = 1e-12  # norms and differences of O(1) float64 vectors in d ≤ 40 dimensions
 LOSS_TOL = 1e-12  # closed-form Φ near 0: a difference of O(1) kernel values, rounding ~1e-15
@@ -241,8 +241,10 @@ def theorem_36(ctx) -> Outcome:
                               "v-tilde_i, and it writes hat f for the candidate h."])
         from verify.checks.certify import attempt
 
-        return attempt(outcome, lambda: _certify_theorem_36(cases, ctx),
-                       exact_parts="the two rates (SymPy limits)")
+        return scoped(attempt(outcome, lambda: _certify_theorem_36(cases, ctx),
+                              exact_parts="the two rates (SymPy limits)"),
+                      f"proxy: E(f* - h)^2 <= eps at the one overlap 1 - |m| = printed threshold (not at every "
+                      f"m the theorem allows) on {evaluated} finite cases")
     return Outcome(Verdict.FAILS, f"E(f* - h)^2/eps reaches {worst:.4g} at the printed threshold", numbers=numbers,
                    counterexample=where, basis=Basis.NUMERICAL)
 

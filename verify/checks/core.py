@@ -126,6 +126,10 @@ class Outcome:
     basis: Basis | None = None
     #: for ``fails`` only: whether the statement itself, a step, or only its printing is wrong
     failure_kind: FailureKind | None = None
+    #: what a holds/consistent verdict covers: "statement" (the statement in full generality), or
+    #: "instances: ...", "points: ...", "proxy: ..." (what was actually proved or measured); None
+    #: until the check or the runner fills it in (:meth:`Check.finish`)
+    scope: str | None = None
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)
@@ -144,6 +148,31 @@ class Outcome:
     def certified(self) -> bool:
         """True when ball arithmetic decided the verdict (a proof on the instances checked)."""
         return self.basis is Basis.CERTIFIED
+
+
+SCOPES = ("statement", "instances", "points", "proxy")
+
+
+def scoped(outcome: Outcome, scope: str) -> Outcome:
+    """``outcome`` with what its evidence covers (``"proxy: ..."``, ``"points: ..."``, ...); a
+    fail keeps no scope (its counterexample is its scope)."""
+    if scope.split(":")[0] not in SCOPES:
+        raise ValueError(f"a scope starts with one of {', '.join(SCOPES)}: got {scope!r}")
+    if outcome.verdict is not Verdict.FAILS:
+        outcome.scope = scope
+    return outcome
+
+
+def apply_scope_rule(outcome: Outcome) -> Outcome:
+    """A general statement proved (or measured) only on a named proxy does not *hold*: a
+    ``holds`` whose scope is a proxy becomes ``consistent``, with a note saying why.  This is
+    what kept Theorem 36 (proved at one m), Prop. 4 beyond degree 6 (40 points within 1e-12)
+    and the float generators of Assumptions 1 and 4 labelled "holds (certified)"."""
+    if outcome.verdict is Verdict.HOLDS and (outcome.scope or "").startswith("proxy"):
+        outcome.verdict = Verdict.CONSISTENT
+        outcome.notes.append("Consistent, not holds: the evidence proves a proxy of the statement, "
+                             f"not the statement ({outcome.scope}).")
+    return outcome
 
 
 #: Statement labels that name a display, a proof step or a definition rather than a result:
@@ -166,13 +195,17 @@ class Check:
     fails_as: FailureKind = FailureKind.STATEMENT  # the kind of a ``fails`` that does not name one
 
     def finish(self, outcome: Outcome) -> Outcome:
-        """``outcome`` with the check's defaults filled in: its basis and, for a fail, its kind."""
+        """``outcome`` with the check's defaults filled in: its basis, its scope and, for a fail,
+        its kind; then the scope rule (:func:`apply_scope_rule`)."""
         if outcome.basis is None:
             undecided = outcome.verdict in (Verdict.CITED, Verdict.INCONCLUSIVE)
             outcome.basis = Basis.NONE if undecided else method_basis(self.method)
         if outcome.verdict is Verdict.FAILS and outcome.failure_kind is None:
             outcome.failure_kind = self.fails_as
-        return outcome
+        if outcome.verdict in (Verdict.HOLDS, Verdict.CONSISTENT) and outcome.scope is None:
+            # Unless a check says it proved the statement, its evidence covers what it computed.
+            outcome.scope = "instances: the cases and points the evidence names"
+        return apply_scope_rule(outcome)
 
     @property
     def quote(self) -> str:

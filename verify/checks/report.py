@@ -116,6 +116,8 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
             continue
         o = r.outcome
         lines += [f"- Method: {r.check.method}; decided by: {o.basis}", f"- Evidence: {o.evidence}"]
+        if o.scope:
+            lines.append(f"- Scope: {o.scope}")
         if o.parameters:
             lines.append(f"- Parameters: `{_json_inline(o.parameters)}`")
         if o.numbers:

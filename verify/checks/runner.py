@@ -40,7 +40,7 @@ class Result:
         if o is None:
             record["error"] = self.error
             return record
-        record.update(basis=str(o.basis), certified=o.certified,
+        record.update(basis=str(o.basis), certified=o.certified, scope=o.scope,
                       failure_kind=None if o.failure_kind is None else str(o.failure_kind),
                       evidence=o.evidence, parameters=o.parameters, numbers=o.numbers,
                       counterexample=o.counterexample, correction=o.correction,

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check
+from verify.checks.core import Basis, Outcome, Verdict, check, scoped
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.
 IDENTITY_TOL = 1e-12
@@ -196,8 +196,10 @@ def assumption_1(ctx) -> Outcome:
     from verify.checks.certify import attempt
 
     tanh_case = (x, base.lam, rows_R, rows_1, R)
-    return attempt(outcome, lambda: _certify_assumption_1(generated, relu_cases, tanh_case),
-                   exact_parts="the rejection of a norm-1.5 row (an AssumptionViolation numbered 1)")
+    return scoped(attempt(outcome, lambda: _certify_assumption_1(generated, relu_cases, tanh_case),
+                          exact_parts="the rejection of a norm-1.5 row (an AssumptionViolation numbered 1)"),
+                  f"proxy: the suite's float64 generators, rows of norm 1 within the tolerance {GENERATOR_TOL:g} "
+                  "(exact unit rows are not doubles), and the rescaling identity on finite cases")
 
 
 # --- Assumption 2 -------------------------------------------------------------------
@@ -352,7 +354,9 @@ def assumption_4(ctx) -> Outcome:
                                  "property of the orthonormal generator."])
     from verify.checks.certify import attempt
 
-    return attempt(outcome, lambda: _certify_assumption_4(generated, sep))
+    return scoped(attempt(outcome, lambda: _certify_assumption_4(generated, sep)),
+                  f"proxy: the suite's float64 orthonormal generator, Gram = I within the tolerance "
+                  f"{GENERATOR_TOL:g} (exact orthonormal rows are not doubles), on the instances drawn")
 
 
 def claimed_frobenius_norm(k):

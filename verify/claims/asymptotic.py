@@ -12,9 +12,12 @@ maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
    three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
 2. **statistical** otherwise: the ratio at GROWTH_POINTS values of the growth variable (log-spaced
    over its range) and the least-squares slope of log ratio against log growth with a Student-t
-   interval at 99.9 % (:func:`verify.checks.tools.fit_exponent`).  The upper ratio growing (the
-   whole interval above 0) refutes O; the lower ratio decaying (the interval below 0) refutes
-   Omega; otherwise the measurements are ``consistent`` with the order.
+   interval at 99.9 % (:func:`verify.checks.tools.fit_exponent`), for both the upper and the
+   lower ratio; zero ratios are kept and reported, never dropped.  An interval wholly above
+   +1/4 refutes O, one wholly below −1/4 refutes Omega (either ratio: lower ≤ upper); the
+   measurements are ``consistent`` only when every interval the order constrains lies inside
+   (−1/4, 1/4) on its side, so an exponent off by 1/2 is never consistent; otherwise the
+   verdict is ``inconclusive``, saying which interval was too wide (:func:`judge_exponents`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from verify.claims.universal import Decision
 
 #: Values of the growth variable in a fit (quick / --full).
 GROWTH_POINTS = (6, 10)
+#: Exponent decisions sit at ± this value, halfway to an exponent off by 1/2 (:func:`judge_exponents`).
+DECISION_EXPONENT = 0.25
 #: Relations that go with each order (O bounds from above, Omega from below).
 ORDER_RELATIONS = {"O": ("==", "<=", "<"), "Omega": ("==", ">=", ">"), "Theta": ("==",)}
 
@@ -131,7 +136,6 @@ def _symbolic(spec, group, symbol) -> Decision:
 
 
 def _statistical(spec, group, symbol) -> Decision:
-    from verify.checks.tools import fit_exponent
 
     claim, prob = spec.claim, spec.probability
     quantile = float(prob.bound) if prob is not None else 1.0
@@ -158,37 +162,66 @@ def _statistical(spec, group, symbol) -> Decision:
         growth.append(float(value))
         upper.append(float(np.quantile(ups, quantile)) if prob else max(ups))
         lower.append(float(np.quantile(lows, 1 - quantile)) if prob else min(lows))
-    order = claim.order
-    numbers: dict = {"growth": spec.growth, "points": growth}
-    fails, parts = False, []
-    for side, series, bad in (
-        ("upper", upper, order in ("O", "Theta")),
-        ("lower", lower, order in ("Omega", "Theta")),
-    ):
-        if not bad:
-            continue
+    return judge_exponents(claim.order, spec.growth, growth, upper, lower, _order_argument(claim),
+                           "q-quantile over draws" if prob else "worst case over seeds and inner points")
+
+
+def judge_exponents(order: str, name: str, growth: list, upper: list, lower: list, argument,
+                    what: str) -> Decision:
+    """The verdict on an order from the fits of both ratio series (module docstring, step 2).
+
+    The lower ratio never exceeds the upper one, so each fit speaks for both bounds: a growing
+    lower ratio makes the upper one grow too (refuting O), a decaying upper ratio makes the
+    lower one decay (refuting Omega).  Decisions sit at ±DECISION_EXPONENT, halfway to an
+    exponent off by 1/2: an interval wholly beyond it refutes; *consistent* needs every
+    interval the order constrains wholly inside it; anything between is inconclusive.  So an
+    exponent off by 1/2 or more is never called consistent (at 99.9 % per fit), and a ratio with
+    curvature (k/(k + 1): local slope up to 0.2) is not refuted."""
+    from verify.checks.tools import fit_exponent
+
+    numbers: dict = {"growth": name, "points": growth, "decision_exponent": DECISION_EXPONENT}
+    edge = DECISION_EXPONENT
+    fits, parts, zero_note = {}, [], []
+    for side, series in (("upper", upper), ("lower", lower)):
+        zeros = [g for g, r in zip(growth, series, strict=True) if r == 0]
+        numbers[f"{side}_ratios"] = list(series)
+        if zeros:
+            numbers[f"{side}_zero_at"] = zeros
+            zero_note.append(f"{side} ratio is 0 at {name} = {', '.join(f'{z:g}' for z in zeros)}")
         keep = [(g, r) for g, r in zip(growth, series, strict=True) if r > 0]
-        if len(keep) < 3:
-            return Decision(
-                "inconclusive",
-                Basis.NONE,
-                "statistical",
-                numbers=numbers,
-                detail=f"fewer than three positive {side} ratios to fit",
-            )
-        fit = fit_exponent([g for g, _ in keep], [r for _, r in keep])
-        numbers[f"{side}_ratios"] = [r for _, r in keep]
-        numbers[f"{side}_exponent"] = fit.describe()
-        grows, decays = fit.low > 0, fit.high < 0
-        wrong = grows if side == "upper" else decays
-        fails |= wrong
-        trend = "grows" if grows else ("decays" if decays else "is flat within the interval")
-        parts.append(f"{side} ratio ~ {spec.growth}^{fit.describe()}: {trend}")
-    what = "q-quantile over draws" if prob else "worst case over seeds and inner points"
-    detail = (
-        f"|lhs|/|{_order_argument(claim)}| ({what}) at {len(growth)} values of {spec.growth}: "
-        + "; ".join(parts)
-    )
-    if fails:
-        return Decision("fails", Basis.STATISTICAL, "statistical", point={}, detail=detail, numbers=numbers)
+        if len(keep) >= 3:
+            fits[side] = fit_exponent([g for g, _ in keep], [r for _, r in keep])
+            numbers[f"{side}_exponent"] = fits[side].describe()
+    needs_upper, needs_lower = order in ("O", "Theta"), order in ("Omega", "Theta")
+    top = growth[len(growth) // 2:]
+    lower_zero_top = [g for g in numbers.get("lower_zero_at", []) if g in top]
+    refutations = []
+    if needs_lower and len(lower_zero_top) >= 2:
+        refutations.append(f"the lower ratio is 0 at {name} = "
+                           f"{', '.join(f'{g:g}' for g in lower_zero_top)} (not bounded away from 0)")
+    for side, fit in fits.items():
+        trend = "grows" if fit.low > edge else ("decays" if fit.high < -edge else "")
+        parts.append(f"{side} ratio ~ {name}^{fit.describe()}" + (f": {trend}" if trend else ""))
+        if needs_upper and fit.low > edge:
+            refutations.append(f"the {side} ratio grows (exponent interval above {edge:g})")
+        if needs_lower and fit.high < -edge:
+            refutations.append(f"the {side} ratio decays (exponent interval below -{edge:g})")
+    detail = (f"|lhs|/|{argument}| ({what}) at {len(growth)} values of {name}: " + "; ".join(parts + zero_note)
+              + f"; decisions at exponent ±{edge:g}, so an exponent off by 1/2 is never consistent")
+    if refutations:
+        return Decision("fails", Basis.STATISTICAL, "statistical", point={},
+                        detail="; ".join(refutations) + " — " + detail, numbers=numbers)
+    missing = [s for s, needed in (("upper", needs_upper), ("lower", needs_lower)) if needed and s not in fits]
+    if missing or (needs_lower and numbers.get("lower_zero_at")):
+        why = (f"fewer than three positive {' and '.join(missing)} ratios to fit" if missing
+               else "the lower ratio is 0 at some points")
+        return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers, detail=f"{why} — {detail}")
+    loose = []
+    if needs_upper and fits["upper"].high >= edge:
+        loose.append(f"the upper exponent interval reaches {fits['upper'].high:.3g} >= {edge:g}")
+    if needs_lower and fits["lower"].low <= -edge:
+        loose.append(f"the lower exponent interval reaches {fits['lower'].low:.3g} <= -{edge:g}")
+    if loose:
+        return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers,
+                        detail="too little power: " + "; ".join(loose) + " — " + detail)
     return Decision("consistent", Basis.STATISTICAL, "statistical", detail=detail, numbers=numbers)

@@ -368,7 +368,7 @@ def _bindings(spec: ClaimSpec, values: dict) -> dict:
     for q in spec.quantifiers:
         if q.kind == "binding":
             value = q.expression.xreplace(values)
-            values[q.symbol] = sympy.nsimplify(value) if value.is_number and value.is_Float else value
+            values[q.symbol] = value  # exact: the binding's text was parsed to rationals
     return values
 
 

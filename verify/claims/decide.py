@@ -50,11 +50,15 @@ def run(spec: ClaimSpec) -> Outcome:
 
 
 def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
+    """Every configuration must hold for holds; one fail is a fail; otherwise the weakest wins:
+    one inconclusive configuration makes the claim inconclusive (its reason is the evidence),
+    one merely consistent (Monte-Carlo) configuration makes it consistent."""
     claim = spec.claim
     budget = universal.Budget(spec.full)
     steps: Counter = Counter()
     bases = []
     closest: tuple[float, dict] = (-np.inf, {})
+    undecided: list[tuple[Setting, universal.Decision]] = []
     for index, setting in enumerate(configurations):
         lhs = prepare(claim.lhs, setting.values, setting.xi)
         rhs = prepare(claim.rhs, setting.values, setting.xi)
@@ -65,29 +69,52 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
             outcome = _universal_fail(spec, setting, decision, lhs, rhs, steps)
             outcome.numbers["evaluated"] = index + 1
             return outcome
+        if decision.status == "inconclusive":
+            undecided.append((setting, decision))
+            continue
         bases.append(decision.basis)
         score = decision.numbers.get("z_over_t", decision.numbers.get("worst_violation", -np.inf))
         if score is not None and score > closest[0]:
             closest = (score, {"configuration": setting.describe(), **decision.numbers})
-    basis = weakest(bases)
-    notes = []
+    numbers = {"steps": dict(steps), "evaluated": len(configurations), "closest": closest[1]}
+    if undecided:
+        setting, decision = undecided[0]
+        proved = len(configurations) - len(undecided)
+        evidence = (f"undecided at {_where(setting)}: {decision.detail}"
+                    f" ({proved} of {len(configurations)} configuration(s) proved)")
+        return Outcome(Verdict.INCONCLUSIVE, evidence, basis=Basis.NONE,
+                       numbers={"decided_by": decision.step, **numbers, "undecided": len(undecided),
+                                "search": decision.numbers})
     partial = [q.text for q in spec.quantifiers if not q.exhaustive()]
     if partial:
-        basis = weakest([basis, Basis.NUMERICAL])
-        notes.append(
-            f"integer ranges with more than {MAX_ENUMERATED} values were checked at a spread subset: "
-            + ", ".join(partial)
+        # The statement quantifies over values that were never evaluated: proving it at a subset
+        # is a proof about a proxy, not the statement, so it cannot hold.
+        return Outcome(
+            Verdict.INCONCLUSIVE,
+            f"holds ({weakest(bases).value}) at all {len(configurations)} configuration(s) checked, but "
+            f"integer ranges with more than {MAX_ENUMERATED} values were checked only at a spread subset: "
+            + ", ".join(partial),
+            basis=Basis.NONE,
+            numbers={"decided_by": _main_step(steps), **numbers},
         )
+    basis = weakest(bases)
+    verdict = Verdict.CONSISTENT if basis is Basis.STATISTICAL else Verdict.HOLDS
     decided_by = _main_step(steps)
-    evidence = f"holds on all {len(configurations)} configuration(s); decided by {_describe_steps(steps)}"
-    return Outcome(
-        Verdict.HOLDS,
-        evidence,
-        numbers={"decided_by": decided_by, "steps": dict(steps), "evaluated": len(configurations),
-                 "closest": closest[1]},
-        basis=basis,
-        notes=notes,
-    )
+    evidence = (f"{verdict.value} on all {len(configurations)} configuration(s); decided by "
+                f"{_describe_steps(steps)}")
+    return Outcome(verdict, evidence, numbers={"decided_by": decided_by, **numbers}, basis=basis,
+                   scope=universal_scope(spec, configurations))
+
+
+def universal_scope(spec: ClaimSpec, configurations: list[Setting]) -> str:
+    """What a universal verdict covers: the configurations run (instances when a family is named)
+    and, in each, every point of the real ranges."""
+    boxes = sorted({s.name for c in configurations for s in c.box})
+    families = sorted({c.family for c in configurations if c.family})
+    what = (f"instances: {len(configurations)} drawn instance configuration(s) of {', '.join(families)}"
+            if families else f"statement: all {len(configurations)} configuration(s) the quantifiers name")
+    where = f", at every real point of {', '.join(boxes)} in its range" if boxes else ""
+    return what + where
 
 
 def _main_step(steps: Counter) -> str:
@@ -111,7 +138,7 @@ def _universal_fail(spec, setting, decision, lhs, rhs, steps) -> Outcome:
         f"{k}={v}" for k, v in counterexample.items() if k not in ("lhs", "rhs", "ratio", "rerun")
     )
     values = (
-        f"lhs = {left:.6g} {_NEGATION[spec.claim.op]} rhs = {right:.6g}"
+        f"lhs = {_digits(left, right)} {_NEGATION[spec.claim.op]} rhs = {_digits(right, left)}"
         if left is not None
         else decision.detail
     )
@@ -123,6 +150,14 @@ def _universal_fail(spec, setting, decision, lhs, rhs, steps) -> Outcome:
         counterexample=counterexample,
         basis=decision.basis,
     )
+
+
+def _digits(value: float, other: float | None) -> str:
+    """``value`` with 6 significant digits, or as many as tell it from ``other`` (up to 17)."""
+    for digits in (6, 10, 13, 17):
+        if other is None or f"{value:.{digits}g}" != f"{other:.{digits}g}":
+            return f"{value:.{digits}g}"
+    return f"{value:.17g}"
 
 
 def _float_sides_at(setting, lhs, rhs, point):
@@ -150,15 +185,21 @@ def _probability(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
             counterexample["rerun"] = rerun_command(spec, setting, {})
             return _fails(f"fails at {_where(setting)}: {decision.detail}", decision, counterexample)
         results.append(decision)
-    verdict = Verdict.CONSISTENT if any(r.status == "consistent" for r in results) else Verdict.HOLDS
+    undecided = [(s, r) for s, r in zip(configurations, results, strict=True) if r.status == "inconclusive"]
+    if undecided:
+        setting, decision = undecided[0]
+        return Outcome(Verdict.INCONCLUSIVE, f"undecided at {_where(setting)}: {decision.detail}",
+                       numbers={"decided_by": decision.step, "undecided": len(undecided), **decision.numbers},
+                       basis=Basis.NONE)
+    basis = weakest(r.basis for r in results)
+    verdict = Verdict.HOLDS
     worst = min(results, key=lambda r: r.numbers["events"] / r.numbers["draws"])
     evidence = f"{verdict.value} on all {len(results)} configuration(s); least frequent: {worst.detail}"
-    return Outcome(
-        verdict,
-        evidence,
-        numbers={"decided_by": worst.step, "least": worst.numbers},
-        basis=weakest(r.basis for r in results),
-    )
+    sampled = basis is Basis.STATISTICAL
+    scope = (f"instances: {len(results)} configuration(s), " +
+             ("P from sampled draws at confidence 1 - 1e-6" if sampled else "P over every sign pattern"))
+    return Outcome(verdict, evidence, numbers={"decided_by": worst.step, "least": worst.numbers},
+                   basis=basis, scope=scope)
 
 
 def _fails(evidence: str, decision, counterexample: dict) -> Outcome:
@@ -191,11 +232,21 @@ def _asymptotic(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
         else (Verdict.CONSISTENT if "consistent" in verdicts else Verdict.HOLDS)
     )
     setting, decision = next(((s, d) for s, d in results if d.status == verdict.value), results[0])
+    if verdict is Verdict.INCONCLUSIVE:
+        scope, basis = None, Basis.NONE
+    elif verdict is Verdict.HOLDS:
+        scope, basis = "statement: the limit of the ratio, exactly", weakest(d.basis for _, d in results)
+    else:
+        points = len(decision.numbers.get("points", []))
+        scope = f"points: the ratio at {points} values of {spec.growth} per group, exponents fitted"
+        basis = weakest(d.basis for _, d in results)
+    prefix = "in all" if verdict is not Verdict.INCONCLUSIVE else "in at least one of"
     return Outcome(
         verdict,
-        f"{verdict.value} in all {len(results)} group(s); e.g. {decision.detail}",
+        f"{verdict.value} {prefix} {len(results)} group(s); e.g. {decision.detail}",
         numbers={"decided_by": decision.step, **decision.numbers},
-        basis=weakest(d.basis for _, d in results),
+        basis=basis,
+        scope=scope,
     )
 
 

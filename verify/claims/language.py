@@ -277,12 +277,29 @@ def _check_arguments(claim: ParsedClaim) -> None:
                     )
 
 
+class InexactNumberError(ValueError):
+    """An exact computation met a SymPy Float: a rounded value whose true value is unknown."""
+
+
 def exact_number(value) -> sympy.Expr:
-    """A SymPy number read as the decimal the user typed (0.1 is 1/10, not its double)."""
-    value = sympy.sympify(value)
-    if isinstance(value, sympy.Float):
-        return sympy.nsimplify(value, rational=True)
-    return value.xreplace({f: sympy.nsimplify(f, rational=True) for f in value.atoms(sympy.Float)})
+    """``value`` checked to hold no SymPy Float, so that exact arithmetic stays exact.
+
+    The parser reads every decimal literal as the rational it spells (0.1 is 1/10), so a Float
+    here is the rounded result of some float computation.  It used to be ``nsimplify``-ed, which
+    replaced 0.5000000000001 by 1/2 and let ``mu(1) == 0.5000000000001`` hold *exactly*; now it
+    raises :class:`InexactNumberError` and the caller decides without the exact step."""
+    if not isinstance(value, sympy.Basic):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return sympy.Integer(value)
+        raise InexactNumberError(f"{value!r} is not an exact number")
+    if isinstance(value, sympy.Float) or value.atoms(sympy.Float):
+        raise InexactNumberError(f"{_short(value)} holds an inexact (float) number")
+    return value
+
+
+def _short(value, room: int = 80) -> str:
+    text = str(value)
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def is_finite_real(value) -> bool:

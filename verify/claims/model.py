@@ -14,9 +14,9 @@ instance only through k, ξ, λ, c, ĉ and the Gram matrix G = W Wᵀ (Appendix 
 
 ``exact`` parts are SymPy numbers (the symbolic step), :meth:`Model.view` gives float64 arrays
 (the search and sampling steps, through :mod:`verify.population`), :meth:`Model.ball_view`
-Arb balls (the certified step, through :mod:`verify.certified.population`).  For ``claim2`` the
-certified step sees G_ij = ±1/k rounded to double (the certified population takes G in
-float64), a difference of 1e-17 that no inequality with a margin notices.
+Arb balls (the certified step, through :mod:`verify.certified.population`).  All three read the
+same numbers: the exact ones, as SymPy numbers, as balls, and rounded once to double for the
+float view (Claim 2's ±1/k is the one G whose doubles differ from it; its balls are exact).
 """
 
 from __future__ import annotations
@@ -144,10 +144,12 @@ class Model:
 
     def ball_view(self, xi):
         """The instance as Arb balls at the current working precision (c = ±1/√k and λ exact), for
-        :class:`verify.certified.population.CertifiedPopulation`; G stays float64 (module docstring)."""
+        :class:`verify.certified.population.CertifiedPopulation`; G is the exact G as balls (Claim 2's
+        ±1/k are not doubles: certifying their doubles certified another instance)."""
         from verify.certified.compile import constant
 
         level = constant(1 / sympy.sqrt(self.k))
+        gram = [[constant(v) for v in row] for row in self.gram]
         return View(
             self.k,
             self.d,
@@ -156,7 +158,7 @@ class Model:
             [constant(v) for v in self.lam],
             [s * level for s in self.c_signs],
             [s * level for s in self.c_hat_signs],
-            self.arrays["gram"],
+            gram,
             self.scratch,
         )
 
@@ -191,7 +193,7 @@ class View:
     lam: Any
     c: Any
     c_hat: Any
-    gram: np.ndarray
+    gram: Any  # float64 array (float view) or rows of balls (ball view)
     scratch: bool
 
 

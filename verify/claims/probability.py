@@ -6,16 +6,17 @@ random (:mod:`verify.claims.sampling`), the event "the relation holds for every 
 remaining (inner) variables" has probability OP q, where q may depend on k, ξ and d.
 
 - Exact enumeration (only c and/or ĉ random, at most ENUMERATION_LIMIT sign patterns): the
-  probability is a count over equally likely patterns (Assumption 3), compared with q exactly.
+  probability is a count over equally likely patterns (Assumption 3).
 - Otherwise ``--draws`` draws and a Clopper–Pearson interval at confidence 1 − 10⁻⁶
-  (:func:`verify.checks.tools.clopper_pearson`): ``fails`` when the interval lies on the wrong
-  side of q, ``holds`` when it lies on the claimed side, ``consistent`` when it contains q — a
-  false verdict either way is rarer than 10⁻⁶.
+  (:func:`verify.checks.tools.clopper_pearson`).
 
 One draw's event is decided on a grid of the inner variables (EVENT_GRID points per dimension,
-both ends included) in float64 with the search's tolerance; the verdict's basis is therefore
-``numerical`` for an enumeration with inner variables (``exact`` without them) and
-``statistical`` for sampling.
+both ends included) in float64: a relative gap beyond NEAR either way is clear, anything
+closer is *near* and counts on neither side, and with inner variables no draw's event is
+proven (a grid is not a continuum).  So P is bracketed, and ``holds`` / ``fails`` need the
+whole bracket (or interval) on one side of q; one that contains q is ``inconclusive``, never
+``consistent``.  The basis is ``numerical`` for an enumeration (float64 per pattern, with
+margins far above rounding) and ``statistical`` for sampling.
 """
 
 from __future__ import annotations
@@ -27,8 +28,13 @@ from verify.checks.core import Basis
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
-from verify.claims.universal import Decision, holds, violation
+from verify.claims.universal import Decision
 
+#: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
+#: far above the float64 evaluators' rounding (~1e-14); between, the draw is "near" and undecided.
+NEAR = 1e-6
+#: The float64 evaluators' absolute accuracy (~1e-14) with room: sides closer than this are near.
+ABSOLUTE_FLOOR = 1e-12
 #: Grid points of a real instance parameter (ξ) in a probability claim, both ends included.
 GRID_OUTER = 5
 
@@ -57,16 +63,22 @@ def decide(spec, setting) -> Decision:
     q = bound_at(spec, setting)
     evaluator = GridEvaluator(setting, setting.activation, lhs, rhs, spec.full)
     draws, exact = models(setting.model, prob.over, spec.draws, spec.seed)
-    hits, example = 0, None
+    clear, near, example = 0, 0, None
     for model in draws:
         left, right = (np.atleast_1d(v) for v in evaluator.sides(model))
         if not (np.isfinite(left).all() and np.isfinite(right).all()):
             raise ClaimEvaluationError(f"claim: a side is not a finite real number on the grid of "
                                        f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
                                        f"{setting.describe()}; the ranges leave the expression's domain")
-        excess = np.atleast_1d(violation(claim.op, left, right))
-        worst = int(np.argmax(excess)) if excess.size else 0
-        if excess.size and excess[worst] > 0:
+        gap = _signed_gap(claim.op, left, right)  # > 0: violated, < 0: satisfied, relative
+        worst = int(np.argmax(gap)) if gap.size else 0
+        if gap.size and not setting.box and -NEAR <= gap[worst] <= NEAR:
+            # Too close for float64 (a tie: h(0) = 0 exactly for balanced signs): decide this one
+            # pattern with balls, which either settle it or leave it near.
+            settled = _settle_with_balls(setting, model, lhs, rhs, claim.op)
+            gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(settled, 0.0)])
+            worst = 0
+        if gap.size and gap[worst] > NEAR:
             if example is None:
                 example = {
                     "c_signs": list(model.c_signs),
@@ -75,32 +87,51 @@ def decide(spec, setting) -> Decision:
                     "lhs": float(left[worst]),
                     "rhs": float(right[worst]),
                 }
+        elif gap.size and gap.max() < -NEAR:
+            clear += 1
         else:
-            hits += 1
+            near += 1
     total = len(draws)
+    # The event of a draw is decided in float64 on a grid: a clear violation (relative gap > NEAR,
+    # far above rounding) is real, a clear margin is real at the grid's points only.  So the
+    # events lie between `low` (clear margins, and none at all with inner variables, whose event
+    # is a statement about a continuum) and `high` (every draw without a clear violation).
+    low_count = 0 if setting.box else clear
+    high_count = clear + near
     numbers = {
-        "events": hits,
+        "events": high_count,
+        "events_proven": low_count,
         "draws": total,
         "bound": str(q),
         "bound_value": float(q),
+        "near_draws": near,
         "method": "exact enumeration of the sign patterns" if exact else "sampling",
     }
     if exact:
-        probability = sympy.Rational(hits, total)
-        verdict = "holds" if holds(prob.op, probability - q) else "fails"
-        basis = Basis.NUMERICAL if setting.box else Basis.EXACT
-        relation = prob.op if verdict == "holds" else f"not {prob.op}"
-        detail = f"P = {hits}/{total} (all {total} sign patterns) {relation} {q}"
-        numbers["probability"] = str(probability)
+        low, high = sympy.Rational(low_count, total), sympy.Rational(high_count, total)
+        verdict = _interval_verdict(prob.op, low, high, q)
+        basis = Basis.NUMERICAL
+        where = "P" if low == high else f"P in [{low}, {high}]"
+        detail = f"{where} = {high_count}/{total} (all {total} sign patterns) vs claimed P {prob.op} {q}"
+        if low != high:
+            detail = (f"P in [{low_count}/{total}, {high_count}/{total}] over all {total} sign patterns "
+                      f"({near} pattern(s) within relative {NEAR:g} of the relation"
+                      + (", events on a grid of the inner variables prove no event" if setting.box else "")
+                      + f") vs claimed P {prob.op} {q}")
+        numbers["probability"] = str(high) if low == high else [str(low), str(high)]
     else:
-        low, high = clopper_pearson(hits, total)
-        numbers["interval"] = [low, high]
-        verdict = _sampled_verdict(prob.op, low, high, float(q))
+        low_ci, _ = clopper_pearson(low_count, total)
+        _, high_ci = clopper_pearson(high_count, total)
+        numbers["interval"] = [low_ci, high_ci]
+        verdict = _interval_verdict(prob.op, low_ci, high_ci, float(q))
         basis = Basis.STATISTICAL
         detail = (
-            f"{hits}/{total} draws (99.9999% CI [{low:.4g}, {high:.4g}]) vs claimed P {prob.op} "
-            f"{float(q):.4g}"
+            f"{high_count}/{total} draws without a clear violation (99.9999% CI [{low_ci:.4g}, {high_ci:.4g}]"
+            + (f", {near} near the relation" if near else "") + f") vs claimed P {prob.op} {float(q):.4g}"
         )
+    if verdict == "inconclusive":
+        detail += "; the interval contains the bound, so these draws cannot decide it"
+        basis = Basis.NONE
     point: dict | None = None
     if verdict == "fails":
         numbers["failing_draw"] = example
@@ -110,8 +141,43 @@ def decide(spec, setting) -> Decision:
     )
 
 
-def _sampled_verdict(op: str, low: float, high: float, q: float) -> str:
-    """fails / holds / consistent for P OP q from a Clopper–Pearson interval [low, high]."""
+def _signed_gap(op: str, left, right) -> np.ndarray:
+    """How far each grid point violates ``op`` (> 0) or satisfies it (< 0), relative to |lhs| + |rhs|
+    plus ABSOLUTE_FLOOR: two sides within rounding of each other (both ~1e-18 at a tie) are near,
+    never clear either way.  An equality is never clearly satisfied in float64."""
+    left, right = np.asarray(left, float), np.asarray(right, float)
+    raw = {"<=": left - right, "<": left - right, ">=": right - left, ">": right - left,
+           "==": np.abs(left - right)}[op]
+    scale = np.abs(left) + np.abs(right) + ABSOLUTE_FLOOR / NEAR
+    gap = raw / scale
+    if op == "==":
+        gap = np.where(gap > NEAR, gap, 0.0)  # equal in float64 proves nothing
+    return np.atleast_1d(gap)
+
+
+def _settle_with_balls(setting, model, lhs, rhs, op: str) -> str:
+    """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
+    symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
+    from dataclasses import replace
+
+    from verify.claims.universal import certified_check, symbolic_step
+
+    act = None
+    if setting.activation:
+        from verify.activations import get_activation
+
+        act = get_activation(setting.activation)
+    pattern = replace(setting, model=model)
+    exact = symbolic_step(pattern, act, lhs, rhs, op, False).status  # exact zeros: ties of signs
+    if exact in ("holds", "fails"):
+        return exact
+    return certified_check(pattern, act, lhs, rhs, op, {})
+
+
+def _interval_verdict(op: str, low, high, q) -> str:
+    """holds / fails / inconclusive for P OP q when P is known to lie in [low, high] (exactly, or
+    at the Clopper–Pearson confidence).  An interval that contains q decides nothing: it used to
+    say *consistent*, which a bound off by 0.05 earned from 400 draws (half-width ~0.12)."""
     claimed = {
         ">=": (low >= q, high < q),
         ">": (low > q, high <= q),
@@ -120,4 +186,4 @@ def _sampled_verdict(op: str, low: float, high: float, q: float) -> str:
     }[op]
     if claimed[0]:
         return "holds"
-    return "fails" if claimed[1] else "consistent"
+    return "fails" if claimed[1] else "inconclusive"

@@ -283,9 +283,26 @@ def parse_seeds(text: str | int | list | tuple | range) -> tuple[int, ...]:
     return tuple(dict.fromkeys(values))
 
 
-def as_fraction(value: sympy.Expr) -> Fraction:
-    """A rational SymPy number as a Fraction (for the certified step's exact endpoints)."""
-    value = sympy.nsimplify(value, rational=True) if not value.is_Rational else value
-    if not value.is_Rational:
+def as_fraction(value: sympy.Expr, outward: int = 0) -> Fraction:
+    """A real SymPy number as a Fraction, for the certified step's exact endpoints.
+
+    A rational is returned exactly.  An irrational endpoint (``m in [0, pi/4]``) is rounded
+    *outward* when ``outward`` says which way (-1: down, +1: up), to a dyadic within 2^-200 of
+    it, so that a proof over the rounded interval covers the interval asked for (a refutation
+    there must still be checked to lie inside it: :func:`inside`).  With ``outward = 0`` an
+    irrational value raises ValueError: it used to be ``nsimplify``-ed to a nearby rational,
+    which shrank the interval a proof covered."""
+    if value.is_Rational:
+        return Fraction(int(value.p), int(value.q))
+    if outward == 0 or not value.is_number or not value.is_real:
         raise ValueError(f"{value} is not rational")
-    return Fraction(int(value.p), int(value.q))
+    scaled = value * sympy.Integer(2) ** 200
+    rounded = sympy.floor(scaled) if outward < 0 else sympy.ceiling(scaled)
+    if not rounded.is_Integer:
+        raise ValueError(f"cannot round {value} to a rational")
+    return Fraction(int(rounded), 2**200)
+
+
+def inside(point: sympy.Expr, low: sympy.Expr, high: sympy.Expr) -> bool:
+    """Whether the exact rational ``point`` lies in [low, high] (exact endpoints, decided by SymPy)."""
+    return bool(sympy.Le(low, point)) and bool(sympy.Le(point, high))

@@ -308,9 +308,7 @@ class BallQuantities:
                 self._population.clear()
             view = self.model.ball_view(xi)
             view = type(view)(**{**view.__dict__, "activation": self.act})
-            self._population[key] = CertifiedPopulation(
-                view, BALL_DPS, kernel=self.kernel(), gram=self.model.arrays["gram"]
-            )
+            self._population[key] = CertifiedPopulation(view, BALL_DPS, kernel=self.kernel(), gram=view.gram)
         return self._population[key]
 
     def h(self, m, xi):
@@ -360,11 +358,11 @@ class BallQuantities:
     def T(self, l, s):
         from flint import arb
 
-        from verify.certified.balls import exact, integer_power
+        from verify.certified.balls import integer_power
 
         view = self.model.ball_view(arb(1))
         k = self.model.k
-        gram = [[exact(float(v)) for v in row] for row in self.model.gram_float]
+        gram = view.gram
         total = arb(0)
         for i in range(k):
             for j in range(k):

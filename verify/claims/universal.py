@@ -15,8 +15,15 @@ The steps, in order; the first that decides reports itself (``Decision.step``):
    centre, random starts, Nelder–Mead) on the normalised violation
    (lhs − rhs)/(|lhs| + |rhs|); a violation larger than SEARCH_RTOL is re-checked with balls
    when they are available (their verdict is final), so rounding never makes a counterexample.
+   A search can only refute: finding nothing is **inconclusive** ("no counterexample in N
+   evaluations"), with the reason the symbolic and certified steps gave (e.g. the interval
+   where the prover stalled), never holds.
 4. **statistical** — for Monte-Carlo quantities (grad_var): the relation at the box's corners and
-   centre, violated when the violation exceeds t·SE (:mod:`verify.claims.statistics`).
+   centre, violated when the violation exceeds t·SE (:mod:`verify.claims.statistics`); no
+   significant violation is **consistent**, never holds.
+
+Only the symbolic and certified steps say **holds**, and only when exact arithmetic or balls
+decide the relation with no tolerance at all (a ball that touches 0 decides nothing).
 
 A counterexample is shortened to the fewest decimal digits that still violate (checked the way
 it was found), so that its rerun command pins a readable point that reproduces exactly.
@@ -34,7 +41,7 @@ import sympy
 
 from verify.checks.core import Basis
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
-from verify.claims.language import DERIVED_SCALARS, exact_number
+from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
@@ -95,8 +102,12 @@ def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: in
     act = get_activation(setting.activation) if setting.activation else None
     monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))
     undecided = []
-    for step, run in (("symbolic", _symbolic), ("certified", _certified)):
-        if monte_carlo or not budget.allows(step):
+    for step, run in (("symbolic", symbolic_step), ("certified", _certified)):
+        if monte_carlo:
+            continue
+        if not budget.allows(step):
+            undecided.append(f"{step}: skipped, the claim's {step} time budget "
+                             f"({BUDGET_SECONDS[step][full]:g} s) is spent")
             continue
         start = time.perf_counter()
         result = run(setting, act, lhs, rhs, op, full)
@@ -108,6 +119,8 @@ def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: in
         return _statistical(setting, act, lhs, rhs, op, full, seed)
     result = _search(setting, act, lhs, rhs, op, rng, full)
     result.numbers["undecided"] = undecided
+    if result.status == "inconclusive" and undecided:
+        result.detail += "; " + "; ".join(undecided)  # why no step could prove it (the stalled region)
     return result
 
 
@@ -122,13 +135,13 @@ def exact_sides(setting, act, lhs, rhs):
     return sides
 
 
-def _symbolic(setting, act, lhs, rhs, op, full) -> Decision:
+def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
     if op != "==" and len(setting.box) > 1:
         # only an identity could be decided in several variables, and an inequality is not claimed for one
         return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
     try:
         left, right = exact_sides(setting, act, lhs, rhs)
-    except Unavailable as exc:
+    except (Unavailable, InexactNumberError) as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
     difference = left - right
     box = setting.box
@@ -191,6 +204,18 @@ def _rational_points(box: dict) -> list[dict]:
     return sorted(points, key=lambda p: sum(1 for s in p if p[s] not in box[s]))[:64]
 
 
+def symbolic_sign(expression, op: str, variable, low, high) -> bool:
+    """Whether ``expression op 0`` on [low, high] is proved exactly (a rational function of the one
+    variable, by :func:`_one_variable`; a constant, by SymPy's own sign)."""
+    expression = sympy.sympify(expression)
+    if variable not in expression.free_symbols:
+        return bool(expression.free_symbols == set() and holds(op, expression) is sympy.true) or \
+            (expression.is_Rational and bool(holds(op, expression)))
+    if expression.free_symbols != {variable} or not expression.is_rational_function(variable):
+        return False
+    return _one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"
+
+
 def _one_variable(difference, op: str, box: dict) -> Decision:
     """The sign of a rational function of one variable on its interval, exactly (module docstring)."""
     (x,) = difference.free_symbols
@@ -202,6 +227,15 @@ def _one_variable(difference, op: str, box: dict) -> Decision:
         return Decision(
             "undecided", None, "symbolic", detail="not a rational function with rational coefficients"
         )
+    if op in ("<", ">") and polys[0].degree() > 0:
+        # A strict relation fails wherever the numerator vanishes in the closed interval, at a
+        # rational or an irrational root alike (an isolating interval is no proof of either).
+        for root in _real_roots(polys[0]):
+            if root is None:
+                return Decision("undecided", None, "symbolic", detail="roots of the numerator not found exactly")
+            if bool(sympy.Le(low, root)) and bool(sympy.Le(root, high)):
+                return Decision("fails", Basis.EXACT, "symbolic", point={x: root},
+                                detail=f"lhs = rhs at {x} = {root} (an exact root of lhs - rhs)")
     cuts = {low, high}
     for index, poly in enumerate(polys):
         if poly.degree() <= 0:
@@ -212,12 +246,6 @@ def _one_variable(difference, op: str, box: dict) -> Decision:
                 continue
             if index == 1:
                 return Decision("undecided", None, "symbolic", detail="a pole in the interval")
-            if a == b and op in ("<", ">"):
-                return Decision(
-                    "fails", Basis.EXACT, "symbolic", point={x: a}, detail="lhs = rhs at this point"
-                )
-            if op in ("<", ">"):
-                return Decision("undecided", None, "symbolic", detail="lhs - rhs has an irrational root")
             cuts |= {min(max(a, low), high), min(max(b, low), high)}
     ordered = sorted(cuts)
     tests = ordered + [(u + v) / 2 for u, v in zip(ordered, ordered[1:], strict=False)]
@@ -235,6 +263,18 @@ def _one_variable(difference, op: str, box: dict) -> Decision:
     )
 
 
+#: Numerators beyond this degree are not solved exactly (sympy.real_roots grows too slow).
+MAX_ROOT_DEGREE = 24
+
+
+def _real_roots(poly) -> list:
+    """The distinct real roots of a rational polynomial as exact SymPy numbers (rationals,
+    radicals or CRootOf); [None] when the degree is beyond MAX_ROOT_DEGREE."""
+    if poly.degree() > MAX_ROOT_DEGREE:
+        return [None]
+    return list(dict.fromkeys(sympy.real_roots(poly)))
+
+
 # --- 2. certified ------------------------------------------------------------------------------
 def _certified(setting, act, lhs, rhs, op, full) -> Decision:
     from verify.certified.balls import working_precision
@@ -243,9 +283,44 @@ def _certified(setting, act, lhs, rhs, op, full) -> Decision:
     with working_precision(BALL_DPS):
         try:
             gap = _gap_function(setting, act, lhs, rhs, op)
-            return _prove(setting, op, gap, full)
+            decision = _prove(setting, op, gap, full)
         except Unavailable as exc:
             return Decision("undecided", None, "certified", detail=str(exc))
+        if decision.status == "undecided" and op != "==" and len(setting.box) == 1:
+            return _through_touching_points(setting, act, lhs, rhs, op) or decision
+        return decision
+
+
+def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
+    """A non-strict inequality attained at a point, proved by :mod:`verify.claims.touching` from
+    the exact sides (None when they have no closed form in the box variable)."""
+    from verify.claims.quantifiers import as_fraction
+    from verify.claims.touching import prove_touching
+
+    ((variable, (low, high)),) = setting.box.items()
+    if not (low.is_Rational and high.is_Rational):
+        return None
+    try:
+        left, right = exact_sides(setting, act, lhs, rhs)
+    except (Unavailable, InexactNumberError):
+        return None
+    difference = (left - right) if op in (">=", ">") else (right - left)
+    if difference.free_symbols - {variable} or difference.atoms(sympy.Float):
+        return None
+    if op in ("<", ">"):
+        # A strict relation fails where the sides are exactly equal: at an end, or the simplest
+        # rational of the interval where the prover stalled (where balls can never decide it).
+        from verify.claims.touching import exact_zero_in_stall
+
+        point = exact_zero_in_stall(difference, variable, as_fraction(low), as_fraction(high))
+        if point is not None:
+            return Decision("fails", Basis.EXACT, "symbolic", point={variable: point},
+                            detail=f"lhs = rhs exactly at {variable} = {point}")
+        return None
+    proof = prove_touching(difference, variable, as_fraction(low), as_fraction(high))
+    if not proof.proved:
+        return None
+    return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
 
 
 def _gap_function(setting, act, lhs, rhs, op):
@@ -291,8 +366,6 @@ def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
             verdict = _decide_ball(op, gap(point_balls(point)))
         except Unavailable:
             return "undecided"
-    if verdict == "fails" and op == "==" and setting.family == "claim2":
-        return "undecided"  # the certified Claim 2 Gram matrix is rounded to double (see model.py)
     return verdict
 
 
@@ -305,7 +378,7 @@ def _prove(setting, op, gap, full) -> Decision:
     if op == "==" or not box:
         for point in [{}] if not box else _rational_points(box)[:9]:
             verdict = _decide_ball(op, gap(point_balls(point)))
-            if verdict == "fails" and not (op == "==" and setting.family == "claim2"):
+            if verdict == "fails":
                 return Decision(
                     "fails",
                     Basis.CERTIFIED,
@@ -320,21 +393,24 @@ def _prove(setting, op, gap, full) -> Decision:
         return Decision("undecided", None, "certified", detail="more than two continuous variables")
     names = sorted(box, key=lambda s: (s.name != "m", s.name))
     inner, outer = names[0], (names[1] if len(names) > 1 else None)
-    a, b = (as_fraction(v) for v in box[inner])
+    a, b = as_fraction(box[inner][0], -1), as_fraction(box[inner][1], +1)  # outward: a proof covers the box
     budget = PROVER_EVALUATIONS[full]
     if outer is None:
         result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget)
         if result.status is Status.REFUTED:
-            return _refuted(result, inner, {})
+            return _refuted(result, inner, {}, box)
         if result.status is Status.UNDECIDED:
-            return Decision("undecided", None, "certified", detail=f"prover: {result.describe()}")
+            return Decision("undecided", None, "certified", detail=f"prover on {inner}: {result.describe()}")
         return Decision("holds", Basis.CERTIFIED, "certified", detail=f"prover: {result.describe()}")
-    low, high = (as_fraction(v) for v in box[outer])
+    low, high = as_fraction(box[outer][0], -1), as_fraction(box[outer][1], +1)
     queue: list[tuple[Fraction, Fraction, int]] = [(low, high, 0)]
     proofs, start = 0, time.perf_counter()
     while queue:
         if time.perf_counter() - start > PROOF_SECONDS[full]:
-            return Decision("undecided", None, "certified", detail=f"time budget spent after {proofs} proofs")
+            c, d, _ = queue[0]
+            return Decision("undecided", None, "certified",
+                            detail=f"time budget spent after {proofs} proofs, {outer} in [{float(c):.6g}, "
+                                   f"{float(d):.6g}] still open")
         c, d, depth = queue.pop(0)
         fixed = {outer: interval(c, d)}
 
@@ -344,10 +420,11 @@ def _prove(setting, op, gap, full) -> Decision:
         result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget)
         proofs += 1
         if result.status is Status.REFUTED:
-            return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))})
+            return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))}, box)
         if result.status is Status.UNDECIDED:
             if depth >= OUTER_DEPTH:
-                return Decision("undecided", None, "certified", detail=f"prover: {result.describe()}")
+                where = f"{outer} in [{float(c):.6g}, {float(d):.6g}]"
+                return Decision("undecided", None, "certified", detail=f"prover at {where}: {result.describe()}")
             middle = (c + d) / 2
             queue += [(c, middle, depth + 1), (middle, d, depth + 1)]
     return Decision(
@@ -358,12 +435,19 @@ def _prove(setting, op, gap, full) -> Decision:
     )
 
 
-def _refuted(result, inner, outer_point: dict) -> Decision:
-    """The prover's witness (an exact dyadic point) with the second variable's point, as a Decision."""
+def _refuted(result, inner, outer_point: dict, box: dict) -> Decision:
+    """The prover's witness (an exact dyadic point) with the second variable's point, as a Decision.
+
+    The prover ran on the box rounded outward (irrational endpoints), so a witness outside the
+    box asked for refutes nothing: undecided then."""
     from verify.certified.balls import dyadic
+    from verify.claims.quantifiers import inside
 
     assert result.witness is not None
     point = {inner: sympy.Rational(*_pair(dyadic(result.witness)))} | outer_point
+    if not all(inside(v, *box[s]) for s, v in point.items()):
+        return Decision("undecided", None, "certified", detail="the prover's witness lies outside the box "
+                        "(its irrational endpoint was rounded outward)")
     return Decision("fails", Basis.CERTIFIED, "certified", point=point, detail=f"prover: {result.describe()}")
 
 
@@ -380,6 +464,12 @@ def float_sides(setting, act, lhs, rhs):
         values = {s: v for s, v in scalars_of(side, backend, DERIVED_SCALARS).items()}
         functions.append(float_function(side.xreplace(values), symbols, backend))
     return symbols, functions, backend
+
+
+def tolerance_text(backend=None) -> str:
+    """The search's tolerance as printed in its verdicts: every tolerance is stated."""
+    atol = SEARCH_ATOL + 2 * (backend.error_bound if backend is not None else 0.0)
+    return f"rtol {SEARCH_RTOL:g} of |lhs| + |rhs| plus atol {atol:.2g}"
 
 
 def violation(op: str, left, right, atol: float = SEARCH_ATOL):
@@ -434,12 +524,15 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
     numbers: dict = {"worst_violation": float(best + SEARCH_RTOL), "evaluations": evaluations, "lhs": left,
                      "rhs": right, "ratio": left / right if right else None}
     if best <= 0:
+        # Not a proof: a float64 search sees neither a violation narrower than its samples nor
+        # one below its tolerance (K(-1) >= -0.3942944903 for tanh, false by 1e-10, "held").
         return Decision(
-            "holds",
-            Basis.NUMERICAL,
+            "inconclusive",
+            Basis.NONE,
             "search",
             numbers=numbers,
-            detail=f"no violation in {evaluations} evaluations (worst relative gap {best + SEARCH_RTOL:.3g})",
+            detail=f"no counterexample in {evaluations} float64 evaluations (violations below "
+                   f"{tolerance_text(backend)} are not resolved), which proves nothing",
         )
     point = dict(zip(symbols, best_point, strict=True))
     return confirm(
@@ -464,11 +557,12 @@ def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: di
     )
     if verdict == "holds":
         return Decision(
-            "holds",
-            Basis.NUMERICAL,
+            "inconclusive",
+            Basis.NONE,
             "search",
             numbers=numbers,
-            detail="the float64 violation vanishes in ball arithmetic (rounding)",
+            detail="the search's float64 violation vanishes in ball arithmetic (rounding), and no "
+                   "step proved the claim elsewhere",
         )
     basis = Basis.CERTIFIED if verdict == "fails" else Basis.NUMERICAL
     return Decision(
@@ -477,7 +571,8 @@ def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: di
         "search",
         point=exact_point,
         numbers=numbers,
-        detail="counterexample search" + ("; confirmed in ball arithmetic" if verdict == "fails" else ""),
+        detail="counterexample search" + ("; confirmed in ball arithmetic" if verdict == "fails" else
+                                          f"; float64 violation beyond {tolerance_text()}, no ball to confirm"),
     )
 
 
@@ -533,7 +628,7 @@ def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
     score, point, value, se = worst
     numbers = {"z_over_t": score, "difference": value, "standard_error": se, "t_critical": t}
     if score > 1:
-        return Decision(
+        return Decision(  # a violation beyond t*SE: a false failure is rarer than 1e-7 per point
             "fails",
             Basis.STATISTICAL,
             "statistical",
@@ -541,10 +636,12 @@ def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
             numbers=numbers,
             detail=f"violated by {abs(value):.4g} > t*SE = {t * se:.3g} (t = {t:.2f})",
         )
+    # No significant violation is not a proof: a violation smaller than t*SE passes unseen.
     return Decision(
-        "holds",
+        "consistent",
         Basis.STATISTICAL,
         "statistical",
         numbers=numbers,
-        detail=f"no significant violation at {len(grid) or 1} point(s): worst |gap|/(t*SE) = {score:.3g}",
+        detail=f"no significant violation at {len(grid) or 1} point(s): worst |gap|/(t*SE) = {score:.3g} "
+               f"(a violation below t*SE = {t * se:.3g} would pass unseen)",
     )

@@ -31,6 +31,7 @@ class OneLineParser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     from verify.cli import (
         bench_cmd,
+        calibrate_cmd,
         check_cmd,
         claim_cmd,
         derive_cmd,
@@ -53,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in (
         check_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
-        bench_cmd, grad_cmd, simulate_cmd, figures_cmd,
+        bench_cmd, grad_cmd, simulate_cmd, figures_cmd, calibrate_cmd,
     ):
         module.add_parser(sub)
     for command in sub.choices.values():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
+from fractions import Fraction
 from typing import TypeVar
 
 from verify import validation
@@ -86,9 +87,29 @@ def correlation(text: str) -> str:
     return text
 
 
+class ExactReal(float):
+    """A number typed on the command line: its double, plus the exact decimal it spells.
+
+    Float paths use the double; the certified and high-precision paths read ``exact`` (a
+    Fraction: '0.1' is 1/10) or ``text``, so ``verify h --m 0.1 --certified`` certifies h(1/10),
+    the number printed, and not h of the double nearest it."""
+
+    exact: Fraction
+    text: str
+
+    def __new__(cls, text: str, value: float):
+        out = super().__new__(cls, value)
+        out.exact, out.text = Fraction(text.strip().replace("_", "")), text.strip()
+        return out
+
+
 def overlap(text: str) -> float:
-    """m = ⟨u, û⟩ of unit vectors, in [−1, 1]."""
-    return _real(text, "m", low=-1, high=1, why="it is the overlap <u, u_hat>")
+    """m = ⟨u, û⟩ of unit vectors, in [−1, 1] (an :class:`ExactReal`)."""
+    value = _real(text, "m", low=-1, high=1, why="it is the overlap <u, u_hat>")
+    exact = _parsed(text, lambda t: Fraction(t.strip().replace("_", "")), "a finite decimal number")
+    if not -1 <= exact <= 1:
+        raise argparse.ArgumentTypeError(f"m must lie in [-1, 1] (it is the overlap <u, u_hat>), got {text!r}")
+    return ExactReal(text, value)
 
 
 def open_overlap(text: str) -> float:

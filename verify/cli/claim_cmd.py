@@ -102,6 +102,7 @@ def outcome_dict(outcome) -> dict:
         "verdict": outcome.verdict.value,
         "basis": outcome.basis.value if outcome.basis else None,
         "evidence": outcome.evidence,
+        "scope": outcome.scope,
         "counterexample": outcome.counterexample,
         "numbers": outcome.numbers,
         "parameters": outcome.parameters,
@@ -118,6 +119,8 @@ def report(outcome) -> str:
         f"decided by the {numbers.get('decided_by')} step)",
         f"evidence: {outcome.evidence}",
     ]
+    if outcome.scope:
+        lines.append(f"scope:    {outcome.scope}")
     if outcome.counterexample:
         shown = {k: v for k, v in outcome.counterexample.items() if k != "rerun"}
         lines.append("counterexample: " + ", ".join(f"{k}={v}" for k, v in shown.items()))
@@ -125,7 +128,7 @@ def report(outcome) -> str:
     if "points" in numbers:
         lines.append(f"fit:      {numbers['growth']} = " + ", ".join(f"{p:g}" for p in numbers["points"]))
         for side in ("upper", "lower"):
-            if f"{side}_ratios" in numbers:
+            if f"{side}_exponent" in numbers:
                 ratios = ", ".join(f"{r:.4g}" for r in numbers[f"{side}_ratios"])
                 lines.append(f"          {side} ratio = {ratios}; exponent {numbers[f'{side}_exponent']}")
     lines.extend(f"note:     {note}" for note in outcome.notes)

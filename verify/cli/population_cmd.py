@@ -53,7 +53,7 @@ def run(args) -> int:
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
     elif args.dps is not None:
         precise = population.h_precise if args.quantity == "h" else population.loss_precise
-        pairs = [precise(inst, m, args.dps) for m in args.m]
+        pairs = [precise(inst, getattr(m, "text", m), args.dps) for m in args.m]  # the decimal typed
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
         return _print_precise(args, values, bounds)
     else:
@@ -102,7 +102,7 @@ def _run_certified(args, inst) -> int:
     pop = certified_population(inst, dps)
     with working_precision(dps):
         evaluate = pop.h if args.quantity == "h" else pop.loss
-        balls = [evaluate(m) for m in args.m]
+        balls = [evaluate(getattr(m, "exact", m)) for m in args.m]  # m as the exact decimal typed
     label = "h(m)" if args.quantity == "h" else "Phi(m)"
     if args.json:
         json.dump({"instance": args.instance, "quantity": args.quantity, "certified": True, "dps": dps,

@@ -1,0 +1,284 @@
+r"""The calibration corpus: statements whose truth is known, run through ``verify claim``.
+
+A verification suite is worth its power to find mistakes, so that power is measured, not
+assumed.  The corpus (``tests/calibration/corpus/*.toml``) holds statements with their truth
+established independently of the suite (a derivation or a reference, one line each), in
+classes that probe the ways a decision can go wrong: identities and inequalities that hold,
+statements false by a relative margin 10^-j (j = 1..13), false at one point only, for one
+activation of several, only near ρ = ±1, orders with the exponent off by 1/2 or 1,
+probabilities off by 0.05, decimal literals, and every instance family.
+
+:func:`run_corpus` decides every statement and :func:`confusion` tabulates truth × verdict,
+per class and per basis.  The suite is **sound** on the corpus when no false statement gets
+*holds* or *consistent* and no true one gets *fails*; its **power** is the fraction of true
+statements it decides (holds or consistent).  ``verify calibrate`` prints both and exits 1
+when soundness fails or the power is below :data:`REQUIRED_POWER`.
+
+A corpus file is untrusted text: it is read with :mod:`tomllib` (data only), each entry is
+checked against the schema below, and its claim goes through the claim language's whitelist
+parser like any other.
+
+Schema of one ``[[statement]]`` table::
+
+    id = "mu1-relu-half"      # unique: letters, digits, . _ -
+    class = "true-identity"   # the statement's class (free text, grouped in the matrix)
+    truth = true              # as derived independently
+    claim = "mu(1) == 1/2"
+    reason = "..."            # one line
+    # optional, as the API's keyword arguments: activation, family (lists of strings), for (list),
+    # seeds, prob, growth, lam (strings), margin (number, for the margin classes), slow (bool)
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from verify.errors import VerifyInputError
+
+#: The share of true statements that must be decided (holds or consistent).
+REQUIRED_POWER = 0.9
+VERDICTS = ("holds", "consistent", "inconclusive", "fails", "error")
+#: A corpus file beyond this size, or a corpus beyond this many statements, is refused.
+MAX_FILE_BYTES = 1_000_000
+MAX_STATEMENTS = 5000
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+_LIST_OPTIONS = ("activation", "family", "for")
+_TEXT_OPTIONS = ("seeds", "prob", "growth", "lam")
+
+
+class CorpusError(VerifyInputError):
+    """A corpus file or entry that does not follow the schema (module docstring)."""
+
+
+@dataclass(frozen=True)
+class Statement:
+    id: str
+    cls: str
+    truth: bool
+    claim: str
+    reason: str
+    options: dict = field(default_factory=dict)
+    margin: float | None = None
+    slow: bool = False
+    source: str = ""
+
+    def keywords(self) -> dict:
+        """The keyword arguments of :func:`verify.claims.claim`."""
+        out = {k: v for k, v in self.options.items() if k != "for"}
+        if "for" in self.options:
+            out["for_"] = self.options["for"]
+        return out
+
+
+@dataclass
+class Result:
+    statement: Statement
+    verdict: str
+    basis: str
+    evidence: str
+    seconds: float
+
+    @property
+    def unsound(self) -> bool:
+        """A false statement held or consistent, or a true one failed (or a crash)."""
+        accepted = self.verdict in ("holds", "consistent")
+        return self.verdict == "error" or (accepted and not self.statement.truth) or \
+            (self.verdict == "fails" and self.statement.truth)
+
+    def to_dict(self) -> dict:
+        s = self.statement
+        return {"id": s.id, "class": s.cls, "truth": s.truth, "claim": s.claim, "options": s.options,
+                "reason": s.reason, "verdict": self.verdict, "basis": self.basis,
+                "evidence": self.evidence, "seconds": round(self.seconds, 3), "source": s.source}
+
+
+def default_corpus() -> Path:
+    """``tests/calibration/corpus`` of the checkout this package sits in."""
+    return Path(__file__).resolve().parent.parent / "tests" / "calibration" / "corpus"
+
+
+def load_corpus(directory: Path | str, include_slow: bool = False) -> list[Statement]:
+    """Every statement of the corpus files in ``directory`` (sorted by file, then order)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise CorpusError(f"--corpus: {str(directory)!r} is not a directory of corpus .toml files")
+    statements: list[Statement] = []
+    seen: dict[str, str] = {}
+    for path in sorted(directory.glob("*.toml")):
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            raise CorpusError(f"corpus file {path.name!r} is not a regular file under {MAX_FILE_BYTES} bytes")
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise CorpusError(f"corpus file {path.name!r} is not valid TOML: {exc}") from None
+        entries = data.get("statement", [])
+        if not isinstance(entries, list):
+            raise CorpusError(f"corpus file {path.name!r}: [[statement]] must be an array of tables")
+        for index, entry in enumerate(entries):
+            statement = _statement(entry, f"{path.name} entry {index + 1}", path.name)
+            if statement.id in seen:
+                raise CorpusError(f"corpus id {statement.id!r} appears in {seen[statement.id]} and {path.name}")
+            seen[statement.id] = path.name
+            if include_slow or not statement.slow:
+                statements.append(statement)
+        if len(statements) > MAX_STATEMENTS:
+            raise CorpusError(f"the corpus has more than {MAX_STATEMENTS} statements")
+    if not statements:
+        raise CorpusError(f"no statements in {str(directory)!r}")
+    return statements
+
+
+def _statement(entry, where: str, source: str) -> Statement:
+    if not isinstance(entry, dict):
+        raise CorpusError(f"{where}: not a table")
+    known = {"id", "class", "truth", "claim", "reason", "margin", "slow", *_LIST_OPTIONS, *_TEXT_OPTIONS}
+    unknown = sorted(set(entry) - known)
+    if unknown:
+        raise CorpusError(f"{where}: unknown field(s) {', '.join(unknown)}")
+    for name, kind in (("id", str), ("class", str), ("truth", bool), ("claim", str), ("reason", str)):
+        if not isinstance(entry.get(name), kind):
+            raise CorpusError(f"{where}: field {name!r} must be a {kind.__name__}")
+    if not _ID.fullmatch(entry["id"]):
+        raise CorpusError(f"{where}: id {entry['id']!r} must match {_ID.pattern}")
+    options: dict = {}
+    for name in _LIST_OPTIONS:
+        if name in entry:
+            value = entry[name]
+            if isinstance(value, str):
+                value = [value]
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise CorpusError(f"{where}: {name!r} must be a string or a list of strings")
+            options[name] = list(value)
+    for name in _TEXT_OPTIONS:
+        if name in entry:
+            if not isinstance(entry[name], str):
+                raise CorpusError(f"{where}: {name!r} must be a string")
+            options[name] = entry[name]
+    margin = entry.get("margin")
+    if margin is not None and (isinstance(margin, bool) or not isinstance(margin, int | float)):
+        raise CorpusError(f"{where}: margin must be a number")
+    slow = entry.get("slow", False)
+    if not isinstance(slow, bool):
+        raise CorpusError(f"{where}: slow must be true or false")
+    return Statement(entry["id"], entry["class"], entry["truth"], entry["claim"], entry["reason"], options,
+                     None if margin is None else float(margin), slow, source)
+
+
+def decide(statement: Statement) -> Result:
+    """The suite's verdict on one statement; bad input or a crash is recorded as ``error``."""
+    from verify.claims import claim
+
+    start = time.perf_counter()
+    try:
+        outcome = claim(statement.claim, **statement.keywords())
+        verdict, basis, evidence = outcome.verdict.value, str(outcome.basis), outcome.evidence
+    except Exception as exc:  # noqa: BLE001 - every failure is recorded and counted as unsound
+        verdict, basis, evidence = "error", "none", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+    return Result(statement, verdict, basis, evidence, time.perf_counter() - start)
+
+
+def run_corpus(statements: list[Statement], workers: int = 1,
+               on_result: Callable[[Result], None] | None = None) -> list[Result]:
+    """Decide every statement, in ``workers`` processes (results in corpus order)."""
+    if workers <= 1:
+        results = []
+        for s in statements:
+            results.append(decide(s))
+            if on_result:
+                on_result(results[-1])
+        return results
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        results = []
+        for result in pool.map(decide, statements, chunksize=4):
+            results.append(result)
+            if on_result:
+                on_result(result)
+        return results
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Truth × verdict counts, overall, per class and per basis, with the soundness figures."""
+
+    matrix: dict
+    by_class: dict
+    by_basis: dict
+    false_accepted: int
+    true_failed: int
+    errors: int
+    true_total: int
+    true_decided: int
+
+    @property
+    def power(self) -> float:
+        return self.true_decided / self.true_total if self.true_total else 1.0
+
+    @property
+    def sound(self) -> bool:
+        return self.false_accepted == 0 and self.true_failed == 0 and self.errors == 0
+
+    @property
+    def passed(self) -> bool:
+        return self.sound and self.power >= REQUIRED_POWER
+
+
+def confusion(results: Iterable[Result]) -> Summary:
+    results = list(results)
+    matrix: dict = {truth: Counter() for truth in ("true", "false")}
+    by_class: dict = defaultdict(lambda: {"true": Counter(), "false": Counter()})
+    by_basis: dict = defaultdict(Counter)
+    for r in results:
+        truth = "true" if r.statement.truth else "false"
+        matrix[truth][r.verdict] += 1
+        by_class[r.statement.cls][truth][r.verdict] += 1
+        by_basis[r.basis][f"{truth}/{r.verdict}"] += 1
+    true_results = [r for r in results if r.statement.truth]
+    return Summary(
+        matrix={t: dict(c) for t, c in matrix.items()},
+        by_class={k: {t: dict(c) for t, c in v.items()} for k, v in sorted(by_class.items())},
+        by_basis={k: dict(v) for k, v in sorted(by_basis.items())},
+        false_accepted=sum(1 for r in results if not r.statement.truth and r.verdict in ("holds", "consistent")),
+        true_failed=sum(1 for r in results if r.statement.truth and r.verdict == "fails"),
+        errors=sum(1 for r in results if r.verdict == "error"),
+        true_total=len(true_results),
+        true_decided=sum(1 for r in true_results if r.verdict in ("holds", "consistent")),
+    )
+
+
+def matrix_markdown(summary: Summary) -> str:
+    """The confusion matrix as Markdown tables: overall and per class, then per basis."""
+
+    def row(label: str, counts: dict) -> str:
+        return f"| {label} | " + " | ".join(str(counts.get(v, 0)) for v in VERDICTS) + " |"
+
+    header = "| truth \\ verdict | " + " | ".join(VERDICTS) + " |\n|---|" + "---|" * len(VERDICTS)
+    lines = [header, row("true", summary.matrix["true"]), row("false", summary.matrix["false"]), ""]
+    lines.append("| class | truth | " + " | ".join(VERDICTS) + " |")
+    lines.append("|---|---|" + "---|" * len(VERDICTS))
+    for cls, by_truth in summary.by_class.items():
+        for truth in ("true", "false"):
+            if by_truth.get(truth):
+                lines.append(f"| {cls} | {truth} | " + " | ".join(str(by_truth[truth].get(v, 0)) for v in VERDICTS)
+                             + " |")
+    lines.append("")
+    lines.append("| basis | " + " | ".join(f"{t}/{v}" for t in ("true", "false") for v in VERDICTS[:4]) + " |")
+    lines.append("|---|" + "---|" * 8)
+    for basis, counts in summary.by_basis.items():
+        lines.append(f"| {basis} | " + " | ".join(str(counts.get(f"{t}/{v}", 0)) for t in ("true", "false")
+                                                   for v in VERDICTS[:4]) + " |")
+    return "\n".join(lines)
+
+
+def headline(summary: Summary, count: int) -> str:
+    return (f"{count} statements ({summary.true_total} true, {count - summary.true_total} false): "
+            f"{summary.false_accepted} false statement(s) held or consistent, {summary.true_failed} true "
+            f"statement(s) failed, {summary.errors} error(s); {summary.true_decided} of {summary.true_total} "
+            f"true statements decided ({summary.power:.1%}, required {REQUIRED_POWER:.0%})")

@@ -1,0 +1,179 @@
+r"""Non-strict inequalities that are attained: a proof through the point where they touch.
+
+The branch-and-bound prover (:func:`verify.certified.prover.prove_geq`) proves g ≥ 0 only
+with a strict margin on every piece of its cover, so an inequality attained with equality
+(K(ρ) ≤ K(1) at ρ = 1, exp(x) ≥ 1 + x at 0) always stalls at the touching point.  When the
+gap g has a closed form in the one box variable (the symbolic step's exact sides), the touch
+is settled by Taylor's theorem instead:
+
+1. the stall interval suggests a touching point t₀: a box endpoint in it, or the simplest
+   rational in it; g(t₀) = 0 must hold *exactly* (SymPy simplifies it to 0);
+2. g' ≥ 0 on [t₀, t₀ + δ] and −g' ≥ 0 on [t₀ − δ, t₀] (inside the box) are proved the same
+   way, recursively (g' may touch 0 at t₀ too: exp(x) − 1 − x at 0), at most MAX_ORDER deep;
+   then g ≥ g(t₀) = 0 on the neighbourhood by monotonicity;
+3. the prover covers the rest of the box strictly (at most MAX_TOUCHES touching points).
+
+Every step is exact or certified, so the result is a proof ("holds", certified).  When any
+step fails the claim stays undecided, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy
+
+#: Touching points settled per interval, derivatives deep, and neighbourhood sizes 2^-n.
+MAX_TOUCHES = 3
+MAX_ORDER = 6
+NEIGHBOURHOODS = (1, 2, 3, 4, 6, 8, 12, 16)  # the largest that works: the rest is then easy
+PROVER_EVALUATIONS = 400
+
+
+@dataclass(frozen=True)
+class TouchProof:
+    proved: bool
+    detail: str
+
+
+def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
+                   depth: int = 0) -> TouchProof:
+    """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points."""
+    from verify.certified.prover import Status
+
+    pending = [(low, high)]
+    touches: list[str] = []
+    while pending:
+        a, b = pending.pop()
+        result = _prove(difference, variable, a, b)
+        if result is None:
+            return TouchProof(False, "the gap has no ball evaluation")
+        if result.status is Status.PROVED:
+            continue
+        if result.status is Status.REFUTED or result.stall is None or len(touches) >= MAX_TOUCHES:
+            return TouchProof(False, f"prover: {result.describe()}")
+        stall = (Fraction(result.stall[0].mid().str(40, radius=False)),
+                 Fraction(result.stall[1].mid().str(40, radius=False)))
+        point = _touching_point(difference, variable, a, b, stall)
+        if point is None:
+            return TouchProof(False, f"no exact touching point in the stalled interval {_show(stall)}")
+        settled = _settle(difference, variable, point, a, b, depth)
+        if settled is None:
+            return TouchProof(False, f"g({point}) = 0 exactly, but no derivative settles the sign near it")
+        (left, right), order = settled
+        touches.append(f"{variable} = {point} (order {order})")
+        pending += [(a, left)] if left > a else []
+        pending += [(right, b)] if right < b else []
+    return TouchProof(True, "proved through the touching point(s) " + ", ".join(touches)
+                      + " by monotonicity (exact zeros, certified signs of the derivatives) and strictly elsewhere")
+
+
+def _prove(expr, variable, a: Fraction, b: Fraction):
+    from verify.certified.prover import constant, prove_geq
+
+    function = _ball_function(expr, variable, (a, b))
+    if function is None:
+        return None
+    return prove_geq(function, constant(0), a, b, max_evaluations=PROVER_EVALUATIONS)
+
+
+def exact_zero_in_stall(expr, variable, low: Fraction, high: Fraction) -> sympy.Rational | None:
+    """An exact zero of ``expr`` where the prover of expr ≥ 0 stalls (an end, or the simplest
+    rational of the stalled interval), or None: a strict inequality fails there."""
+    for point in (low, high):
+        if is_zero(expr.subs(variable, sympy.Rational(point.numerator, point.denominator))):
+            return sympy.Rational(point.numerator, point.denominator)
+    result = _prove(expr, variable, low, high)
+    if result is None or result.stall is None:
+        return None
+    stall = (Fraction(result.stall[0].mid().str(40, radius=False)),
+             Fraction(result.stall[1].mid().str(40, radius=False)))
+    point = _touching_point(expr, variable, low, high, stall)
+    return None if point is None else sympy.Rational(point.numerator, point.denominator)
+
+
+def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
+    """t -> ball of ``expr``.  √, acos and asin are clamped to their domains when SymPy proves,
+    exactly, that their arguments stay in them on ``box`` (1 − ρ² ≥ 0 on [−1, 1]): a ball of ρ near
+    ±1 sticks out of the domain by rounding alone, which made every proof near ρ = 1 stall."""
+    from verify.certified.compile import RealBackend, compile_expression
+    from verify.certified.errors import CertificationError
+
+    clamped = _domains_proved(expr, variable, box)
+    try:
+        compiled = compile_expression(expr, variable, RealBackend(clamped=clamped))
+    except (CertificationError, ValueError, TypeError):
+        return None
+    return lambda t: compiled(t)
+
+
+def _domains_proved(expr, variable, box) -> bool:
+    from verify.claims.universal import symbolic_sign
+
+    low, high = (sympy.Rational(v.numerator, v.denominator) for v in box)
+    conditions = []
+    for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.Pow) and node.exp.is_Rational and not node.exp.is_Integer:
+            conditions.append((node.base, ">="))
+        elif isinstance(node, sympy.acos | sympy.asin):
+            conditions += [(1 - node.args[0], ">="), (node.args[0] + 1, ">=")]
+    return all(symbolic_sign(argument, op, variable, low, high) for argument, op in conditions)
+
+
+def _touching_point(expr, variable, a: Fraction, b: Fraction, stall) -> Fraction | None:
+    lo, hi = stall
+    candidates = [e for e in (a, b) if lo <= e <= hi]
+    # The stall is where the budget ran out, not always at the touch (x**4/24 near 0 costs many
+    # evaluations elsewhere), so the simplest rationals of the whole interval are tried too.
+    candidates += [_simplest_between(lo, hi), a, b, _simplest_between(a, b)]
+    candidates = [c for c in dict.fromkeys(candidates) if c is not None and a <= c <= b]
+    for point in candidates[:6]:
+        if is_zero(expr.subs(variable, sympy.Rational(point.numerator, point.denominator))):
+            return point
+    return None
+
+
+def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction | None:
+    """The fraction with the smallest denominator in [lo, hi] (a few tries of limit_denominator)."""
+    middle = (lo + hi) / 2
+    for limit in (1, 2, 3, 4, 6, 8, 10, 12, 16, 100, 1000):
+        candidate = middle.limit_denominator(limit)
+        if lo <= candidate <= hi:
+            return candidate
+    return None
+
+
+def is_zero(value: sympy.Expr) -> bool:
+    """Exactly zero, as SymPy proves it (no numerical test)."""
+    if value.is_zero:
+        return True
+    try:
+        return sympy.simplify(value) == 0
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _settle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: int):
+    """((left, right), depth): a neighbourhood of the exact zero ``point`` inside [a, b] where
+    expr ≥ 0 is proved by monotonicity: expr' ≥ 0 on [point, right] and −expr' ≥ 0 on
+    [left, point], each proved by :func:`prove_touching` again (its own touching points through
+    expr'', ...; at most MAX_ORDER deep), so a touch of any finite order is settled."""
+    if depth >= MAX_ORDER:
+        return None
+    derivative = sympy.diff(expr, variable)
+    for n in NEIGHBOURHOODS:
+        delta = Fraction(1, 2**n)
+        left, right = max(a, point - delta), min(b, point + delta)
+        proofs = []
+        if right > point:
+            proofs.append(prove_touching(derivative, variable, point, right, depth + 1))
+        if left < point:
+            proofs.append(prove_touching(-derivative, variable, left, point, depth + 1))
+        if all(p.proved for p in proofs):
+            return (left, right), depth + 1
+    return None
+
+
+def _show(interval) -> str:
+    return f"[{float(interval[0]):.17g}, {float(interval[1]):.17g}]"

@@ -1,0 +1,74 @@
+"""``verify calibrate [--corpus DIR] [--workers N] [--json FILE] [--slow]``: the suite's own test of power.
+
+Runs every statement of the calibration corpus (:mod:`verify.calibration`) through ``verify
+claim`` and prints the confusion matrix truth × verdict, per class and per basis.  Exit status
+0 when no false statement held or was consistent, no true one failed, nothing crashed and at
+least 90 % of the true statements were decided; 1 otherwise (each unsound result is listed);
+2 for a bad corpus or bad arguments.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from verify.cli.arguments import positive_int
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("calibrate", help="run the calibration corpus (statements of known truth) and print "
+                                         "the confusion matrix truth x verdict")
+    p.add_argument("--corpus", default=None, metavar="DIR",
+                   help="directory of corpus .toml files (default: tests/calibration/corpus of this checkout)")
+    p.add_argument("--workers", type=positive_int, default=2, metavar="N",
+                   help="processes deciding statements in parallel (default 2)")
+    p.add_argument("--json", default=None, metavar="FILE", help="write every result and the matrix as JSON")
+    p.add_argument("--slow", action="store_true", help="include the statements marked slow")
+    p.add_argument("--quiet", action="store_true", help="print only the matrix and the summary")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from verify import calibration
+    from verify.files import output_file
+
+    corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
+    json_path = output_file(args.json, "--json") if args.json else None
+    statements = calibration.load_corpus(corpus, include_slow=args.slow)
+    bar = _progress(len(statements), args.quiet)
+
+    def show(result) -> None:
+        if bar is not None:
+            bar.update(1)
+        elif not args.quiet and result.unsound:
+            print(f"UNSOUND {result.statement.id}: truth {result.statement.truth}, verdict {result.verdict}")
+
+    results = calibration.run_corpus(statements, workers=args.workers, on_result=show)
+    if bar is not None:
+        bar.close()
+    summary = calibration.confusion(results)
+    print(calibration.matrix_markdown(summary))
+    print()
+    unsound = [r for r in results if r.unsound]
+    for r in unsound:
+        print(f"unsound: {r.statement.id} ({r.statement.cls}, truth {r.statement.truth}): {r.verdict} "
+              f"({r.basis}) — {r.evidence[:300]}")
+    print(calibration.headline(summary, len(results)))
+    if json_path is not None:
+        payload = {"summary": {"matrix": summary.matrix, "by_class": summary.by_class, "by_basis": summary.by_basis,
+                               "false_accepted": summary.false_accepted, "true_failed": summary.true_failed,
+                               "errors": summary.errors, "true_total": summary.true_total,
+                               "true_decided": summary.true_decided, "power": summary.power,
+                               "passed": summary.passed},
+                   "results": [r.to_dict() for r in results]}
+        json_path.write_text(json.dumps(payload, indent=1, default=str) + "\n", encoding="utf-8")
+    return 0 if summary.passed else 1
+
+
+def _progress(total: int, quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="statement", file=sys.stderr, leave=False)
