@@ -28,7 +28,7 @@ PINNED = {
     "remark-15": (Verdict.FAILS, E),  # a SymPy limit; the float64 closed form supports the correction
     "theorem-13": (Verdict.FAILS, E),  # SymPy schedule ratios
     "remark-10-display": (Verdict.FAILS, C),  # |tanh 1|^2 = 0.58 as a ball against the printed integral 0
-    "assumption-1": (Verdict.HOLDS, C),  # the float64 tolerances re-decided in balls (rejection exact)
+    "assumption-1": (Verdict.CONSISTENT, C),  # float64 tolerances re-decided in balls: a proxy, so consistent
     "definition-24": (Verdict.HOLDS, C),  # every input enumerated; Var(Q) - sum a_S^2 in balls
     "eq-12": (Verdict.HOLDS, C),  # SymPy identity; Q PSD by an LDL^T in balls (all pivots > 0)
     "proposition-30": (Verdict.CONSISTENT, C),  # exact laws in integers, excesses over gamma^(1/2) in balls

@@ -128,3 +128,16 @@ def test_residual_text_says_what_was_decided_not_rounding_digits():
     assert residual_text(3.1e-11, 1e-7) == residual_text(2.2e-11, 1e-7) == "within 1e-07"
     assert residual_text(1e-7, 1e-7) == "within 1e-07"
     assert residual_text(2.5e-6, 1e-7) == "2.5e-06 (above 1e-07)"
+
+
+def test_a_holds_on_a_proxy_is_consistent_and_scopes_are_named():
+    from verify.checks.core import Outcome, Verdict, apply_scope_rule, scoped
+
+    outcome = apply_scope_rule(scoped(Outcome(Verdict.HOLDS, "proved at one m"), "proxy: one m"))
+    assert outcome.verdict is Verdict.CONSISTENT and "proxy" in outcome.notes[-1]
+    kept = apply_scope_rule(scoped(Outcome(Verdict.HOLDS, "proved"), "statement: every m, symbolically"))
+    assert kept.verdict is Verdict.HOLDS
+    failed = scoped(Outcome(Verdict.FAILS, "no", counterexample={"m": 0}), "proxy: x")
+    assert failed.scope is None  # a counterexample is its own scope
+    with pytest.raises(ValueError):
+        scoped(Outcome(Verdict.HOLDS, "x"), "somewhere")

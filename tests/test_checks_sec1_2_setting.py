@@ -13,10 +13,13 @@ from verify.checks.core import Verdict
 load_all()
 
 
-def test_assumptions_1_to_4_hold():
-    for n in (1, 2, 3, 4):
+def test_assumptions_1_to_4_hold_or_are_consistent_on_the_float_generators():
+    for n in (2, 3):
         out = run(f"assumption-{n}")
         assert out.verdict is Verdict.HOLDS, (n, out.evidence)
+    for n in (1, 4):  # unit rows / Gram = I within a tolerance of the float64 generators: a proxy
+        out = run(f"assumption-{n}")
+        assert out.verdict is Verdict.CONSISTENT and out.scope.startswith("proxy: "), (n, out.evidence)
 
 
 def test_assumption_3_fails_when_the_glm_identity_is_broken(monkeypatch):

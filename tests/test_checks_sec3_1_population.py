@@ -21,7 +21,8 @@ def _with_typo(display):
 
 def test_proposition_4_holds():
     outcome = run_check("proposition-4")
-    assert outcome.verdict is Verdict.HOLDS
+    assert outcome.verdict is Verdict.CONSISTENT  # exact to degree 6, beyond it points: a proxy
+    assert outcome.scope.startswith("proxy: ")
     assert outcome.numbers["worst_excess_over_tolerance"] <= 0
 
 

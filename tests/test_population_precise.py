@@ -20,7 +20,7 @@ from tests.cli_helpers import run_verify
 from verify import population
 from verify.derive import prop_4
 from verify.hermite import hermite_coefficients
-from verify.instance import GENERATORS
+from verify.instance import GENERATORS, nominal_gram
 from verify.series import h_series
 
 K = 4
@@ -121,13 +121,14 @@ def test_sympy_coefficients_match_the_series(kind, activation):
     The per-pair derivation assumes unit rows w_i (Assumption 1, ‖w_i + ξc_iu‖² = 1 + ξ²/k);
     the GLM instances have W = 0 and rows ±u, checked in tests/test_properties.py."""
     inst = make(kind, activation, 1.0)
+    gram = nominal_gram(inst)  # G_ii = 1 exactly, the numbers every evaluator reads
     big_p = prop_4.P
     coefficients = sympy_pair_coefficients()
     with mpmath.workdps(50):
         mu = hermite_coefficients(activation, big_p + 1, 50).values
         for l in range(big_p):
             derived = mpmath.fsum(
-                coefficients[l](*map(mpmath.mpf, (inst.xi, inst.k, inst.gram[i, j], inst.lam[i],
+                coefficients[l](*map(mpmath.mpf, (inst.xi, inst.k, gram[i, j], inst.lam[i],
                                                   inst.lam[j], round(inst.k * inst.c[i] * inst.c_hat[j]))),
                                 *mu)
                 for i in range(inst.k) for j in range(inst.k))

@@ -85,10 +85,13 @@ class ProofResult:
 
 
 def prove_geq(f: BallFunction, g: BallFunction, a, b, *, max_depth: int = MAX_DEPTH,
-              max_evaluations: int = MAX_EVALUATIONS) -> ProofResult:
-    """Prove f(m) ≥ g(m) for all m ∈ [a, b] (strictly, up to the cover), or refute it.
+              max_evaluations: int = MAX_EVALUATIONS, strict: bool = True) -> ProofResult:
+    """Prove f(m) ≥ g(m) for all m ∈ [a, b], or refute it.
 
-    ``a`` and ``b`` are exact numbers (floats, ints, Fractions or exact balls)."""
+    ``a`` and ``b`` are exact numbers (floats, ints, Fractions or exact balls).  With
+    ``strict`` (the default) every cover interval needs f − g > 0 certainly; without it a ball
+    whose lower end is ≥ 0 exactly suffices, which proves f ≥ g (not f > g) and lets an
+    attained bound through where the ball's lower end is exact (acos(ρ) at ρ = 1 is 0)."""
     low, high = exact(a), exact(b)
     if not low <= high:
         raise ValueError(f"empty interval [{a}, {b}]")
@@ -109,7 +112,7 @@ def prove_geq(f: BallFunction, g: BallFunction, a, b, *, max_depth: int = MAX_DE
     cover, margin, stalls = 0, None, []
     while queue:
         _, _, left, right, depth, value = heapq.heappop(queue)
-        if value > 0:
+        if value > 0 or (not strict and value >= 0):
             cover += 1
             bound = value.lower()
             margin = bound if margin is None or bound < margin else margin

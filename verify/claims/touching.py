@@ -59,6 +59,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
         if point is None:
             return TouchProof(False, f"no exact touching point in the stalled interval {_show(stall)}")
         settled = _settle(difference, variable, point, a, b, depth)
+        if settled is None and abs(point) == 1:
+            settled = _settle_by_angle(difference, variable, point, a, b, depth)
         if settled is None:
             return TouchProof(False, f"g({point}) = 0 exactly, but no derivative settles the sign near it")
         (left, right), order = settled
@@ -75,7 +77,7 @@ def _prove(expr, variable, a: Fraction, b: Fraction):
     function = _ball_function(expr, variable, (a, b))
     if function is None:
         return None
-    return prove_geq(function, constant(0), a, b, max_evaluations=PROVER_EVALUATIONS)
+    return prove_geq(function, constant(0), a, b, max_evaluations=PROVER_EVALUATIONS, strict=False)
 
 
 def exact_zero_in_stall(expr, variable, low: Fraction, high: Fraction) -> sympy.Rational | None:
@@ -173,6 +175,55 @@ def _settle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: in
         if all(p.proved for p in proofs):
             return (left, right), depth + 1
     return None
+
+
+#: The angle neighbourhood [0, ANGLE] of a touch at x = ±1 (x = ±cos θ); cos(1/4) = 0.969.
+ANGLE = Fraction(1, 4)
+
+
+def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: int):
+    """A touch at x = ±1 where the derivative is singular (acos x, √(1 − x²): relu's K' at ρ = 1):
+    x = ±cos θ turns acos(±cos θ) into θ or π − θ and √(1 − cos² θ) into sin θ (θ ∈ [0, π]), so the
+    gap is analytic in θ at 0 and the monotonicity proof runs in θ on [0, ANGLE]; the x-side
+    neighbourhood is [cos ANGLE, 1] (or its mirror), its inner end rounded to overlap the rest."""
+    from flint import arb
+
+    sign = 1 if point == 1 else -1
+    theta = sympy.Symbol("theta", positive=True)
+    angle = _in_angle(expr.subs(variable, sign * sympy.cos(theta)), theta, sign)
+    if angle is None:
+        return None
+    proof = prove_touching(angle, theta, Fraction(0), ANGLE, depth + 1)
+    if not proof.proved:
+        return None
+    inner = arb(ANGLE.numerator) / ANGLE.denominator
+    edge = Fraction(inner.cos().upper().str(40, radius=False)) if sign == 1 else \
+        Fraction((-inner.cos()).lower().str(40, radius=False))
+    left, right = (max(a, edge), b) if sign == 1 else (a, min(b, edge))
+    return (left, right), depth + 1
+
+
+def _in_angle(expr, theta, sign: int):
+    """``expr`` (of x = sign·cos θ) with the inverse functions and √(1 − x²) resolved for θ ∈ [0, π];
+    None when an inverse function or a root of something else remains."""
+    cos = sympy.cos(theta)
+    resolved = expr.replace(sympy.acos, lambda u: theta if u == cos else (sympy.pi - theta if u == -cos else
+                                                                             sympy.acos(u)))
+    resolved = resolved.replace(sympy.asin, lambda u: sympy.pi / 2 - theta if u == cos else
+                                (theta - sympy.pi / 2 if u == -cos else sympy.asin(u)))
+
+    def root(base, exponent):
+        if exponent.is_Rational and exponent.q == 2 and sympy.expand(base - (1 - cos**2)) == 0:
+            return sympy.sin(theta) ** exponent.p
+        return base**exponent
+
+    resolved = resolved.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,
+                                lambda e: root(e.base, e.exp))
+    if resolved.has(sympy.acos, sympy.asin) or any(
+            e.is_Pow and e.exp.is_Rational and e.exp.q == 2 and e.base.has(theta)
+            for e in sympy.preorder_traversal(resolved)):
+        return None
+    return resolved
 
 
 def _show(interval) -> str:

@@ -54,7 +54,7 @@ SEARCH_ATOL = 1e-12
 SEARCH_SIZES = ((24, 3), (128, 8))
 EXPENSIVE_SEARCH_SIZES = ((8, 0), (32, 1))
 #: Bisection budget of one certified proof over an interval, and how deep a second variable is split.
-PROVER_EVALUATIONS = (300, 3000)
+PROVER_EVALUATIONS = (600, 3000)
 OUTER_DEPTH = 5
 #: Expressions beyond this many operations are not simplified (SymPy's time grows too fast).
 MAX_SYMBOLIC_OPS = 5000
@@ -149,6 +149,8 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
         return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
+    # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
+    difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
     difference = sympy.cancel(sympy.expand(difference))
     if not difference.free_symbols:
         if not difference.is_Rational and sympy.count_ops(difference) < 200:
@@ -346,7 +348,7 @@ def point_balls(point: dict) -> dict:
 def _decide_ball(op: str, value) -> str:
     if op == "==":
         return "fails" if (value > 0 or value < 0) else ("holds" if value == 0 else "undecided")
-    if value > 0:
+    if value > 0 or (op in ("<=", ">=") and value >= 0):  # a lower end of exactly 0 proves >= 0
         return "holds"
     if value < 0:
         return "fails"
@@ -396,7 +398,8 @@ def _prove(setting, op, gap, full) -> Decision:
     a, b = as_fraction(box[inner][0], -1), as_fraction(box[inner][1], +1)  # outward: a proof covers the box
     budget = PROVER_EVALUATIONS[full]
     if outer is None:
-        result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget)
+        result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget,
+                           strict=op in ("<", ">"))
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {}, box)
         if result.status is Status.UNDECIDED:
@@ -417,7 +420,7 @@ def _prove(setting, op, gap, full) -> Decision:
         def slice_gap(t, fixed=fixed):
             return gap({inner: t} | fixed)
 
-        result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget)
+        result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget, strict=op in ("<", ">"))
         proofs += 1
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))}, box)

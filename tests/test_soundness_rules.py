@@ -1,0 +1,166 @@
+"""The rules that make a false *holds* impossible by construction, one test per rule.
+
+Each test fails when its rule is removed: it uses the issue's own counterexample (a statement
+that is false, or a number that is not the one typed) and asserts the suite no longer certifies
+it.  The calibration corpus (tests/test_calibration_corpus.py) measures the same rules at scale.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from verify.checks.core import Basis, Verdict
+from verify.claims import claim
+
+
+# --- decimals are the exact decimals typed ------------------------------------------------------
+def test_a_decimal_literal_is_the_exact_decimal():
+    from verify.expressions import parse_expression
+
+    assert parse_expression("0.3", variables={}) == sympy.Rational(3, 10)
+    assert parse_expression("1.5e-3", variables={}) == sympy.Rational(3, 2000)
+    outcome = claim("mu(1) == 0.5000000000001", activation="relu")
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
+    assert claim("mu(1) == 0.5", activation="relu").verdict is Verdict.HOLDS
+
+
+def test_an_expr_activation_with_a_decimal_is_exact():
+    from verify.activations import get_activation
+
+    act = get_activation("expr:erf(0.7*x)")
+    assert not act.expr.atoms(sympy.Float)
+    kinks = get_activation("expr:sign(x**2 - 0.3)").kinks
+    assert set(kinks) == {-sympy.sqrt(30) / 10, sympy.sqrt(30) / 10}  # exact, not numerically found
+
+
+def test_the_command_line_overlap_is_the_exact_decimal():
+    from verify.cli.arguments import overlap
+
+    m = overlap("0.1")
+    assert m.exact == Fraction(1, 10) and float(m) == 0.1
+
+
+def test_a_float_never_feeds_a_ball_or_an_exact_result():
+    from verify.certified.compile import number_fraction
+    from verify.certified.errors import CertificationError
+    from verify.claims.language import InexactNumberError, exact_number
+
+    with pytest.raises(CertificationError):
+        number_fraction(sympy.Float("0.7"))
+    with pytest.raises(InexactNumberError):
+        exact_number(sympy.Float("0.5000000000001") + sympy.Symbol("x"))
+
+
+# --- a search only refutes; tolerances are printed; a stall names its region --------------------
+def test_a_search_that_finds_nothing_is_inconclusive_and_prints_its_tolerance():
+    outcome = claim("K(rho) >= -0.39429449040", activation="tanh", for_=["rho in [-1/2, 1/2]"])
+    # true on [-1/2, 1/2], but the series kernel's balls decide it: holds, certified
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED
+    unresolved = claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"],
+                       seeds=0)
+    assert unresolved.verdict is Verdict.INCONCLUSIVE and unresolved.basis is Basis.NONE
+    assert "no counterexample in" in unresolved.evidence and "rtol 1e-09" in unresolved.evidence
+
+
+def test_a_violation_below_the_old_hidden_tolerance_is_found():
+    outcome = claim("K(rho) >= -0.3942944903", activation="tanh", for_=["rho in [-1, 1]"])
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.CERTIFIED
+    assert outcome.counterexample["rho"] == "-1"
+
+
+def test_a_root_of_a_strict_inequality_refutes_it_exactly():
+    for text, root in (("(x - 0.3)**2 > 0", "3/10"), ("(x**2 - 2/9)**2 > 0", "sqrt(2)/3")):
+        outcome = claim(text, for_=["x in [0, 1]"])
+        assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
+        assert outcome.counterexample["x"] == root
+    assert claim("exp(x) > 1 + x", for_=["x in [-1, 1]"]).verdict is Verdict.FAILS
+
+
+def test_an_attained_non_strict_inequality_is_proved_through_its_touching_point():
+    for text, quantifier, activation in (("exp(x) >= 1 + x", "x in [-1, 1]", None),
+                                         ("sin(x) <= x", "x in [0, 1]", None),
+                                         ("K(rho) <= K(1)", "rho in [-1, 1]", "relu")):
+        outcome = claim(text, for_=[quantifier], activation=activation)
+        assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED, (text, outcome.evidence)
+    # the same with a false constant still fails
+    assert claim("cos(x) >= 1 - x**2/2 + x**4/23", for_=["x in [-1, 1]"]).verdict is Verdict.FAILS
+
+
+# --- orders ----------------------------------------------------------------------------------------
+def test_an_order_whose_own_fit_decays_is_refuted():
+    outcome = claim("abs(h(0)) == Theta(k**3)", family="orthonormal", activation="relu", lam="1",
+                    for_=["k in 4..64", "xi = sqrt(k)/2"])
+    assert outcome.verdict is Verdict.FAILS
+
+
+def test_an_exponent_off_by_a_half_is_never_consistent():
+    from verify.claims.asymptotic import judge_exponents
+
+    growth = [4.0, 9.0, 21.0, 49.0, 111.0, 256.0]
+    off = [g**0.5 for g in growth]  # the ratio grows like g^(1/2): Theta(g^a) with a off by 1/2
+    decision = judge_exponents("Theta", "k", growth, off, off, "k**a", "test")
+    assert decision.status == "fails"
+    noisy = [g**0.5 * (1.6 if i % 2 else 0.6) for i, g in enumerate(growth)]  # too noisy to refute
+    assert judge_exponents("O", "k", growth, noisy, noisy, "k**a", "test").status == "inconclusive"
+    flat = [1 + 1 / g for g in growth]
+    assert judge_exponents("Theta", "k", growth, flat, flat, "1", "test").status == "consistent"
+    zero_lower = [0.0 if g > 40 else 1.0 for g in growth]  # zero ratios count: not bounded below
+    assert judge_exponents("Omega", "k", growth, flat, zero_lower, "1", "test").status == "fails"
+
+
+# --- probabilities ----------------------------------------------------------------------------------
+def test_a_probability_bracket_that_contains_the_bound_is_inconclusive():
+    outcome = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 9"],
+                    prob=">= 0.45 over c, c_hat", draws=400)
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+
+
+def test_ties_of_the_sign_patterns_are_decided_exactly():
+    # k = 4: 48 of the 256 patterns give h(0) = 0 exactly, so P(h(0) > 0) = 104/256, not 152/256.
+    half = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 4"], prob=">= 1/2 over c, c_hat")
+    assert half.verdict is Verdict.FAILS
+    assert half.counterexample["probability"] == "13/32"
+
+
+# --- scope and one set of numbers ------------------------------------------------------------------
+def test_every_holds_says_what_it_covers():
+    outcome = claim("Phi(m) >= 0", family="orthonormal", activation="relu", for_=["k = 2", "m in [-1, 9/10]"],
+                    seeds="0..1")
+    assert outcome.verdict is Verdict.HOLDS
+    assert outcome.scope.startswith("instances: 2 drawn instance configuration(s)")
+    assert "every real point of m" in outcome.scope
+
+
+def test_claim2_balls_read_the_exact_gram_matrix():
+    from flint import arb
+
+    from verify.certified.balls import working_precision
+    from verify.claims.model import draw
+
+    model = draw("claim2", "relu", 3, 7, 0, "1/k")
+    with working_precision(30):
+        entry = model.ball_view(arb(1)).gram[0][1]
+        third = arb(1) / 3
+        assert entry.overlaps(third) or entry.overlaps(-third)
+        assert not entry.contains(arb(float(model.gram_float[0, 1])))  # not the double of ±1/3
+
+
+def test_a_touch_at_rho_one_with_a_singular_derivative_is_proved_in_the_angle():
+    # relu: K'(rho) = (pi - acos rho)/(2 pi) reaches 1/2 at rho = 1 where K'' is infinite; with
+    # rho = cos(theta) the gap is analytic in theta and the monotonicity proof goes through.
+    outcome = claim("Kp(rho) <= 1/2", activation="relu", for_=["rho in [-1, 1]"])
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED
+    assert claim("Kp(rho) <= 0.4999999999999", activation="relu", for_=["rho in [-1, 1]"]).verdict is \
+        Verdict.FAILS
+
+
+def test_symmetry_gives_exact_coefficients_and_kernel_identities():
+    assert claim("mu(0) == 1/2", activation="sigmoid").basis is Basis.EXACT  # sigmoid - 1/2 is odd
+    assert claim("mu(0) == 0.5000001", activation="sigmoid").verdict is Verdict.FAILS
+    assert claim("mu(1) == 1/2", activation="gelu").verdict is Verdict.HOLDS  # gelu - x/2 is even
+    odd = claim("K(-rho) == -K(rho)", activation="tanh", for_=["rho in [0, 1]"])
+    assert odd.verdict is Verdict.HOLDS and odd.basis is Basis.EXACT
+    assert claim("K(-rho) == K(rho)", activation="tanh", for_=["rho in [0, 1]"]).verdict is Verdict.FAILS
