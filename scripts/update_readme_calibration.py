@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Replace README.md's calibration block with the confusion matrix of a ``verify calibrate`` run.
+
+    verify calibrate --json calibration.json && python scripts/update_readme_calibration.py calibration.json
+    python scripts/update_readme_calibration.py --check calibration.json   # exit 1 if the README is stale
+
+The block sits between ``<!-- calibration:start -->`` and ``<!-- calibration:end -->``; it is
+:func:`verify.calibration.readme_block` of the run's results (no timings, so it is the same on
+every machine).  tests/test_calibration_corpus.py compares it with the run the tests make.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    from verify.calibration import readme_block_from_json
+    from verify.readme import block, replace_block
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results", nargs="?", default="calibration.json")
+    parser.add_argument("--check", action="store_true", help="exit 1 if README.md's calibration block is stale")
+    args = parser.parse_args()
+    fresh = readme_block_from_json(json.loads(Path(args.results).read_text(encoding="utf-8")))
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if args.check:
+        if block(text, "calibration") != fresh:
+            sys.stderr.write("README.md's calibration block differs from the run: run "
+                             f"`python scripts/update_readme_calibration.py {args.results}`\n")
+            return 1
+        print("README.md's calibration block matches the run")
+        return 0
+    readme.write_text(replace_block(text, "calibration", fresh), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The calibration corpus through ``verify claim``: the suite's own test of soundness and power.
+
+Required (issue 25): no false statement held or consistent, no true statement failed, nothing
+crashed, and at least 90 % of the true statements decided.  The README's confusion matrix is
+compared with this run, so it cannot go stale.  The whole corpus runs in about 30 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from verify import calibration
+from verify.calibration import CorpusError, load_corpus
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def results():
+    return calibration.run_corpus(load_corpus(calibration.default_corpus()), workers=2)
+
+
+def test_the_corpus_covers_every_required_class():
+    statements = load_corpus(calibration.default_corpus())
+    classes = {s.cls for s in statements}
+    assert len(statements) >= 300
+    for needed in ("true-identity", "true-inequality", "false-margin", "false-one-point", "false-one-activation",
+                   "false-rho-edge", "order-off", "probability-off", "decimal-literal", "family"):
+        assert needed in classes, needed
+    margins = {round(-__import__("math").log10(s.margin)) for s in statements if s.margin}
+    assert set(range(1, 14)) <= margins  # false by 10^-j for every j = 1..13
+    families = {f for s in statements for f in s.options.get("family", [])}
+    assert families == {"orthonormal", "separated", "claim2", "glm"}
+    assert all(s.reason.strip() for s in statements)
+
+
+def test_no_false_statement_holds_and_no_true_statement_fails(results):
+    unsound = [(r.statement.id, r.statement.truth, r.verdict, r.evidence[:200]) for r in results if r.unsound]
+    assert not unsound
+
+
+def test_at_least_90_percent_of_true_statements_are_decided(results):
+    summary = calibration.confusion(results)
+    assert summary.power >= calibration.REQUIRED_POWER, calibration.headline(summary, len(results))
+
+
+def test_the_readme_matrix_is_this_run(results):
+    from verify.readme import block
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert block(text, "calibration") == calibration.readme_block(results), (
+        "README's calibration block is stale: verify calibrate --json c.json && "
+        "python scripts/update_readme_calibration.py c.json")
+
+
+@pytest.mark.parametrize("body, message", [
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nwhat = 1\n',
+     "unknown field"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = "yes"\nclaim = "k == 4"\nreason = "r"\n', "'truth' must be"),
+    ('[[statement]]\nid = "a b"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\n', "id 'a b'"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nfor = [1]\n',
+     "list of strings"),
+    ("this is = not toml [", "not valid TOML"),
+])
+def test_a_bad_corpus_entry_is_refused_in_one_line(tmp_path, body, message):
+    (tmp_path / "bad.toml").write_text(body, encoding="utf-8")
+    with pytest.raises(CorpusError, match=message):
+        load_corpus(tmp_path)
+
+
+def test_a_duplicate_id_is_refused(tmp_path):
+    entry = '[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\n'
+    (tmp_path / "one.toml").write_text(entry, encoding="utf-8")
+    (tmp_path / "two.toml").write_text(entry, encoding="utf-8")
+    with pytest.raises(CorpusError, match="appears in"):
+        load_corpus(tmp_path)
+
+
+def test_verify_calibrate_exits_1_on_an_unsound_verdict(tmp_path):
+    # A statement labelled false that is true: the suite holds it, which the matrix counts as unsound.
+    (tmp_path / "c.toml").write_text(
+        '[[statement]]\nid = "mislabelled"\nclass = "test"\ntruth = false\nclaim = "mu(1) == 1/2"\n'
+        'reason = "deliberately mislabelled"\nactivation = ["relu"]\n', encoding="utf-8")
+    from verify.cli import main
+
+    assert main(["calibrate", "--corpus", str(tmp_path), "--workers", "1", "--quiet"]) == 1
