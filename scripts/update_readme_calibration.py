@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replace README.md's calibration block with the confusion matrix of a ``verify calibrate`` run.
 
-    verify calibrate --json calibration.json && python scripts/update_readme_calibration.py calibration.json
+    verify calibrate --checks --json calibration.json && python scripts/update_readme_calibration.py calibration.json
     python scripts/update_readme_calibration.py --check calibration.json   # exit 1 if the README is stale
 
 The block sits between ``<!-- calibration:start -->`` and ``<!-- calibration:end -->``; it is
@@ -28,17 +28,25 @@ def main() -> int:
     parser.add_argument("results", nargs="?", default="calibration.json")
     parser.add_argument("--check", action="store_true", help="exit 1 if README.md's calibration block is stale")
     args = parser.parse_args()
-    fresh = readme_block_from_json(json.loads(Path(args.results).read_text(encoding="utf-8")))
+    payload = json.loads(Path(args.results).read_text(encoding="utf-8"))
+    blocks = {"calibration": readme_block_from_json(payload)}
+    if "perturbations" in payload:  # written by `verify calibrate --checks`
+        from verify.perturb import Perturbed, matrix_markdown
+
+        blocks["calibration-checks"] = matrix_markdown([Perturbed(**r) for r in payload["perturbations"]])
     readme = ROOT / "README.md"
     text = readme.read_text(encoding="utf-8")
     if args.check:
-        if block(text, "calibration") != fresh:
-            sys.stderr.write("README.md's calibration block differs from the run: run "
+        stale = [name for name, fresh in blocks.items() if block(text, name) != fresh]
+        if stale:
+            sys.stderr.write(f"README.md's {', '.join(stale)} block(s) differ from the run: run "
                              f"`python scripts/update_readme_calibration.py {args.results}`\n")
             return 1
-        print("README.md's calibration block matches the run")
+        print(f"README.md's {', '.join(blocks)} block(s) match the run")
         return 0
-    readme.write_text(replace_block(text, "calibration", fresh), encoding="utf-8")
+    for name, fresh in blocks.items():
+        text = replace_block(text, name, fresh)
+    readme.write_text(text, encoding="utf-8")
     return 0
 
 

@@ -339,13 +339,28 @@ def definition_24(ctx) -> Outcome:
     values = sum(coef * np.prod(x[:, list(S)], axis=1) if S else coef for coef, S in zip(a, subsets, strict=True))
     var = float(np.var(values))
     parseval = float(claimed_variance(a))
-    ok = abs(var - parseval) <= 1e-12 * max(1.0, parseval)
+    # Exactly: the drawn doubles a_S as rationals, every input enumerated in rational arithmetic, so
+    # the identity is decided with no tolerance (a claimed formula off by 1e-13 used to pass the
+    # float64 comparison's 1e-12 and "hold").
+    from fractions import Fraction
+
+    exact_a = np.array([Fraction(float(v)) for v in a], dtype=object)
+    exact_values = [sum((coef * int(np.prod(row[list(S)])) if S else coef)
+                        for coef, S in zip(exact_a, subsets, strict=True)) for row in x]
+    mean = sum(exact_values, Fraction(0)) / len(exact_values)
+    exact_var = sum(((v - mean) ** 2 for v in exact_values), Fraction(0)) / len(exact_values)
+    claimed_exact = claimed_variance(exact_a)
+    ok = exact_var == claimed_exact
     outcome = Outcome(Verdict.HOLDS if ok else Verdict.FAILS,
-                      f"Var(Q) = {var:.12g} {'=' if ok else '!='} Σ_(S nonempty) a_S^2 = {parseval:.12g} (exact "
-                      "enumeration, n = 5, d = 2)",
-                      numbers={"variance": var, "sum_a2": parseval},
-                      counterexample=None if ok else {"variance": var, "sum_a2": parseval},
-                      basis=Basis.NUMERICAL)  # all 2^5 inputs, but float64 sums against 1e-12
+                      f"Var(Q) = {var:.12g} {'=' if ok else '!='} Σ_(S nonempty) a_S^2 = {parseval:.12g} exactly "
+                      "(rational enumeration of all 2^5 inputs, n = 5, d = 2)",
+                      numbers={"variance": var, "sum_a2": parseval,
+                               "exact_difference": str(exact_var - claimed_exact)},
+                      counterexample=None if ok else {"variance": var, "sum_a2": parseval,
+                                                      "exact_difference": str(exact_var - claimed_exact)},
+                      basis=Basis.EXACT, scope="instances: one drawn coefficient vector, n = 5, d = 2")
+    if not ok:
+        return outcome
     from verify.checks import certify
 
     def decide():

@@ -339,6 +339,14 @@ def assumption_4(ctx) -> Outcome:
             delta = inst.xi * np.outer(inst.c, inst.u)
             worst_norms = max(worst_norms, float(abs(np.linalg.norm(delta) - inst.xi)),
                               float(abs(np.linalg.norm(inst.W) - claimed_frobenius_norm(k))))
+    # The identity itself, exactly: for k unit rows ‖W‖_F² = Σ_i ‖w_i‖² = k (Assumption 1), so the
+    # claimed √k must square to k with no tolerance (the float rows agree only to 1e-16).
+    k_symbol = sympy.Symbol("k", positive=True, integer=True)
+    identity_gap = sympy.simplify(claimed_frobenius_norm(k_symbol) ** 2 - k_symbol)
+    if identity_gap != 0:
+        return Outcome(Verdict.FAILS, f"‖W‖_F^2 = k for unit rows, but the claimed norm squared minus k is "
+                       f"{identity_gap}", counterexample={"claimed_squared_minus_k": str(identity_gap)},
+                       basis=Basis.EXACT)
     sep = separated(5, 16, 1.0, "relu", seed=0)
     sep_off = float(np.abs(sep.gram - np.eye(5)).max())
     numbers = {"max_abs_gram_minus_identity": worst_gram, "frobenius_identity_error": worst_norms,
@@ -360,10 +368,10 @@ def assumption_4(ctx) -> Outcome:
 
 
 def claimed_frobenius_norm(k):
-    """§1.2 after Assumption 4: ‖W‖_F = √k for unit rows (float or ball k)."""
+    """§1.2 after Assumption 4: ‖W‖_F = √k for unit rows (float, ball or SymPy k)."""
     from verify.checks.certify import sqrt
 
-    return sqrt(k)
+    return sympy.sqrt(k) if isinstance(k, sympy.Basic) else sqrt(k)
 
 
 def _certify_assumption_4(generated, sep) -> Any:

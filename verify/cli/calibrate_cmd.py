@@ -26,6 +26,9 @@ def add_parser(sub) -> None:
     p.add_argument("--json", default=None, metavar="FILE", help="write every result and the matrix as JSON")
     p.add_argument("--slow", action="store_true", help="include the statements marked slow")
     p.add_argument("--quiet", action="store_true", help="print only the matrix and the summary")
+    p.add_argument("--checks", action="store_true",
+                   help="also perturb every check's claimed_* hook (x (1 + 10^-j), j = 1, 4, 7, 10, 13) and "
+                        "rerun verify check: a known-false perturbation must not hold (about 3 min)")
     p.set_defaults(run=run)
 
 
@@ -55,6 +58,16 @@ def run(args) -> int:
         print(f"unsound: {r.statement.id} ({r.statement.cls}, truth {r.statement.truth}): {r.verdict} "
               f"({r.basis}) — {r.evidence[:300]}")
     print(calibration.headline(summary, len(results)))
+    perturbations = None
+    if args.checks:
+        from verify import perturb
+
+        perturbations = perturb.run_all(workers=args.workers)
+        print()
+        print(perturb.matrix_markdown(perturbations))
+        for r in perturbations:
+            if r.truth is False and r.verdict in ("holds", "consistent"):
+                print(f"unsound: {r.check} with {r.hook} x (1 + 1e-{r.level}): {r.verdict} ({r.basis})")
     if json_path is not None:
         payload = {"summary": {"matrix": summary.matrix, "by_class": summary.by_class, "by_basis": summary.by_basis,
                                "false_accepted": summary.false_accepted, "true_failed": summary.true_failed,
@@ -62,8 +75,12 @@ def run(args) -> int:
                                "true_decided": summary.true_decided, "power": summary.power,
                                "passed": summary.passed},
                    "results": [r.to_dict() for r in results]}
+        if perturbations is not None:
+            payload["perturbations"] = [vars(r) for r in perturbations]
         json_path.write_text(json.dumps(payload, indent=1, default=str) + "\n", encoding="utf-8")
-    return 0 if summary.passed else 1
+    checks_sound = perturbations is None or not any(
+        r.truth is False and r.verdict in ("holds", "consistent") for r in perturbations)
+    return 0 if summary.passed and checks_sound else 1
 
 
 def _progress(total: int, quiet: bool):
