@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Replace README.md's calibration block with the confusion matrix of a ``verify calibrate`` run.
 
-    verify calibrate --checks --json calibration.json && python scripts/update_readme_calibration.py calibration.json
+    verify calibrate --checks --json c.json && python scripts/update_readme_calibration.py c.json
     python scripts/update_readme_calibration.py --check calibration.json   # exit 1 if the README is stale
 
 The block sits between ``<!-- calibration:start -->`` and ``<!-- calibration:end -->``; it is
@@ -26,7 +26,8 @@ def main() -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="?", default="calibration.json")
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md's calibration block is stale")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if README.md's calibration blocks are stale")
     args = parser.parse_args()
     payload = json.loads(Path(args.results).read_text(encoding="utf-8"))
     blocks = {"calibration": readme_block_from_json(payload)}

@@ -26,7 +26,8 @@ def test_the_corpus_covers_every_required_class():
     statements = load_corpus(calibration.default_corpus())
     classes = {s.cls for s in statements}
     assert len(statements) >= 300
-    for needed in ("true-identity", "true-inequality", "false-margin", "false-one-point", "false-one-activation",
+    for needed in ("true-identity", "true-inequality", "false-margin", "false-one-point",
+                   "false-one-activation",
                    "false-rho-edge", "order-off", "probability-off", "decimal-literal", "family"):
         assert needed in classes, needed
     margins = {round(-__import__("math").log10(s.margin)) for s in statements if s.margin}
@@ -58,7 +59,8 @@ def test_the_readme_matrix_is_this_run(results):
 @pytest.mark.parametrize("body, message", [
     ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nwhat = 1\n',
      "unknown field"),
-    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = "yes"\nclaim = "k == 4"\nreason = "r"\n', "'truth' must be"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = "yes"\nclaim = "k == 4"\nreason = "r"\n',
+     "'truth' must be"),
     ('[[statement]]\nid = "a b"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\n', "id 'a b'"),
     ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nfor = [1]\n',
      "list of strings"),

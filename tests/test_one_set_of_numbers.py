@@ -18,7 +18,8 @@ from verify.certified.balls import working_precision
 from verify.claims.model import draw
 from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities
 
-CASES = [(family, k, seed, act) for family, act in (("orthonormal", "relu"), ("claim2", "abs"), ("glm", "relu"))
+FAMILIES = (("orthonormal", "relu"), ("claim2", "abs"), ("glm", "relu"))
+CASES = [(family, k, seed, act) for family, act in FAMILIES
          for k, seed in ((1, 0), (2, 1), (3, 2), (4, 3), (5, 4), (7, 5), (6, 6))][:20]
 M, XI = sympy.Rational(1, 4), sympy.Rational(1, 2)
 #: float64 closed form: k² terms of size <= 1 each rounded at 1e-16, with margin.

@@ -120,7 +120,8 @@ def test_a_probability_bracket_that_contains_the_bound_is_inconclusive():
 
 def test_ties_of_the_sign_patterns_are_decided_exactly():
     # k = 4: 48 of the 256 patterns give h(0) = 0 exactly, so P(h(0) > 0) = 104/256, not 152/256.
-    half = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 4"], prob=">= 1/2 over c, c_hat")
+    half = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 4"],
+                 prob=">= 1/2 over c, c_hat")
     assert half.verdict is Verdict.FAILS
     assert half.counterexample["probability"] == "13/32"
 

@@ -123,7 +123,8 @@ def load_corpus(directory: Path | str, include_slow: bool = False) -> list[State
         for index, entry in enumerate(entries):
             statement = _statement(entry, f"{path.name} entry {index + 1}", path.name)
             if statement.id in seen:
-                raise CorpusError(f"corpus id {statement.id!r} appears in {seen[statement.id]} and {path.name}")
+                raise CorpusError(f"corpus id {statement.id!r} appears in {seen[statement.id]} "
+                                  f"and {path.name}")
             seen[statement.id] = path.name
             if include_slow or not statement.slow:
                 statements.append(statement)
@@ -179,7 +180,8 @@ def decide(statement: Statement) -> Result:
         outcome = claim(statement.claim, **statement.keywords())
         verdict, basis, evidence = outcome.verdict.value, str(outcome.basis), outcome.evidence
     except Exception as exc:  # noqa: BLE001 - every failure is recorded and counted as unsound
-        verdict, basis, evidence = "error", "none", f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        verdict, basis, evidence = "error", "none", f"{type(exc).__name__}: {first}"
     return Result(statement, verdict, basis, evidence, time.perf_counter() - start)
 
 
@@ -245,7 +247,8 @@ def confusion(results: Iterable[Result]) -> Summary:
         matrix={t: dict(c) for t, c in matrix.items()},
         by_class={k: {t: dict(c) for t, c in v.items()} for k, v in sorted(by_class.items())},
         by_basis={k: dict(v) for k, v in sorted(by_basis.items())},
-        false_accepted=sum(1 for r in results if not r.statement.truth and r.verdict in ("holds", "consistent")),
+        false_accepted=sum(1 for r in results
+                           if not r.statement.truth and r.verdict in ("holds", "consistent")),
         true_failed=sum(1 for r in results if r.statement.truth and r.verdict == "fails"),
         errors=sum(1 for r in results if r.verdict == "error"),
         true_total=len(true_results),
@@ -266,10 +269,12 @@ def matrix_markdown(summary: Summary) -> str:
     for cls, by_truth in summary.by_class.items():
         for truth in ("true", "false"):
             if by_truth.get(truth):
-                lines.append(f"| {cls} | {truth} | " + " | ".join(str(by_truth[truth].get(v, 0)) for v in VERDICTS)
+                cells = " | ".join(str(by_truth[truth].get(v, 0)) for v in VERDICTS)
+                lines.append(f"| {cls} | {truth} | " + cells
                              + " |")
     lines.append("")
-    lines.append("| basis | " + " | ".join(f"{t}/{v}" for t in ("true", "false") for v in VERDICTS[:4]) + " |")
+    columns = [f"{t}/{v}" for t in ("true", "false") for v in VERDICTS[:4]]
+    lines.append("| basis | " + " | ".join(columns) + " |")
     lines.append("|---|" + "---|" * 8)
     for basis, counts in summary.by_basis.items():
         lines.append(f"| {basis} | " + " | ".join(str(counts.get(f"{t}/{v}", 0)) for t in ("true", "false")
@@ -296,7 +301,8 @@ def readme_block_from_json(payload: dict) -> str:
     """:func:`readme_block` of a ``verify calibrate --json`` file."""
     results = []
     for record in payload["results"]:
-        statement = Statement(record["id"], record["class"], record["truth"], record["claim"], record["reason"],
+        statement = Statement(record["id"], record["class"], record["truth"], record["claim"],
+                              record["reason"],
                               record.get("options", {}))
         results.append(Result(statement, record["verdict"], record["basis"], record["evidence"], 0.0))
     return readme_block(results)

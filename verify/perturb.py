@@ -164,7 +164,8 @@ def matrix_markdown(results: list[Perturbed]) -> str:
 
     verdicts = ("holds", "consistent", "inconclusive", "fails", "error")
     known = [r for r in results if r.truth is False]
-    lines = ["| perturbation (known false) | " + " | ".join(verdicts) + " |", "|---|" + "---|" * len(verdicts)]
+    lines = ["| perturbation (known false) | " + " | ".join(verdicts) + " |",
+             "|---|" + "---|" * len(verdicts)]
     for level in sorted({r.level for r in known}):
         counts = Counter(r.verdict for r in known if r.level == level)
         lines.append(f"| claimed x (1 + 1e-{level}), integers + 1/2 | "
@@ -174,6 +175,8 @@ def matrix_markdown(results: list[Perturbed]) -> str:
     unknown = [r for r in results if r.truth is None]
     checks = len({r.check for r in results})
     accepted = total.get("holds", 0) + total.get("consistent", 0)
-    return (f"{len(results)} perturbed runs of {len({(r.check, r.hook) for r in results})} claimed_* hooks in "
+    hooks_run = len({(r.check, r.hook) for r in results})
+    return (f"{len(results)} perturbed runs of {hooks_run} claimed_* hooks in "
             f"{checks} checks: {len(known)} known false, {accepted} of them held or consistent; "
-            f"{len(unknown)} runs of bounds with slack (truth unknown, not counted).\n\n" + "\n".join(lines) + "\n")
+            f"{len(unknown)} runs of bounds with slack (truth unknown, not counted).\n\n"
+            + "\n".join(lines) + "\n")

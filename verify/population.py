@@ -230,7 +230,8 @@ def _self_overlaps_precise(instance, xi2) -> tuple:
         n = [mpmath.sqrt(nominal_row_norm2(instance) + xi2 * v**2) for v in c]
         # ρ^tt_ii = (D + ξ²c_i²)/n_i² = 1 exactly (as in the certified population): computed, it is
         # 1 − 1e-60, which sent K(1) through the series with an estimated bound instead of E[σ²].
-        out.append({(i, j): mpmath.mpf(1) if i == j else (mpmath.mpf(gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
+        out.append({(i, j): mpmath.mpf(1) if i == j
+                    else (mpmath.mpf(gram[i, j]) + xi2 * c[i] * c[j]) / (n[i] * n[j])
                     for i in range(instance.k) for j in range(instance.k)})
     return tuple(out)
 

@@ -437,7 +437,7 @@ def proposition_18(ctx) -> Outcome:
             result.basis = Basis.NUMERICAL
             result.notes.append("Basis numerical, not certified: the O(1/k) term is judged from the trend "
                                 "of k·max|h~ - sum c c_hat| at the k checked, which no ball proves.")
-        return scoped(result, f"proxy: O(1/k) from k·dev at k in {sorted(scaled_dev)} (a trend, not a "
+        return scoped(result, f"proxy: O(1/k) from the trend of k·dev over {len(scaled_dev)} (p, k) cases (not a "
                               "bound); the lower bound on an m grid of every c_hat for those k")
     reason = ("lower bound violated for some c_hat with h(0) != 0 in the Condition 3 form"
               if max(nonzero_violation_rate.values()) > 0 else

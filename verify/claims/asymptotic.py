@@ -206,16 +206,19 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
             refutations.append(f"the {side} ratio grows (exponent interval above {edge:g})")
         if needs_lower and fit.high < -edge:
             refutations.append(f"the {side} ratio decays (exponent interval below -{edge:g})")
-    detail = (f"|lhs|/|{argument}| ({what}) at {len(growth)} values of {name}: " + "; ".join(parts + zero_note)
+    detail = (f"|lhs|/|{argument}| ({what}) at {len(growth)} values of {name}: "
+              + "; ".join(parts + zero_note)
               + f"; decisions at exponent ±{edge:g}, so an exponent off by 1/2 is never consistent")
     if refutations:
         return Decision("fails", Basis.STATISTICAL, "statistical", point={},
                         detail="; ".join(refutations) + " — " + detail, numbers=numbers)
-    missing = [s for s, needed in (("upper", needs_upper), ("lower", needs_lower)) if needed and s not in fits]
+    needed = (("upper", needs_upper), ("lower", needs_lower))
+    missing = [s for s, need in needed if need and s not in fits]
     if missing or (needs_lower and numbers.get("lower_zero_at")):
         why = (f"fewer than three positive {' and '.join(missing)} ratios to fit" if missing
                else "the lower ratio is 0 at some points")
-        return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers, detail=f"{why} — {detail}")
+        return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers,
+                        detail=f"{why} — {detail}")
     loose = []
     if needs_upper and fits["upper"].high >= edge:
         loose.append(f"the upper exponent interval reaches {fits['upper'].high:.3g} >= {edge:g}")

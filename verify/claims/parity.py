@@ -34,7 +34,8 @@ def symmetry(act) -> tuple[int, sympy.Expr | None, sympy.Expr | None]:
     at_zero = sympy.simplify(expr.subs(x, 0))
     odd_shift = at_zero if at_zero.is_number and sympy.simplify(reflected + expr - 2 * at_zero) == 0 else None
     slope = sympy.simplify(sympy.diff(expr, x).subs(x, 0))
-    even_shift = slope if slope.is_number and sympy.simplify(reflected - expr - 2 * slope * (-x)) == 0 else None
+    even = slope.is_number and sympy.simplify(reflected - expr - 2 * slope * (-x)) == 0
+    even_shift = slope if even else None
     return 0, odd_shift, even_shift
 
 

@@ -68,7 +68,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
         pending += [(a, left)] if left > a else []
         pending += [(right, b)] if right < b else []
     return TouchProof(True, "proved through the touching point(s) " + ", ".join(touches)
-                      + " by monotonicity (exact zeros, certified signs of the derivatives) and strictly elsewhere")
+                      + " by monotonicity (exact zeros, certified signs of the derivatives) and "
+                        "strictly elsewhere")
 
 
 def _prove(expr, variable, a: Fraction, b: Fraction):
@@ -91,8 +92,8 @@ def exact_zero_in_stall(expr, variable, low: Fraction, high: Fraction) -> sympy.
         return None
     stall = (Fraction(result.stall[0].mid().str(40, radius=False)),
              Fraction(result.stall[1].mid().str(40, radius=False)))
-    point = _touching_point(expr, variable, low, high, stall)
-    return None if point is None else sympy.Rational(point.numerator, point.denominator)
+    zero = _touching_point(expr, variable, low, high, stall)
+    return None if zero is None else sympy.Rational(zero.numerator, zero.denominator)
 
 
 def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
@@ -128,8 +129,8 @@ def _touching_point(expr, variable, a: Fraction, b: Fraction, stall) -> Fraction
     candidates = [e for e in (a, b) if lo <= e <= hi]
     # The stall is where the budget ran out, not always at the touch (x**4/24 near 0 costs many
     # evaluations elsewhere), so the simplest rationals of the whole interval are tried too.
-    candidates += [_simplest_between(lo, hi), a, b, _simplest_between(a, b)]
-    candidates = [c for c in dict.fromkeys(candidates) if c is not None and a <= c <= b]
+    more = [_simplest_between(lo, hi), a, b, _simplest_between(a, b)]
+    candidates += [c for c in dict.fromkeys(more) if c is not None and a <= c <= b]
     for point in candidates[:6]:
         if is_zero(expr.subs(variable, sympy.Rational(point.numerator, point.denominator))):
             return point

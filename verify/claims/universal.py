@@ -234,7 +234,8 @@ def _one_variable(difference, op: str, box: dict) -> Decision:
         # rational or an irrational root alike (an isolating interval is no proof of either).
         for root in _real_roots(polys[0]):
             if root is None:
-                return Decision("undecided", None, "symbolic", detail="roots of the numerator not found exactly")
+                return Decision("undecided", None, "symbolic",
+                                detail="roots of the numerator not found exactly")
             if bool(sympy.Le(low, root)) and bool(sympy.Le(root, high)):
                 return Decision("fails", Basis.EXACT, "symbolic", point={x: root},
                                 detail=f"lhs = rhs at {x} = {root} (an exact root of lhs - rhs)")
@@ -427,7 +428,8 @@ def _prove(setting, op, gap, full) -> Decision:
         if result.status is Status.UNDECIDED:
             if depth >= OUTER_DEPTH:
                 where = f"{outer} in [{float(c):.6g}, {float(d):.6g}]"
-                return Decision("undecided", None, "certified", detail=f"prover at {where}: {result.describe()}")
+                return Decision("undecided", None, "certified",
+                                detail=f"prover at {where}: {result.describe()}")
             middle = (c + d) / 2
             queue += [(c, middle, depth + 1), (middle, d, depth + 1)]
     return Decision(
@@ -575,7 +577,8 @@ def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: di
         point=exact_point,
         numbers=numbers,
         detail="counterexample search" + ("; confirmed in ball arithmetic" if verdict == "fails" else
-                                          f"; float64 violation beyond {tolerance_text()}, no ball to confirm"),
+                                          f"; float64 violation beyond {tolerance_text()}, "
+                                          "no ball to confirm"),
     )
 
 

@@ -108,7 +108,8 @@ def overlap(text: str) -> float:
     value = _real(text, "m", low=-1, high=1, why="it is the overlap <u, u_hat>")
     exact = _parsed(text, lambda t: Fraction(t.strip().replace("_", "")), "a finite decimal number")
     if not -1 <= exact <= 1:
-        raise argparse.ArgumentTypeError(f"m must lie in [-1, 1] (it is the overlap <u, u_hat>), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"m must lie in [-1, 1] (it is the overlap <u, u_hat>), got {text!r}")
     return ExactReal(text, value)
 
 

@@ -20,7 +20,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser("calibrate", help="run the calibration corpus (statements of known truth) and print "
                                          "the confusion matrix truth x verdict")
     p.add_argument("--corpus", default=None, metavar="DIR",
-                   help="directory of corpus .toml files (default: tests/calibration/corpus of this checkout)")
+                   help="directory of corpus .toml files "
+                        "(default: tests/calibration/corpus of this checkout)")
     p.add_argument("--workers", type=positive_int, default=2, metavar="N",
                    help="processes deciding statements in parallel (default 2)")
     p.add_argument("--json", default=None, metavar="FILE", help="write every result and the matrix as JSON")
@@ -65,11 +66,12 @@ def run(args) -> int:
         perturbations = perturb.run_all(workers=args.workers)
         print()
         print(perturb.matrix_markdown(perturbations))
-        for r in perturbations:
-            if r.truth is False and r.verdict in ("holds", "consistent"):
-                print(f"unsound: {r.check} with {r.hook} x (1 + 1e-{r.level}): {r.verdict} ({r.basis})")
+        for p in perturbations:
+            if p.truth is False and p.verdict in ("holds", "consistent"):
+                print(f"unsound: {p.check} with {p.hook} x (1 + 1e-{p.level}): {p.verdict} ({p.basis})")
     if json_path is not None:
-        payload = {"summary": {"matrix": summary.matrix, "by_class": summary.by_class, "by_basis": summary.by_basis,
+        payload = {"summary": {"matrix": summary.matrix, "by_class": summary.by_class,
+                               "by_basis": summary.by_basis,
                                "false_accepted": summary.false_accepted, "true_failed": summary.true_failed,
                                "errors": summary.errors, "true_total": summary.true_total,
                                "true_decided": summary.true_decided, "power": summary.power,
@@ -79,7 +81,7 @@ def run(args) -> int:
             payload["perturbations"] = [vars(r) for r in perturbations]
         json_path.write_text(json.dumps(payload, indent=1, default=str) + "\n", encoding="utf-8")
     checks_sound = perturbations is None or not any(
-        r.truth is False and r.verdict in ("holds", "consistent") for r in perturbations)
+        p.truth is False and p.verdict in ("holds", "consistent") for p in perturbations)
     return 0 if summary.passed and checks_sound else 1
 
 
