@@ -16,8 +16,10 @@ maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
    lower ratio; zero ratios are kept and reported, never dropped.  An interval wholly above
    +1/4 refutes O, one wholly below −1/4 refutes Omega (either ratio: lower ≤ upper); the
    measurements are ``consistent`` only when every interval the order constrains lies inside
-   (−1/4, 1/4) on its side, so an exponent off by 1/2 is never consistent; otherwise the
-   verdict is ``inconclusive``, saying which interval was too wide (:func:`judge_exponents`).
+   (−1/4, 1/4) on its side and none excludes 0 on the violating side, so an exponent off by 1/2
+   is never consistent; otherwise the verdict is ``inconclusive``, saying which interval was too
+   wide or leaned the wrong way (:func:`judge_exponents`).  Refuting at 0 itself would refute
+   true orders whose ratio has curvature (k/(k + 1) has local slopes up to 0.2).
 """
 
 from __future__ import annotations
@@ -224,6 +226,15 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
         loose.append(f"the upper exponent interval reaches {fits['upper'].high:.3g} >= {edge:g}")
     if needs_lower and fits["lower"].low <= -edge:
         loose.append(f"the lower exponent interval reaches {fits['lower'].low:.3g} <= -{edge:g}")
+    # An interval that excludes 0 on the violating side, though not beyond the edge, is evidence
+    # against the order that curvature (k/(k + 1)) could also explain: no verdict either way.
+    for side, fit in fits.items():
+        if needs_upper and fit.low > 0:
+            loose.append(f"the {side} ratio grows (interval [{fit.low:.3g}, {fit.high:.3g}] excludes 0), "
+                         f"but by less than {edge:g}")
+        if needs_lower and fit.high < 0:
+            loose.append(f"the {side} ratio decays (interval [{fit.low:.3g}, {fit.high:.3g}] excludes 0), "
+                         f"but by less than {edge:g}")
     if loose:
         return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers,
                         detail="too little power: " + "; ".join(loose) + " — " + detail)

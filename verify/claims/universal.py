@@ -49,6 +49,9 @@ from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuant
 #: pairs, so 1e-9 leaves a wide margin; a violation is then re-checked with balls where possible.
 SEARCH_RTOL = 1e-9
 SEARCH_ATOL = 1e-12
+#: A float64 violation that balls cannot confirm refutes only beyond this relative size: far above
+#: the float evaluators' error anywhere (the square-root loss of acos and series tails near rho = 1).
+UNCONFIRMED_RTOL = 1e-6
 #: Random starts and Nelder–Mead polishes per configuration (quick / --full); claims with hcoef, whose
 #: float values come from a 30-digit series per point (~50 ms), get EXPENSIVE_SEARCH_SIZES.
 SEARCH_SIZES = ((24, 3), (128, 8))
@@ -568,6 +571,18 @@ def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: di
             numbers=numbers,
             detail="the search's float64 violation vanishes in ball arithmetic (rounding), and no "
                    "step proved the claim elsewhere",
+        )
+    if verdict != "fails" and numbers.get("worst_violation", 0.0) < UNCONFIRMED_RTOL:
+        # No ball to confirm it and too small to be sure it is not the float evaluators' own
+        # error (a series kernel near rho = 1, acos near 1 losing sqrt(eps)): a true statement
+        # must never fail on rounding, so this decides nothing.
+        return Decision(
+            "inconclusive",
+            Basis.NONE,
+            "search",
+            numbers=numbers,
+            detail=f"a float64 violation of relative size {numbers['worst_violation']:.2g} (below "
+                   f"{UNCONFIRMED_RTOL:g}) that no ball could confirm",
         )
     basis = Basis.CERTIFIED if verdict == "fails" else Basis.NUMERICAL
     return Decision(
