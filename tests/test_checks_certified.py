@@ -74,16 +74,20 @@ def test_assumption_1_row_norm_one_percent_off_is_a_certified_fail(monkeypatch):
     assert_certified(run("assumption-1"), Verdict.FAILS)
 
 
-def test_assumption_4_frobenius_norm_one_percent_off_is_a_certified_fail(monkeypatch):
+def test_assumption_4_frobenius_norm_one_percent_off_is_an_exact_fail(monkeypatch):
+    # The identity ||W||_F^2 = k is now decided in SymPy (a float tolerance held a claim 1e-13 off).
     original = s12.claimed_frobenius_norm
     monkeypatch.setattr(s12, "claimed_frobenius_norm", lambda k: original(k) * 101 / 100)
-    assert_certified(run("assumption-4"), Verdict.FAILS)
+    outcome = run("assumption-4")
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
 
 
-def test_definition_24_variance_one_percent_off_is_a_certified_fail(monkeypatch):
+def test_definition_24_variance_one_percent_off_is_an_exact_fail(monkeypatch):
+    # Var(Q) = sum a_S^2 is now decided in rationals over all 2^5 inputs.
     original = sa.claimed_variance
     monkeypatch.setattr(sa, "claimed_variance", lambda a: original(a) * 101 / 100)
-    assert_certified(run("definition-24"), Verdict.FAILS)
+    outcome = run("definition-24")
+    assert outcome.verdict is Verdict.FAILS and outcome.basis is Basis.EXACT
 
 
 def test_definition_35_feature_norm_one_percent_off_is_a_certified_fail(monkeypatch):

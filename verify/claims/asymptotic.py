@@ -30,12 +30,12 @@ import numpy as np
 import sympy
 
 from verify.checks.core import Basis
+from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
 from verify.claims.quantifiers import QuantifierError, spread
 from verify.claims.quantities import ExactQuantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
-from verify.claims.universal import Decision
 
 #: Values of the growth variable in a fit (quick / --full).
 GROWTH_POINTS = (6, 10)

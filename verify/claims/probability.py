@@ -25,10 +25,10 @@ import numpy as np
 import sympy
 
 from verify.checks.core import Basis
+from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
-from verify.claims.universal import Decision
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
 #: far above the float64 evaluators' rounding (~1e-14); between, the draw is "near" and undecided.

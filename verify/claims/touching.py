@@ -112,7 +112,7 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
 
 
 def _domains_proved(expr, variable, box) -> bool:
-    from verify.claims.universal import symbolic_sign
+    from verify.claims.signs import symbolic_sign
 
     low, high = (sympy.Rational(v.numerator, v.denominator) for v in box)
     conditions = []

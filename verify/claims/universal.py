@@ -33,16 +33,17 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 import sympy
 
 from verify.checks.core import Basis
+from verify.claims.decision import Decision
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.claims.signs import holds, one_variable
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -68,18 +69,6 @@ BUDGET_SECONDS = {"symbolic": (6.0, 120.0), "certified": (5.0, 300.0)}
 PROOF_SECONDS = (1.5, 30.0)
 
 
-@dataclass
-class Decision:
-    """What one configuration's steps found: ``status`` holds, fails or undecided."""
-
-    status: str
-    basis: Basis | None
-    step: str
-    point: dict | None = None
-    detail: str = ""
-    numbers: dict = field(default_factory=dict)
-
-
 class Budget:
     """Seconds spent per step on one claim, against BUDGET_SECONDS."""
 
@@ -91,11 +80,6 @@ class Budget:
 
     def charge(self, step: str, start: float) -> None:
         self.spent[step] += time.perf_counter() - start
-
-
-def holds(op: str, value) -> bool:
-    """Whether ``lhs − rhs = value`` satisfies ``op`` (exact for rationals, plain for floats)."""
-    return {"==": value == 0, "<=": value <= 0, ">=": value >= 0, "<": value < 0, ">": value > 0}[op]
 
 
 def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
@@ -189,7 +173,7 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
                 detail=f"lhs - rhs = {_clip(difference)} is {value} at this point",
             )
     if op != "==" and len(difference.free_symbols) == 1:
-        return _one_variable(difference, op, box)
+        return one_variable(difference, op, box)
     return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)}")
 
 
@@ -207,78 +191,6 @@ def _rational_points(box: dict) -> list[dict]:
     axes = [[lo, hi, (lo + hi) / 2, lo + (hi - lo) / 3] for lo, hi in box.values()]
     points = [dict(zip(box, combo, strict=True)) for combo in itertools.product(*axes)]
     return sorted(points, key=lambda p: sum(1 for s in p if p[s] not in box[s]))[:64]
-
-
-def symbolic_sign(expression, op: str, variable, low, high) -> bool:
-    """Whether ``expression op 0`` on [low, high] is proved exactly (a rational function of the one
-    variable, by :func:`_one_variable`; a constant, by SymPy's own sign)."""
-    expression = sympy.sympify(expression)
-    if variable not in expression.free_symbols:
-        return bool(expression.free_symbols == set() and holds(op, expression) is sympy.true) or \
-            (expression.is_Rational and bool(holds(op, expression)))
-    if expression.free_symbols != {variable} or not expression.is_rational_function(variable):
-        return False
-    return _one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"
-
-
-def _one_variable(difference, op: str, box: dict) -> Decision:
-    """The sign of a rational function of one variable on its interval, exactly (module docstring)."""
-    (x,) = difference.free_symbols
-    low, high = box[x]
-    numerator, denominator = sympy.fraction(sympy.together(difference))
-    try:
-        polys = [sympy.Poly(numerator, x, domain="QQ"), sympy.Poly(denominator, x, domain="QQ")]
-    except (sympy.PolynomialError, sympy.CoercionFailed, sympy.GeneratorsNeeded):
-        return Decision(
-            "undecided", None, "symbolic", detail="not a rational function with rational coefficients"
-        )
-    if op in ("<", ">") and polys[0].degree() > 0:
-        # A strict relation fails wherever the numerator vanishes in the closed interval, at a
-        # rational or an irrational root alike (an isolating interval is no proof of either).
-        for root in _real_roots(polys[0]):
-            if root is None:
-                return Decision("undecided", None, "symbolic",
-                                detail="roots of the numerator not found exactly")
-            if bool(sympy.Le(low, root)) and bool(sympy.Le(root, high)):
-                return Decision("fails", Basis.EXACT, "symbolic", point={x: root},
-                                detail=f"lhs = rhs at {x} = {root} (an exact root of lhs - rhs)")
-    cuts = {low, high}
-    for index, poly in enumerate(polys):
-        if poly.degree() <= 0:
-            continue
-        for (a, b), _ in poly.intervals():
-            a, b = sympy.Rational(a), sympy.Rational(b)
-            if b < low or a > high:
-                continue
-            if index == 1:
-                return Decision("undecided", None, "symbolic", detail="a pole in the interval")
-            cuts |= {min(max(a, low), high), min(max(b, low), high)}
-    ordered = sorted(cuts)
-    tests = ordered + [(u + v) / 2 for u, v in zip(ordered, ordered[1:], strict=False)]
-    for t in sorted(tests):
-        value = difference.xreplace({x: t})
-        if not holds(op, value):
-            return Decision(
-                "fails", Basis.EXACT, "symbolic", point={x: t}, detail=f"lhs - rhs = {value} here"
-            )
-    return Decision(
-        "holds",
-        Basis.EXACT,
-        "symbolic",
-        detail=f"exact sign analysis of lhs - rhs on [{low}, {high}] (roots isolated)",
-    )
-
-
-#: Numerators beyond this degree are not solved exactly (sympy.real_roots grows too slow).
-MAX_ROOT_DEGREE = 24
-
-
-def _real_roots(poly) -> list:
-    """The distinct real roots of a rational polynomial as exact SymPy numbers (rationals,
-    radicals or CRootOf); [None] when the degree is beyond MAX_ROOT_DEGREE."""
-    if poly.degree() > MAX_ROOT_DEGREE:
-        return [None]
-    return list(dict.fromkeys(sympy.real_roots(poly)))
 
 
 # --- 2. certified ------------------------------------------------------------------------------
