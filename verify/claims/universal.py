@@ -62,6 +62,8 @@ PROVER_EVALUATIONS = (600, 3000)
 OUTER_DEPTH = 5
 #: Expressions beyond this many operations are not simplified (SymPy's time grows too fast).
 MAX_SYMBOLIC_OPS = 5000
+#: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
+MAX_SIMPLIFY_OPS = 150
 #: Seconds the symbolic and certified steps may spend on one claim (quick / --full); beyond, the
 #: remaining configurations go straight to the search.
 BUDGET_SECONDS = {"symbolic": (6.0, 120.0), "certified": (5.0, 300.0)}
@@ -154,6 +156,9 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
         return Decision(
             "undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)} (not rational)"
         )
+    if difference != 0 and difference.free_symbols and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
+        # SymPy's simplify rewrites exactly (cos² + sin² = 1); a 0 from it is an identity.
+        difference = sympy.simplify(difference)
     if difference == 0:
         if op in ("==", "<=", ">="):
             return Decision(
