@@ -125,7 +125,13 @@ def hermite_coefficients(
     if method in ("auto", "exact"):
         from verify.hermite_exact import exact_coefficients
 
-        exact = exact_coefficients(act, terms)
+        if act.name.startswith("expr:"):
+            from verify.budget import guarded
+
+            # Untrusted text: SymPy's simplify and expand run under the time and memory guard.
+            exact = guarded(f"activation {act.name!r}", exact_coefficients, act, terms)
+        else:
+            exact = exact_coefficients(act, terms)
         if exact is None and method == "exact":
             raise InvalidParameterError(
                 f"activation {act.name!r} has no exact Hermite coefficients in the suite; "

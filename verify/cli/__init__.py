@@ -45,6 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         simulate_cmd,
     )
 
+    from verify.cli.arguments import memory_limit, time_limit
+
     parser = OneLineParser(
         prog="verify",
         description="Symbolic-numeric verification suite for Dayı & Chen, "
@@ -60,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         command.add_argument("--force", action="store_true",
                              help="run sizes beyond the stated limits instead of refusing them")
+        command.add_argument("--time-limit", type=time_limit, default=None, metavar="SECONDS",
+                             help="wall-clock limit of each piece of symbolic work on untrusted text "
+                                  "(default 10; --force does not lift it)")
+        command.add_argument("--memory-limit", type=memory_limit, default=None, metavar="MIB",
+                             help="memory limit of each piece of symbolic work (default 1024 MiB)")
     return parser
 
 
@@ -72,12 +79,14 @@ def _stdout_closed() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from verify.budget import limits
     from verify.validation import allow_large_sizes
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with allow_large_sizes(args.force):
+        memory = None if args.memory_limit is None else int(args.memory_limit * 2**20)
+        with allow_large_sizes(args.force), limits(args.time_limit, memory):
             return int(args.run(args) or EXIT_OK)
     except BrokenPipeError:
         return _stdout_closed()
