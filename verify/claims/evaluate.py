@@ -53,6 +53,12 @@ def _expand_sums(expr):
     return expr.func(*[_expand_sums(a) for a in expr.args])
 
 
+def _closed_form(term, index, low):
+    """SymPy's closed form of the sum of ``term`` from ``low`` to oo (run under the guard)."""
+    result = sympy.summation(term, (index, low, sympy.oo))
+    return sympy.simplify(result) if not result.has(sympy.Sum) else result
+
+
 def _do_sum(s: sympy.Sum):
     ((index, low, high),) = s.limits
     if not low.is_number or not (high.is_number or high == INFINITY):
@@ -62,8 +68,9 @@ def _do_sum(s: sympy.Sum):
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
     if high == INFINITY:
-        result = sympy.summation(s.function, (index, low, sympy.oo))
-        result = sympy.simplify(result) if not result.has(sympy.Sum) else result
+        from verify.budget import guarded
+
+        result = guarded(f"claim: {s}", _closed_form, s.function, index, low)
         if (
             result.has(sympy.Sum)
             or result.has(sympy.oo, sympy.zoo, sympy.nan)

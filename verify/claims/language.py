@@ -120,7 +120,36 @@ class ParsedClaim:
         return self.lhs.atoms(kind) | self.rhs.atoms(kind)
 
 
+#: Largest number of digits of binomial(n, k) with both arguments given: SymPy computes it
+#: exactly, and binomial(10**30, 10**15) would take forever; a float64 constant ends near 1e308.
+MAX_BINOMIAL_DIGITS = 300
+#: A numeric k in binomial(n, k) with n a variable: SymPy may expand it into a k-term product.
+MAX_BINOMIAL_INDEX = 1000
+
+
+def _binomial(n, k):
+    """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
+    from verify.errors import ExpressionLimitError
+
+    if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
+        raise ExpressionLimitError(f"binomial({n}, {k}): the index {k} is beyond {MAX_BINOMIAL_INDEX}")
+    if n.is_number and k.is_number and n.is_real and k.is_real:
+        nf, kf = float(n), float(k)
+        if 0 <= kf <= nf:
+            digits = (math.lgamma(nf + 1) - math.lgamma(kf + 1) - math.lgamma(nf - kf + 1)) / math.log(10)
+            if digits > MAX_BINOMIAL_DIGITS:
+                raise ExpressionLimitError(
+                    f"binomial({n}, {k}) has about {digits:.3g} digits, beyond the limit of "
+                    f"{MAX_BINOMIAL_DIGITS} (constants stay within float64's range)")
+        elif max(abs(nf), abs(kf)) > 10**6:
+            raise ExpressionLimitError(f"binomial({n}, {k}): arguments beyond 10^6 outside 0 <= k <= n")
+    return sympy.binomial(n, k)
+
+
 def _sum(term, index, low, high):
+    if isinstance(term, sympy.Basic) and term.has(sympy.Sum):
+        # SymPy merges Sum(Sum(f, j), i) into one Sum of two limits, which no later step reads.
+        raise MalformedExpressionError("nested Sums are not supported; write the inner sum in closed form")
     if not isinstance(index, sympy.Symbol) or not index.is_integer:
         raise ValueError(f"the second argument of Sum must be its index name, got {index}")
     for bound in (low, high):
@@ -142,7 +171,7 @@ def claim_functions() -> dict[str, Function]:
     table.pop("hermite_prob")
     for name, (arity, _) in QUANTITIES.items():
         table[name] = Function(quantity_function(name), arity)
-    table["binomial"] = Function(sympy.binomial, 2)
+    table["binomial"] = Function(_binomial, 2)
     table["Sum"] = Function(_sum, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)
