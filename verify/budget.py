@@ -83,7 +83,8 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
 
     ``what`` names the work for the error message (e.g. ``"activation 'expr:...'"``).  The
     worker is a fork, so the function and its arguments are shared, not sent; its result must
-    be picklable (SymPy objects, numbers); an exception it raises is raised here again.  Without ``fork`` (or inside a worker)
+    be picklable (SymPy objects, numbers) or it is computed again here, the worker having shown
+    that it finishes within the limits; an exception it raises is raised here again.  Without ``fork`` (or inside a worker)
     the call runs inline.
     """
     if _IN_WORKER or not hasattr(os, "fork"):
@@ -102,7 +103,10 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
         os.close(read_end)
         _worker(write_end, memory, function, args)
     os.close(write_end)
-    return _collect(what, pid, read_end, seconds, memory)
+    kind, value = _collect(what, pid, read_end, seconds, memory)
+    if kind == "unpicklable":
+        return function(*args)  # it finished within the limits in the worker
+    return value
 
 
 def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
@@ -125,8 +129,10 @@ def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
             message = ("raise", exc)
         try:
             data = pickle.dumps(message)
-        except Exception as exc:
-            data = pickle.dumps(("crash", f"{type(exc).__name__}: {exc}"))
+        except Exception:
+            # e.g. a SymPy function class made on the fly: the work finished within the limits,
+            # so the parent may redo it inline.
+            data = pickle.dumps(("unpicklable", None))
         with os.fdopen(fd, "wb") as pipe:
             pipe.write(data)
     except MemoryError:
@@ -168,8 +174,8 @@ def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
         kind, value = pickle.loads(b"".join(chunks))
     except Exception:
         kind, value = "memory", None  # killed before it could answer: the address-space limit
-    if kind == "ok":
-        return value
+    if kind in ("ok", "unpicklable"):
+        return kind, value
     if kind == "raise":
         raise value
     if kind == "memory":

@@ -405,7 +405,9 @@ class _Walker:
                     tower = max(parts[0][2], parts[1][2] + 1) if degrees[1] else tower
             else:
                 degree = max(degrees)
-                if isinstance(expr, sympy.exp | sympy.log | sympy.sinh | sympy.cosh) and max(degrees):
+                # Constants count too: log(log(log(log(pi)))) turns complex and SymPy's evaluation
+                # of deeper ones grows exponentially.
+                if isinstance(expr, sympy.exp | sympy.log | sympy.sinh | sympy.cosh):
                     tower += 1
             known = (size, degree, tower)
         self.measures[expr] = known
@@ -446,6 +448,9 @@ class _Walker:
                 size = abs(number)
         except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
             return  # not a plain number (e.g. a Sum): later steps decide
+        if isinstance(number, mpmath.mpc) and abs(number.imag) > 1e-12 * (1 + size):
+            self.fail(f"the constant {_clip(str(value), 40)} is not real (about {mpmath.nstr(number, 3)}); "
+                      "every quantity of the model is real")
         if not mpmath.isfinite(size) or (size and mpmath.log10(size) > MAX_CONSTANT_LOG10):
             self.limit(f"the constant {_clip(str(value), 40)} is about {mpmath.nstr(number, 3)}, beyond "
                        f"1e{MAX_CONSTANT_LOG10} in magnitude (every expression also runs in float64)")

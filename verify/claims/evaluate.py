@@ -59,7 +59,24 @@ def _closed_form(term, index, low):
     return sympy.simplify(result) if not result.has(sympy.Sum) else result
 
 
+def _count(limits) -> int:
+    total = 1
+    for _, low, high in limits:
+        total *= int(high - low + 1) if (high - low).is_Integer else 1
+    return total
+
+
 def _do_sum(s: sympy.Sum):
+    if len(s.limits) > 1:  # SymPy merged Sum(Sum(f, a), b): sum the outer index, then the inner
+        *inner, (index, low, high) = s.limits
+        if not low.is_number or not high.is_number or high == INFINITY:
+            raise ClaimEvaluationError(f"claim: the bounds of {s} are not finite numbers once the variables "
+                                       "are fixed")
+        if (high - low + 1) * max(1, _count(inner)) > MAX_SUM_TERMS * 10:
+            raise ClaimEvaluationError(f"claim: {s} has more than {MAX_SUM_TERMS * 10} terms in all")
+        body = sympy.Sum(s.function, *inner)
+        return sympy.Add(*[_expand_sums(body.xreplace({index: sympy.Integer(v)}))
+                           for v in range(int(low), int(high) + 1)])
     ((index, low, high),) = s.limits
     if not low.is_number or not (high.is_number or high == INFINITY):
         raise ClaimEvaluationError(f"claim: the bounds of {s} are not numbers once the variables are fixed")

@@ -146,10 +146,23 @@ def _binomial(n, k):
     return sympy.binomial(n, k)
 
 
+def _terms(s: sympy.Sum) -> int:
+    """Terms a finite (possibly nested or multi-limit) Sum expands to; 1 for unknown bounds."""
+    total = 1
+    for _, low, high in s.limits:
+        if (high - low).is_Integer:
+            total *= max(int(high - low + 1), 0)
+    inner = max((_terms(t) for t in s.function.atoms(sympy.Sum)), default=1)
+    return total * inner
+
+
 def _sum(term, index, low, high):
-    if isinstance(term, sympy.Basic) and term.has(sympy.Sum):
-        # SymPy merges Sum(Sum(f, j), i) into one Sum of two limits, which no later step reads.
-        raise MalformedExpressionError("nested Sums are not supported; write the inner sum in closed form")
+    inner = max((_terms(t) for t in term.atoms(sympy.Sum)), default=1) if isinstance(term, sympy.Basic) else 1
+    count = int(high - low + 1) if (high - low).is_Integer else 1
+    if count * inner > MAX_SUM_TERMS * 10:
+        # Counted before anything is summed: three nested sums of 1001 terms are 10^9 terms.
+        raise MalformedExpressionError(f"nested Sums of {count} x {inner} terms, more than the limit of "
+                                       f"{MAX_SUM_TERMS * 10} in all")
     if not isinstance(index, sympy.Symbol) or not index.is_integer:
         raise ValueError(f"the second argument of Sum must be its index name, got {index}")
     for bound in (low, high):
@@ -272,7 +285,9 @@ def _check_infinity(claim: ParsedClaim) -> None:
     """``oo`` only as the upper limit of a Sum whose term has no quantity in it."""
     allowed = set()
     for s in claim.expressions_atoms(sympy.Sum):
-        ((_, _, high),) = s.limits
+        high = s.limits[-1][2]
+        if any(limit[2] == INFINITY for limit in s.limits[:-1]):
+            raise MalformedExpressionError(f"claim: in {s} only the outermost sum may run to oo")
         if high == INFINITY:
             if s.function.atoms(sympy.core.function.AppliedUndef):
                 raise MalformedExpressionError(
