@@ -43,7 +43,7 @@ from verify.errors import VerifyInputError
 SECONDS = 10
 THOROUGH = os.environ.get("VERIFY_HYPOTHESIS_PROFILE") == "thorough"
 #: Thorough runs multiply every count (>= 10^5 examples in all).
-SCALE = 40 if THOROUGH else 1
+SCALE = 15 if THOROUGH else 1
 _NON_FINITE = re.compile(r"(?<![A-Za-z_])[+-]?(nan|inf|infinity)(?![A-Za-z_])", re.I)
 
 
@@ -107,7 +107,7 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 
 # --- the parser and the claim language, through the API (fast: thousands of examples) ---------
 
-@fuzz_settings(1500)
+@fuzz_settings(3000)
 @given(expression_text())
 @example("((x+1)**100+1)**100")
 @example("exp(exp(exp(exp(exp(x)))))")
@@ -123,7 +123,7 @@ def test_expression_parser_ends_cleanly(text):
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 
 
-@fuzz_settings(800)
+@fuzz_settings(1500)
 @given(fuzz_claims)
 @example("binomial(10**30, 10**15) >= 0")
 @example("Sum(Sum(Sum(i*j*l, l, 0, 10**3), j, 0, 10**3), i, 0, 1000) >= 0")
@@ -135,7 +135,7 @@ def test_claim_parser_ends_cleanly(text):
                                             "n": variable_symbol("n", True)}))
 
 
-@fuzz_settings(600)
+@fuzz_settings(1000)
 @given(fuzz_quantifiers)
 @example("xi = sqrt(-1)")
 @example("n in 1..10**20")
@@ -173,7 +173,7 @@ def instance_document():
     return to_json(orthonormal(3, 8, 1.0, "relu", 0))
 
 
-@fuzz_settings(300)
+@fuzz_settings(500)
 @given(data=st.data())
 def test_instance_json_ends_cleanly(instance_document, data):
     from verify.instance import from_json
@@ -225,7 +225,7 @@ _argv = st.one_of(
 )
 
 
-@fuzz_settings(120)
+@fuzz_settings(800)
 @given(_argv)
 @example(["hermite", "expr:((x+1)**100+1)**100"])
 @example(["hermite", "expr:exp(400)*x", "--terms", "3"])

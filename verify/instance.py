@@ -519,7 +519,7 @@ def from_json(data: Any) -> Instance:
     """Inverse of :func:`to_json`; raises :class:`InstanceError` on any malformed field."""
     if not isinstance(data, dict):
         raise InstanceError(f"an instance must be a JSON object, found {type(data).__name__}")
-    missing = [key for key in _REQUIRED if key not in data]
+    missing = [key for key in _REQUIRED if data.get(key) is None]  # a null array is missing too
     if missing:
         raise InstanceError(f"missing key(s) {', '.join(repr(m) for m in missing)}")
     unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL_ARRAYS) - set(_METADATA))
