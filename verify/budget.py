@@ -84,8 +84,8 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
     ``what`` names the work for the error message (e.g. ``"activation 'expr:...'"``).  The
     worker is a fork, so the function and its arguments are shared, not sent; its result must
     be picklable (SymPy objects, numbers) or it is computed again here, the worker having shown
-    that it finishes within the limits; an exception it raises is raised here again.  Without ``fork`` (or inside a worker)
-    the call runs inline.
+    that it finishes within the limits; an exception it raises is raised here again.  Without
+    ``fork`` (or inside a worker) the call runs inline.
     """
     if _IN_WORKER or not hasattr(os, "fork"):
         return function(*args)

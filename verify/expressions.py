@@ -306,7 +306,9 @@ class _Walker:
         if isinstance(value, bool) or value is None or value is Ellipsis:
             self.fail(f"constant {value!r} is not a number")
         if isinstance(value, int):
-            limit = max(self.max_integer_digits, FORCED_INTEGER_DIGITS) if _forced() else self.max_integer_digits
+            limit = self.max_integer_digits
+            if _forced():
+                limit = max(limit, FORCED_INTEGER_DIGITS)
             # Count digits without str(): Python refuses str() of an int beyond 4300 digits.
             digits = len(str(abs(value))) if value.bit_length() < 13000 else int(value.bit_length() * 0.30103)
             if digits > limit:
@@ -433,7 +435,8 @@ class _Walker:
                            "(pass --force to lift it)")
         if result.is_number and not result.is_Rational:
             self.check_magnitude(result)
-        elif result.is_Rational and abs(result.p).bit_length() - result.q.bit_length() > 3.33 * MAX_CONSTANT_LOG10:
+        elif result.is_Rational and \
+                abs(result.p).bit_length() - result.q.bit_length() > 3.33 * MAX_CONSTANT_LOG10:
             self.limit(f"the constant {_clip(str(result), 30)} has more than {MAX_CONSTANT_LOG10} digits "
                        f"(constants stay within 1e{MAX_CONSTANT_LOG10} in magnitude: every expression also "
                        "runs in float64)")

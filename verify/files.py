@@ -47,8 +47,8 @@ def distinct_paths(outputs: dict[str, str | os.PathLike[str] | None],
     for i, (name, path) in enumerate(named_out):
         for other, other_path in named_out[i + 1:]:
             if _same(path, other_path):
-                raise SamePathError(f"{name} {str(path)!r} and {other} {str(other_path)!r} are the same file; "
-                                    "each output needs its own path")
+                raise SamePathError(f"{name} {str(path)!r} and {other} {str(other_path)!r} are the same "
+                                    "file; each output needs its own path")
         for other, other_path in named_in:
             if _same(path, other_path):
                 raise SamePathError(f"{name} {str(path)!r} is the input {other} {str(other_path)!r}; "

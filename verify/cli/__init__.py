@@ -44,7 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
         series_cmd,
         simulate_cmd,
     )
-
     from verify.cli.arguments import memory_limit, time_limit
 
     parser = OneLineParser(

@@ -159,4 +159,5 @@ def scheduler_address(text: str) -> str:
 
 
 __all__ = ["correlation", "non_negative_int", "open_overlap", "overlap", "positive_int", "positive_real",
-           "memory_limit", "precision", "scheduler_address", "seed", "step_size", "time_limit", "timeout_seconds", "unit_interval"]
+           "memory_limit", "precision", "scheduler_address", "seed", "step_size", "time_limit",
+           "timeout_seconds", "unit_interval"]
