@@ -457,11 +457,11 @@ def get_activation(name: str) -> Activation:
         source = key[len(EXPR_PREFIX) :].strip()
         if not source:
             raise MalformedExpressionError("activation 'expr:' has an empty expression")
-        from verify.budget import guarded
+        from verify.budget import guarded, guarded_if_forced
 
         # Parsing is bounded by the static limits; the SymPy limits, solveset and quadrature
         # below are not, so they run in a worker under the time and memory guard.
-        expr = _parse(source, key)
+        expr = guarded_if_forced(f"activation {key!r}", _parse, source, key)
         expr, kinks = guarded(f"activation {key!r}", _validated_expression, expr, key)
         activation = Activation(EXPR_PREFIX + str(expr), str(expr))
         activation.__dict__.update(expr=expr, kinks=kinks)  # the cached properties, already computed

@@ -109,6 +109,16 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
     return value
 
 
+def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
+    """:func:`guarded` under ``--force`` (static limits lifted), else a plain call.
+
+    The parser's static limits make parsing cheap; once ``--force`` lifts them, the parse
+    itself may build a huge tree, so it runs under the guard too."""
+    from verify.validation import large_sizes_allowed
+
+    return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
+
+
 def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
     global _IN_WORKER
     _IN_WORKER = True

@@ -148,7 +148,10 @@ def _reduced(difference):
 
 
 def setting_text(lhs, op, rhs) -> str:
-    text = f"{lhs} {op} {rhs}"
+    try:
+        text = f"{lhs} {op} {rhs}"
+    except ValueError:  # an integer beyond Python's 4300-digit str() limit (under --force)
+        return "an expression with a number too long to print"
     return text if len(text) <= 60 else text[:59] + "…"
 
 

@@ -92,6 +92,13 @@ def main(argv: list[str] | None = None) -> int:
     except VerifyInputError as exc:
         sys.stderr.write(f"verify {args.command}: error: {exc}\n")
         return EXIT_USAGE
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            raise
+        # Only reachable under --force, which lets integers of thousands of digits through.
+        sys.stderr.write(f"verify {args.command}: error: a number of more than 4300 digits arose, beyond "
+                         "Python's integer-to-text limit (drop --force to have it refused earlier)\n")
+        return EXIT_USAGE
     except ConvergenceError as exc:
         sys.stderr.write(f"verify {args.command}: numerical failure: {exc}\n")
         return EXIT_FAILURE
