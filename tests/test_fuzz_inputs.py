@@ -116,6 +116,9 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 @example("2**1000")
 @example("1e300*1e300")
 @example("(1e-200)**2")
+@example("((1.0000000000000002e+86)**0.5)**100")  # found by the fuzz suite: str() of a 4300-digit integer
+@example("log(log(log(log(log(log(log(log(log(pi)))))))))")  # found: complex constants, evalf hung
+@example("sqrt(" * 20 + "(hermite_prob(8, 1e-200))**-1" + ")" * 20)  # found: 1600-digit rationals, slow roots
 def test_expression_parser_ends_cleanly(text):
     from verify.activations import _symbol
     from verify.expressions import parse_expression

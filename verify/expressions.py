@@ -217,6 +217,14 @@ def _nonzero_digits(literal: str) -> bool:
     return any(ch in "123456789" for ch in literal.lower().split("e")[0])
 
 
+def _text(value) -> str:
+    """str(value), or a description when it holds an integer beyond Python's 4300-digit str() limit."""
+    try:
+        return str(value)
+    except ValueError:
+        return "a number of more than 4300 digits"
+
+
 def _clip(text: str, room: int = 60) -> str:
     return text if len(text) <= room else text[: room - 1] + "…"
 
@@ -247,7 +255,7 @@ def _check_finite(expr, text: str, what: str) -> None:
 
     if isinstance(expr, sympy.Basic) and expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
         raise MalformedExpressionError(f"{what}: {_clip(text)!r} is not finite (it simplifies to "
-                                       f"{_clip(str(expr))})")
+                                       f"{_clip(_text(expr))})")
 
 
 class _Walker:
@@ -362,7 +370,7 @@ class _Walker:
             value = args[i]
             if not (getattr(value, "is_Integer", False) and 0 <= value <= MAX_INTEGER_ARGUMENT):
                 self.fail(f"argument {i + 1} of {name} must be an integer in [0, {MAX_INTEGER_ARGUMENT}], "
-                          f"got {_clip(str(value), 30)}")
+                          f"got {_clip(_text(value), 30)}")
         return self.build(spec.build, *args)
 
     def build(self, function, *args):
@@ -374,7 +382,7 @@ class _Walker:
             # SymPy refuses some well-typed inputs (e.g. Heaviside of a relation); say so in one line.
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.fail(f"cannot build {getattr(function, '__name__', function)}"
-                      f"({', '.join(_clip(str(a), 20) for a in args)}): {_clip(reason)}")
+                      f"({', '.join(_clip(_text(a), 20) for a in args)}): {_clip(reason)}")
         self.check_size(result)
         self.check_budget(result)
         return result
@@ -423,7 +431,7 @@ class _Walker:
             return
         size, degree, tower = self.measure(result)
         if not _forced():
-            shown = _clip(str(result), 40) if size < 200 else f"a {size}-node subexpression"
+            shown = _clip(_text(result), 40) if size < 200 else f"a {size}-node subexpression"
             if size > MAX_TREE_SIZE:
                 self.limit(f"{shown} has {size} SymPy nodes, more than the limit of {MAX_TREE_SIZE} "
                            "(pass --force to lift it)")
@@ -435,11 +443,20 @@ class _Walker:
                            "(pass --force to lift it)")
         if result.is_number and not result.is_Rational:
             self.check_magnitude(result)
+        elif result.is_Rational and max(abs(result.p), result.q).bit_length() > 3.33 * self.rational_digits():
+            # hermite_prob(8, 1e-200) is about 105 but its denominator has 1600 digits, and SymPy's
+            # roots of such rationals factor them (seconds per sqrt): digits are a cost, too.
+            self.limit(f"the constant {_clip(_text(result), 30)} has a numerator or denominator of more than "
+                       f"{self.rational_digits()} digits")
         elif result.is_Rational and \
                 abs(result.p).bit_length() - result.q.bit_length() > 3.33 * MAX_CONSTANT_LOG10:
-            self.limit(f"the constant {_clip(str(result), 30)} has more than {MAX_CONSTANT_LOG10} digits "
+            self.limit(f"the constant {_clip(_text(result), 30)} has more than {MAX_CONSTANT_LOG10} digits "
                        f"(constants stay within 1e{MAX_CONSTANT_LOG10} in magnitude: every expression also "
                        "runs in float64)")
+
+    def rational_digits(self) -> int:
+        """Longest numerator or denominator of a constant: 300 digits, or the caller's literal limit."""
+        return max(MAX_CONSTANT_LOG10, self.max_integer_digits)
 
     def check_magnitude(self, value) -> None:
         """|value| <= 10**MAX_CONSTANT_LOG10; safe to evaluate because its parts already passed."""
@@ -452,17 +469,17 @@ class _Walker:
         except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
             return  # not a plain number (e.g. a Sum): later steps decide
         if isinstance(number, mpmath.mpc) and abs(number.imag) > 1e-12 * (1 + size):
-            self.fail(f"the constant {_clip(str(value), 40)} is not real (about {mpmath.nstr(number, 3)}); "
+            self.fail(f"the constant {_clip(_text(value), 40)} is not real (about {mpmath.nstr(number, 3)}); "
                       "every quantity of the model is real")
         if not mpmath.isfinite(size) or (size and mpmath.log10(size) > MAX_CONSTANT_LOG10):
-            self.limit(f"the constant {_clip(str(value), 40)} is about {mpmath.nstr(number, 3)}, beyond "
+            self.limit(f"the constant {_clip(_text(value), 40)} is about {mpmath.nstr(number, 3)}, beyond "
                        f"1e{MAX_CONSTANT_LOG10} in magnitude (every expression also runs in float64)")
 
     def check_power(self, base, exponent) -> None:
         if getattr(exponent, "is_Number", False):
             limit = 10 * MAX_EXPONENT if _forced() else MAX_EXPONENT
             if abs(exponent) > limit:
-                self.limit(f"exponent {_clip(str(exponent), 30)} exceeds the limit of {limit}")
+                self.limit(f"exponent {_clip(_text(exponent), 30)} exceeds the limit of {limit}")
             if getattr(base, "is_Number", False) and base != 0:
                 digits = abs(float(exponent)) * abs(math.log10(abs(float(base)) or 1.0))
                 if digits > MAX_CONSTANT_LOG10:
@@ -475,7 +492,7 @@ class _Walker:
         # Products and powers of powers merge exponents (x**60 * x**60 = x**120): check the result.
         if isinstance(result, sympy.Pow) and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT \
                 and not _forced():
-            self.limit(f"power {_clip(str(result), 30)} exceeds the exponent limit of {MAX_EXPONENT}")
+            self.limit(f"power {_clip(_text(result), 30)} exceeds the exponent limit of {MAX_EXPONENT}")
         if isinstance(result, sympy.Mul):
             for factor in result.args:
                 self.check_size(factor)
