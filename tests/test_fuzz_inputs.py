@@ -131,6 +131,7 @@ def test_expression_parser_ends_cleanly(text):
 @example("binomial(10**30, 10**15) >= 0")
 @example("Sum(Sum(Sum(i*j*l, l, 0, 10**3), j, 0, 10**3), i, 0, 1000) >= 0")
 @example("binomial(k, 10**15) >= 0")
+@example("h(0) == binomial(202755, 0.5)")  # found by the fuzz suite: a rational of 10^5 digits
 def test_claim_parser_ends_cleanly(text):
     from verify.claims.language import parse_claim, variable_symbol
 
@@ -142,6 +143,7 @@ def test_claim_parser_ends_cleanly(text):
 @given(fuzz_quantifiers)
 @example("xi = sqrt(-1)")
 @example("n in 1..10**20")
+@example("m = binomial(0.5, 7148)")  # found by the fuzz suite: str() of a 4300-digit rational
 def test_quantifiers_end_cleanly(text):
     from verify.claims.language import variable_symbol
     from verify.claims.quantifiers import bind, parse_quantifier
@@ -217,7 +219,9 @@ def instance_file(tmp_path_factory):
 _argv = st.one_of(
     st.builds(lambda a, t: ["hermite", a, "--terms", t, "--dps", "15"], fuzz_activations,
               st.sampled_from(["3", "0", "-1", "2.5", "1001", "9" * 70])),
-    st.builds(lambda a, r: ["kernel", a, "--rho", r], fuzz_activations,
+    # 15 digits and 20 terms: a valid activation answers in well under a second even cold
+    # (the defaults, 30 digits and 200 terms, take 5 s cold for sigmoid: work, not a hang).
+    st.builds(lambda a, r: ["kernel", a, "--rho", r, "--dps", "15", "--terms", "20"], fuzz_activations,
               st.sampled_from(["0.3", "1", "-1", "nan", "1e400", "0x10"])),
     st.builds(lambda a: ["instance", "orthonormal", "--k", "3", "--d", "8", "--activation", a, "-o", "{tmp}"],
               fuzz_activations),
@@ -235,6 +239,7 @@ _argv = st.one_of(
 @example(["claim", "binomial(10**30, 10**15) >= 0"])
 @example(["claim", "m >= -2", "--for", "m in [0, 1]", "--for", "xi = sqrt(-1)"])
 @example(["claim", "h(0) >= 0", "--family", "orthonormal", "--seeds", "0..999999999"])
+@example(["kernel", "sigmoid", "--rho", "0.3", "--dps", "15", "--terms", "20"])
 def test_cli_ends_cleanly(instance_file, tmp_path_factory, argv):
     tmp = str(tmp_path_factory.mktemp("out") / "x.json")
     argv = [a.replace("{inst}", instance_file).replace("{tmp}", tmp) for a in argv]

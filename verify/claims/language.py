@@ -125,6 +125,8 @@ class ParsedClaim:
 MAX_BINOMIAL_DIGITS = 300
 #: A numeric k in binomial(n, k) with n a variable: SymPy may expand it into a k-term product.
 MAX_BINOMIAL_INDEX = 1000
+#: binomial(n, k) with a non-integer argument is a ratio of Gamma values SymPy expands exactly.
+MAX_BINOMIAL_FRACTIONAL = 100
 
 
 def _binomial(n, k):
@@ -133,6 +135,11 @@ def _binomial(n, k):
 
     if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
         raise ExpressionLimitError(f"binomial({n}, {k}): the index {k} is beyond {MAX_BINOMIAL_INDEX}")
+    if n.is_number and k.is_number and not (n.is_integer and k.is_integer) \
+            and max(abs(n), abs(k)) > MAX_BINOMIAL_FRACTIONAL:
+        # binomial(0.5, 7148) and binomial(202755, 0.5) are exact rationals of thousands of digits.
+        raise ExpressionLimitError(f"binomial({n}, {k}): with a non-integer argument both must lie in "
+                                   f"[-{MAX_BINOMIAL_FRACTIONAL}, {MAX_BINOMIAL_FRACTIONAL}]")
     if n.is_number and k.is_number and n.is_real and k.is_real:
         nf, kf = float(n), float(k)
         if 0 <= kf <= nf:
