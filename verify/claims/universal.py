@@ -40,7 +40,6 @@ import numpy as np
 import sympy
 
 from verify.budget import guarded
-
 from verify.checks.core import Basis
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
