@@ -114,3 +114,91 @@ def psd_bounded_diagonal(draw, max_k: int = 12):
     scales = rng.uniform(q_min, q_max, size=k)
     v = v * scales[:, None]
     return v @ v.T, q_min**2, q_max**2
+
+
+# --- hostile and careless text (issue #26): grammar-aware fuzzing ------------------------------
+#: Number literals from tiny to huge: the parser's digit and magnitude limits sit in this range.
+fuzz_numbers = st.one_of(
+    st.integers(0, 12).map(str),
+    st.sampled_from(["0.5", "1e-300", "1e300", "1e-400", "1e400", "10**30", "10**31", "9" * 31, "0.1",
+                     "2**1000", "1_000", "3.0e10", "0", "1e-200", "7.25"]),
+    st.integers(0, 10**40).map(str),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e305, max_value=1e305).map(repr),
+)
+_ONE_ARGUMENT = ["exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
+                 "Abs", "abs", "sign", "Heaviside", "cbrt", "factorial", "gamma", "eval", "__import__"]
+
+
+def expression_text(names: tuple[str, ...] = ("x",), extra_calls: tuple[str, ...] = ()) -> st.SearchStrategy:
+    """Expressions over ``names``: deep nesting, towers, powers, special functions, bad constructs."""
+    leaves = st.one_of(st.sampled_from([*names, "pi", "E", "oo", "zoo", "nan", "y"]), fuzz_numbers)
+
+    def extend(children):
+        return st.one_of(
+            st.builds(lambda a, op, b: f"({a}){op}({b})", children,
+                      st.sampled_from(["+", "-", "*", "/", "**", "//", "%", "@", "<", "=="]), children),
+            st.builds(lambda f, a: f"{f}({a})", st.sampled_from([*_ONE_ARGUMENT, *extra_calls]), children),
+            st.builds(lambda f, a, b: f"{f}({a}, {b})",
+                      st.sampled_from(["Max", "Min", "hermite_prob", "binomial", "atan2"]),
+                      children, children),
+            st.builds(lambda a: f"-({a})", children),
+            st.builds(lambda a, n: f"({a})**{n}", children, st.sampled_from(["2", "100", "101", "-1", "0.5",
+                                                                               "10**9", "x"])),
+            st.builds(lambda f, a, n: f"{f}(" * n + a + ")" * n,
+                      st.sampled_from(["exp", "log", "sin", "sqrt", "("]), children, st.integers(2, 80)),
+        )
+
+    bad = st.sampled_from(["", " ", "x.__class__", "[x]", "lambda: 1", "x if x else 1", "'s'", "x[0]",
+                           "(" * 300 + "x" + ")" * 300, "x" + "+x" * 3000, "ｅxp(x)", "f(x=1)", "x\x00"])
+    return st.one_of(bad, st.recursive(leaves, extend, max_leaves=12))
+
+
+#: Activation texts as the command line takes them.
+fuzz_activations = st.one_of(registry_activations, expression_text().map(lambda e: "expr:" + e),
+                             st.sampled_from(["expr:", "swish", "expr:exp(400)*x", "expr:x*1e300",
+                                              "expr:((x+1)**100+1)**100", "expr:exp(exp(exp(exp(x))))"]))
+
+#: Claims: a relation between expressions in the quantities, scalars and Sum, plus broken ones.
+_CLAIM_NAMES = ("m", "k", "xi", "d", "C_sigma", "lam_max", "n")
+_quantity = st.builds(lambda q, a: f"{q}({a})", st.sampled_from(["h", "Phi", "mu", "hcoef", "K", "Kp"]),
+                      st.sampled_from(["0", "m", "1", "n", "-1", "2", "0.5", "k"]))
+fuzz_claims = st.one_of(
+    st.builds(lambda a, op, b: f"{a} {op} {b}",
+              st.one_of(_quantity, expression_text(_CLAIM_NAMES, ("binomial",))),
+              st.sampled_from(["==", "<=", ">=", "<", ">", "!=", "=", ""]),
+              st.one_of(_quantity, expression_text(_CLAIM_NAMES),
+                        st.sampled_from(["O(k)", "Theta(d)", "Omega(1)", "0"]))),
+    st.sampled_from(["binomial(10**30, 10**15) >= 0", "Sum(Sum(i*j, i, 0, 3), j, 0, 3) >= 0",
+                     "Sum(i, i, 0, 10**30) >= 0", "Sum(1/2**i, i, 0, oo) == 2", "h(m) >= h(oo)",
+                     "exp(exp(exp(exp(10)))) > 0", "mu(1) == 0.5000000000001", "T(1, 2) >= 0"]),
+)
+
+#: --for quantifiers: ranges, sets, bindings; huge, complex and unbounded ends.
+_bound = st.one_of(fuzz_numbers, st.sampled_from(["-1", "sqrt(-1)", "oo", "10**30", "pi", "log(0)", "1/0"]))
+fuzz_quantifiers = st.one_of(
+    st.builds(lambda n, a, b: f"{n} in [{a}, {b}]", st.sampled_from(_CLAIM_NAMES), _bound, _bound),
+    st.builds(lambda n, a, b: f"{n} in {a}..{b}", st.sampled_from(_CLAIM_NAMES), _bound, _bound),
+    st.builds(lambda n, vs: f"{n} in {{{', '.join(vs)}}}", st.sampled_from(_CLAIM_NAMES),
+              st.lists(_bound, max_size=6)),
+    st.builds(lambda n, e: f"{n} = {e}", st.sampled_from(_CLAIM_NAMES), expression_text(("k",))),
+    st.sampled_from(["n in 0..999999999999", "m in {" + ",".join(["1"] * 5000) + "}", "xi = sqrt(-1)",
+                     "m in (0, 1)", "k in 1..10**20", "garbage"]),
+)
+fuzz_seeds = st.one_of(st.sampled_from(["0..999999999", "0..3", "{1, 2}", "-1", "1e3", "0..", "5"]),
+                       st.builds(lambda a, b: f"{a}..{b}", st.integers(0, 10**12), st.integers(0, 10**12)))
+
+
+def _nest(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+#: Instance JSON documents: valid ones with one field broken, and hostile shapes.
+fuzz_instance_values = st.one_of(
+    st.integers(-10**70, 10**70), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
+    st.none(), st.booleans(), st.builds(_nest, st.integers(0, 60)),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True), max_size=5),
+    fuzz_activations,
+)

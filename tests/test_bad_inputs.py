@@ -36,6 +36,12 @@ def files(tmp_path_factory):
     (root / "evil.json").write_text(json.dumps(data))
     (root / "a-directory").mkdir()
     (root / "a-file").write_text("x")
+    data = json.loads(inst.read_text())
+    data["activation"] = "expr:exp(400)*x"
+    (root / "huge-scale.json").write_text(json.dumps(data))
+    (root / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    data = json.loads(inst.read_text())
+    (root / "digits.json").write_text(json.dumps(data).replace(str(data["seed"]), "9" * 5001))
     return root
 
 
@@ -111,6 +117,30 @@ CASES = [
     (["figures", "--out", "{root}/a-file/sub"], "not writable"),
     (["bench", "--only", "nosuch"], "invalid choice"),
     (["bench", "--only", "hermite", "--json", "{root}/no/b.json"], "does not exist"),
+    # issue #26: budgets for symbolic work, ranges never built, no NaN, no self-overwrite
+    (["hermite", "expr:((x+1)**100+1)**100"], "degree 10000 after expansion"),
+    (["hermite", "expr:exp(exp(exp(exp(exp(x)))))"], "nests exp/log 4 deep"),
+    (["hermite", "expr:exp(-x**2)*exp(exp(exp(exp(10))))"], "beyond 1e300 in magnitude"),
+    (["hermite", "expr:hermite_prob(100, hermite_prob(100, x))"], "SymPy nodes"),
+    (["hermite", "expr:x*log(-1)"], "is not real"),
+    (["hermite", "expr:sin(exp(exp(x)))", "--time-limit", "2"], "time limit of 2 s"),
+    (["hermite", "expr:x", "--time-limit", "nan"], "--time-limit"),
+    (["hermite", "expr:x", "--memory-limit", "1"], "--memory-limit"),
+    (["hermite", "expr:exp(400)*x"], "E[sigma(g)^2]"),
+    (["claim", "binomial(10**30, 10**15) >= 0"], "binomial"),
+    (["claim", "Sum(Sum(Sum(i*j*l, l, 0, 10**3), j, 0, 10**3), i, 0, 1000) >= 0"], "nested Sums"),
+    (["claim", "log(log(log(log(pi)))) >= 0"], "nests exp/log"),
+    (["claim", "h(0) >= 0", "--family", "orthonormal", "--seeds", "0..999999999"], "spans 1000000000 seeds"),
+    (["claim", "m >= -2", "--for", "m in [0, 1]", "--for", "xi = sqrt(-1)"], "is not real"),
+    (["claim", "m >= 0", "--for", "m in {{" + ",".join(["1"] * 1500) + "}}"], "more than the limit of 1000"),
+    (["h", "{root}/huge-scale.json", "--m", "0.5"], "expr:x*exp(400)"),
+    (["loss", "{root}/huge-scale.json", "--m", "0.5"], "E[sigma(g)^2]"),
+    (["grad", "{root}/huge-scale.json", "--m", "0.5", "--samples", "100"], "E[sigma(g)^2]"),
+    (["h", "{root}/deep.json", "--m", "0.5"], "nested deeper than the limit"),
+    (["h", "{root}/digits.json", "--m", "0.5"], "5001 digits"),
+    (["check", "--only", "d1-parity", "--json", "{root}/same.out", "--markdown", "{root}/same.out"],
+     "are the same file"),
+    (["simulate", "{root}/t.csv", "--steps", "3", "--lr", "0.1", "-o", "{root}/t.csv"], "t.csv"),
 ]
 
 

@@ -128,3 +128,66 @@ def test_wrong_shape_hermite_payload_is_recomputed(cache_dir, capsys):
     cache.store("hermite", key, bad)
     again = hermite.hermite_coefficients("tanh", 6, 20)
     assert [float(v) for v in again.values] == [float(v) for v in first.values]
+
+
+# --- hostile entries (issue #26): never block, never exhaust memory, never serve a bad value ---
+
+def _recomputed(entry_path, change) -> None:
+    entry = json.loads(entry_path.read_text())
+    change(entry["payload"])
+    entry["sha256"] = cache.checksum(entry["payload"])
+    entry_path.write_text(json.dumps(entry))
+
+
+def test_fifo_entry_is_a_miss_not_a_hang(cache_dir):
+    import os
+
+    cache.store(KIND, KEY, PAYLOAD)
+    path = _entry_file(cache_dir)
+    path.unlink()
+    os.mkfifo(path)
+    assert cache.load(KIND, KEY) is None  # used to block forever waiting for a writer
+
+
+def test_link_out_of_the_cache_dir_is_a_miss(cache_dir, tmp_path_factory):
+    cache.store(KIND, KEY, PAYLOAD)
+    path = _entry_file(cache_dir)
+    outside = tmp_path_factory.mktemp("outside") / "entry.json"
+    outside.write_text(path.read_text())
+    path.unlink()
+    path.symlink_to(outside)
+    assert cache.load(KIND, KEY) is None  # a valid entry, but outside the cache dir
+    path.unlink()
+    path.symlink_to("/dev/zero")
+    assert cache.load(KIND, KEY) is None  # used to read /dev/zero until memory ran out
+
+
+def test_oversized_entry_is_a_miss(cache_dir, monkeypatch):
+    cache.store(KIND, KEY, PAYLOAD)
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", 10)
+    assert cache.load(KIND, KEY) is None
+
+
+@pytest.mark.parametrize("bad", ["nan", "-inf", "Infinity"])
+def test_non_finite_value_with_recomputed_checksum_is_a_miss(cache_dir, bad):
+    cache.store(KIND, KEY, PAYLOAD)
+    _recomputed(_entry_file(cache_dir), lambda payload: payload["values"].__setitem__(0, bad))
+    assert cache.load(KIND, KEY) is None
+
+
+def test_hermite_value_out_of_range_with_recomputed_checksum_is_recomputed(cache_dir, capsys):
+    assert main(["hermite", "relu", "--terms", "4"]) == 0
+    cold = capsys.readouterr().out
+    for path in cache_dir.rglob("*.json"):
+        _recomputed(path, lambda payload: [payload[f].__setitem__(0, "1e400")
+                                           for f in ("values", "coefficients") if f in payload])
+    assert main(["hermite", "relu", "--terms", "4"]) == 0
+    assert capsys.readouterr().out == cold
+
+
+def test_key_includes_the_package_version(cache_dir, monkeypatch):
+    cache.store(KIND, KEY, PAYLOAD)
+    import verify
+
+    monkeypatch.setattr(verify, "__version__", "999.0")
+    assert cache.load(KIND, KEY) is None  # a fixed formula is never served from an older release

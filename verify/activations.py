@@ -31,9 +31,11 @@ from typing import Any
 import numpy as np
 
 from verify.errors import (
+    ActivationScaleError,
     MalformedExpressionError,
     NotSquareIntegrableError,
     UnknownActivationError,
+    VerifyInputError,
 )
 
 EXPR_PREFIX = "expr:"
@@ -317,6 +319,51 @@ def check_square_integrable(activation: Activation) -> None:
             )
 
 
+#: Largest E[σ(g)²] of an activation: σ's scale enters h, the loss and the gradient squared and
+#: times ξ⁴λ² (up to 1e36) in float64, whose range ends near 1e308; exp(400)*x (E[σ²] ≈ 3e347)
+#: gave nan from `verify h` with exit 0.
+MAX_SECOND_MOMENT = 1e100
+
+
+def _validated_expression(expr, name: str):
+    """(σ, its kinks) once σ is real, finite, square-integrable and of a float64-safe scale."""
+    activation = Activation(EXPR_PREFIX + str(expr), str(expr))
+    activation.__dict__["expr"] = expr
+    try:
+        check_square_integrable(activation)
+        kinks = activation.kinks
+        check_scale(activation)
+    except VerifyInputError:
+        raise
+    except (ArithmeticError, ValueError, TypeError, RecursionError) as exc:
+        # e.g. mpmath's OverflowError on exp(exp(exp(x))) at x = 64: an input beyond what can be
+        # evaluated, said in one line instead of a traceback.
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise MalformedExpressionError(
+            f"activation {name!r} cannot be evaluated on the real line ({type(exc).__name__}: "
+            f"{reason[:80]})") from None
+    return expr, kinks
+
+
+def check_scale(activation: Activation) -> None:
+    """Raise :class:`ActivationScaleError` unless E[σ(g)²] <= :data:`MAX_SECOND_MOMENT`."""
+    import mpmath
+
+    f = activation.mpmath_function
+    with mpmath.workdps(15):
+        points = [-mpmath.inf, *(mpmath.mpf(float(p)) for p in activation.kinks), mpmath.inf]
+        try:
+            moment = mpmath.quad(lambda t: abs(f(t)) ** 2 * mpmath.npdf(t), points)
+            moment = abs(mpmath.mpmathify(moment))
+        except (ArithmeticError, ValueError, TypeError):
+            moment = mpmath.inf
+        if not mpmath.isfinite(moment) or moment > MAX_SECOND_MOMENT:
+            raise ActivationScaleError(
+                f"activation {activation.name!r}: E[sigma(g)^2] is about {mpmath.nstr(moment, 3)}, beyond "
+                f"{MAX_SECOND_MOMENT:g}; its scale would overflow float64 in h, the loss and the gradient "
+                "(rescale the activation)")
+
+
 def _real_singularities(expr, x) -> list:
     import sympy
     from sympy.calculus.singularities import singularities
@@ -410,9 +457,14 @@ def get_activation(name: str) -> Activation:
         source = key[len(EXPR_PREFIX) :].strip()
         if not source:
             raise MalformedExpressionError("activation 'expr:' has an empty expression")
-        expr = _parse(source, key)
+        from verify.budget import guarded, guarded_if_forced
+
+        # Parsing is bounded by the static limits; the SymPy limits, solveset and quadrature
+        # below are not, so they run in a worker under the time and memory guard.
+        expr = guarded_if_forced(f"activation {key!r}", _parse, source, key)
+        expr, kinks = guarded(f"activation {key!r}", _validated_expression, expr, key)
         activation = Activation(EXPR_PREFIX + str(expr), str(expr))
-        check_square_integrable(activation)
+        activation.__dict__.update(expr=expr, kinks=kinks)  # the cached properties, already computed
         return activation
     known = ", ".join(builtin_names())
     raise UnknownActivationError(

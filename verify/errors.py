@@ -32,3 +32,12 @@ class ConvergenceError(RuntimeError):
     Not an input error: the input was valid but the numerics failed, so the
     command line reports it as a crash (exit 1), never as a silent number.
     """
+
+
+class ExpressionLimitError(MalformedExpressionError):
+    """A parsed expression beyond a static limit for symbolic work (size, degree, tower, digits,
+    magnitude); ``--force`` lifts the cost limits, never the float64 range of constants."""
+
+
+class ActivationScaleError(NotSquareIntegrableError):
+    """σ is square-integrable, but E[σ²] is too large for the float64 evaluators (overflow)."""

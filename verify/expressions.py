@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
-from verify.errors import MalformedExpressionError
+from verify.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
 
 # A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
 # ast.parse and the walk below well under a millisecond per node.
@@ -54,6 +54,25 @@ MAX_INTEGER_DIGITS = 30
 MIN_FLOAT_LITERAL, MAX_FLOAT_LITERAL = 1e-200, 1e200
 # Integer arguments such as factorial(n) or hermite_prob(n, x): n <= 100 keeps them instant.
 MAX_INTEGER_ARGUMENT = 100
+
+# Static limits on the *built* SymPy tree, checked node by node as the walk builds it, so that
+# nothing SymPy later expands, integrates or simplifies can be large.  ``--force``
+# (verify.validation.allow_large_sizes) lifts these four; the guard of verify.budget still applies.
+#: SymPy nodes: hermite_prob(100, hermite_prob(100, x)) is a few hundred characters but would
+#: be thousands of nodes; a paper's formula is a few hundred.
+MAX_TREE_SIZE = 5000
+#: Total degree after expansion, bounded without expanding (deg(a*b) = deg a + deg b, deg(a**n) =
+#: n deg a): ((x+1)**100+1)**100 would expand to 10^4 terms; (x+1)**100*(x-1)**100 still passes.
+MAX_DEGREE = 200
+#: Nested exp/log/sinh/cosh or powers with a variable exponent: exp(exp(exp(x))) already
+#: overflows float64 at x = 2; every activation of the paper needs two levels at most.
+MAX_TOWER = 3
+#: Under --force integer literals may be longer, up to Python's own int/str conversion limit.
+FORCED_INTEGER_DIGITS = 4000
+#: Largest |value| of a constant (a subexpression without variables), as a power of 10.  Not
+#: lifted by --force: every expression also runs in float64, whose range ends near 1e308, and an
+#: mpmath evaluation of exp(exp(exp(exp(10)))) needs an exponent with 10^9565 digits.
+MAX_CONSTANT_LOG10 = 300
 
 
 @dataclass(frozen=True)
@@ -188,8 +207,22 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
     return expr
 
 
+def _forced() -> bool:
+    from verify.validation import large_sizes_allowed
+
+    return large_sizes_allowed()
+
+
 def _nonzero_digits(literal: str) -> bool:
     return any(ch in "123456789" for ch in literal.lower().split("e")[0])
+
+
+def _text(value) -> str:
+    """str(value), or a description when it holds an integer beyond Python's 4300-digit str() limit."""
+    try:
+        return str(value)
+    except ValueError:
+        return "a number of more than 4300 digits"
 
 
 def _clip(text: str, room: int = 60) -> str:
@@ -222,7 +255,7 @@ def _check_finite(expr, text: str, what: str) -> None:
 
     if isinstance(expr, sympy.Basic) and expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
         raise MalformedExpressionError(f"{what}: {_clip(text)!r} is not finite (it simplifies to "
-                                       f"{_clip(str(expr))})")
+                                       f"{_clip(_text(expr))})")
 
 
 class _Walker:
@@ -232,9 +265,13 @@ class _Walker:
         self.source, self.max_integer_digits = source, max_integer_digits
         self.variables, self.functions, self.constants, self.what = variables, functions, constants, what
         self.nodes = 0
+        self.measures: dict = {}  # SymPy node -> (tree size, degree bound, tower height)
 
     def fail(self, message: str) -> NoReturn:
         raise MalformedExpressionError(f"{self.what}: {message}")
+
+    def limit(self, message: str) -> NoReturn:
+        raise ExpressionLimitError(f"{self.what}: {message}")
 
     def expression(self, node, depth: int):
         self.nodes += 1
@@ -277,9 +314,13 @@ class _Walker:
         if isinstance(value, bool) or value is None or value is Ellipsis:
             self.fail(f"constant {value!r} is not a number")
         if isinstance(value, int):
-            if len(str(abs(value))) > self.max_integer_digits:
-                self.fail(f"integer literal with {len(str(abs(value)))} digits is longer than "
-                          f"{self.max_integer_digits} digits")
+            limit = self.max_integer_digits
+            if _forced():
+                limit = max(limit, FORCED_INTEGER_DIGITS)
+            # Count digits without str(): Python refuses str() of an int beyond 4300 digits.
+            digits = len(str(abs(value))) if value.bit_length() < 13000 else int(value.bit_length() * 0.30103)
+            if digits > limit:
+                self.limit(f"integer literal with {digits} digits is longer than {limit} digits")
             return sympy.Integer(value)
         if isinstance(value, float):
             # Read the literal's own digits: float('1e-400') would silently be 0.0.
@@ -329,35 +370,129 @@ class _Walker:
             value = args[i]
             if not (getattr(value, "is_Integer", False) and 0 <= value <= MAX_INTEGER_ARGUMENT):
                 self.fail(f"argument {i + 1} of {name} must be an integer in [0, {MAX_INTEGER_ARGUMENT}], "
-                          f"got {_clip(str(value), 30)}")
+                          f"got {_clip(_text(value), 30)}")
         return self.build(spec.build, *args)
 
     def build(self, function, *args):
         try:
             result = function(*args)
+        except VerifyInputError as exc:
+            raise type(exc)(f"{self.what}: {exc}") from None
         except (TypeError, ValueError, ArithmeticError, RecursionError) as exc:
             # SymPy refuses some well-typed inputs (e.g. Heaviside of a relation); say so in one line.
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             self.fail(f"cannot build {getattr(function, '__name__', function)}"
-                      f"({', '.join(_clip(str(a), 20) for a in args)}): {_clip(reason)}")
+                      f"({', '.join(_clip(_text(a), 20) for a in args)}): {_clip(reason)}")
         self.check_size(result)
+        self.check_budget(result)
         return result
+
+    def measure(self, expr) -> tuple[int, int, int]:
+        """(SymPy nodes, a bound on the total degree after expansion, exp/log tower height)."""
+        import sympy
+
+        known = self.measures.get(expr)
+        if known is not None:
+            return known
+        if not isinstance(expr, sympy.Basic) or not expr.args:
+            free = isinstance(expr, sympy.Symbol)
+            known = (1, int(free), 0)
+        else:
+            parts = [self.measure(a) for a in expr.args]
+            size = 1 + sum(p[0] for p in parts)
+            tower = max(p[2] for p in parts)
+            degrees = [p[1] for p in parts]
+            if isinstance(expr, sympy.Add):
+                degree = max(degrees)
+            elif isinstance(expr, sympy.Mul):
+                degree = sum(degrees)
+            elif isinstance(expr, sympy.Pow):
+                base, exponent = expr.args
+                if exponent.is_Number:
+                    degree = math.ceil(abs(float(exponent)) * degrees[0]) if degrees[0] else 0
+                else:
+                    degree = degrees[0] + degrees[1]
+                    tower = max(parts[0][2], parts[1][2] + 1) if degrees[1] else tower
+            else:
+                degree = max(degrees)
+                # Constants count too: log(log(log(log(pi)))) turns complex and SymPy's evaluation
+                # of deeper ones grows exponentially.
+                if isinstance(expr, sympy.exp | sympy.log | sympy.sinh | sympy.cosh):
+                    tower += 1
+            known = (size, degree, tower)
+        self.measures[expr] = known
+        return known
+
+    def check_budget(self, result) -> None:
+        """The static limits on what SymPy will later expand, integrate or simplify."""
+        import sympy
+
+        if not isinstance(result, sympy.Basic):
+            return
+        size, degree, tower = self.measure(result)
+        if not _forced():
+            shown = _clip(_text(result), 40) if size < 200 else f"a {size}-node subexpression"
+            if size > MAX_TREE_SIZE:
+                self.limit(f"{shown} has {size} SymPy nodes, more than the limit of {MAX_TREE_SIZE} "
+                           "(pass --force to lift it)")
+            if degree > MAX_DEGREE:
+                self.limit(f"{shown} has degree {degree} after expansion, more than the limit of "
+                           f"{MAX_DEGREE} (pass --force to lift it)")
+            if tower > MAX_TOWER:
+                self.limit(f"{shown} nests exp/log {tower} deep, more than the limit of {MAX_TOWER} "
+                           "(pass --force to lift it)")
+        if result.is_number and not result.is_Rational:
+            self.check_magnitude(result)
+        elif result.is_Rational and max(abs(result.p), result.q).bit_length() > 3.33 * self.rational_digits():
+            # hermite_prob(8, 1e-200) is about 105 but its denominator has 1600 digits, and SymPy's
+            # roots of such rationals factor them (seconds per sqrt): digits are a cost, too.
+            self.limit(f"the constant {_clip(_text(result), 30)} has a numerator or denominator of more than "
+                       f"{self.rational_digits()} digits")
+        elif result.is_Rational and \
+                abs(result.p).bit_length() - result.q.bit_length() > 3.33 * MAX_CONSTANT_LOG10:
+            self.limit(f"the constant {_clip(_text(result), 30)} has more than {MAX_CONSTANT_LOG10} digits "
+                       f"(constants stay within 1e{MAX_CONSTANT_LOG10} in magnitude: every expression also "
+                       "runs in float64)")
+
+    def rational_digits(self) -> int:
+        """Longest numerator or denominator of a constant: 300 digits, or the caller's literal limit."""
+        return max(MAX_CONSTANT_LOG10, self.max_integer_digits)
+
+    def check_magnitude(self, value) -> None:
+        """|value| <= 10**MAX_CONSTANT_LOG10; safe to evaluate because its parts already passed."""
+        import mpmath
+
+        try:
+            with mpmath.workdps(15):
+                number = mpmath.mpmathify(value.evalf(15))
+                size = abs(number)
+        except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
+            return  # not a plain number (e.g. a Sum): later steps decide
+        if isinstance(number, mpmath.mpc) and abs(number.imag) > 1e-12 * (1 + size):
+            self.fail(f"the constant {_clip(_text(value), 40)} is not real (about {mpmath.nstr(number, 3)}); "
+                      "every quantity of the model is real")
+        if not mpmath.isfinite(size) or (size and mpmath.log10(size) > MAX_CONSTANT_LOG10):
+            self.limit(f"the constant {_clip(_text(value), 40)} is about {mpmath.nstr(number, 3)}, beyond "
+                       f"1e{MAX_CONSTANT_LOG10} in magnitude (every expression also runs in float64)")
 
     def check_power(self, base, exponent) -> None:
         if getattr(exponent, "is_Number", False):
-            if abs(exponent) > MAX_EXPONENT:
-                self.fail(f"exponent {_clip(str(exponent), 30)} exceeds the limit of {MAX_EXPONENT}")
+            limit = 10 * MAX_EXPONENT if _forced() else MAX_EXPONENT
+            if abs(exponent) > limit:
+                self.limit(f"exponent {_clip(_text(exponent), 30)} exceeds the limit of {limit}")
             if getattr(base, "is_Number", False) and base != 0:
                 digits = abs(float(exponent)) * abs(math.log10(abs(float(base)) or 1.0))
-                if digits > 10 * MAX_INTEGER_DIGITS:
-                    self.fail(f"{base}**{exponent} has about {digits:.0f} digits")
+                if digits > MAX_CONSTANT_LOG10:
+                    self.limit(f"{base}**{exponent} has about {digits:.0f} digits (constants stay within "
+                               f"1e{MAX_CONSTANT_LOG10} in magnitude)")
 
     def check_size(self, result) -> None:
         import sympy
 
         # Products and powers of powers merge exponents (x**60 * x**60 = x**120): check the result.
-        if isinstance(result, sympy.Pow) and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT:
-            self.fail(f"power {_clip(str(result), 30)} exceeds the exponent limit of {MAX_EXPONENT}")
+        if isinstance(result, sympy.Pow) and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT \
+                and not _forced():
+            self.limit(f"power {_clip(_text(result), 30)} exceeds the exponent limit of {MAX_EXPONENT}")
         if isinstance(result, sympy.Mul):
             for factor in result.args:
                 self.check_size(factor)

@@ -21,6 +21,40 @@ class OutputPathError(InvalidParameterError):
     """An output path cannot be written (missing or unwritable directory, a directory as file)."""
 
 
+class SamePathError(OutputPathError):
+    """Two outputs are one file, or an output would overwrite an input."""
+
+
+def _same(a: Path, b: Path) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links, bind mounts
+    except OSError:
+        return False
+
+
+def distinct_paths(outputs: dict[str, str | os.PathLike[str] | None],
+                   inputs: dict[str, str | os.PathLike[str] | None] | None = None) -> None:
+    """Raise :class:`SamePathError` if two ``outputs`` are one file or an output is an input.
+
+    Keys name the options (``"--json"``); None values are skipped.  Links are resolved, so
+    ``--json r.out --markdown ./link-to-r.out`` is refused too.  Called before any work, so
+    one report can never be written over the other, nor a result over the file it was read from.
+    """
+    named_out = [(k, Path(v)) for k, v in outputs.items() if v is not None]
+    named_in = [(k, Path(v)) for k, v in (inputs or {}).items() if v is not None]
+    for i, (name, path) in enumerate(named_out):
+        for other, other_path in named_out[i + 1:]:
+            if _same(path, other_path):
+                raise SamePathError(f"{name} {str(path)!r} and {other} {str(other_path)!r} are the same "
+                                    "file; each output needs its own path")
+        for other, other_path in named_in:
+            if _same(path, other_path):
+                raise SamePathError(f"{name} {str(path)!r} is the input {other} {str(other_path)!r}; "
+                                    "writing it would destroy the input")
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file that is renamed (text as UTF-8, '\\n')."""
     path = Path(path)

@@ -125,7 +125,13 @@ def hermite_coefficients(
     if method in ("auto", "exact"):
         from verify.hermite_exact import exact_coefficients
 
-        exact = exact_coefficients(act, terms)
+        if act.name.startswith("expr:"):
+            from verify.budget import guarded
+
+            # Untrusted text: SymPy's simplify and expand run under the time and memory guard.
+            exact = guarded(f"activation {act.name!r}", exact_coefficients, act, terms)
+        else:
+            exact = exact_coefficients(act, terms)
         if exact is None and method == "exact":
             raise InvalidParameterError(
                 f"activation {act.name!r} has no exact Hermite coefficients in the suite; "
@@ -162,15 +168,26 @@ def _to_payload(c: HermiteCoefficients) -> dict:
     return payload
 
 
+#: Largest |mu_p| a cache entry may hold: mu_p^2 <= E[sigma^2] <= verify.activations.MAX_SECOND_MOMENT.
+MAX_COEFFICIENT = 1e50
+
+
 def _from_payload(p: dict, activation: str, dps: int, terms: int) -> HermiteCoefficients:
     """The cached coefficients; ValueError if the payload is not what the key asked for."""
     if (p["activation"], p["dps"]) != (activation, dps) or not len(p["values"]) == len(p["errors"]) == terms:
         raise ValueError("cached Hermite payload does not match its key")
     if not all(isinstance(v, str) for v in (*p["values"], *p["errors"])):
         raise ValueError("cached Hermite values must be decimal strings")
+    if p["method"] not in ("exact", "quadrature"):
+        raise ValueError("cached Hermite method must be exact or quadrature")
     with mpmath.workdps(p["dps"] + GUARD_DIGITS):
         values = tuple(mpmath.mpf(v) for v in p["values"])
         errors = tuple(mpmath.mpf(e) for e in p["errors"])
+    # Schema by value: |mu_p| <= sqrt(E[sigma^2]) <= 1e50 (Parseval and the activation scale limit),
+    # errors finite and >= 0; a value altered with a recomputed checksum cannot bring NaN or inf.
+    if not all(mpmath.isfinite(v) and abs(v) <= MAX_COEFFICIENT for v in values) \
+            or not all(mpmath.isfinite(e) and e >= 0 for e in errors):
+        raise ValueError("cached Hermite values must be finite, errors finite and non-negative")
     exact = None
     if "exact" in p:
         # Cache files are data, not code: exact values go through the whitelist parser.

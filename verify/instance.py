@@ -519,7 +519,7 @@ def from_json(data: Any) -> Instance:
     """Inverse of :func:`to_json`; raises :class:`InstanceError` on any malformed field."""
     if not isinstance(data, dict):
         raise InstanceError(f"an instance must be a JSON object, found {type(data).__name__}")
-    missing = [key for key in _REQUIRED if key not in data]
+    missing = [key for key in _REQUIRED if data.get(key) is None]  # a null array is missing too
     if missing:
         raise InstanceError(f"missing key(s) {', '.join(repr(m) for m in missing)}")
     unknown = sorted(set(data) - set(_REQUIRED) - set(_OPTIONAL_ARRAYS) - set(_METADATA))
@@ -555,22 +555,75 @@ def save(instance: Instance, path: str | os.PathLike[str]) -> None:
                                 f"{exc.strerror or exc}") from None
 
 
+#: Largest instance file read: W at the k·d limit (5·10⁷ entries) in about 25 characters each.
+MAX_FILE_BYTES = 25 * 5 * 10**7 + (1 << 20)
+#: Longest integer in an instance file: seeds are 128-bit (39 digits); Python itself refuses
+#: to read integers beyond 4300 digits, with a traceback.
+MAX_INTEGER_DIGITS = 64
+#: Deepest nesting: an instance is an object of lists of lists (3); JSON nested deeper is refused.
+MAX_DEPTH = 8
+
+
+def _integer(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INTEGER_DIGITS:
+        raise InstanceError(f"an integer of {digits} digits is longer than the limit of "
+                            f"{MAX_INTEGER_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(name: str):
+    raise NonFiniteError(f"the JSON constant {name} is not a finite number")
+
+
+def _depth(value: Any, limit: int = MAX_DEPTH, level: int = 1) -> int:
+    """Nesting depth of parsed JSON, stopping one past ``limit``."""
+    if level > limit or not isinstance(value, dict | list):
+        return level - (not isinstance(value, dict | list))
+    children = value.values() if isinstance(value, dict) else value
+    return max((_depth(v, limit, level + 1) for v in children), default=level)
+
+
 def load(path: str | os.PathLike[str]) -> Instance:
-    """Read an instance file written by :func:`save` (or by hand); validates it fully."""
+    """Read an instance file written by :func:`save` (or by hand); validates it fully.
+
+    The file is read with limits: at most :data:`MAX_FILE_BYTES`, integers of at most
+    :data:`MAX_INTEGER_DIGITS` digits, nesting at most :data:`MAX_DEPTH` deep (a deeper file
+    used to end in a RecursionError traceback)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise InstanceFileError(f"cannot read instance file {str(path)!r}: larger than the limit of "
+                                    f"{MAX_FILE_BYTES} bytes")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise InstanceFileError(f"cannot read instance file {str(path)!r}: {reason}") from None
+        raise InstanceFileError(f"cannot read instance file {str(path)!r}: {_one_line(reason)}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_integer, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise InstanceFileError(f"instance file {str(path)!r} is not valid JSON: {exc.msg} "
                                 f"(line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise InstanceFileError(f"instance file {str(path)!r}: JSON nested deeper than the limit of "
+                                f"{MAX_DEPTH}") from None
+    except InstanceError as exc:
+        raise _with_file(exc, path) from None
+    except ValueError as exc:  # e.g. Python's own int-digit limit
+        raise InstanceFileError(f"instance file {str(path)!r}: {_one_line(str(exc))}") from None
+    if _depth(data) > MAX_DEPTH:
+        raise InstanceFileError(f"instance file {str(path)!r}: JSON nested deeper than the limit of "
+                                f"{MAX_DEPTH}")
     try:
         return from_json(data)
     except InstanceError as exc:
         raise _with_file(exc, path) from None
+
+
+def _one_line(text: str, room: int = 120) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def _with_file(exc: InstanceError, path: str | os.PathLike[str]) -> InstanceError:

@@ -62,6 +62,11 @@ def allow_large_sizes(allow: bool = True) -> Iterator[None]:
         _ALLOW_LARGE.reset(token)
 
 
+def large_sizes_allowed() -> bool:
+    """Whether the caller opted in to sizes beyond the limits (``--force``)."""
+    return _ALLOW_LARGE.get()
+
+
 def within_limit(name: str, value: int, error: type[VerifyInputError] = SizeLimitError) -> int:
     """``value`` if it is within ``SIZE_LIMITS[name]`` (or large sizes are allowed)."""
     limit, reason = SIZE_LIMITS[name]

@@ -95,6 +95,14 @@ def _not_binding(spec, symbol) -> bool:
     return q is None or q.kind != "binding"
 
 
+def _ratio_limit(sides, symbol, variable):
+    """(|lhs|/|order argument|, its limit at oo, or None when not a closed form); runs guarded."""
+    ratio = sympy.simplify(sympy.Abs(sides[0]) / sympy.Abs(sides[1])).subs(symbol, variable)
+    if ratio.free_symbols - {variable} or sympy.count_ops(ratio) > 400:
+        return ratio, None
+    return ratio, sympy.limit(ratio, variable, sympy.oo)
+
+
 def _order_argument(claim):
     return claim.rhs.args[0]
 
@@ -119,12 +127,13 @@ def _symbolic(spec, group, symbol) -> Decision:
             sides.append(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)))
     except Unavailable as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    ratio = sympy.simplify(sympy.Abs(sides[0]) / sympy.Abs(sides[1])).subs(symbol, variable)
-    if ratio.free_symbols - {variable} or sympy.count_ops(ratio) > 400:
+    from verify.budget import guarded
+
+    ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
+    if limit is None:
         return Decision(
             "undecided", None, "symbolic", detail="ratio not a closed form in the growth variable"
         )
-    limit = sympy.limit(ratio, variable, sympy.oo)
     order = claim.order
     if limit.is_finite is not True and limit != sympy.oo:
         return Decision("undecided", None, "symbolic", detail=f"limit of the ratio: {limit}")

@@ -125,7 +125,9 @@ def build_spec(
         names[q.name] = q.symbol
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
-    claim = parse_claim(text, variables)
+    from verify.budget import guarded_if_forced
+
+    claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
     used = claim.quantities()
     families = _as_tuple(family)
     for name in families:

@@ -120,7 +120,56 @@ class ParsedClaim:
         return self.lhs.atoms(kind) | self.rhs.atoms(kind)
 
 
+#: Largest number of digits of binomial(n, k) with both arguments given: SymPy computes it
+#: exactly, and binomial(10**30, 10**15) would take forever; a float64 constant ends near 1e308.
+MAX_BINOMIAL_DIGITS = 300
+#: A numeric k in binomial(n, k) with n a variable: SymPy may expand it into a k-term product.
+MAX_BINOMIAL_INDEX = 1000
+#: binomial(n, k) with a non-integer argument is a ratio of Gamma values SymPy expands exactly.
+MAX_BINOMIAL_FRACTIONAL = 100
+
+
+def _binomial(n, k):
+    """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
+    from verify.errors import ExpressionLimitError
+
+    if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
+        raise ExpressionLimitError(f"binomial({n}, {k}): the index {k} is beyond {MAX_BINOMIAL_INDEX}")
+    if n.is_number and k.is_number and not (n.is_integer and k.is_integer) \
+            and max(abs(n), abs(k)) > MAX_BINOMIAL_FRACTIONAL:
+        # binomial(0.5, 7148) and binomial(202755, 0.5) are exact rationals of thousands of digits.
+        raise ExpressionLimitError(f"binomial({n}, {k}): with a non-integer argument both must lie in "
+                                   f"[-{MAX_BINOMIAL_FRACTIONAL}, {MAX_BINOMIAL_FRACTIONAL}]")
+    if n.is_number and k.is_number and n.is_real and k.is_real:
+        nf, kf = float(n), float(k)
+        if 0 <= kf <= nf:
+            digits = (math.lgamma(nf + 1) - math.lgamma(kf + 1) - math.lgamma(nf - kf + 1)) / math.log(10)
+            if digits > MAX_BINOMIAL_DIGITS:
+                raise ExpressionLimitError(
+                    f"binomial({n}, {k}) has about {digits:.3g} digits, beyond the limit of "
+                    f"{MAX_BINOMIAL_DIGITS} (constants stay within float64's range)")
+        elif max(abs(nf), abs(kf)) > 10**6:
+            raise ExpressionLimitError(f"binomial({n}, {k}): arguments beyond 10^6 outside 0 <= k <= n")
+    return sympy.binomial(n, k)
+
+
+def _terms(s: sympy.Sum) -> int:
+    """Terms a finite (possibly nested or multi-limit) Sum expands to; 1 for unknown bounds."""
+    total = 1
+    for _, low, high in s.limits:
+        if (high - low).is_Integer:
+            total *= max(int(high - low + 1), 0)
+    inner = max((_terms(t) for t in s.function.atoms(sympy.Sum)), default=1)
+    return total * inner
+
+
 def _sum(term, index, low, high):
+    inner = max((_terms(t) for t in term.atoms(sympy.Sum)), default=1) if isinstance(term, sympy.Basic) else 1
+    count = int(high - low + 1) if (high - low).is_Integer else 1
+    if count * inner > MAX_SUM_TERMS * 10:
+        # Counted before anything is summed: three nested sums of 1001 terms are 10^9 terms.
+        raise MalformedExpressionError(f"nested Sums of {count} x {inner} terms, more than the limit of "
+                                       f"{MAX_SUM_TERMS * 10} in all")
     if not isinstance(index, sympy.Symbol) or not index.is_integer:
         raise ValueError(f"the second argument of Sum must be its index name, got {index}")
     for bound in (low, high):
@@ -142,7 +191,7 @@ def claim_functions() -> dict[str, Function]:
     table.pop("hermite_prob")
     for name, (arity, _) in QUANTITIES.items():
         table[name] = Function(quantity_function(name), arity)
-    table["binomial"] = Function(sympy.binomial, 2)
+    table["binomial"] = Function(_binomial, 2)
     table["Sum"] = Function(_sum, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)
@@ -243,7 +292,9 @@ def _check_infinity(claim: ParsedClaim) -> None:
     """``oo`` only as the upper limit of a Sum whose term has no quantity in it."""
     allowed = set()
     for s in claim.expressions_atoms(sympy.Sum):
-        ((_, _, high),) = s.limits
+        high = s.limits[-1][2]
+        if any(limit[2] == INFINITY for limit in s.limits[:-1]):
+            raise MalformedExpressionError(f"claim: in {s} only the outermost sum may run to oo")
         if high == INFINITY:
             if s.function.atoms(sympy.core.function.AppliedUndef):
                 raise MalformedExpressionError(

@@ -45,6 +45,10 @@ RANDOM_PARTS = ("c", "c_hat", "W")
 #: Integer ranges are enumerated; beyond this many values only a spread subset is checked
 #: (the ends, log-spaced and random values), and the outcome says so.
 MAX_ENUMERATED = 64
+#: Most values a set ``{v, w, ...}`` or ``--seeds`` may list or span; counted before anything is built.
+MAX_VALUES = 1000
+#: Longest ``--for``/``--prob``/``--seeds`` text: each expression in it is bounded by the parser anyway.
+MAX_QUANTIFIER_TEXT = 4000
 _UNBOUNDED = re.compile(r"\b(oo|inf|infinity)\b", re.I)
 
 
@@ -89,10 +93,11 @@ def spread(low: int, high: int, count: int) -> list[int]:
     """About ``count`` integers of [low, high]: both ends and log-spaced values (deterministic)."""
     import numpy as np
 
+    # Floats, not the ints: ends beyond int64 (n in 1..10**20) are fine as sample points.
     if low >= 1:
-        grid = np.geomspace(low, high, count)
+        grid = np.geomspace(float(low), float(high), count)
     else:
-        grid = np.linspace(low, high, count)
+        grid = np.linspace(float(low), float(high), count)
     return sorted({int(round(v)) for v in grid} | {low, high})
 
 
@@ -125,6 +130,9 @@ def parse_quantifier(text: str) -> Quantifier:
             f"--for: expected 'NAME in [a, b]', 'NAME in a..b', 'NAME in {{v, w}}' or "
             f"'NAME = expr', got {text!r}"
         )
+    if len(text) > MAX_QUANTIFIER_TEXT:
+        raise QuantifierError(f"--for: a text of {len(text)} characters is longer than the limit of "
+                              f"{MAX_QUANTIFIER_TEXT}")
     what = f"--for {text.strip()!r}"
     match = _RANGE.match(text)
     if match:
@@ -170,6 +178,10 @@ def _range(name: str, spec: str, text: str, what: str) -> Quantifier:
             raise QuantifierError(f"{what}: the range is empty ({low} > {high})")
         q = Quantifier(name, "real", text, low=low, high=high, symbol=variable_symbol(name, False))
     elif spec.startswith("{") and spec.endswith("}"):
+        # Counted before any value is parsed: a set of 10^6 values is refused in one line.
+        listed = spec.count(",") + 1
+        if listed > MAX_VALUES:
+            raise QuantifierError(f"{what}: {listed} values is more than the limit of {MAX_VALUES}")
         parts = [p for p in spec[1:-1].split(",") if p.strip()]
         if not parts:
             raise QuantifierError(f"{what}: the set of values is empty")
@@ -199,6 +211,8 @@ def _range(name: str, spec: str, text: str, what: str) -> Quantifier:
 def check_parameter(name: str, values, what: str) -> None:
     """k and d are positive integers within the size limits; xi lies in (0, 10⁶]."""
     for value in values:
+        if value.is_number and value.is_real is not True:
+            raise QuantifierError(f"{what}: {name} = {value} is not a real number")
         if name in ("k", "d"):
             if not value.is_integer or value < 1:
                 raise QuantifierError(f"{what}: {name} must be a positive integer, got {value}")
@@ -218,6 +232,9 @@ def bind(quantifier: Quantifier, names: dict[str, sympy.Symbol]) -> Quantifier:
     what = f"--for {quantifier.text!r}"
     expression = parse_expression(spec, variables=names, functions=_bound_functions(), what=what)
     expression = exact_number(expression)
+    if expression.is_number and expression.is_real is not True:
+        raise QuantifierError(f"{what}: {quantifier.name} = {expression} is not a real number (complex "
+                              "values have no place in the model)")
     if expression.is_number:
         check_parameter(quantifier.name, [expression], what)
     return Quantifier(
@@ -260,12 +277,26 @@ def parse_seeds(text: str | int | list | tuple | range) -> tuple[int, ...]:
     if isinstance(text, int) and not isinstance(text, bool):
         values = [text]
     elif isinstance(text, list | tuple | range):
+        try:
+            listed = len(text)
+        except OverflowError:  # range(10**20): len() itself overflows
+            listed = MAX_VALUES + 1
+        if listed > MAX_VALUES:
+            raise QuantifierError(f"--seeds: more than the limit of {MAX_VALUES} seeds")
         values = list(text)
     else:
         spec = str(text).strip()
+        if len(spec) > MAX_QUANTIFIER_TEXT:
+            raise QuantifierError(f"--seeds: a text of {len(spec)} characters is longer than the limit of "
+                                  f"{MAX_QUANTIFIER_TEXT}")
         match = re.fullmatch(r"(\d{1,9})\s*\.\.\s*(\d{1,9})", spec)
         if match:
-            values = list(range(int(match.group(1)), int(match.group(2)) + 1))
+            low, high = int(match.group(1)), int(match.group(2))
+            # Counted, never built: 0..999999999 used to make a list of 10^9 before any check.
+            if high - low + 1 > MAX_VALUES:
+                raise QuantifierError(f"--seeds: {spec!r} spans {high - low + 1} seeds, more than the limit "
+                                      f"of {MAX_VALUES}")
+            values = list(range(low, high + 1))
         elif re.fullmatch(r"\{\s*\d{1,9}(\s*,\s*\d{1,9})*\s*\}", spec):
             values = [int(v) for v in spec[1:-1].split(",")]
         elif re.fullmatch(r"\d{1,9}", spec):
@@ -278,8 +309,8 @@ def parse_seeds(text: str | int | list | tuple | range) -> tuple[int, ...]:
         raise QuantifierError(f"--seeds: the range {text!r} is empty")
     if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
         raise QuantifierError(f"--seeds: seeds are non-negative integers, got {text!r}")
-    if len(values) > 1000:
-        raise QuantifierError(f"--seeds: {len(values)} seeds is more than the limit of 1000")
+    if len(values) > MAX_VALUES:
+        raise QuantifierError(f"--seeds: {len(values)} seeds is more than the limit of {MAX_VALUES}")
     return tuple(dict.fromkeys(values))
 
 

@@ -38,6 +38,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from verify.budget import guarded
 from verify.checks.core import Basis
 from verify.claims.decision import Decision
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
@@ -124,6 +125,24 @@ def exact_sides(setting, act, lhs, rhs):
     return sides
 
 
+def _reduced(difference):
+    """lhs − rhs expanded, cancelled and (when constant and small) simplified; runs guarded."""
+    # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
+    difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
+    difference = sympy.cancel(sympy.expand(difference))
+    if not difference.free_symbols and not difference.is_Rational and sympy.count_ops(difference) < 200:
+        difference = sympy.simplify(difference)
+    return difference
+
+
+def setting_text(lhs, op, rhs) -> str:
+    try:
+        text = f"{lhs} {op} {rhs}"
+    except ValueError:  # an integer beyond Python's 4300-digit str() limit (under --force)
+        return "an expression with a number too long to print"
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
 def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
     if op != "==" and len(setting.box) > 1:
         # only an identity could be decided in several variables, and an inequality is not claimed for one
@@ -139,11 +158,8 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
         return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
     # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
-    difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
-    difference = sympy.cancel(sympy.expand(difference))
+    difference = guarded(f"claim {setting_text(lhs, op, rhs)!r}", _reduced, difference)
     if not difference.free_symbols:
-        if not difference.is_Rational and sympy.count_ops(difference) < 200:
-            difference = sympy.simplify(difference)
         if difference.is_Rational:
             verdict = "holds" if holds(op, difference) else "fails"
             return Decision(

@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
         series_cmd,
         simulate_cmd,
     )
+    from verify.cli.arguments import memory_limit, time_limit
 
     parser = OneLineParser(
         prog="verify",
@@ -60,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     for command in sub.choices.values():
         command.add_argument("--force", action="store_true",
                              help="run sizes beyond the stated limits instead of refusing them")
+        command.add_argument("--time-limit", type=time_limit, default=None, metavar="SECONDS",
+                             help="wall-clock limit of each piece of symbolic work on untrusted text "
+                                  "(default 10; --force does not lift it)")
+        command.add_argument("--memory-limit", type=memory_limit, default=None, metavar="MIB",
+                             help="memory limit of each piece of symbolic work (default 1024 MiB)")
     return parser
 
 
@@ -72,17 +78,26 @@ def _stdout_closed() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from verify.budget import limits
     from verify.validation import allow_large_sizes
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        with allow_large_sizes(args.force):
+        memory = None if args.memory_limit is None else int(args.memory_limit * 2**20)
+        with allow_large_sizes(args.force), limits(args.time_limit, memory):
             return int(args.run(args) or EXIT_OK)
     except BrokenPipeError:
         return _stdout_closed()
     except VerifyInputError as exc:
         sys.stderr.write(f"verify {args.command}: error: {exc}\n")
+        return EXIT_USAGE
+    except ValueError as exc:
+        if "integer string conversion" not in str(exc):
+            raise
+        # Only reachable under --force, which lets integers of thousands of digits through.
+        sys.stderr.write(f"verify {args.command}: error: a number of more than 4300 digits arose, beyond "
+                         "Python's integer-to-text limit (drop --force to have it refused earlier)\n")
         return EXIT_USAGE
     except ConvergenceError as exc:
         sys.stderr.write(f"verify {args.command}: numerical failure: {exc}\n")

@@ -129,6 +129,20 @@ def timeout_seconds(text: str) -> float:
     return _real(text, "timeout", low=0, high=MAX_TIMEOUT, low_open=True, why="seconds")
 
 
+def time_limit(text: str) -> float:
+    """Seconds of symbolic work: finite, > 0, at most :data:`verify.budget.MAX_TIME_LIMIT`."""
+    from verify.budget import MAX_TIME_LIMIT
+
+    return _real(text, "time limit", low=0, high=MAX_TIME_LIMIT, low_open=True, why="seconds")
+
+
+def memory_limit(text: str) -> float:
+    """MiB of memory for symbolic work: at least 64, at most :data:`verify.budget.MAX_MEMORY_LIMIT`."""
+    from verify.budget import MAX_MEMORY_LIMIT
+
+    return _real(text, "memory limit", low=64, high=MAX_MEMORY_LIMIT / 2**20, why="MiB")
+
+
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx)://)?[A-Za-z0-9_.\-]+:(\d{1,5})$|^\[[0-9a-fA-F:]+\]:(\d{1,5})$")
 #: dask's in-process transport (``LocalCluster(processes=False)``): inproc://host/pid/n.
 _INPROC = re.compile(r"^inproc://[A-Za-z0-9_.\-]+/\d+/\d+$")
@@ -146,4 +160,5 @@ def scheduler_address(text: str) -> str:
 
 
 __all__ = ["correlation", "non_negative_int", "open_overlap", "overlap", "positive_int", "positive_real",
-           "precision", "scheduler_address", "seed", "step_size", "timeout_seconds", "unit_interval"]
+           "memory_limit", "precision", "scheduler_address", "seed", "step_size", "time_limit",
+           "timeout_seconds", "unit_interval"]

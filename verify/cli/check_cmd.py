@@ -36,7 +36,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from verify.checks import load_all, resolve
     from verify.checks.report import line, summary, to_json_text, to_markdown
-    from verify.files import output_file, write_atomic
+    from verify.files import distinct_paths, output_file, write_atomic
 
     load_all()
     checks = resolve(args.only)
@@ -47,6 +47,7 @@ def run(args) -> int:
     default_json, default_md = PARTIAL_REPORTS if args.only else FULL_REPORTS
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
+    distinct_paths({"--json": json_path, "--markdown": md_path})
     from verify.checks.runner import run_checks
 
     width = max(len(c.id) for c in checks)

@@ -42,9 +42,15 @@ REPORT_FIELDS = ("activation", "dps", "method", "coefficients", "errors", "exact
 
 
 def _checked_report(report: dict) -> dict:
+    from verify.hermite import MAX_COEFFICIENT
+
     missing = [f for f in REPORT_FIELDS if f not in report]
     if missing or not isinstance(report["coefficients"], list):
         raise ValueError(f"cached hermite report lacks {missing}")
+    for value in report["coefficients"]:
+        number = mpmath.mpf(value) if isinstance(value, str | int | float) else None
+        if number is None or not mpmath.isfinite(number) or abs(number) > MAX_COEFFICIENT:
+            raise ValueError(f"cached hermite coefficient {value!r} is not a finite number in range")
     return report
 
 

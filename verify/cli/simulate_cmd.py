@@ -48,13 +48,14 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.files import output_file
+    from verify.files import distinct_paths, output_file
     from verify.instance import load
     from verify.simulate import save_trajectory, simulate
     from verify.simulate.trajectory import output_format
 
     output_format(args.output)  # refuse a bad extension or path before the run
     output_file(args.output, "--output")
+    distinct_paths({"--output": args.output}, {"instance": args.instance})
     inst = load(args.instance)
     traj = simulate(inst, mode=args.mode, steps=args.steps, lr=args.lr, replicas=args.replicas,
                     engine=args.engine, record_every=args.record_every, seed=args.seed,

@@ -1,0 +1,195 @@
+"""A wall-clock and memory budget for untrusted symbolic work.
+
+Static limits (:mod:`verify.expressions`: text length, tree size, degree, towers, digits,
+magnitudes) refuse most inputs that would make SymPy or mpmath run for hours, before either
+sees them.  What they cannot foresee (a ``limit``, ``solveset``, ``simplify`` or quadrature
+that stalls on a small but unlucky expression) runs under :func:`guarded`: in a forked worker
+process with an address-space limit (``RLIMIT_AS``) and a wall-clock limit.  When either
+trips, the worker is killed and the caller gets a :class:`BudgetExceededError` naming the
+expression and the limit; the command line prints that line and exits 2.
+
+``--force`` lifts the static limits, never this guard; ``--time-limit`` and
+``--memory-limit`` (Python: :func:`limits`) raise it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import os
+import pickle
+import select
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from verify.errors import VerifyInputError
+
+T = TypeVar("T")
+
+#: Seconds one guarded piece of symbolic work may take: a valid activation or claim needs well
+#: under a second here; 10 s keeps a hostile one inside the 20 s any bad input may cost.
+TIME_LIMIT = 10.0
+#: Extra address space (bytes) a guarded worker may map beyond what the parent already has.
+MEMORY_LIMIT = 1 << 30
+#: Largest limits the flags accept: an hour and 64 GiB.
+MAX_TIME_LIMIT, MAX_MEMORY_LIMIT = 3600.0, 64 << 30
+
+
+class BudgetExceededError(VerifyInputError):
+    """Untrusted symbolic work ran past its wall-clock or memory budget (``--time-limit``)."""
+
+
+_LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(
+    "verify_budget", default=(TIME_LIMIT, MEMORY_LIMIT))
+#: True inside a worker: nested guarded calls run inline (the worker is already limited).
+_IN_WORKER = False
+
+
+@contextlib.contextmanager
+def limits(seconds: float | None = None, memory: int | None = None) -> Iterator[None]:
+    """Within this block, guarded work may take ``seconds`` and ``memory`` extra bytes."""
+    old_seconds, old_memory = _LIMITS.get()
+    token = _LIMITS.set((old_seconds if seconds is None else float(seconds),
+                         old_memory if memory is None else int(memory)))
+    try:
+        yield
+    finally:
+        _LIMITS.reset(token)
+
+
+def current_limits() -> tuple[float, int]:
+    """(seconds, bytes) that a guarded call gets now."""
+    return _LIMITS.get()
+
+
+def _address_space() -> int:
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _clip(text: str, room: int = 60) -> str:
+    text = str(text)
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in a forked worker under the current time and memory limits.
+
+    ``what`` names the work for the error message (e.g. ``"activation 'expr:...'"``).  The
+    worker is a fork, so the function and its arguments are shared, not sent; its result must
+    be picklable (SymPy objects, numbers) or it is computed again here, the worker having shown
+    that it finishes within the limits; an exception it raises is raised here again.  Without
+    ``fork`` (or inside a worker) the call runs inline.
+    """
+    if _IN_WORKER or not hasattr(os, "fork"):
+        return function(*args)
+    seconds, memory = _LIMITS.get()
+    read_end, write_end = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return function(*args)
+    if pid == 0:  # the worker
+        os.close(read_end)
+        _worker(write_end, memory, function, args)
+    os.close(write_end)
+    kind, value = _collect(what, pid, read_end, seconds, memory)
+    if kind == "unpicklable":
+        return function(*args)  # it finished within the limits in the worker
+    return value
+
+
+def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
+    """:func:`guarded` under ``--force`` (static limits lifted), else a plain call.
+
+    The parser's static limits make parsing cheap; once ``--force`` lifts them, the parse
+    itself may build a huge tree, so it runs under the guard too."""
+    from verify.validation import large_sizes_allowed
+
+    return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
+
+
+def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
+    global _IN_WORKER
+    _IN_WORKER = True
+    status = 0
+    try:
+        try:
+            import resource
+
+            limit = _address_space() + memory
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ImportError, ValueError, OSError):
+            pass
+        try:
+            message = ("ok", function(*args))
+        except MemoryError:
+            message = ("memory", None)
+        except BaseException as exc:  # carried back to the parent and raised there
+            message = ("raise", exc)
+        try:
+            data = pickle.dumps(message)
+        except Exception:
+            # e.g. a SymPy function class made on the fly: the work finished within the limits,
+            # so the parent may redo it inline.
+            data = pickle.dumps(("unpicklable", None))
+        with os.fdopen(fd, "wb") as pipe:
+            pipe.write(data)
+    except MemoryError:
+        status = 3
+    except BaseException:
+        status = 4
+    finally:
+        os._exit(status)
+
+
+def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
+    deadline = time.monotonic() + seconds
+    chunks = []
+    timed_out = False
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                timed_out = True
+                break
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+        # After EOF the worker is exiting anyway; on a timeout or an interrupt it must not linger.
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    if timed_out:
+        raise BudgetExceededError(
+            f"{_clip(what)}: the symbolic work did not finish within the time limit of {seconds:g} s "
+            "(raise it with --time-limit SECONDS)")
+    try:
+        kind, value = pickle.loads(b"".join(chunks))
+    except Exception:
+        kind, value = "memory", None  # killed before it could answer: the address-space limit
+    if kind in ("ok", "unpicklable"):
+        return kind, value
+    if kind == "raise":
+        raise value
+    if kind == "memory":
+        raise BudgetExceededError(
+            f"{_clip(what)}: the symbolic work needs more than the memory limit of "
+            f"{memory / 2**20:.0f} MiB (raise it with --memory-limit MIB)")
+    raise RuntimeError(f"{_clip(what)}: the guarded worker failed ({value})")
