@@ -56,9 +56,14 @@ def _canonical(value: Any) -> str:
 
 
 def _package_version() -> str:
-    from verify import __version__
+    """The installed package's version, from its metadata (importing ``verify`` itself from here
+    would close an import cycle: the package's __init__ reaches the claims, which use the cache)."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return __version__
+    try:
+        return version("verify")
+    except PackageNotFoundError:  # run from a source tree without an install
+        return "source"
 
 
 def _path(kind: str, key: dict) -> Path:
