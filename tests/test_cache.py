@@ -190,5 +190,6 @@ def test_key_includes_the_package_version(cache_dir, monkeypatch):
     import importlib.metadata
 
     real = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version", lambda name: "999.0" if name == "verify" else real(name))
+    monkeypatch.setattr(importlib.metadata, "version",
+                        lambda name: "999.0" if name == "verify" else real(name))
     assert cache.load(KIND, KEY) is None  # a fixed formula is never served from an older release
