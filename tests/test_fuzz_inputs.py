@@ -38,7 +38,7 @@ from tests.strategies import (
 )
 from verify.errors import VerifyInputError
 
-#: Every input ends within this many seconds (the issue's budget; the guard's default is 10 s
+#: Every input ends within this many seconds (the issue's budget; the guard's default is 8 s
 #: per piece of symbolic work and the inputs here trip at most one).
 SECONDS = 10
 THOROUGH = os.environ.get("VERIFY_HYPOTHESIS_PROFILE") == "thorough"
@@ -131,6 +131,7 @@ def test_expression_parser_ends_cleanly(text):
 @example("binomial(10**30, 10**15) >= 0")
 @example("Sum(Sum(Sum(i*j*l, l, 0, 10**3), j, 0, 10**3), i, 0, 1000) >= 0")
 @example("binomial(k, 10**15) >= 0")
+@example("binomial((1e-200)**-1, -(-7805.0)) == h(0)")  # found: lgamma cancellation let it through
 @example("h(0) == binomial(202755, 0.5)")  # found by the fuzz suite: a rational of 10^5 digits
 def test_claim_parser_ends_cleanly(text):
     from verify.claims.language import parse_claim, variable_symbol
@@ -240,6 +241,8 @@ _argv = st.one_of(
 @example(["claim", "m >= -2", "--for", "m in [0, 1]", "--for", "xi = sqrt(-1)"])
 @example(["claim", "h(0) >= 0", "--family", "orthonormal", "--seeds", "0..999999999"])
 @example(["kernel", "sigmoid", "--rho", "0.3", "--dps", "15", "--terms", "20"])
+@example(["instance", "orthonormal", "--k", "3", "--d", "8", "--activation", "expr:sin(sin(exp(x)))", "-o",
+          "{tmp}"])  # found: the 10 s guard plus start-up overran 10 s; the guard is 8 s now
 def test_cli_ends_cleanly(instance_file, tmp_path_factory, argv):
     tmp = str(tmp_path_factory.mktemp("out") / "x.json")
     argv = [a.replace("{inst}", instance_file).replace("{tmp}", tmp) for a in argv]

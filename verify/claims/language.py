@@ -129,27 +129,38 @@ MAX_BINOMIAL_INDEX = 1000
 MAX_BINOMIAL_FRACTIONAL = 100
 
 
+def _brief(value, room: int = 30) -> str:
+    big = value.is_Integer and abs(value) > 10**room
+    text = f"~1e{len(str(abs(value))) - 1}" if big else str(value)
+    return text if len(text) <= room else text[: room - 1] + "…"
+
+
 def _binomial(n, k):
     """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
     from verify.errors import ExpressionLimitError
 
     if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
-        raise ExpressionLimitError(f"binomial({n}, {k}): the index {k} is beyond {MAX_BINOMIAL_INDEX}")
+        raise ExpressionLimitError(f"binomial({_brief(n)}, {_brief(k)}): the index is beyond "
+                                   f"{MAX_BINOMIAL_INDEX}")
     if n.is_number and k.is_number and not (n.is_integer and k.is_integer) \
             and max(abs(n), abs(k)) > MAX_BINOMIAL_FRACTIONAL:
         # binomial(0.5, 7148) and binomial(202755, 0.5) are exact rationals of thousands of digits.
-        raise ExpressionLimitError(f"binomial({n}, {k}): with a non-integer argument both must lie in "
-                                   f"[-{MAX_BINOMIAL_FRACTIONAL}, {MAX_BINOMIAL_FRACTIONAL}]")
+        raise ExpressionLimitError(f"binomial({_brief(n)}, {_brief(k)}): with a non-integer argument both "
+                                   f"must lie in [-{MAX_BINOMIAL_FRACTIONAL}, {MAX_BINOMIAL_FRACTIONAL}]")
     if n.is_number and k.is_number and n.is_real and k.is_real:
         nf, kf = float(n), float(k)
         if 0 <= kf <= nf:
-            digits = (math.lgamma(nf + 1) - math.lgamma(kf + 1) - math.lgamma(nf - kf + 1)) / math.log(10)
+            # binomial(n, m) <= (e n / m)^m with m = min(k, n - k): an upper bound that stays accurate
+            # where lgamma(n + 1) - lgamma(n - k + 1) cancels away (n = 10^200, k = 7805 gave 0 digits).
+            m = min(kf, nf - kf)
+            digits = m * math.log10(math.e * nf / m) if m >= 1 else 0.0
             if digits > MAX_BINOMIAL_DIGITS:
                 raise ExpressionLimitError(
-                    f"binomial({n}, {k}) has about {digits:.3g} digits, beyond the limit of "
+                    f"binomial({_brief(n)}, {_brief(k)}) has about {digits:.3g} digits, beyond the limit of "
                     f"{MAX_BINOMIAL_DIGITS} (constants stay within float64's range)")
         elif max(abs(nf), abs(kf)) > 10**6:
-            raise ExpressionLimitError(f"binomial({n}, {k}): arguments beyond 10^6 outside 0 <= k <= n")
+            raise ExpressionLimitError(f"binomial({_brief(n)}, {_brief(k)}): arguments beyond 10^6 outside "
+                                       "0 <= k <= n")
     return sympy.binomial(n, k)
 
 
