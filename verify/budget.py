@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from verify.errors import VerifyInputError
+from verify.errors import clip as _clip
 
 T = TypeVar("T")
 
@@ -72,11 +73,6 @@ def _address_space() -> int:
             return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
-
-
-def _clip(text: str, room: int = 60) -> str:
-    text = str(text)
-    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def guarded(what: str, function: Callable[..., T], *args: Any) -> T:

@@ -188,22 +188,14 @@ def decide(statement: Statement) -> Result:
 def run_corpus(statements: list[Statement], workers: int = 1,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
     """Decide every statement, in ``workers`` processes (results in corpus order)."""
-    if workers <= 1:
-        results = []
-        for s in statements:
-            results.append(decide(s))
-            if on_result:
-                on_result(results[-1])
-        return results
-    from concurrent.futures import ProcessPoolExecutor
+    from verify.sweep import ordered_map
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        results = []
-        for result in pool.map(decide, statements, chunksize=4):
-            results.append(result)
-            if on_result:
-                on_result(result)
-        return results
+    results = []
+    for result in ordered_map(decide, statements, workers):
+        results.append(result)
+        if on_result:
+            on_result(result)
+    return results
 
 
 @dataclass(frozen=True)

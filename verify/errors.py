@@ -41,3 +41,10 @@ class ExpressionLimitError(MalformedExpressionError):
 
 class ActivationScaleError(NotSquareIntegrableError):
     """σ is square-integrable, but E[σ²] is too large for the float64 evaluators (overflow)."""
+
+
+def clip(text, room: int = 60) -> str:
+    """``str(text)`` cut to ``room`` characters with an ellipsis: the one rule every one-line
+    error and evidence text uses to quote an untrusted or long expression."""
+    text = str(text)
+    return text if len(text) <= room else text[: room - 1] + "…"

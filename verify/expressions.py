@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from verify.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
+from verify.errors import clip as _clip
 
 # A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
 # ast.parse and the walk below well under a millisecond per node.
@@ -223,10 +224,6 @@ def _text(value) -> str:
         return str(value)
     except ValueError:
         return "a number of more than 4300 digits"
-
-
-def _clip(text: str, room: int = 60) -> str:
-    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def _check_text(text: str, what: str) -> None:

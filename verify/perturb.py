@@ -98,12 +98,10 @@ def scaled(value, epsilon: sympy.Rational):
     if isinstance(value, tuple | list):
         return type(value)(scaled(v, epsilon) for v in value)
     if hasattr(value, "mid") and hasattr(value, "rad"):  # an Arb ball
-        return value * (1 + 10 ** (-_level(epsilon)))
+        from flint import fmpq
+
+        return value * (1 + fmpq(int(epsilon.p), int(epsilon.q)))
     return value
-
-
-def _level(epsilon: sympy.Rational) -> int:
-    return int(round(-float(sympy.log(epsilon, 10))))
 
 
 def perturbed(hook: Callable, epsilon: sympy.Rational) -> Callable:
@@ -122,13 +120,12 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
 
     load_all()
     ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
-    if workers <= 1:
-        return [r for check_id in ids for r in _run_check(check_id, tuple(levels))]
-    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        parts = pool.map(_run_check, ids, [tuple(levels)] * len(ids))
-        return [r for part in parts for r in part]
+    from verify.sweep import ordered_map
+
+    parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
+    return [r for part in parts for r in part]
 
 
 def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:

@@ -24,7 +24,7 @@ import contextlib
 import multiprocessing
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -122,6 +122,18 @@ def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int 
     if bar is not None:
         bar.close()
     return [_restore(r) for r in results]
+
+
+def ordered_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int = 1) -> Iterator[Any]:
+    """``function`` over ``items`` in order, in ``workers`` local processes (in-process for 1).
+
+    The uncached sibling of :func:`run_sweep`, for work whose point is to run afresh each time
+    (the calibration corpus, the perturbed checks); results come back as they are, unconverted."""
+    if workers <= 1 or len(items) <= 1:
+        yield from map(function, items)
+        return
+    with _single_threaded_blas(), ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
+        yield from pool.map(function, items)
 
 
 #: Thread counts of the BLAS/OpenMP libraries NumPy may use, read once when NumPy loads.

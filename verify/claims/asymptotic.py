@@ -206,17 +206,24 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
     needs_upper, needs_lower = order in ("O", "Theta"), order in ("Omega", "Theta")
     top = growth[len(growth) // 2:]
     lower_zero_top = [g for g in numbers.get("lower_zero_at", []) if g in top]
-    refutations = []
+    refutations, leaning = [], []
     if needs_lower and len(lower_zero_top) >= 2:
         refutations.append(f"the lower ratio is 0 at {name} = "
                            f"{', '.join(f'{g:g}' for g in lower_zero_top)} (not bounded away from 0)")
     for side, fit in fits.items():
         trend = "grows" if fit.low > edge else ("decays" if fit.high < -edge else "")
         parts.append(f"{side} ratio ~ {name}^{fit.describe()}" + (f": {trend}" if trend else ""))
+        interval = f"interval [{fit.low:.3g}, {fit.high:.3g}] excludes 0"
+        # Beyond the edge refutes; beyond 0 only is evidence that curvature (k/(k + 1)) could
+        # also explain, so it decides nothing either way.
         if needs_upper and fit.low > edge:
             refutations.append(f"the {side} ratio grows (exponent interval above {edge:g})")
+        elif needs_upper and fit.low > 0:
+            leaning.append(f"the {side} ratio grows ({interval}), but by less than {edge:g}")
         if needs_lower and fit.high < -edge:
             refutations.append(f"the {side} ratio decays (exponent interval below -{edge:g})")
+        elif needs_lower and fit.high < 0:
+            leaning.append(f"the {side} ratio decays ({interval}), but by less than {edge:g}")
     detail = (f"|lhs|/|{argument}| ({what}) at {len(growth)} values of {name}: "
               + "; ".join(parts + zero_note)
               + f"; decisions at exponent ±{edge:g}, so an exponent off by 1/2 is never consistent")
@@ -235,15 +242,7 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
         loose.append(f"the upper exponent interval reaches {fits['upper'].high:.3g} >= {edge:g}")
     if needs_lower and fits["lower"].low <= -edge:
         loose.append(f"the lower exponent interval reaches {fits['lower'].low:.3g} <= -{edge:g}")
-    # An interval that excludes 0 on the violating side, though not beyond the edge, is evidence
-    # against the order that curvature (k/(k + 1)) could also explain: no verdict either way.
-    for side, fit in fits.items():
-        if needs_upper and fit.low > 0:
-            loose.append(f"the {side} ratio grows (interval [{fit.low:.3g}, {fit.high:.3g}] excludes 0), "
-                         f"but by less than {edge:g}")
-        if needs_lower and fit.high < 0:
-            loose.append(f"the {side} ratio decays (interval [{fit.low:.3g}, {fit.high:.3g}] excludes 0), "
-                         f"but by less than {edge:g}")
+    loose += leaning
     if loose:
         return Decision("inconclusive", Basis.NONE, "statistical", numbers=numbers,
                         detail="too little power: " + "; ".join(loose) + " — " + detail)

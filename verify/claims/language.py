@@ -39,7 +39,7 @@ from functools import cache
 
 import sympy
 
-from verify.errors import MalformedExpressionError
+from verify.errors import MalformedExpressionError, clip
 from verify.expressions import Function, Relation, activation_functions, parse_expression
 
 #: Quantities: name -> (arity, the domain of each argument as words for messages).
@@ -355,13 +355,8 @@ def exact_number(value) -> sympy.Expr:
             return sympy.Integer(value)
         raise InexactNumberError(f"{value!r} is not an exact number")
     if isinstance(value, sympy.Float) or value.atoms(sympy.Float):
-        raise InexactNumberError(f"{_short(value)} holds an inexact (float) number")
+        raise InexactNumberError(f"{clip(value, 80)} holds an inexact (float) number")
     return value
-
-
-def _short(value, room: int = 80) -> str:
-    text = str(value)
-    return text if len(text) <= room else text[: room - 1] + "…"
 
 
 def is_finite_real(value) -> bool:

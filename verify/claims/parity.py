@@ -9,7 +9,7 @@ gives exact Hermite coefficients (h_p has the parity of p, and μ_p is linear in
 - σ odd or even: the one parity class of μ_p vanishes, and K(−ρ) = ∓K(ρ) for every ρ
   (K(ρ) = Σ μ_p² ρ^p has only the terms of σ's parity), with K(0) = μ₀².
 
-:class:`OpaqueKernel` is K of such an activation as a SymPy function that knows only these
+:func:`opaque_kernel` is K of such an activation as a SymPy function that knows only these
 facts, so the symbolic step can prove K(−ρ) == −K(ρ) for tanh and nothing else: an expression
 that still holds it is never a number, so no inequality is decided through it.
 """

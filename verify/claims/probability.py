@@ -74,8 +74,8 @@ def decide(spec, setting) -> Decision:
         worst = int(np.argmax(gap)) if gap.size else 0
         if gap.size and not setting.box and -NEAR <= gap[worst] <= NEAR:
             # Too close for float64 (a tie: h(0) = 0 exactly for balanced signs): decide this one
-            # pattern with balls, which either settle it or leave it near.
-            settled = _settle_with_balls(setting, model, lhs, rhs, claim.op)
+            # pattern exactly (SymPy, then balls), which either settles it or leaves it near.
+            settled = _settle_exactly(setting, model, lhs, rhs, claim.op)
             gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(settled, 0.0)])
             worst = 0
         if gap.size and gap[worst] > NEAR:
@@ -111,9 +111,9 @@ def decide(spec, setting) -> Decision:
         low, high = sympy.Rational(low_count, total), sympy.Rational(high_count, total)
         verdict = _interval_verdict(prob.op, low, high, q)
         basis = Basis.NUMERICAL
-        where = "P" if low == high else f"P in [{low}, {high}]"
-        detail = f"{where} = {high_count}/{total} (all {total} sign patterns) vs claimed P {prob.op} {q}"
-        if low != high:
+        if low == high:
+            detail = f"P = {high_count}/{total} (all {total} sign patterns) vs claimed P {prob.op} {q}"
+        else:
             detail = (f"P in [{low_count}/{total}, {high_count}/{total}] over all {total} sign patterns "
                       f"({near} pattern(s) within relative {NEAR:g} of the relation"
                       + (", events on a grid of the inner variables prove no event" if setting.box else "")
@@ -155,7 +155,7 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
     return np.atleast_1d(gap)
 
 
-def _settle_with_balls(setting, model, lhs, rhs, op: str) -> str:
+def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
     """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
     symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
     from dataclasses import replace

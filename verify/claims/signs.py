@@ -24,9 +24,8 @@ def symbolic_sign(expression, op: str, variable, low, high) -> bool:
     """Whether ``expression op 0`` on [low, high] is proved exactly (a rational function of the one
     variable, by :func:`one_variable`; a constant, by SymPy's own sign)."""
     expression = sympy.sympify(expression)
-    if variable not in expression.free_symbols:
-        return bool(expression.free_symbols == set() and holds(op, expression) is sympy.true) or \
-            (expression.is_Rational and bool(holds(op, expression)))
+    if not expression.free_symbols:
+        return holds(op, expression) is sympy.true  # SymPy decided the constant's sign exactly
     if expression.free_symbols != {variable} or not expression.is_rational_function(variable):
         return False
     return one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"

@@ -4,7 +4,7 @@ The branch-and-bound prover (:func:`verify.certified.prover.prove_geq`) proves g
 with a strict margin on every piece of its cover, so an inequality attained with equality
 (K(ρ) ≤ K(1) at ρ = 1, exp(x) ≥ 1 + x at 0) always stalls at the touching point.  When the
 gap g has a closed form in the one box variable (the symbolic step's exact sides), the touch
-is settled by Taylor's theorem instead:
+is settled by monotonicity instead:
 
 1. the stall interval suggests a touching point t₀: a box endpoint in it, or the simplest
    rational in it; g(t₀) = 0 must hold *exactly* (SymPy simplifies it to 0);
@@ -53,11 +53,10 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
             continue
         if result.status is Status.REFUTED or result.stall is None or len(touches) >= MAX_TOUCHES:
             return TouchProof(False, f"prover: {result.describe()}")
-        stall = (Fraction(result.stall[0].mid().str(40, radius=False)),
-                 Fraction(result.stall[1].mid().str(40, radius=False)))
-        point = _touching_point(difference, variable, a, b, stall)
+        point = _touching_point(difference, variable, a, b, _stalled(result))
         if point is None:
-            return TouchProof(False, f"no exact touching point in the stalled interval {_show(stall)}")
+            return TouchProof(False, f"no exact touching point in the stalled interval "
+                                     f"{_show(_stalled(result))}")
         settled = _settle(difference, variable, point, a, b, depth)
         if settled is None and abs(point) == 1:
             settled = _settle_by_angle(difference, variable, point, a, b, depth)
@@ -85,15 +84,23 @@ def exact_zero_in_stall(expr, variable, low: Fraction, high: Fraction) -> sympy.
     """An exact zero of ``expr`` where the prover of expr ≥ 0 stalls (an end, or the simplest
     rational of the stalled interval), or None: a strict inequality fails there."""
     for point in (low, high):
-        if is_zero(expr.subs(variable, sympy.Rational(point.numerator, point.denominator))):
-            return sympy.Rational(point.numerator, point.denominator)
+        if is_zero(expr.subs(variable, _rational(point))):
+            return _rational(point)
     result = _prove(expr, variable, low, high)
     if result is None or result.stall is None:
         return None
-    stall = (Fraction(result.stall[0].mid().str(40, radius=False)),
-             Fraction(result.stall[1].mid().str(40, radius=False)))
-    zero = _touching_point(expr, variable, low, high, stall)
-    return None if zero is None else sympy.Rational(zero.numerator, zero.denominator)
+    zero = _touching_point(expr, variable, low, high, _stalled(result))
+    return None if zero is None else _rational(zero)
+
+
+def _stalled(result) -> tuple[Fraction, Fraction]:
+    """The prover's smallest stalled interval, as exact Fractions of its balls' midpoints."""
+    low, high = result.stall
+    return Fraction(low.mid().str(40, radius=False)), Fraction(high.mid().str(40, radius=False))
+
+
+def _rational(value: Fraction) -> sympy.Rational:
+    return sympy.Rational(value.numerator, value.denominator)
 
 
 def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
@@ -105,16 +112,15 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
 
     clamped = _domains_proved(expr, variable, box)
     try:
-        compiled = compile_expression(expr, variable, RealBackend(clamped=clamped))
+        return compile_expression(expr, variable, RealBackend(clamped=clamped))
     except (CertificationError, ValueError, TypeError):
         return None
-    return lambda t: compiled(t)
 
 
 def _domains_proved(expr, variable, box) -> bool:
     from verify.claims.signs import symbolic_sign
 
-    low, high = (sympy.Rational(v.numerator, v.denominator) for v in box)
+    low, high = (_rational(v) for v in box)
     conditions = []
     for node in sympy.preorder_traversal(expr):
         if isinstance(node, sympy.Pow) and node.exp.is_Rational and not node.exp.is_Integer:
@@ -132,7 +138,7 @@ def _touching_point(expr, variable, a: Fraction, b: Fraction, stall) -> Fraction
     more = [_simplest_between(lo, hi), a, b, _simplest_between(a, b)]
     candidates += [c for c in dict.fromkeys(more) if c is not None and a <= c <= b]
     for point in candidates[:6]:
-        if is_zero(expr.subs(variable, sympy.Rational(point.numerator, point.denominator))):
+        if is_zero(expr.subs(variable, _rational(point))):
             return point
     return None
 
@@ -191,7 +197,7 @@ def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, 
 
     sign = 1 if point == 1 else -1
     theta = sympy.Symbol("theta", positive=True)
-    angle = _in_angle(expr.subs(variable, sign * sympy.cos(theta)), theta, sign)
+    angle = _in_angle(expr.subs(variable, sign * sympy.cos(theta)), theta)
     if angle is None:
         return None
     proof = prove_touching(angle, theta, Fraction(0), ANGLE, depth + 1)
@@ -204,7 +210,7 @@ def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, 
     return (left, right), depth + 1
 
 
-def _in_angle(expr, theta, sign: int):
+def _in_angle(expr, theta):
     """``expr`` (of x = sign·cos θ) with the inverse functions and √(1 − x²) resolved for θ ∈ [0, π];
     None when an inverse function or a root of something else remains."""
     cos = sympy.cos(theta)

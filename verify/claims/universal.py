@@ -45,6 +45,7 @@ from verify.claims.evaluate import compile_ball, exact, float_function, quantity
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
+from verify.errors import clip
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -126,21 +127,23 @@ def exact_sides(setting, act, lhs, rhs):
 
 
 def _reduced(difference):
-    """lhs − rhs expanded, cancelled and (when constant and small) simplified; runs guarded."""
+    """lhs − rhs expanded, cancelled and, when small, simplified (every rewrite exact); runs guarded."""
     # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
     difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
     difference = sympy.cancel(sympy.expand(difference))
-    if not difference.free_symbols and not difference.is_Rational and sympy.count_ops(difference) < 200:
+    if difference.free_symbols:
+        if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
+            difference = sympy.simplify(difference)  # cos² + sin² = 1: a 0 from it is an identity
+    elif not difference.is_Rational and sympy.count_ops(difference) < 200:
         difference = sympy.simplify(difference)
     return difference
 
 
-def setting_text(lhs, op, rhs) -> str:
+def _claim_text(lhs, op, rhs) -> str:
     try:
-        text = f"{lhs} {op} {rhs}"
+        return clip(f"{lhs} {op} {rhs}")
     except ValueError:  # an integer beyond Python's 4300-digit str() limit (under --force)
         return "an expression with a number too long to print"
-    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
@@ -157,8 +160,7 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
         return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
-    # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
-    difference = guarded(f"claim {setting_text(lhs, op, rhs)!r}", _reduced, difference)
+    difference = guarded(f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
     if not difference.free_symbols:
         if difference.is_Rational:
             verdict = "holds" if holds(op, difference) else "fails"
@@ -170,11 +172,8 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
                 detail=f"lhs - rhs = {difference} exactly",
             )
         return Decision(
-            "undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)} (not rational)"
+            "undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)} (not rational)"
         )
-    if difference != 0 and difference.free_symbols and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
-        # SymPy's simplify rewrites exactly (cos² + sin² = 1); a 0 from it is an identity.
-        difference = sympy.simplify(difference)
     if difference == 0:
         if op in ("==", "<=", ">="):
             return Decision(
@@ -191,16 +190,11 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
                 Basis.EXACT,
                 "symbolic",
                 point=point,
-                detail=f"lhs - rhs = {_clip(difference)} is {value} at this point",
+                detail=f"lhs - rhs = {clip(difference, 100)} is {value} at this point",
             )
     if op != "==" and len(difference.free_symbols) == 1:
         return one_variable(difference, op, box)
-    return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {_clip(difference)}")
-
-
-def _clip(expr, room: int = 100) -> str:
-    text = str(expr)
-    return text if len(text) <= room else text[: room - 1] + "…"
+    return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)}")
 
 
 def _midpoint(box: dict) -> dict:
