@@ -8,8 +8,8 @@ import sympy
 from hypothesis import given
 
 from tests.strategies import kinked_expressions, polynomial_expressions, registry_activations
-from verify.activations import builtin_names, get_activation
-from verify.errors import (
+from verify.model.activations import builtin_names, get_activation
+from verify.base.errors import (
     MalformedExpressionError,
     NotSquareIntegrableError,
     UnknownActivationError,

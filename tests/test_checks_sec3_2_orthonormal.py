@@ -94,8 +94,8 @@ def test_claim_1_counterexample_by_hand():
 
 
 def test_orthonormal_counts_reduction_matches_population():
-    from verify.instance import orthonormal
-    from verify.population import h
+    from verify.model.instance import orthonormal
+    from verify.model.population import h
 
     for act in ("relu", "he2", "erf"):
         inst = orthonormal(7, 12, 1.3, act, seed=3, lam=np.ones(7))
@@ -106,8 +106,8 @@ def test_orthonormal_counts_reduction_matches_population():
 
 
 def test_separated_h_matches_population():
-    from verify.instance import separated
-    from verify.population import h
+    from verify.model.instance import separated
+    from verify.model.population import h
 
     inst = separated(6, 20, 1.0, "relu", seed=5, lam=np.ones(6))
     m = np.linspace(-1, 1, 7)
@@ -116,7 +116,7 @@ def test_separated_h_matches_population():
 
 
 def test_relu_mu_squared_matches_hermite():
-    from verify.hermite import hermite_coefficients
+    from verify.model.hermite import hermite_coefficients
 
     ref = np.array([float(v) ** 2 for v in hermite_coefficients("relu", 24, 20).values])
     assert np.allclose(so.relu_mu_squared(24), ref, atol=1e-15)

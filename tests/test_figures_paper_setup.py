@@ -29,7 +29,7 @@ from verify.checks.app_b_simulations import claimed_b_output_scale, claimed_b_ro
 from verify.cli import main
 from verify.figures import FIGURES, paper_setup
 from verify.figures.common import read_table
-from verify.instance import orthonormal, separated
+from verify.model.instance import orthonormal, separated
 from verify.simulate import MODES
 from verify.simulate.model import teacher_output, terms
 from verify.simulate.problem import build_problem

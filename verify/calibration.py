@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verify.errors import VerifyInputError
+from verify.base.errors import VerifyInputError
 
 #: The share of true statements that must be decided (holds or consistent).
 REQUIRED_POWER = 0.9
@@ -188,7 +188,7 @@ def decide(statement: Statement) -> Result:
 def run_corpus(statements: list[Statement], workers: int = 1,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
     """Decide every statement, in ``workers`` processes (results in corpus order)."""
-    from verify.sweep import ordered_map
+    from verify.base.sweep import ordered_map
 
     results = []
     for result in ordered_map(decide, statements, workers):

@@ -122,7 +122,7 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
     ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
     from functools import partial
 
-    from verify.sweep import ordered_map
+    from verify.base.sweep import ordered_map
 
     parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
     return [r for part in parts for r in part]

@@ -1,8 +1,8 @@
 r"""SymPy expressions to Arb evaluators, node by node (never ``lambdify``, never ``eval``).
 
 The expressions come from the activation registry, from ``expr:`` activations (already parsed
-by the whitelist parser of :mod:`verify.expressions`), from :mod:`verify.hermite_exact` and
-from the closed-form kernels of :mod:`verify.kernels`.  The compiler walks the tree and admits
+by the whitelist parser of :mod:`verify.base.expressions`), from :mod:`verify.model.hermite_exact` and
+from the closed-form kernels of :mod:`verify.model.kernels`.  The compiler walks the tree and admits
 only the nodes below; anything else raises :class:`~verify.certified.errors.CertificationError`.
 
 - numbers: integers, rationals, π, e (a SymPy Float is refused: see :func:`number_fraction`);

@@ -1,6 +1,6 @@
 r"""An activation as smooth pieces between its kinks.
 
-The registry locates the kinks of σ exactly (:attr:`verify.activations.Activation.kinks`: the
+The registry locates the kinks of σ exactly (:attr:`verify.model.activations.Activation.kinks`: the
 real roots of every Abs/sign/Heaviside argument and of every difference of Max/Min
 arguments).  Between two consecutive kinks none of those switches changes branch, so on each
 open piece σ equals one smooth expression, found by deciding every switch at one sample point

@@ -37,7 +37,7 @@ def _d1_row_scale(k, xi):
 
 def _relu_rows_demo(ctx, xi: float, k: int, d: int) -> dict:
     """On concrete rows: B's relu output against D.1's, and the rows' norms (quantized c)."""
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     seed = int(ctx.rng("rows", xi).integers(2**31))
     inst = orthonormal(k, d, xi, "relu", seed=seed)

@@ -3,7 +3,7 @@ Conditions 1–3, Theorem 16).  Appendix E (Claims 5–9, Lemma 31, Proposition 
 is in :mod:`verify.checks.app_e_dynamics_proofs`, which shares the recorded runs defined here.
 
 References are the suite's own: SymPy for the algebra, the closed-form h(m) of
-:mod:`verify.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
+:mod:`verify.model.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
 engine, whose cost per step does not depend on d).  The paper's constants and displays
 enter only as claims (``claimed_*`` functions that the tests monkeypatch).
 
@@ -43,13 +43,13 @@ def run_instance(d: int, seed: int = 4):
     ``seed`` = 4 gives (c, ĉ) = ((1,1,1,1), (−1,−1,−1,1))/2, which satisfies Condition 3 with
     |h(0)| = 0.918 (seeds 0–7 give |h(0)| ∈ {0, 0.118, 0.236, 0.636, 0.918}; the largest keeps
     the runs short; the tests pin the condition)."""
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     return orthonormal(RUN_K, d, RUN_XI, RUN_ACTIVATION, seed=seed, lam=np.full(RUN_K, RUN_LAM))
 
 
 def h_values(instance, m) -> np.ndarray:
-    from verify.population import h
+    from verify.model.population import h
 
     return np.asarray(h(instance, np.clip(np.asarray(m, float), -1.0, 1.0)), float)
 
@@ -386,7 +386,7 @@ def condition_1(ctx) -> Outcome:
     projected gradient's component along u − mû against −h(m) from the closed form (|z| ≤ 5.33),
     and its residual orthogonal to u − mû against its own noise scale (ratio ≤ 5.33).
     """
-    from verify.instance import separated
+    from verify.model.instance import separated
     from verify.simulate import estimate_gradient
 
     n = ctx.pick(100_000, 1_000_000)
@@ -429,7 +429,7 @@ def condition_2(ctx) -> Outcome:
     "at most polynomial growth", so CONSISTENT when the fit is a finite power and M_2/M_1 stays
     bounded in k (μ_2 independent of k).
     """
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     ks = ctx.pick((2, 4, 8, 16, 32), (2, 4, 8, 16, 32, 64))
     n = ctx.pick(10_000, 100_000)
@@ -494,7 +494,7 @@ def condition_3(ctx) -> Outcome:
     with S_k ∝ k^{−2}, k^{−1}, k^{−5/2} respectively (λ = 1/k): CONSISTENT when the condition holds
     for most draws and the measured S_k decays no faster than claimed (the claims are lower bounds).
     """
-    from verify.instance import orthonormal, separated
+    from verify.model.instance import orthonormal, separated
 
     ks = ctx.pick((4, 8, 16, 32, 64), (4, 8, 16, 32, 64, 128))
     draws = ctx.pick(30, 100)

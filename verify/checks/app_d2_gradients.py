@@ -2,7 +2,7 @@ r"""Appendix D.2: the sample gradient, Propositions 21–23.
 
 References: finite differences of the per-sample loss L(û; x) = (f*(x) − f̂(x))² with
 D.1's rows (the normalisation √(1+ξ²/k) held fixed, so L is defined for every û ∈ R^d);
-the closed forms Φ(m) and h(m) of :mod:`verify.population`; Monte Carlo for moments
+the closed forms Φ(m) and h(m) of :mod:`verify.model.population`; Monte Carlo for moments
 without a closed form.  The paper's displays and constants enter as claims.
 """
 
@@ -48,7 +48,7 @@ def _fd_gradient(fun, point: np.ndarray) -> np.ndarray:
 
 
 def _fd_instance(ctx):
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     seed = int(ctx.rng("fd-instance").integers(2**31))
     inst = orthonormal(3, 7, 1.5, "tanh", seed=seed)
@@ -84,7 +84,7 @@ def d2_sample_gradient(ctx) -> Outcome:
     with D.1's rows and σ = tanh, at one fixed Gaussian x; tolerance FD_TOL = 1e-7
     (1000× the finite-difference error).
     """
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -161,13 +161,13 @@ def proposition_21(ctx) -> Outcome:
     """Proposition 21: "Let p be given, and Assumption 6 hold. Then, there exists some constant C_{p,σ} that only depends on p and σ such that E_x[(f*(x) − f̂(x))^{2p}]^{1/p} ≤ C_{p,σ} λ_max² min{k², 4kξ²}".
 
     Checked for p = 1, σ = relu, where E(f* − f̂)² = Φ(m) is the closed form of
-    :mod:`verify.population`, against the bound with C = Lip(relu)² = 1 (the constant of
+    :mod:`verify.model.population`, against the bound with C = Lip(relu)² = 1 (the constant of
     the proof's first steps).  Search: :func:`maximise` of Φ(m)/bound over (m, log ξ) on
     orthonormal and separated instances, k ∈ {1, 2, 4, 8, 16}, λ_i = 1 and λ_i = 1/k, and the
     adversarial ĉ = −c.  Also the measured exponent of max_m Φ in ξ at small ξ (claimed ξ²).
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import loss
+    from verify.model.instance import Instance, orthonormal, separated
+    from verify.model.population import loss
 
     worst, where = 0.0, {}
     ks = ctx.pick((1, 2, 4, 8, 16), (1, 2, 4, 8, 16, 32, 64))
@@ -233,7 +233,7 @@ def proposition_22_display(ctx) -> Outcome:
     Reference: (I − ûûᵀ) times the central finite-difference gradient of f̂(x) in û
     (D.1 rows, σ = tanh), at one Gaussian x; tolerance FD_TOL = 1e-7.
     """
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -292,8 +292,8 @@ def proposition_22(ctx) -> Outcome:
     when the ratio (upper end, mean + Z_CRIT·se) stays bounded (no growth: the log–log slope
     in k at each ξ has an interval reaching ≤ 0.1).
     """
-    from verify.activations import get_activation
-    from verify.instance import Instance, orthonormal
+    from verify.model.activations import get_activation
+    from verify.model.instance import Instance, orthonormal
 
     act = get_activation("relu")
     n = ctx.pick(4000, 40000)
@@ -349,8 +349,8 @@ def proposition_23(ctx) -> Outcome:
     orthonormal and separated instances, k ∈ {1, 2, 4, 8}; ratio > 1 is a counterexample.
     The correction C_σ = 2Σ_p p μ_p² is searched the same way.
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import h
+    from verify.model.instance import Instance, orthonormal, separated
+    from verify.model.population import h
 
     activation = "relu"
     weighted = 0.5  # Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2, exact

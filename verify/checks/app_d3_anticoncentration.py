@@ -74,7 +74,7 @@ def eq_12(ctx) -> Outcome:
     f_pair = claimed_d32_h0()  # f with b_i b̂_j / k = c_i ĉ_j: the same expression per pair
     half = prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, 1)) and \
         prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, -1))
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     rng = ctx.rng("psd")
     kernel = fast_kernel("relu")
@@ -156,7 +156,7 @@ def claim_4_proof(ctx) -> Outcome:
     corrected_ok = all(Fraction(k, k + 1) ** (s + 1) >= Fraction(1, 2 ** (s + 1)) for k in range(1, 60) for s in range(40))
     rng = ctx.rng("upper")
     upper_ok = True
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     c_sigma = float(kernel.derivative(np.array(1.0)))  # Σ p μ_p² = K'(1)
@@ -199,8 +199,8 @@ def claim_4(ctx) -> Outcome:
     largest ‖f‖₂/λ_max²; the corrected proof gives explicit constants:
     ‖f‖₂ ≥ Σ_s (s+1)μ²_{s+1}2^{−(s+1)} λ_min²/√k and ‖f‖₂ ≤ K'(1) λ_max².
     """
-    from verify.fast_kernels import fast_kernel
-    from verify.hermite import hermite_coefficients
+    from verify.model.fast_kernels import fast_kernel
+    from verify.model.hermite import hermite_coefficients
 
     kernel = fast_kernel("relu")
     mu2 = [float(v) ** 2 for v in hermite_coefficients("relu", 60, 20).values]
@@ -480,7 +480,7 @@ def proposition_29(ctx) -> Outcome:
     or λ = 1, and also Q with all rows equal (w_i = w, the rank-one extreme), k ∈ {16, 64, 256},
     ε ∈ {0.01, 0.1}; `consistent` when the excess over ε^{1/2} does not grow with k.
     """
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     draws = ctx.pick(4000, 40000)

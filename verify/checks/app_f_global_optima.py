@@ -2,7 +2,7 @@ r"""Appendix F: Example 1 (multiple optima without Assumption 2), Definition 35,
 
 Example 1 is checked exactly (SymPy radicals); Definition 35 and Theorem 36 on concrete
 instances, the candidate model's population loss being the closed form Φ of
-:mod:`verify.population` (a student with ĉ = c), so no sampling error enters.
+:mod:`verify.model.population` (a student with ĉ = c), so no sampling error enters.
 """
 
 from __future__ import annotations
@@ -100,8 +100,8 @@ def definition_35(ctx) -> Outcome:
     member with λ_{i,1} = λ_i [c_i > 0], λ_{i,2} = λ_i [c_i < 0], and with û = u that member is
     the teacher f*: both compared on 256 Gaussian x to ROW_TOL = 1e-12.
     """
-    from verify.activations import get_activation
-    from verify.instance import orthonormal, separated
+    from verify.model.activations import get_activation
+    from verify.model.instance import orthonormal, separated
 
     act = get_activation("relu")
     worst_norm, worst_member, worst_teacher = 0.0, 0.0, 0.0
@@ -197,8 +197,8 @@ def theorem_36(ctx) -> Outcome:
     ‖v_i − ṽ_i‖ = (ξ/√k)‖u − û‖/√(1+ξ²/k) on concrete vectors (ROW_TOL), and the two Θ(·) rates by
     SymPy limits.
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import loss
+    from verify.model.instance import Instance, orthonormal, separated
+    from verify.model.population import loss
 
     worst, where, evaluated = 0.0, {}, 0
     cases = []
@@ -262,7 +262,7 @@ def _certify_theorem_36(cases, ctx):
 
     from verify.certified import CertifiedPopulation, certified_kernel
     from verify.checks import certify
-    from verify.instance import Instance
+    from verify.model.instance import Instance
 
     lipschitz2 = {"relu": arb(1), "tanh": arb(1), "erf": 4 / arb.pi()}
     kernels = {name: certified_kernel(name, certify.DPS) for name in lipschitz2}
@@ -290,7 +290,7 @@ def _certify_theorem_36(cases, ctx):
 def _theorem_36_step(ctx, balls: bool = False):
     """max over rows of |‖v_i − ṽ_i‖ − (ξ/√k)‖u − û‖/√(1+ξ²/k)| on an orthonormal instance
     (a float, or with ``balls`` a ball from the instance's exact numbers)."""
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     inst = orthonormal(5, 12, 1.7, "relu", seed=int(ctx.rng("step").integers(2**31)))
     assert inst.W is not None and inst.u is not None and inst.u_hat is not None

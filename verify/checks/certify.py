@@ -306,7 +306,6 @@ def lib(*values):
     """:mod:`math` for floats, its ball twin when any of ``values`` is a ball: claim hooks
     written as ``M = lib(x); M.exp(-2 / (M.e * x))`` compute the same float64 numbers as
     before on floats and a ball on balls (``math.exp`` would round a ball to a float)."""
-    import math
 
     return _BallMath() if any(is_ball(v) for v in values) else math
 
@@ -442,107 +441,6 @@ def gradient(function: Callable[[np.ndarray], Any], point: np.ndarray) -> np.nda
         coefficients = value.coeffs() if isinstance(value, arb_series) else [value]
         out[a] = coefficients[1] if len(coefficients) > 1 else arb(0)
     return out
-
-
-@dataclass(frozen=True)
-class SeriesBalls:
-    """Proposition 4's power series h(m) = Σ_l h_l m^l in balls (the fast path is
-    :func:`verify.series.h_series`, same formulas, same truncation): ``coefficients`` are h_l
-    summed over s < S, ``s_bounds`` bound the omitted s ≥ S, and :meth:`evaluate` adds the
-    bound for l ≥ L at a given m.  Every bound is an upper endpoint of a ball."""
-
-    coefficients: tuple
-    s_bounds: tuple
-    tail_moment: arb  # E[σ'²] − Σ_{p≤L} p μ_p², the l-tail mass (≥ 0, upper endpoint)
-    weight_abs: arb
-    a_max: arb
-    b_max: arb
-    xi2: arb
-
-    def l_bound(self, m: arb) -> arb:
-        reach = self.b_max + self.xi2 * self.a_max * abs(m).upper()
-        reach = reach.upper() if reach < 1 else arb(1)
-        return (2 * self.xi2 * self.weight_abs * reach ** len(self.coefficients) * self.tail_moment).upper()
-
-    def evaluate(self, m: arb) -> tuple[arb, arb]:
-        """(Σ_{l<L} h_l m^l, an upper bound on |h(m) − that sum|)."""
-        value = arb(0)
-        for h in reversed(self.coefficients):
-            value = value * m + h
-        size = abs(m).upper()
-        s_part = sum((b * size**l for l, b in enumerate(self.s_bounds)), arb(0))
-        return value, (s_part + self.l_bound(m)).upper()
-
-
-def h_series_balls(instance, terms: int, s_terms: int | None = None) -> SeriesBalls:
-    """:func:`verify.series.h_series` in ball arithmetic: certified μ_p (at least as many as the
-    certified series kernels use, so the cache entry is shared) and E[σ'²], the instance's
-    numbers taken exactly, T(l, s) = Σ λ_iλ_j A_ij^{l+1} B_ij^s, and the truncation bounds of
-    :mod:`verify.series` with every quantity replaced by an upper endpoint."""
-    from fractions import Fraction
-
-    from verify.certified import certified_hermite_coefficients, certified_second_moment
-    from verify.certified.balls import upper_fraction
-    from verify.certified.kernels import SERIES_TERMS
-    from verify.instance import nominal_row_norm2
-
-    s_terms = 4 * terms + 40 if s_terms is None else s_terms
-    p_max = terms + s_terms
-    mu = certified_hermite_coefficients(instance.activation, max(p_max + 1, SERIES_TERMS), DPS).balls
-    mu2 = [v * v for v in mu[:p_max + 1]]
-    moment = certified_second_moment(instance.activation, DPS, derivative=True)
-    captured, running = [], arb(0)
-    for p, v in enumerate(mu2):
-        running += p * v
-        captured.append(running)
-    k, xi2 = instance.k, ball(instance.xi) * ball(instance.xi)
-    lam, c, c_hat = balls(instance.lam), balls(instance.c), balls(instance.c_hat)
-    diag = ball(nominal_row_norm2(instance))
-    n = [(diag + xi2 * v * v).sqrt() for v in c]
-    n_hat = [(diag + xi2 * v * v).sqrt() for v in c_hat]
-    pairs = [(i, j) for i in range(k) for j in range(k)]
-    weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
-    a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
-    b = {(i, j): ball(instance.gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
-    a_pow = {ij: [a[ij] ** (l + 1) for l in range(terms)] for ij in pairs}
-    sums = [[arb(0)] * terms for _ in range(s_terms)]
-    b_pow = {ij: arb(1) for ij in pairs}
-    for s in range(s_terms):
-        row = sums[s]
-        for ij in pairs:
-            wb = weight[ij] * b_pow[ij]
-            row[:] = [total + wb * power for total, power in zip(row, a_pow[ij], strict=True)]
-            b_pow[ij] *= b[ij]
-    r = max((upper_fraction(abs(v)) for v in b.values()), default=Fraction(0))
-    a_max = max(abs(v).upper() for v in a.values())
-    weight_abs = sum((abs(weight[ij] * a[ij]) for ij in pairs), arb(0)).upper()
-
-    def rest(q: int) -> arb:
-        tail = (moment - captured[min(q, p_max)]).upper()
-        return tail if tail > 0 else arb(0)
-
-    coefficients, s_bounds = [], []
-    for l in range(terms):
-        total = sum((math.comb(l + s, l) * (l + s + 1) * mu2[l + s + 1] * sums[s][l] for s in range(s_terms)),
-                    arb(0))
-        coefficients.append(2 * xi2 ** (l + 1) * total)
-        weight_l = sum((abs(weight[ij]) * abs(a[ij]) ** (l + 1) for ij in pairs), arb(0))
-        bound = 2 * xi2 ** (l + 1) * weight_l * _max_binomial_power(l, s_terms, r) * rest(l + s_terms)
-        s_bounds.append(bound.upper())
-    return SeriesBalls(tuple(coefficients), tuple(s_bounds), rest(terms), weight_abs, a_max,
-                       ball(r), xi2)
-
-
-def _max_binomial_power(l: int, start: int, r) -> arb:
-    """max_{s ≥ start} C(l+s, l) r^s for a rational 0 ≤ r < 1 (the ratio (l+s+1)r/(s+1) decreases in s)."""
-    if r == 0:
-        return arb(0) if start > 0 else arb(1)
-    if r >= 1:
-        raise NotCertifiable(f"max |B_ij| = {float(r)} >= 1: the s-series bound diverges")
-    s = start
-    while (l + s + 1) * r > (s + 1):
-        s += 1
-    return math.comb(l + s, l) * ball(r) ** s
 
 
 def solve(matrix, rhs) -> np.ndarray:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from verify.errors import VerifyInputError
+from verify.base.errors import VerifyInputError
 
 
 class Verdict(enum.StrEnum):

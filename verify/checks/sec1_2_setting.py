@@ -1,7 +1,7 @@
 r"""§1.2: Assumptions 1–5 and the informal Theorems 1–3.
 
 An assumption is a definition, so its check asks what is checkable about it: the
-instance generators of :mod:`verify.instance` satisfy it, an :class:`Instance` that
+instance generators of :mod:`verify.model.instance` satisfy it, an :class:`Instance` that
 violates it is rejected with an error naming it (where the library enforces it),
 and the prose beside it holds.  The informal theorems are compared with their
 formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.checks.app_a_activations`)
@@ -21,7 +21,7 @@ from verify.checks.core import Basis, Outcome, Verdict, check, scoped
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.
 IDENTITY_TOL = 1e-12
-# Generators' own validation tolerance (verify.instance.NORM_TOL): reused, not loosened.
+# Generators' own validation tolerance (verify.model.instance.NORM_TOL): reused, not loosened.
 GENERATOR_TOL = 1e-10
 # The drift measures "linear in d up to polylog": a log factor over d = 64..2048 adds
 # about 1/log(d) ≈ 0.15 to the log-log slope, so |slope − 1| ≤ 0.2 is the window.
@@ -30,7 +30,7 @@ LINEAR_WINDOW = 0.2
 
 def _violation_number(make) -> tuple[int | None, str]:
     """The assumption number of the AssumptionViolation raised by ``make()``, and its message."""
-    from verify.instance import AssumptionViolation
+    from verify.model.instance import AssumptionViolation
 
     try:
         make()
@@ -40,13 +40,13 @@ def _violation_number(make) -> tuple[int | None, str]:
 
 
 def _base_instance(seed: int = 0, k: int = 3, d: int = 6, activation: str = "relu"):
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     return orthonormal(k, d, 1.0, activation, seed=seed)
 
 
 def _replace(inst, **changes):
-    from verify.instance import Instance
+    from verify.model.instance import Instance
 
     fields = {name: getattr(inst, name) for name in (
         "k", "d", "xi", "activation", "lam", "c", "c_hat", "gram", "W", "u", "u_hat", "quantized")}
@@ -64,7 +64,7 @@ def network(W, lam, act, x):
 def relu_population_loss(W, lam, c, c_hat, xi, u, u_hat) -> float:
     """E[(f*(x) − f̂(x))²] for relu with the unnormalised rows of eq. (3), exactly:
     E[relu(⟨a,x⟩)relu(⟨b,x⟩)] = ‖a‖‖b‖ K(cos∠(a, b)) by positive homogeneity."""
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     teacher, student = W + xi * np.outer(c, u), W + xi * np.outer(c_hat, u_hat)
@@ -132,8 +132,8 @@ def assumption_1(ctx) -> Outcome:
     relative 1e-12); (iv) tanh: the same rescaling is not an identity, but redefining
     σ_R(t) = tanh(Rt) is (per sample, relative 1e-12).
     """
-    from verify.activations import get_activation
-    from verify.instance import GENERATORS
+    from verify.model.activations import get_activation
+    from verify.model.instance import GENERATORS
 
     worst_norm = 0.0
     generated = []
@@ -213,7 +213,7 @@ def assumption_2(ctx) -> Outcome:
     AssumptionViolation numbered 2 (and û likewise).  The prose's example of multiple
     global optima without it (App. F.1) is checked as example-1 in app_f_global_optima.
     """
-    from verify.instance import GENERATORS
+    from verify.model.instance import GENERATORS
 
     worst = 0.0
     generated = []
@@ -273,8 +273,8 @@ def assumption_3(ctx) -> Outcome:
     """
     from scipy.stats import chisquare
 
-    from verify.activations import get_activation
-    from verify.instance import GENERATORS, glm, orthonormal
+    from verify.model.activations import get_activation
+    from verify.model.instance import GENERATORS, glm, orthonormal
 
     worst = 0.0
     for kind, make in GENERATORS.items():
@@ -306,7 +306,7 @@ def assumption_3(ctx) -> Outcome:
                "glm_symbolic_k_1_to_12": symbolic, "glm_numeric_gap": glm_gap}
     ok = worst <= 1e-12 and p_value >= 1e-6 and number == 3 and symbolic and glm_gap <= IDENTITY_TOL
     notes = ["The GLM identity is checked on the network's rows themselves (W + xi c u^T = u row by row), "
-             "independently of verify.population, whose row norms sqrt(G_ii + xi^2 c_i^2) give the same rows "
+             "independently of verify.model.population, whose row norms sqrt(G_ii + xi^2 c_i^2) give the same rows "
              "(tests/test_properties.py checks h = 2K'(m) there for W = 0)."]
     if not ok:
         return Outcome(Verdict.FAILS, "quantization, uniformity, validation or the GLM identity failed",
@@ -327,7 +327,7 @@ def assumption_4(ctx) -> Outcome:
     Assumption 4 is not a validation error of Instance, by design: separated instances
     (Theorem 13) violate it; the check shows the library reports Gram ≠ I for them.
     """
-    from verify.instance import orthonormal, separated
+    from verify.model.instance import orthonormal, separated
 
     worst_gram, worst_norms = 0.0, 0.0  # float maxima
     generated = []
@@ -420,7 +420,7 @@ def assumption_5(ctx) -> Outcome:
     times a constant, and the report shows where it is not.
     """
     from verify.checks.tools import clopper_pearson
-    from verify.instance import assumption_5_holds, separated
+    from verify.model.instance import assumption_5_holds, separated
 
     ks = np.arange(2, 2000)
     thresholds = 1 - np.log(ks) / np.sqrt(ks)
@@ -500,7 +500,7 @@ def _tabulated(h_exact, grid_size: int = 20001):
 def good_instance(make, seeds=range(50), require=lambda inst: True):
     """The first seed whose h satisfies h(m)·sign h(0) ≥ |h(0)|/2 for m·h(0) ≥ 0 (the theorems'
     high-probability event, Lemma 6/8), with |h(0)| > 0.01."""
-    from verify.population import h
+    from verify.model.population import h
 
     for s in seeds:
         inst = make(s)
@@ -527,7 +527,7 @@ def drift_exponent(h_exact, h0_sign: float, ds) -> tuple[object, np.ndarray, flo
 
 def glm_h(activation: str):
     """GLM (W = 0, one neuron, unit rows) drift: Φ(m) = 2(K(1) − K(m)), so h(m) = 2K'_σ(m)."""
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel(activation)
     return lambda m: 2 * kernel.derivative(np.asarray(m, float))
@@ -583,7 +583,7 @@ def _theorem_outcome(name: str, claimed: dict, formal: dict, formal_name: str, d
 
 def _drift(ctx, make, activation: str, control: str, require=lambda inst: True) -> dict:
     inst, h0 = good_instance(make, require=require)
-    from verify.population import h
+    from verify.model.population import h
 
     ds = np.array(ctx.pick((64, 128, 256, 512, 1024), (64, 128, 256, 512, 1024, 2048, 4096)), float)
     fit, times, eta0 = drift_exponent(lambda m: h(inst, m), float(np.sign(h0)), ds)
@@ -620,7 +620,7 @@ def theorem_1(ctx) -> Outcome:
     (h = 2K'_σ, information exponent 3) is not.
     """
     from verify.checks.app_a_activations import claimed_theorem_12
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     formal = _informal_rates(claimed_theorem_12, False)
     k = 8
@@ -641,7 +641,7 @@ def theorem_2(ctx) -> Outcome:
     instance (k = 8, d = 40 rows satisfying Assumption 5, ξ = 1, he3).
     """
     from verify.checks import app_a_activations as a
-    from verify.instance import separated
+    from verify.model.instance import separated
 
     formal = _informal_rates(lambda: a.claimed_theorem_13(), None)
     k = 8
@@ -661,8 +661,8 @@ def theorem_3(ctx) -> Outcome:
     h_p ridge functions (information exponent p, the CSQ-hard class), while h(0) ≠ 0 for
     fine-tuning and its drift time is linear in d.
     """
-    from verify.hermite import hermite_coefficients
-    from verify.instance import claim2
+    from verify.model.hermite import hermite_coefficients
+    from verify.model.instance import claim2
 
     rows = {}
     for p in (3, 4):

@@ -2,8 +2,8 @@ r"""Proposition 4, the derivation in Appendix D.1 (every display), and Remark 20
 
 The reference is the suite's own derivation: SymPy per neuron pair
 (:mod:`verify.derive.prop_4`, Hermite degree ≤ 6, symbols μ_p, G_ij, ξ, k, m) and,
-numerically, the closed form through the dual kernel (:mod:`verify.population`)
-against the power series (:mod:`verify.series`).  The paper's displays enter
+numerically, the closed form through the dual kernel (:mod:`verify.model.population`)
+against the power series (:mod:`verify.model.series`).  The paper's displays enter
 only as claims.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from verify.certified.series import h_series_balls
 from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, residual_text, scoped
 from verify.derive import prop_4
 
@@ -69,9 +70,9 @@ def proposition_4(ctx) -> Outcome:
     random instances of every generator.  Tolerance: float64 closed form, 1e-12
     absolute plus the series' truncation bound.
     """
-    from verify.instance import GENERATORS
-    from verify.population import h as closed_h
-    from verify.series import h_series
+    from verify.model.instance import GENERATORS
+    from verify.model.population import h as closed_h
+    from verify.model.series import h_series
 
     verdict, witness = _pair_claim(claimed_prop_4_series)
     if verdict != "equal":
@@ -116,7 +117,7 @@ def proposition_4(ctx) -> Outcome:
 
 def _certify_series_vs_closed_form(instances, ms, terms: int):
     """The numerical half of Proposition 4 in balls, at the fast path's instances and m: the series
-    h_{<L}(m) with its truncation bound (:func:`verify.checks.certify.h_series_balls`, certified μ_p
+    h_{<L}(m) with its truncation bound (:func:`verify.certified.series.h_series_balls`, certified μ_p
     and E[σ'²]) against the certified closed form h(m) (:mod:`verify.certified.population`); the
     claim is |closed − series| ≤ 1e-12 + bound at every point."""
     from verify.certified import CertifiedPopulation, certified_kernel
@@ -125,7 +126,7 @@ def _certify_series_vs_closed_form(instances, ms, terms: int):
     parts = []
     kernels = {name: certified_kernel(name, certify.DPS) for name in {inst.activation for _, inst in instances}}
     for kind, inst in instances:
-        series = certify.h_series_balls(inst, terms)
+        series = h_series_balls(inst, terms, certify.DPS)
         pop = CertifiedPopulation(inst, certify.DPS, kernel=kernels[inst.activation])
         for m in ms:
             value, bound = series.evaluate(certify.ball(m))
@@ -140,7 +141,7 @@ def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
 
     Rows as in App. D.1 with the fixed normalisation √(1+ξ²/k), so Φ is defined off
     the constraint set and its free gradient exists."""
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     k = len(lam)
     kernel = fast_kernel("relu")
@@ -168,8 +169,8 @@ def proposition_4_projection(ctx) -> Outcome:
     error ~1e-10 at step 1e-6).  §2 defines ∇̂ with the extra projection
     Π_{span(W)⊥}; the check measures both.
     """
-    from verify.instance import orthonormal
-    from verify.population import h as closed_h
+    from verify.model.instance import orthonormal
+    from verify.model.population import h as closed_h
 
     seed = int(ctx.rng("instance").integers(2**31))
     inst = orthonormal(3, 8, 1.0, "relu", seed=seed)
@@ -376,8 +377,8 @@ def remark_20(ctx) -> Outcome:
         return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst},
                        basis=Basis.NUMERICAL)
     # Vanishing even moment tensors: T(odd l, even s) = ‖Σλ_i w_i^{⊗s}‖² = 0 for even s.
-    from verify.instance import Instance
-    from verify.series import h_series
+    from verify.model.instance import Instance
+    from verify.model.series import h_series
 
     inst = Instance(k=2, d=4, xi=1.0, activation="tanh", lam=np.array([1.0, -1.0]),
                     c=np.array([1, 1]) / np.sqrt(2), c_hat=np.array([1, -1]) / np.sqrt(2),
@@ -399,7 +400,7 @@ def remark_20(ctx) -> Outcome:
             lhs, rhs = _tensor_identity_sides(s, *(certify.balls(v) for v in (W, V, lam, mu)))
             parts.append((f"s = {s}", certify.compare(abs(lhs - rhs) / max(1.0, abs(float(lhs.mid()))), 1e-12,
                                                       f"tensor identity, s = {s}: relative gap <= 1e-12")))
-        series_balls = certify.h_series_balls(inst, 4)
+        series_balls = h_series_balls(inst, 4, certify.DPS)
         h1_ball = series_balls.coefficients[1] + certify.arb(0, series_balls.s_bounds[1])
         return certify.all_of({"tensor identity": certify.worst(parts, "tensor identity for s = 1, 2, 3"),
                                "h_1": certify.nonzero(h1_ball, "h_1 (certified mu_p(tanh), s-truncation bound "

@@ -8,7 +8,7 @@ References, never the paper's displays:
   With G = I only two pair types exist (G_ij = 0 off the diagonal, 1 on it) and c_iĉ_j = s/k
   with s = b_i b̂_j = ±1, so h depends on c, ĉ, λ only through
   S1 = (Σλ)², S2 = ‖λ‖², A = Σλ_iλ_j b_i b̂_j = k²(Σλc)(Σλĉ)/k, D = Σλ_i² b_i b̂_i;
-- numerical: the closed form h(m) = 2ξ² Σ λλ cĉ K'(ρ)/(nn̂) (:mod:`verify.population`),
+- numerical: the closed form h(m) = 2ξ² Σ λλ cĉ K'(ρ)/(nn̂) (:mod:`verify.model.population`),
   reduced for λ = 1 and G = I to four multinomial counts of the sign pairs (b_i, b̂_i), so that
   the law of h over c, ĉ is sampled exactly and cheaply.
 """
@@ -419,7 +419,7 @@ M_GRID = np.linspace(-1.0, 1.0, 401)  # includes ±1, where the he3 violation is
 
 
 def _mu_squared(activation: str, terms: int = 24) -> np.ndarray:
-    from verify.hermite import hermite_coefficients
+    from verify.model.hermite import hermite_coefficients
 
     return np.array([float(v) ** 2 for v in hermite_coefficients(activation, terms, 20).values])
 
@@ -689,11 +689,11 @@ def d4_claim_1_proof(ctx) -> Outcome:
 def orthonormal_h_from_counts(activation: str, k: int, xi2: float, counts: np.ndarray, m) -> np.ndarray:
     """h(m) for G = I, λ_i = 1, from the counts (n₊₊, n₊₋, n₋₊, n₋₋) of the pairs (b_i, b̂_i).
 
-    Reduction of h = 2ξ² Σ λλ cĉ K'(ρ)/(1+ξ²/k) (verify.population) with c_iĉ_j = s_ij/k:
+    Reduction of h = 2ξ² Σ λλ cĉ K'(ρ)/(1+ξ²/k) (verify.model.population) with c_iĉ_j = s_ij/k:
     off the diagonal ρ = τ q s m (τ = 1/(1+q), q = ξ²/k) and N₊ = n_b₊n_b̂₊ + n_b₋n_b̂₋ − n_z₊ of the
     k(k−1) pairs have s = +1; on it ρ = τ(1 + q z_i m), z_i = b_ib̂_i.  Shape (len(counts), len(m)).
     """
-    from verify.fast_kernels import fast_kernel
+    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel(activation)
     q = xi2 / k
@@ -795,7 +795,7 @@ def claimed_lemma_6_lambda_factor(lam: np.ndarray) -> float:
 
 def _lemma_6_glm_normalisation(ctx) -> dict:
     """Lemma 6 at λ = (1/k)·1, the normalisation of the paper's GLM example (and the suite's
-    default instances), through the closed-form h of :mod:`verify.population` on G = I.
+    default instances), through the closed-form h of :mod:`verify.model.population` on G = I.
 
     The bound's unspecified constants (C_σγ, the O(γ^{1/2}) and o(1)) are fixed in k, so the
     printed bound fails if the ratio |h(0)|/(λ-factor × scale) tends to 0 in probability: then
@@ -804,8 +804,8 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
     convention for exponents).  The printed bound fails when the whole interval is below 0;
     the λ_min² correction is verified when its ratio's interval reaches 0 (no decay).
     """
-    from verify.instance import Instance
-    from verify.population import h
+    from verify.model.instance import Instance
+    from verify.model.population import h
 
     ks = ctx.pick((16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024))
     draws = ctx.pick(200, 1000)
@@ -840,8 +840,8 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
 # --- §3.2.2 / D.5: separated features at ξ = 1 (Proposition 7, Lemma 8, eq. (13)) ---------
 def separated_h(activation: str, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray, m) -> np.ndarray:
     """h(m) at ξ = 1, λ_i = 1: 2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)), τ = k/(k+1)
-    (verify.population.h for quantized c = b/√k; the tests compare the two)."""
-    from verify.fast_kernels import fast_kernel
+    (verify.model.population.h for quantized c = b/√k; the tests compare the two)."""
+    from verify.model.fast_kernels import fast_kernel
 
     k = gram.shape[0]
     tau = k / (k + 1)
@@ -943,8 +943,8 @@ def lemma_8(ctx) -> Outcome:
 
 def relu_mu_squared(terms: int) -> np.ndarray:
     """μ_p(relu)² in float64: 1/(2π), 1/4, then ((p−3)!!)²/(2π p!) for even p ≥ 2 and 0 for odd p ≥ 3
-    (the closed form of verify.hermite_exact, in logs so that high p costs nothing; the tests
-    compare it with :func:`verify.hermite.hermite_coefficients`)."""
+    (the closed form of verify.model.hermite_exact, in logs so that high p costs nothing; the tests
+    compare it with :func:`verify.model.hermite.hermite_coefficients`)."""
     out = np.zeros(terms)
     out[0], out[1] = 1 / (2 * math.pi), 0.25
     for p in range(2, terms, 2):

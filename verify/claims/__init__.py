@@ -42,7 +42,7 @@ def claim(
 
     ``for_`` takes the ``--for`` texts ('m in [0, 1]', 'k in 1..32', 'k in {4, 16}', 'xi = sqrt(k)/2');
     the other arguments are the command's options of the same names (``verify claim --help``).
-    Bad input raises a :class:`~verify.errors.VerifyInputError` with a one-line message.
+    Bad input raises a :class:`~verify.base.errors.VerifyInputError` with a one-line message.
     """
     from verify.claims.configs import build_spec
     from verify.claims.decide import run

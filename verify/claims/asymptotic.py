@@ -108,7 +108,7 @@ def _order_argument(claim):
 
 
 def _symbolic(spec, group, symbol) -> Decision:
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     first = group[0]
     if first.box or spec.probability is not None or (first.model is not None and symbol.name != "xi"):
@@ -127,7 +127,7 @@ def _symbolic(spec, group, symbol) -> Decision:
             sides.append(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)))
     except Unavailable as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    from verify.budget import guarded
+    from verify.base.budget import guarded
 
     ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
     if limit is None:

@@ -38,7 +38,7 @@ from verify.claims.quantifiers import (
     parse_quantifier,
     parse_seeds,
 )
-from verify.validation import count
+from verify.base.validation import count
 
 FAMILIES = ("orthonormal", "separated", "claim2", "glm")
 DEFAULT_K, DEFAULT_XI = 4, 1
@@ -110,9 +110,9 @@ def build_spec(
     seed: int = 0,
     full: bool = False,
 ) -> ClaimSpec:
-    """Parse and validate every part of a claim (else a one-line :class:`~verify.errors.VerifyInputError`)."""
-    from verify.activations import get_activation
-    from verify.validation import seed as validate_seed
+    """Parse and validate every part of a claim (else a one-line :class:`~verify.base.errors.VerifyInputError`)."""
+    from verify.model.activations import get_activation
+    from verify.base.validation import seed as validate_seed
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
@@ -125,7 +125,7 @@ def build_spec(
         names[q.name] = q.symbol
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
-    from verify.budget import guarded_if_forced
+    from verify.base.budget import guarded_if_forced
 
     claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
     used = claim.quantities()

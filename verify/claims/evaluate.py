@@ -20,7 +20,7 @@ from sympy.core.function import AppliedUndef
 
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 
 
 class ClaimEvaluationError(InvalidParameterError):
@@ -85,7 +85,7 @@ def _do_sum(s: sympy.Sum):
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
     if high == INFINITY:
-        from verify.budget import guarded
+        from verify.base.budget import guarded
 
         result = guarded(f"claim: {s}", _closed_form, s.function, index, low)
         if (

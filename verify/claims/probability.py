@@ -164,7 +164,7 @@ def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
 
     act = None
     if setting.activation:
-        from verify.activations import get_activation
+        from verify.model.activations import get_activation
 
         act = get_activation(setting.activation)
     pattern = replace(setting, model=model)

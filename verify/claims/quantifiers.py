@@ -27,9 +27,9 @@ from typing import Any
 import sympy
 
 from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
-from verify.errors import InvalidParameterError
-from verify.expressions import parse_expression
-from verify.validation import MAX_SCALE, SizeLimitError, within_limit
+from verify.base.errors import InvalidParameterError
+from verify.base.expressions import parse_expression
+from verify.base.validation import MAX_SCALE, SizeLimitError, within_limit
 
 
 class QuantifierError(InvalidParameterError):

@@ -66,7 +66,7 @@ class GridEvaluator:
     """Both sides of a relation on a grid of the inner variables, for any instance of one configuration."""
 
     def __init__(self, setting, activation, lhs, rhs, full: bool):
-        from verify.activations import get_activation
+        from verify.model.activations import get_activation
         from verify.claims.quantifiers import QuantifierError
 
         act = get_activation(activation) if activation else None

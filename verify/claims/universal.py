@@ -38,14 +38,14 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from verify.budget import guarded
+from verify.base.budget import guarded
 from verify.checks.core import Basis
 from verify.claims.decision import Decision
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
-from verify.errors import clip
+from verify.base.errors import clip
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -88,7 +88,7 @@ class Budget:
 
 def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
     """Run the steps on one configuration until one decides (module docstring)."""
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     act = get_activation(setting.activation) if setting.activation else None
     monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))

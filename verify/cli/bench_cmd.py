@@ -6,7 +6,7 @@ import json
 import os
 import platform
 
-from verify.files import output_file, write_atomic
+from verify.base.files import output_file, write_atomic
 
 
 def add_parser(sub) -> None:

@@ -35,7 +35,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify import calibration
-    from verify.files import output_file
+    from verify.base.files import output_file
 
     corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
     json_path = output_file(args.json, "--json") if args.json else None

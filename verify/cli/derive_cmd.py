@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify.derive import stale, write_all
-    from verify.files import output_directory
+    from verify.base.files import output_directory
 
     out = Path(args.out)
     if not args.check:

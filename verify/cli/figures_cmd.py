@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from verify.cli.arguments import scheduler_address, timeout_seconds
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 
 
 class UnknownFigureError(InvalidParameterError):
@@ -46,7 +46,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from verify.figures import FIGURES
-    from verify.files import output_directory
+    from verify.base.files import output_directory
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]
@@ -84,7 +84,7 @@ def run(args) -> int:
 
 def _check_scheduler(address: str, timeout: float) -> None:
     """Fail fast, in one line, when no scheduler answers (before any work is done)."""
-    from verify.sweep import SchedulerUnreachableError
+    from verify.base.sweep import SchedulerUnreachableError
 
     try:
         from distributed import Client

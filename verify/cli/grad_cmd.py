@@ -30,7 +30,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.instance import load
+    from verify.model.instance import load
     from verify.simulate.montecarlo import estimate_gradient
 
     inst = load(args.instance)

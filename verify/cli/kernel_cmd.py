@@ -29,7 +29,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.kernels import kernel
+    from verify.model.kernels import kernel
 
     k = kernel(args.activation, args.rho, args.derivative, args.dps, args.method, args.terms)
     report = {

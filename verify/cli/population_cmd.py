@@ -1,8 +1,8 @@
 """``verify h INSTANCE --m M ... [--method closed|series] [--dps D]`` and
 ``verify loss INSTANCE --m M ... [--dps D]``.
 
-With ``--dps`` the closed form is evaluated in mpmath (:func:`verify.population.h_precise`,
-:func:`verify.population.loss_precise`) and printed to that many digits with its error bound.
+With ``--dps`` the closed form is evaluated in mpmath (:func:`verify.model.population.h_precise`,
+:func:`verify.model.population.loss_precise`) and printed to that many digits with its error bound.
 """
 
 from __future__ import annotations
@@ -38,15 +38,15 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify import population
-    from verify.instance import load
+    from verify.model import population
+    from verify.model.instance import load
 
     inst = load(args.instance)
     if args.certified:
         return _run_certified(args, inst)
     bounds = None
     if args.method == "series":
-        from verify.series import h_series
+        from verify.model.series import h_series
 
         series = h_series(inst, args.terms, args.dps or SERIES_DPS)
         pairs = [series.evaluate(m) for m in args.m]

@@ -25,8 +25,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.instance import load
-    from verify.series import h_series
+    from verify.model.instance import load
+    from verify.model.series import h_series
 
     series = h_series(load(args.instance), args.terms, args.dps, args.s_terms)
     report = {

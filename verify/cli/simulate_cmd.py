@@ -48,8 +48,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.files import distinct_paths, output_file
-    from verify.instance import load
+    from verify.base.files import distinct_paths, output_file
+    from verify.model.instance import load
     from verify.simulate import save_trajectory, simulate
     from verify.simulate.trajectory import output_format
 

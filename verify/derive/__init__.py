@@ -66,7 +66,7 @@ def render_all() -> None:
 
 
 def write_all(outdir: Path) -> list[Path]:
-    from verify.files import write_atomic
+    from verify.base.files import write_atomic
 
     outdir.mkdir(parents=True, exist_ok=True)
     render_all()

@@ -6,7 +6,7 @@ reason), ``run(quick, scheduler, out)`` writing NAME.png, NAME.csv (exactly the 
 data) and NAME.json (every parameter and seed, the choices and the claims), and
 ``claims(table) -> [(description, holds, numbers)]``, the caption's qualitative claim as
 a predicate on the CSV table (:func:`verify.figures.common.read_table`).  Every run goes
-through :func:`verify.sweep.run_sweep`.
+through :func:`verify.base.sweep.run_sweep`.
 
 An Appendix B figure also has ``PAPER_SETUP`` and ``PAPER_CHOICES`` (the paper setup of
 :mod:`verify.figures.paper_setup`; :mod:`verify.figures.runner` judges every claim under both

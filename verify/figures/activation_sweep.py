@@ -16,7 +16,7 @@ import numpy as np
 
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.simulate.modes import MODES
-from verify.sweep import Task
+from verify.base.sweep import Task
 
 ACTIVATIONS = ("relu", "sigmoid", "quadratic", "he3")
 #: Gauss–Hermite nodes for E[σ'(g)²] (exact for polynomials of degree < 160; ReLU/sigmoid to ~1e-3).
@@ -25,7 +25,7 @@ QUAD_NODES = 80
 
 def derivative_energy(activation: str) -> float:
     """E[σ'(g)²] for g ~ N(0, 1), by Gauss–Hermite(e) quadrature."""
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     x, w = np.polynomial.hermite_e.hermegauss(QUAD_NODES)
     return float((w / w.sum()) @ get_activation(activation).derivative(x) ** 2)

@@ -9,7 +9,7 @@ data), NAME.png and NAME.json.
 The table is long format, one row per plotted point: ``panel, series, quantity, step,
 value`` (``quantity`` is ``m``, ``c_overlap``, ``loss``, ``ode_m``, ``steps_to_recovery``,
 ...).  Numbers are written with ``repr`` precision, so a CSV is a pure function of the
-parameters and seeds: the same bytes whichever executor of :mod:`verify.sweep` ran the
+parameters and seeds: the same bytes whichever executor of :mod:`verify.base.sweep` ran the
 tasks.
 
 Sweep tasks are the module-level functions below; each takes a JSON-able instance spec
@@ -117,10 +117,10 @@ def collecting(module, params: dict) -> list:
 
 
 def sweep(p: dict, tasks: list, scheduler, progress) -> list[dict]:
-    """:func:`verify.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks,
+    """:func:`verify.base.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks,
     their batch sizes B and each SGD curve's instance, mode, step and model (the JSON's
     ``params.runs``; an ODE task records none of these)."""
-    from verify.sweep import run_sweep
+    from verify.base.sweep import run_sweep
 
     if _COLLECTED is not None:
         _COLLECTED.append((p, list(tasks)))

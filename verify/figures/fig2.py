@@ -15,7 +15,7 @@ import numpy as np
 
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.base.sweep import Task
 
 NAME = "fig2"
 PAPER = "Fig. 2: joint training of c_hat is faster than frozen c_hat; qualitatively similar curves"

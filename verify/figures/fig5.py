@@ -16,7 +16,7 @@ import numpy as np
 
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.base.sweep import Task
 
 NAME = "fig5"
 PAPER = "Fig. 5: violating Assumption 2 (||Pi_W u|| > 0) leaves the S-shaped curves qualitatively unchanged"

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures.instances import make_instance, theorem_start
 
 #: Theorem 16: eta = delta / (d V_k) with delta = min{S_k eps^3 / (4 mu_1 (log d V_k)^2), 1}, i.e.

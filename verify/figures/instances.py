@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from verify import instance as instances
+from verify.model import instance as instances
 
 
 def make_instance(spec: dict):

@@ -24,7 +24,7 @@ import copy
 import io
 import json
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures import paper_setup
 from verify.figures.common import (
     COLUMNS,
@@ -34,7 +34,7 @@ from verify.figures.common import (
     collecting,
     table_csv,
 )
-from verify.files import output_directory, write_atomic
+from verify.base.files import output_directory, write_atomic
 
 SETUP_CHOICES = (*paper_setup.SETUPS, "both")
 
@@ -197,7 +197,7 @@ def paper_params(module, tier: str) -> dict:
 
 
 def _paper(module, tier: str, scheduler, progress, out) -> dict:
-    from verify.sweep import run_sweep
+    from verify.base.sweep import run_sweep
 
     main = paper_params(module, tier)
     variants = _sensitivity_runs(module, main)

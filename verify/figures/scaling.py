@@ -25,7 +25,7 @@ import numpy as np
 
 from verify.figures import common
 from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.base.sweep import Task
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"

@@ -23,7 +23,7 @@ import json
 import math
 from pathlib import Path
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures.common import NOT_REACHED
 
 SETUP_COLUMNS = ("paper", "normalised")

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from verify import population
+from verify.model import population
 from verify.simulate.problem import Problem
 
 
@@ -149,7 +149,7 @@ def step_c(c_hat: np.ndarray, gc: np.ndarray, eta: float) -> np.ndarray:
 
 # --- closed forms -----------------------------------------------------------------
 class _Params:
-    """The fields :func:`verify.population.loss` and ``h`` read, for a given ĉ."""
+    """The fields :func:`verify.model.population.loss` and ``h`` read, for a given ĉ."""
 
     def __init__(self, problem: Problem, c_hat: np.ndarray):
         self.xi, self.c, self.c_hat, self.lam = problem.xi, problem.c, c_hat, problem.lam
@@ -172,7 +172,7 @@ def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) ->
 
 
 def closed_form_loss(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
-    """Φ(m) for the student ĉ (times s², the Appendix B scale), by :func:`verify.population.loss`
+    """Φ(m) for the student ĉ (times s², the Appendix B scale), by :func:`verify.model.population.loss`
     (which also covers W = 0: rows ±u, ρ_ij = sign(c_i ĉ_j) m)."""
     m = population.validate_overlap(m)
     return problem.scale**2 * population.loss(_Params(problem, c_hat), m)

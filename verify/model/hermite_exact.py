@@ -1,7 +1,7 @@
 r"""Exact Hermite coefficients, derived (not transcribed) in SymPy.
 
 Two families have closed forms here; tests compare both with the quadrature
-of :mod:`verify.hermite` at 30 and 60 digits.
+of :mod:`verify.model.hermite` at 30 and 60 digits.
 
 1. **Piecewise polynomials with a single break at 0** — polynomials, relu,
    abs, Max(x,0)^k, Heaviside(x)·q(x), ….  Write σ(t) = q₊(t) and

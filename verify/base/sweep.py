@@ -5,7 +5,7 @@ parameter dict that includes its own seed.  Results depend only on (function,
 params), so
 
 - the same seeds give the same results whichever executor ran them;
-- each finished task is stored in the on-disk cache (:mod:`verify.cache`, kind
+- each finished task is stored in the on-disk cache (:mod:`verify.base.cache`, kind
   ``"sweep"``) the moment it completes, and a rerun skips it: an interrupted
   sweep resumes where it stopped.
 
@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from verify import cache
-from verify.errors import InvalidParameterError
+from verify.base import cache
+from verify.base.errors import InvalidParameterError
 
 CACHE_KIND = "sweep"
 SWEEP_FORMAT = 1  # bump when a task function's output changes meaning

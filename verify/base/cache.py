@@ -18,7 +18,7 @@ served from an entry an older release wrote.  Anything else (a torn or
 truncated file, JSON of the wrong type, an altered digit, an older schema, a payload the
 caller cannot read) is a miss: the caller recomputes and :func:`store` rewrites the entry,
 so a damaged cache heals itself and never changes a result.  Writes are atomic
-(:func:`verify.files.write_atomic`).
+(:func:`verify.base.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
 
 def store(kind: str, key: dict, payload: dict) -> None:
     """Atomically write ``payload`` under ``key``; an unwritable cache is skipped."""
-    from verify.files import write_atomic
+    from verify.base.files import write_atomic
 
     path = _path(kind, key)
     entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,

@@ -20,7 +20,7 @@ walked node by node.  The walk admits
 and builds the SymPy expression itself from those nodes.  Anything else
 (attribute access, subscripts, lambdas, comprehensions, keyword arguments,
 underscore names, non-ASCII identifiers, which Python would NFKC-normalise)
-is refused with :class:`~verify.errors.MalformedExpressionError` naming the
+is refused with :class:`~verify.base.errors.MalformedExpressionError` naming the
 construct.  Sizes are bounded before SymPy sees anything, so no input can make
 the parser hang: text length, nesting depth, node count, exponents and integer
 literal sizes all have limits (constants below, each with its reason).
@@ -35,8 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
-from verify.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
-from verify.errors import clip as _clip
+from verify.base.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
+from verify.base.errors import clip as _clip
 
 # A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
 # ast.parse and the walk below well under a millisecond per node.
@@ -58,7 +58,7 @@ MAX_INTEGER_ARGUMENT = 100
 
 # Static limits on the *built* SymPy tree, checked node by node as the walk builds it, so that
 # nothing SymPy later expands, integrates or simplifies can be large.  ``--force``
-# (verify.validation.allow_large_sizes) lifts these four; the guard of verify.budget still applies.
+# (verify.base.validation.allow_large_sizes) lifts these four; the guard of verify.base.budget still applies.
 #: SymPy nodes: hermite_prob(100, hermite_prob(100, x)) is a few hundred characters but would
 #: be thousands of nodes; a paper's formula is a few hundred.
 MAX_TREE_SIZE = 5000
@@ -209,7 +209,7 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
 
 
 def _forced() -> bool:
-    from verify.validation import large_sizes_allowed
+    from verify.base.validation import large_sizes_allowed
 
     return large_sizes_allowed()
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from verify.errors import (
+from verify.base.errors import (
     ActivationScaleError,
     MalformedExpressionError,
     NotSquareIntegrableError,
@@ -240,8 +240,8 @@ def _lambdify_mpmath(x, expr):
 
 
 def _parse(source: str, name: str):
-    """σ from untrusted text: the whitelist parser of :mod:`verify.expressions`, never ``eval``."""
-    from verify.expressions import parse_expression
+    """σ from untrusted text: the whitelist parser of :mod:`verify.base.expressions`, never ``eval``."""
+    from verify.base.expressions import parse_expression
 
     return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 
@@ -457,7 +457,7 @@ def get_activation(name: str) -> Activation:
         source = key[len(EXPR_PREFIX) :].strip()
         if not source:
             raise MalformedExpressionError("activation 'expr:' has an empty expression")
-        from verify.budget import guarded, guarded_if_forced
+        from verify.base.budget import guarded, guarded_if_forced
 
         # Parsing is bounded by the static limits; the SymPy limits, solveset and quadrature
         # below are not, so they run in a worker under the time and memory guard.
