@@ -190,8 +190,8 @@ def test_force_lifts_a_size_limit_but_not_a_domain(files, capsys):
         main(["hermite", "relu", "--terms", "-1", "--force"])
     assert exc.value.code == 2  # a domain error stays an error under --force
     capsys.readouterr()
-    from verify.model.hermite import validate_terms
     from verify.base.validation import SizeLimitError, allow_large_sizes
+    from verify.model.hermite import validate_terms
 
     with pytest.raises(SizeLimitError):
         validate_terms(terms)

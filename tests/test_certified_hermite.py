@@ -16,7 +16,7 @@ import sympy
 from flint import acb, arb, ctx
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
-from verify.model.activations import get_activation
+from verify.base.errors import VerifyInputError
 from verify.certified.balls import (
     format_ball,
     from_payload,
@@ -30,7 +30,7 @@ from verify.certified.growth import tail_majorant
 from verify.certified.hermite import certified_hermite_coefficients
 from verify.certified.pieces import smooth_pieces
 from verify.certified.tails import TailMoments
-from verify.base.errors import VerifyInputError
+from verify.model.activations import get_activation
 from verify.model.hermite import hermite_coefficients
 from verify.model.hermite_exact import exact_coefficients
 

@@ -15,10 +15,10 @@ import pytest
 from flint import arb
 
 from tests.cli_helpers import run_verify
+from verify.base.errors import InvalidParameterError
 from verify.certified.balls import working_precision
 from verify.certified.kernels import certified_kernel, certified_second_moment
 from verify.certified.population import certified_population, enclose_on_interval
-from verify.base.errors import InvalidParameterError
 from verify.model.instance import Instance, glm, orthonormal, save
 from verify.model.kernels import kernel
 from verify.model.population import h as h_fast

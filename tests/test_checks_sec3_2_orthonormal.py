@@ -7,7 +7,7 @@ import pytest
 
 from verify.checks import run_check as run
 from verify.checks import sec3_2_orthonormal as so
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 
 @pytest.mark.parametrize("check_id, verdict", [

@@ -120,8 +120,8 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 @example("log(log(log(log(log(log(log(log(log(pi)))))))))")  # found: complex constants, evalf hung
 @example("sqrt(" * 20 + "(hermite_prob(8, 1e-200))**-1" + ")" * 20)  # found: 1600-digit rationals, slow roots
 def test_expression_parser_ends_cleanly(text):
-    from verify.model.activations import _symbol
     from verify.base.expressions import parse_expression
+    from verify.model.activations import _symbol
 
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 
@@ -272,8 +272,8 @@ def test_cli_subprocess_exit_2_one_line(argv, tmp_path):
 @given(expression_text())
 def test_thorough_expression_parser(text):
     """10^5 parser examples on their own (tox -e thorough, or -m slow)."""
-    from verify.model.activations import _symbol
     from verify.base.expressions import parse_expression
+    from verify.model.activations import _symbol
 
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 

@@ -9,10 +9,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import kinked_expressions, polynomial_expressions
+from verify.base.errors import InvalidParameterError
 from verify.model import hermite
 from verify.model.activations import get_activation
 from verify.model.diagnostics import decay_fit, information_exponent, parseval_check
-from verify.base.errors import InvalidParameterError
 from verify.model.hermite import hermite_coefficients
 
 EXACT_ACTIVATIONS = ["relu", "abs", "erf", "he3", "quadratic"]

@@ -8,8 +8,8 @@ import sympy
 from hypothesis import given, settings
 
 from tests.strategies import correlations
-from verify.model.activations import get_activation
 from verify.base.errors import InvalidParameterError
+from verify.model.activations import get_activation
 from verify.model.kernels import closed_form, kernel
 
 RHOS = ["-0.95", "-0.5", "0", "0.37", "0.9"]

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
+from verify.base.errors import InvalidParameterError
 from verify.model import population
 from verify.model.activations import get_activation
-from verify.base.errors import InvalidParameterError
 from verify.model.instance import GENERATORS, save
 
 ACTIVATIONS = ["relu", "erf", "sigmoid", "he3", "softplus"]

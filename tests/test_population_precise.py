@@ -17,8 +17,8 @@ import pytest
 import sympy
 
 from tests.cli_helpers import run_verify
-from verify.model import population
 from verify.derive import prop_4
+from verify.model import population
 from verify.model.hermite import hermite_coefficients
 from verify.model.instance import GENERATORS, nominal_gram
 from verify.model.series import h_series

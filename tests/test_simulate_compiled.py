@@ -33,8 +33,8 @@ from scipy.stats import ks_2samp
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from tests.test_simulate_batch import runs
 from tests.test_simulate_sgd import P_MIN, assert_same_law, rising_instance
-from verify.model.activations import BUILTINS, get_activation
 from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.model.activations import BUILTINS, get_activation
 from verify.model.instance import glm, orthonormal, save, separated
 from verify.simulate import MODES, simulate
 from verify.simulate import compiled as compiled_module
@@ -243,8 +243,8 @@ def test_chunking_does_not_change_the_trajectory(monkeypatch):
 
 
 def test_the_sweeps_process_pool_gives_the_same_trajectory():
-    from verify.figures.common import sgd_task
     from verify.base.sweep import Task, run_sweep
+    from verify.figures.common import sgd_task
 
     spec = {"kind": "orthonormal", **_JOINT}
     params = [dict(instance=spec, mode="joint", steps=400, lr=0.2, replicas=2, seed=seed, record_every=100)

@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from verify.checks.core import Basis, Verdict
 from verify.claims import claim
+from verify.verdict import Basis, Verdict
 
 
 # --- decimals are the exact decimals typed ------------------------------------------------------

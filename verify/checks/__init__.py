@@ -11,17 +11,8 @@ from __future__ import annotations
 
 import importlib
 
-from verify.checks.core import (
-    REGISTRY,
-    Basis,
-    Check,
-    Context,
-    FailureKind,
-    Outcome,
-    Verdict,
-    check,
-    resolve,
-)
+from verify.checks.core import REGISTRY, Check, Context, check, resolve
+from verify.verdict import Basis, FailureKind, Outcome, Verdict
 
 SECTIONS = (
     "sec1_2_setting",  # §1.2: Assumptions 1–5; Theorems 1–3 (informal)

@@ -2,7 +2,7 @@ r"""Appendix A: Assumption 6, Remarks 9, 10 and 14, Theorems 11–13.
 
 References are the suite's own: Hermite coefficients (:mod:`verify.model.hermite`), the
 decay fit of :mod:`verify.model.diagnostics`, SymPy limits and algebra, a counterexample
-search (:func:`verify.checks.tools.maximise`) and Monte Carlo with standard errors.
+search (:func:`verify.verdict.maximise`) and Monte Carlo with standard errors.
 The schedules of Theorems 11–13 are re-derived from Theorem 16 with the S_k and
 V_k that each theorem's proof (App. C.2) states; :func:`theorem_16_schedule` is
 shared with the informal Theorems 1–2 in :mod:`verify.checks.sec1_2_setting`.
@@ -19,8 +19,8 @@ import mpmath
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check
-from verify.checks.tools import Z_CRIT, maximise, z_score
+from verify.checks.core import check
+from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, maximise, z_score
 
 # Registry activations the paper calls Lipschitz or polynomial (App. A.1, Remark 9).
 ASSUMPTION_6_ACTIVATIONS = ("relu", "abs", "sigmoid", "tanh", "erf", "softplus", "gelu",

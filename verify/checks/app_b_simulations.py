@@ -14,8 +14,8 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
-from verify.checks.tools import fit_exponent
+from verify.checks.core import check
+from verify.verdict import Outcome, Verdict, fit_exponent
 
 OUTPUT_TOL = 1e-12  # relu outputs of O(1) rows: rounding of a d-term dot product, d ≤ 100
 

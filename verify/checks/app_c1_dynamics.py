@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Context, Outcome, Verdict, check, residual_text
-from verify.checks.tools import Z_CRIT, fit_exponent
+from verify.checks.core import Context, check
+from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, fit_exponent, residual_text
 
 # ---------------------------------------------------------------------------------------
 # The instance every simulated check runs on (orthonormal rows, Theorem 11's setting).

@@ -14,7 +14,8 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, scoped
+from verify.checks.core import check
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, scoped
 
 P = 6  # Hermite degree of the symbolic truncation (every identity is checked for p ≤ P)
 GLM_XI_BAR = 1e4  # the numerical "ξ̄ → ∞": h differs from its limit by O(1/ξ̄²) ~ 1e-8
@@ -115,9 +116,9 @@ def lemma_17(ctx) -> Outcome:
     searched (:func:`maximise` over (m, log ξ), relu, k ∈ {1, 2, 4}) with C_σ = 2Σpμ_p² (the
     constant Prop. 23 needs, check proposition-23).  Props 21–23 themselves are checked in D.2.
     """
-    from verify.checks.tools import maximise
     from verify.model.instance import Instance, orthonormal
     from verify.model.population import h
+    from verify.verdict import maximise
 
     k, xi, lam = sympy.symbols("k xi lambda", positive=True)
     printed_1 = lam**4 * k**3 * xi**2 * sympy.Min(k, 4 * xi**2) / (k + xi**2)

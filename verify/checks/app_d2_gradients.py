@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from verify.checks.core import FailureKind, Outcome, Verdict, check, residual_text
-from verify.checks.tools import Z_CRIT, fit_exponent, maximise
+from verify.checks.core import check
+from verify.verdict import Z_CRIT, FailureKind, Outcome, Verdict, fit_exponent, maximise, residual_text
 
 FD_STEP = 1e-6  # central differences of a smooth (tanh) function of O(1) size: error ~ h² + eps/h ~ 1e-10
 FD_TOL = 1e-7  # 1000× the finite-difference error above

@@ -3,7 +3,7 @@ Corollary 27, Lemma 28) and h(0) at ξ = 1 (the D.3.2 display, eq. (12), Claim 4
 Propositions 29–30).
 
 References: h(0) derived per pair (:func:`verify.derive.prop_4.derived_pair_h`); counterexample
-searches over PSD matrices Q = D V Vᵀ D with unit rows of V (:func:`verify.checks.tools.maximise`);
+searches over PSD matrices Q = D V Vᵀ D with unit rows of V (:func:`verify.verdict.maximise`);
 exact binomial laws for sums of Rademacher signs; sampled quadratic forms otherwise.
 """
 
@@ -15,9 +15,9 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check
-from verify.checks.tools import maximise
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.verdict import Basis, Outcome, Verdict, maximise
 
 
 # --- h(0) at ξ = 1 -------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from verify.checks.app_c1_dynamics import (
     run_constants,
     run_instance,
 )
-from verify.checks.core import Basis, Outcome, Verdict, check, residual_text
-from verify.checks.tools import compare_probability
+from verify.checks.core import check
+from verify.verdict import Basis, Outcome, Verdict, compare_probability, residual_text
 
 
 # =======================================================================================
@@ -400,7 +400,7 @@ def claim_9(ctx) -> Outcome:
     the measured E[M_T²], for T at the hypothesis' edge and for the whole run (Clopper–Pearson);
     (iii) E[M_T²] ≤ 2μ_1η²TV_k (μ_1 = 1 by the V_k used).  T_1 in the statement is undefined (T meant).
     """
-    from verify.checks.tools import Z_CRIT
+    from verify.verdict import Z_CRIT
 
     run, info = paper_run(ctx.seed, ctx.full)
     e = run.error_along
@@ -571,7 +571,7 @@ def lemma_34(ctx) -> Outcome:
     decided by noise: it flipped between seeds.)
     """
     from verify.checks.app_c1_dynamics import drift_time, record_run
-    from verify.checks.tools import fit_exponent
+    from verify.verdict import fit_exponent
 
     run, info = paper_run(ctx.seed, ctx.full)
     devs = drift_deviations(run)

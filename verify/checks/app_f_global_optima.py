@@ -12,7 +12,8 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check, scoped
+from verify.checks.core import check
+from verify.verdict import Basis, Outcome, Verdict, scoped
 
 ROW_TOL = 1e-12  # norms and differences of O(1) float64 vectors in d ≤ 40 dimensions
 LOSS_TOL = 1e-12  # closed-form Φ near 0: a difference of O(1) kernel values, rounding ~1e-15

@@ -13,9 +13,9 @@ rationals and are taken as they are.  For a claim "a ≤ b" on one instance:
   fast path and its notes say which ball straddled.
 
 :func:`attempt` runs a re-decision at :data:`DPS` digits and :func:`settle` writes it into the
-:class:`~verify.checks.core.Outcome`: the balls (as ``"[mid +/- rad]"`` strings) into
+:class:`~verify.verdict.Outcome`: the balls (as ``"[mid +/- rad]"`` strings) into
 ``numbers["certified"]`` and, when the certificate agrees with the verdict, the basis
-:attr:`~verify.checks.core.Basis.CERTIFIED`.  A certificate never changes a verdict: one that
+:attr:`~verify.verdict.Basis.CERTIFIED`.  A certificate never changes a verdict: one that
 contradicts it is recorded as a conflict (``numbers["certification_conflict"]`` and a note)
 for a person to look at.
 
@@ -35,7 +35,7 @@ uncertified, with a note.
 What is certified, and what is not.  A certificate covers the instances, points and samples the
 fast path used (a proof there: a fixed, finite set of cases is certified as that set), never the
 statement for all instances.  An optimiser-driven counterexample search that found nothing
-(:func:`verify.checks.tools.maximise`) stays a search, and a sampled or fitted verdict stays
+(:func:`verify.verdict.maximise`) stays a search, and a sampled or fitted verdict stays
 statistical: their bases are not upgraded.  Where a claim is tight (attained with equality),
 the balls straddle and the verdict keeps its fast-path basis.
 """
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 from flint import arb  # re-exported for the checks: certify.arb(mid, rad)
 
-from verify.checks.core import Basis, Outcome, Verdict
+from verify.verdict import Basis, Outcome, Verdict
 
 #: Decimal digits of every certified re-decision: far beyond the margins the checks decide by
 #: (the tightest certified margins are relative 1e-12 tolerances), and cheap.

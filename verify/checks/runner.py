@@ -9,7 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from verify.checks.core import Basis, Check, Context, FailureKind, Outcome, Verdict
+from verify.checks.core import Check, Context
+from verify.verdict import Basis, FailureKind, Outcome, Verdict
 
 
 @dataclass

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check, scoped
+from verify.checks.core import check
+from verify.verdict import Basis, Outcome, Verdict, scoped
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.
 IDENTITY_TOL = 1e-12
@@ -419,8 +420,8 @@ def assumption_5(ctx) -> Outcome:
     with a Clopper–Pearson interval; it is mild when this is ≈ 1 for d of order log k
     times a constant, and the report shows where it is not.
     """
-    from verify.checks.tools import clopper_pearson
     from verify.model.instance import assumption_5_holds, separated
+    from verify.verdict import clopper_pearson
 
     ks = np.arange(2, 2000)
     thresholds = 1 - np.log(ks) / np.sqrt(ks)
@@ -517,7 +518,7 @@ def good_instance(make, seeds=range(50), require=lambda inst: True):
 
 def drift_exponent(h_exact, h0_sign: float, ds) -> tuple[object, np.ndarray, float]:
     """Fit of log T_strong against log d for the drift with η = η0/d, η0 = 0.5/max|h|."""
-    from verify.checks.tools import fit_exponent
+    from verify.verdict import fit_exponent
 
     grid = np.linspace(-1, 1, 2001)
     eta0 = 0.5 / float(np.abs(h_exact(grid)).max())

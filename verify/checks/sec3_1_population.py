@@ -13,8 +13,9 @@ import numpy as np
 import sympy
 
 from verify.certified.series import h_series_balls
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, residual_text, scoped
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, residual_text, scoped
 
 FD_STEP = 1e-6  # central differences of an O(1) smooth function: error ~ h² + eps/h ~ 1e-10
 FD_TOL = 1e-7  # 1000× the finite-difference error above

@@ -20,9 +20,9 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check
-from verify.checks.tools import compare_probability, fit_exponent
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, compare_probability, fit_exponent
 
 P = prop_4.P  # Hermite degree of every symbolic identity below
 
@@ -484,7 +484,7 @@ def _worst_case_failure(lam, xi2_over_k: float) -> float:
 
 def _claim_1_correction_search(ctx, q_max: float) -> tuple[float, dict]:
     """max over λ (k ≤ 8, random search) and q ≤ q_max of P_fail(he3)/exp(−2/(eq))."""
-    from verify.checks.tools import maximise
+    from verify.verdict import maximise
 
     worst, where = 0.0, {}
     for k in ctx.pick((2, 4, 6, 8), (2, 3, 4, 5, 6, 7, 8, 10)):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from verify.checks.core import Outcome
+from verify.verdict import Outcome
 
 
 def claim(
@@ -38,7 +38,7 @@ def claim(
     seed: int = 0,
     full: bool = False,
 ) -> Outcome:
-    """Decide the claim ``text`` and return the :class:`~verify.checks.core.Outcome` ``verify check`` uses.
+    """Decide the claim ``text`` and return the :class:`~verify.verdict.Outcome` ``verify check`` uses.
 
     ``for_`` takes the ``--for`` texts ('m in [0, 1]', 'k in 1..32', 'k in {4, 16}', 'xi = sqrt(k)/2');
     the other arguments are the command's options of the same names (``verify claim --help``).

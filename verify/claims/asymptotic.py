@@ -12,7 +12,7 @@ maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
    three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
 2. **statistical** otherwise: the ratio at GROWTH_POINTS values of the growth variable (log-spaced
    over its range) and the least-squares slope of log ratio against log growth with a Student-t
-   interval at 99.9 % (:func:`verify.checks.tools.fit_exponent`), for both the upper and the
+   interval at 99.9 % (:func:`verify.verdict.fit_exponent`), for both the upper and the
    lower ratio; zero ratios are kept and reported, never dropped.  An interval wholly above
    +1/4 refutes O, one wholly below −1/4 refutes Omega (either ratio: lower ≤ upper); the
    measurements are ``consistent`` only when every interval the order constrains lies inside
@@ -29,13 +29,13 @@ from collections import defaultdict
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis
 from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
 from verify.claims.quantifiers import QuantifierError, spread
 from verify.claims.quantities import ExactQuantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
+from verify.verdict import Basis
 
 #: Values of the growth variable in a fit (quick / --full).
 GROWTH_POINTS = (6, 10)
@@ -188,7 +188,7 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
     interval the order constrains wholly inside it; anything between is inconclusive.  So an
     exponent off by 1/2 or more is never called consistent (at 99.9 % per fit), and a ratio with
     curvature (k/(k + 1): local slope up to 0.2) is not refuted."""
-    from verify.checks.tools import fit_exponent
+    from verify.verdict import fit_exponent
 
     numbers: dict = {"growth": name, "points": growth, "decision_exponent": DECISION_EXPONENT}
     edge = DECISION_EXPONENT

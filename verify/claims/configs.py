@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from verify.base.validation import count
 from verify.claims.language import (
     INSTANCE_PARAMETERS,
     NEEDS_ACTIVATION,
@@ -38,7 +39,6 @@ from verify.claims.quantifiers import (
     parse_quantifier,
     parse_seeds,
 )
-from verify.base.validation import count
 
 FAMILIES = ("orthonormal", "separated", "claim2", "glm")
 DEFAULT_K, DEFAULT_XI = 4, 1
@@ -111,8 +111,8 @@ def build_spec(
     full: bool = False,
 ) -> ClaimSpec:
     """Parse and validate every part of a claim (else a one-line :class:`~verify.base.errors.VerifyInputError`)."""
-    from verify.model.activations import get_activation
     from verify.base.validation import seed as validate_seed
+    from verify.model.activations import get_activation
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}

@@ -4,7 +4,7 @@ Universal claims go configuration by configuration (simplest first) through the 
 steps of :mod:`verify.claims.universal` and stop at the first that fails: that configuration
 and the shortened point are the counterexample.  Probability claims
 (:mod:`verify.claims.probability`) and asymptotic claims (:mod:`verify.claims.asymptotic`) have
-their own procedures.  The :class:`~verify.checks.core.Outcome` is the one ``verify check``
+their own procedures.  The :class:`~verify.verdict.Outcome` is the one ``verify check``
 uses: the verdict (holds, fails, consistent, inconclusive), one line of evidence, the basis
 (the weakest evidence any configuration needed: a claim is only as strong as its weakest part),
 and for a fail the counterexample with a ``rerun`` command that pins exactly that configuration
@@ -20,11 +20,11 @@ from collections import Counter
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, weakest_basis
 from verify.claims import asymptotic, probability, universal
 from verify.claims.configs import ClaimSpec, Setting, settings
 from verify.claims.evaluate import prepare
 from verify.claims.quantifiers import MAX_ENUMERATED
+from verify.verdict import Basis, Outcome, Verdict, weakest_basis
 
 _NEGATION = {"==": "!=", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
 

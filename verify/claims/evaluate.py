@@ -18,9 +18,9 @@ from __future__ import annotations
 import sympy
 from sympy.core.function import AppliedUndef
 
+from verify.base.errors import InvalidParameterError
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
-from verify.base.errors import InvalidParameterError
 
 
 class ClaimEvaluationError(InvalidParameterError):

@@ -8,7 +8,7 @@ remaining (inner) variables" has probability OP q, where q may depend on k, ξ a
 - Exact enumeration (only c and/or ĉ random, at most ENUMERATION_LIMIT sign patterns): the
   probability is a count over equally likely patterns (Assumption 3).
 - Otherwise ``--draws`` draws and a Clopper–Pearson interval at confidence 1 − 10⁻⁶
-  (:func:`verify.checks.tools.clopper_pearson`).
+  (:func:`verify.verdict.clopper_pearson`).
 
 One draw's event is decided on a grid of the inner variables (EVENT_GRID points per dimension,
 both ends included) in float64: a relative gap beyond NEAR either way is clear, anything
@@ -24,11 +24,11 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
+from verify.verdict import Basis
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
 #: far above the float64 evaluators' rounding (~1e-14); between, the draw is "near" and undecided.
@@ -55,7 +55,7 @@ def bound_at(spec, setting) -> sympy.Expr:
 
 
 def decide(spec, setting) -> Decision:
-    from verify.checks.tools import clopper_pearson
+    from verify.verdict import clopper_pearson
 
     claim, prob = spec.claim, spec.probability
     lhs = prepare(claim.lhs, setting.values, setting.xi)

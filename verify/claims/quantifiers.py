@@ -26,10 +26,10 @@ from typing import Any
 
 import sympy
 
-from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
 from verify.base.errors import InvalidParameterError
 from verify.base.expressions import parse_expression
 from verify.base.validation import MAX_SCALE, SizeLimitError, within_limit
+from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
 
 
 class QuantifierError(InvalidParameterError):

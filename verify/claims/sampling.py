@@ -66,8 +66,8 @@ class GridEvaluator:
     """Both sides of a relation on a grid of the inner variables, for any instance of one configuration."""
 
     def __init__(self, setting, activation, lhs, rhs, full: bool):
-        from verify.model.activations import get_activation
         from verify.claims.quantifiers import QuantifierError
+        from verify.model.activations import get_activation
 
         act = get_activation(activation) if activation else None
         self.backend = FloatQuantities(setting.model, act)

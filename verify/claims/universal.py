@@ -11,7 +11,7 @@ The steps, in order; the first that decides reports itself (``Decision.step``):
    lhs − rhs excludes 0; one continuous variable goes to the branch-and-bound prover
    :func:`verify.certified.prover.prove_geq`, two by bisecting the second around it.  Equalities
    can only be refuted this way (a ball never proves two reals equal).
-3. **search** — float64 counterexample search (:func:`verify.checks.tools.maximise`: corners and
+3. **search** — float64 counterexample search (:func:`verify.verdict.maximise`: corners and
    centre, random starts, Nelder–Mead) on the normalised violation
    (lhs − rhs)/(|lhs| + |rhs|); a violation larger than SEARCH_RTOL is re-checked with balls
    when they are available (their verdict is final), so rounding never makes a counterexample.
@@ -39,13 +39,13 @@ import numpy as np
 import sympy
 
 from verify.base.budget import guarded
-from verify.checks.core import Basis
+from verify.base.errors import clip
 from verify.claims.decision import Decision
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
-from verify.base.errors import clip
+from verify.verdict import Basis
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -425,8 +425,8 @@ def violation(op: str, left, right, atol: float = SEARCH_ATOL):
 
 
 def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
-    from verify.checks.tools import maximise
     from verify.claims.evaluate import ClaimEvaluationError
+    from verify.verdict import maximise
 
     symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
 

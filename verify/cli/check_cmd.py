@@ -34,9 +34,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from verify.base.files import distinct_paths, output_file, write_atomic
     from verify.checks import load_all, resolve
     from verify.checks.report import line, summary, to_json_text, to_markdown
-    from verify.base.files import distinct_paths, output_file, write_atomic
 
     load_all()
     checks = resolve(args.only)

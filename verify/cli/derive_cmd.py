@@ -15,8 +15,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.derive import stale, write_all
     from verify.base.files import output_directory
+    from verify.derive import stale, write_all
 
     out = Path(args.out)
     if not args.check:

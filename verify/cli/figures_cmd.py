@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import sys
 
-from verify.cli.arguments import scheduler_address, timeout_seconds
 from verify.base.errors import InvalidParameterError
+from verify.cli.arguments import scheduler_address, timeout_seconds
 
 
 class UnknownFigureError(InvalidParameterError):
@@ -45,8 +45,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.figures import FIGURES
     from verify.base.files import output_directory
+    from verify.figures import FIGURES
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from verify.cli.arguments import positive_int, positive_real, seed, unit_interval
 from verify.base.errors import InvalidParameterError
+from verify.cli.arguments import positive_int, positive_real, seed, unit_interval
 from verify.model.instance import GENERATORS
 
 #: ‖Π_W u‖ when --allow-nonorthogonal-u is given without --alpha: Fig. 5(b)'s value.
@@ -37,8 +37,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.model.activations import get_activation
     from verify.base.files import output_file
+    from verify.model.activations import get_activation
     from verify.model.instance import save
 
     output_file(args.output, "--output")

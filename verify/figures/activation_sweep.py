@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.simulate.modes import MODES
-from verify.base.sweep import Task
 
 ACTIVATIONS = ("relu", "sigmoid", "quadratic", "he3")
 #: Gauss–Hermite nodes for E[σ'(g)²] (exact for polynomials of degree < 160; ReLU/sigmoid to ~1e-3).

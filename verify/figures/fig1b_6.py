@@ -13,9 +13,9 @@ import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
-from verify.base.sweep import Task
 
 NAME = "fig1b_6"
 PAPER = "Fig. 1(b) = Fig. 6: the plateau before weak recovery lengthens as xi grows (He3, joint training)"

@@ -13,9 +13,9 @@ import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
-from verify.base.sweep import Task
 
 NAME = "fig2"
 PAPER = "Fig. 2: joint training of c_hat is faster than frozen c_hat; qualitatively similar curves"

@@ -13,9 +13,9 @@ import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, paper_setup
 from verify.figures.runner import run_figure
-from verify.base.sweep import Task
 
 NAME = "fig3a"
 PAPER = "Fig. 3(a): linearized networks cannot reach small loss at xi = Theta(sqrt k)"

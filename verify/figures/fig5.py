@@ -14,9 +14,9 @@ import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
 from verify.figures.runner import run_figure
-from verify.base.sweep import Task
 
 NAME = "fig5"
 PAPER = "Fig. 5: violating Assumption 2 (||Pi_W u|| > 0) leaves the S-shaped curves qualitatively unchanged"

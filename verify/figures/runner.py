@@ -25,6 +25,7 @@ import io
 import json
 
 from verify.base.errors import InvalidParameterError
+from verify.base.files import output_directory, write_atomic
 from verify.figures import paper_setup
 from verify.figures.common import (
     COLUMNS,
@@ -34,7 +35,6 @@ from verify.figures.common import (
     collecting,
     table_csv,
 )
-from verify.base.files import output_directory, write_atomic
 
 SETUP_CHOICES = (*paper_setup.SETUPS, "both")
 

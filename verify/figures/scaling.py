@@ -23,9 +23,9 @@ import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common
 from verify.figures.runner import run_figure
-from verify.base.sweep import Task
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"
@@ -127,7 +127,7 @@ CHOICES = {
                "Claim 2 the population map of eq. (6) itself (verify.simulate.drift_map), iterated up to "
                "1.5x the ODE's time",
     "fit": "least-squares slope of log T on log d over every replica that recovered, 99.9% Student-t "
-           "interval (verify.checks.tools.fit_exponent)",
+           "interval (verify.verdict.fit_exponent)",
     "cap": "a run stops at cap_factor * d^(expected exponent) steps; a replica not recovered by then is "
            "left out of the fit and written to the CSV as NaN (the claims count them)",
 }
@@ -178,8 +178,8 @@ def compute(p, scheduler, progress):
 
 def fit(ds, ts) -> dict:
     """Least-squares slope of log T on log d with its 99.9 % Student-t interval, over the
-    recovered replicas (``verify.checks.tools.fit_exponent``); NaN when fewer than 3 or one d."""
-    from verify.checks.tools import fit_exponent
+    recovered replicas (``verify.verdict.fit_exponent``); NaN when fewer than 3 or one d."""
+    from verify.verdict import fit_exponent
 
     ds, ts = np.asarray(ds, float), np.asarray(ts, float)
     keep = np.isfinite(ts)

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import InvalidParameterError
+from verify.base.validation import count
 from verify.simulate.model import closed_form_h, closed_form_reason
 from verify.simulate.modes import MODES
 from verify.simulate.problem import build_problem
-from verify.base.validation import count
 
 WEAK = 0.5
 

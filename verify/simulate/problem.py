@@ -45,8 +45,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.model.activations import Activation, get_activation
 from verify.base.errors import InvalidParameterError
+from verify.model.activations import Activation, get_activation
 from verify.simulate.modes import Mode
 
 #: Singular values of W below this are treated as 0 (rows are unit vectors, so the

@@ -38,6 +38,7 @@ import sys
 import numpy as np
 
 from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.base.validation import SIZE_LIMITS, count, real, within_limit
 from verify.simulate.full import FullEngine
 from verify.simulate.model import closed_form_loss, closed_form_reason, terms
 from verify.simulate.modes import ENGINES, check_engine, check_instance, get_mode
@@ -45,7 +46,6 @@ from verify.simulate.problem import Problem, build_problem
 from verify.simulate.reduced import ReducedEngine, projections
 from verify.simulate.streams import generators, root
 from verify.simulate.trajectory import Trajectory
-from verify.base.validation import SIZE_LIMITS, count, real, within_limit
 
 DEFAULT_LOSS_SAMPLES = 200
 INITS = ("random", "instance")
