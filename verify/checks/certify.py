@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 from flint import arb  # re-exported for the checks: certify.arb(mid, rad)
 
+from verify.certified.balls import BALLS
 from verify.verdict import Basis, Outcome, Verdict
 
 #: Decimal digits of every certified re-decision: far beyond the margins the checks decide by
@@ -393,14 +394,9 @@ def integral(function: Callable[[Any], Any], low: arb, high: arb) -> arb:
 
 
 def instance_balls(instance) -> Any:
-    """An instance's numbers as exact balls, for claim hooks written against Instance fields:
-    ``k`` and ``d`` stay integers, ``xi`` is a ball and every array an object array of balls."""
-    from types import SimpleNamespace
-
-    arrays = {name: None if getattr(instance, name, None) is None else balls(getattr(instance, name))
-              for name in ("lam", "c", "c_hat", "gram", "W", "u", "u_hat")}
-    return SimpleNamespace(k=instance.k, d=instance.d, xi=ball(instance.xi), activation=instance.activation,
-                           **arrays)
+    """An instance's numbers as exact balls (:meth:`~verify.model.instance.Instance.numbers` in
+    :data:`~verify.certified.balls.BALLS`), for claim hooks written against Instance fields."""
+    return instance.numbers(arith=BALLS)
 
 
 class BallActivation:

@@ -22,6 +22,8 @@ import sympy
 
 from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model import population
+from verify.model.instance import Numbers
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, compare_probability, fit_exponent
 
 P = prop_4.P  # Hermite degree of every symbolic identity below
@@ -839,15 +841,13 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
 
 # --- §3.2.2 / D.5: separated features at ξ = 1 (Proposition 7, Lemma 8, eq. (13)) ---------
 def separated_h(activation: str, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray, m) -> np.ndarray:
-    """h(m) at ξ = 1, λ_i = 1: 2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)), τ = k/(k+1)
-    (verify.model.population.h for quantized c = b/√k; the tests compare the two)."""
-    from verify.model.fast_kernels import fast_kernel
-
+    """h(m) at ξ = 1, λ_i = 1 and quantized c = b/√k, ĉ = b̂/√k, by :func:`verify.model.population.h`
+    (in the paper's form, 2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)) with τ = k/(k+1))."""
     k = gram.shape[0]
-    tau = k / (k + 1)
-    signs = np.outer(b, b_hat)
-    m = np.asarray(m, float)[:, None, None]
-    return 2 * tau / k * np.sum(signs * fast_kernel(activation).derivative(tau * (gram + signs * m / k)), axis=(1, 2))
+    root = np.sqrt(k)
+    numbers = Numbers(k, 1.0, activation, np.ones(k), np.asarray(b, float) / root, np.asarray(b_hat, float) / root,
+                      gram)
+    return population.h(numbers, np.asarray(m, float))
 
 
 def _separated_gram(rng, k: int) -> np.ndarray:

@@ -39,6 +39,7 @@ import numpy as np
 from verify.base.errors import VerifyInputError
 from verify.base.validation import MAX_SCALE, count, real, within_limit
 from verify.base.validation import seed as validate_seed
+from verify.model.arithmetic import Arithmetic, array
 
 # --- tolerances -------------------------------------------------------------------
 #: ‖·‖ = 1 checks (rows of W, c, ĉ, u, û): a norm from d float64 terms errs by ~d·eps,
@@ -127,6 +128,9 @@ class Numbers:
     gram: Any
     scratch: bool = False
     d: int | None = None
+    W: Any = None
+    u: Any = None
+    u_hat: Any = None
 
     @property
     def row_norm2(self) -> int:
@@ -268,11 +272,17 @@ class Instance:
         """‖w_i‖² = D: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0), exact in any arithmetic."""
         return 0 if self.scratch else 1
 
-    def numbers(self, xi=None) -> Numbers:
-        """The numbers the population formulas read, with G_ii = D exactly (:func:`nominal_gram`),
-        at the instance's ξ or at ``xi``."""
-        return Numbers(self.k, self.xi if xi is None else xi, self.activation, self.lam, self.c, self.c_hat,
-                       nominal_gram(self), self.scratch, self.d)
+    def numbers(self, xi=None, arith: Arithmetic | None = None) -> Numbers:
+        """The instance's numbers with G_ii = D exactly (:func:`nominal_gram`), at its ξ or at ``xi``:
+        as stored (float64 arrays), or every number converted into ``arith`` (e.g. exact balls,
+        :data:`verify.certified.balls.BALLS`, for claim hooks evaluated in ball arithmetic)."""
+        xi = self.xi if xi is None else xi
+        arrays = [self.lam, self.c, self.c_hat, nominal_gram(self), self.W, self.u, self.u_hat]
+        if arith is not None:
+            xi = arith.number(xi)
+            arrays = [None if a is None else array(arith, a) for a in arrays]
+        lam, c, c_hat, gram, W, u, u_hat = arrays
+        return Numbers(self.k, xi, self.activation, lam, c, c_hat, gram, self.scratch, self.d, W, u, u_hat)
 
     @property
     def assumption_5(self) -> bool:
