@@ -25,6 +25,9 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from verify.base.sweep import ordered_map
+from verify.checks import REGISTRY, load_all, run_check
+
 #: Hooks that state an identity the check verifies with equality (a perturbation makes it false).
 IDENTITIES = {
     "assumption-1": ("claimed_row_norm",),
@@ -116,20 +119,17 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
             workers: int = 1) -> list[Perturbed]:
     """Every (check, hook, level), after the check's unperturbed run (which fixes the truth);
     checks are shared out over ``workers`` processes (each patches its own copy of the modules)."""
-    from verify.checks import REGISTRY, load_all
 
     load_all()
     ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
     from functools import partial
 
-    from verify.base.sweep import ordered_map
 
     parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
     return [r for part in parts for r in part]
 
 
 def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
-    from verify.checks import REGISTRY, load_all, run_check
 
     load_all()
     check = REGISTRY[check_id]

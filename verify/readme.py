@@ -10,6 +10,10 @@ from __future__ import annotations
 import inspect
 import re
 
+from verify.checks import SECTIONS, load_all
+from verify.derive import DERIVATIONS
+from verify.figures.summary import render
+
 
 def _pattern(name: str) -> re.Pattern[str]:
     start, end = re.escape(f"<!-- {name}:start -->"), re.escape(f"<!-- {name}:end -->")
@@ -32,7 +36,6 @@ def replace_block(text: str, name: str, body: str) -> str:
 
 def derivations_block() -> str:
     """One bullet per file ``verify derive`` writes: its name and its module's one-line summary."""
-    from verify.derive import DERIVATIONS
 
     lines = []
     for module in DERIVATIONS:
@@ -47,7 +50,6 @@ def checks_block() -> str:
     of the modules (statement, check id, section, ``file:function``)."""
     from pathlib import Path
 
-    from verify.checks import SECTIONS, load_all
 
     def paper_order(check) -> tuple[int, int]:
         # The registry's order depends on which module some earlier import loaded first;
@@ -73,7 +75,6 @@ def figures_block() -> str:
     import json
     from pathlib import Path
 
-    from verify.figures.summary import render
 
     root = Path(__file__).resolve().parent.parent
     summaries = {tier: json.loads((root / path).read_text(encoding="utf-8"))
@@ -93,8 +94,8 @@ def main() -> int:
 
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "README.md")
     text = path.read_text(encoding="utf-8")
-    for name, render in BLOCKS.items():
-        text = replace_block(text, name, render())
+    for name, render_block in BLOCKS.items():
+        text = replace_block(text, name, render_block())
     path.write_text(text, encoding="utf-8")
     return 0
 

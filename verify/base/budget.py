@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from verify.base.errors import VerifyInputError
 from verify.base.errors import clip as _clip
+from verify.base.validation import large_sizes_allowed
 
 T = TypeVar("T")
 
@@ -111,7 +112,6 @@ def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
 
     The parser's static limits make parsing cheap; once ``--force`` lifts them, the parse
     itself may build a huge tree, so it runs under the guard too."""
-    from verify.base.validation import large_sizes_allowed
 
     return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
 

@@ -32,6 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from verify.base.files import write_atomic
+
 CACHE_ENV = "VERIFY_CACHE_DIR"
 #: Bump when the stored payload changes meaning; entries of another version are misses.
 SCHEMA_VERSION = 2
@@ -158,7 +160,6 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
 
 def store(kind: str, key: dict, payload: dict) -> None:
     """Atomically write ``payload`` under ``key``; an unwritable cache is skipped."""
-    from verify.base.files import write_atomic
 
     path = _path(kind, key)
     entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,

@@ -37,6 +37,7 @@ from typing import NoReturn
 
 from verify.base.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
 from verify.base.errors import clip as _clip
+from verify.base.validation import large_sizes_allowed
 
 # A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
 # ast.parse and the walk below well under a millisecond per node.
@@ -209,7 +210,6 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
 
 
 def _forced() -> bool:
-    from verify.base.validation import large_sizes_allowed
 
     return large_sizes_allowed()
 

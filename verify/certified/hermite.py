@@ -29,8 +29,16 @@ from dataclasses import dataclass
 
 from flint import arb
 
+from verify.base import cache
 from verify.base.errors import InvalidParameterError
 from verify.certified.balls import format_ball, from_payload, quantized, to_payload, working_precision
+from verify.certified.compile import constant
+from verify.certified.errors import CertificationError
+from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+from verify.certified.pieces import smooth_pieces
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import validate_dps, validate_terms
+from verify.model.hermite_exact import exact_coefficients
 
 CACHE_KIND = "certified-hermite"
 METHODS = ("auto", "exact", "quadrature")
@@ -68,9 +76,6 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
         When σ has no provable growth bound, uses a function outside the certified set, or
         the radius target is not reached.
     """
-    from verify.base import cache
-    from verify.model.activations import Activation, get_activation
-    from verify.model.hermite import validate_dps, validate_terms
 
     terms, dps = validate_terms(terms), validate_dps(dps)
     if method not in METHODS:
@@ -88,11 +93,6 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
 
 
 def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
-    from verify.certified.compile import constant
-    from verify.certified.errors import CertificationError
-    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
-    from verify.certified.pieces import smooth_pieces
-    from verify.model.hermite_exact import exact_coefficients
 
     with working_precision(dps):
         if method in ("auto", "exact"):

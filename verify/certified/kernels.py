@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from verify.base import cache
 from verify.certified.balls import (
     clamped_endpoints,
     from_payload,
@@ -42,7 +43,14 @@ from verify.certified.balls import (
     upper_fraction,
     working_precision,
 )
+from verify.certified.compile import RealBackend, compile_expression
 from verify.certified.errors import CertificationError
+from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+from verify.certified.hermite import certified_hermite_coefficients
+from verify.certified.pieces import derivative_pieces, smooth_pieces
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import validate_dps
+from verify.model.kernels import closed_form
 
 #: Hermite terms P of a series kernel: enough that the tail r^P T₀ is negligible for |ρ| ≤ 0.9
 #: (0.9^64 ≈ 1e-3 times a tail mass that is itself tiny for smooth σ), and cheap to certify.
@@ -53,11 +61,6 @@ MOMENT_CACHE_KIND = "certified-moment"
 def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
                             use_cache: bool = True) -> arb:
     """A ball containing E[σ(g)²] (or E[σ'(g)²] with ``derivative=True``), g ~ N(0, 1)."""
-    from verify.base import cache
-    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
-    from verify.certified.pieces import derivative_pieces, smooth_pieces
-    from verify.model.activations import Activation, get_activation
-    from verify.model.hermite import validate_dps
 
     dps = validate_dps(dps)
     act = activation if isinstance(activation, Activation) else get_activation(activation)
@@ -200,10 +203,6 @@ def certified_kernel(activation, dps: int = 30, terms: int = SERIES_TERMS, use_c
     else the series with P = ``terms`` certified Hermite coefficients.
 
     Build and evaluate inside :func:`~verify.certified.balls.working_precision` (``dps``)."""
-    from verify.certified.compile import RealBackend, compile_expression
-    from verify.certified.hermite import certified_hermite_coefficients
-    from verify.model.activations import Activation, get_activation
-    from verify.model.kernels import closed_form
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     kernel, derivative = closed_form(act, False), closed_form(act, True)

@@ -19,7 +19,14 @@ import mpmath
 import numpy as np
 import sympy
 
+from verify.checks import certify
+from verify.checks.certify import integral, is_ball
 from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.diagnostics import decay_fit
+from verify.model.hermite import hermite_coefficients
+from verify.model.hermite_exact import is_finite_expansion
+from verify.model.instance import orthonormal
 from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, maximise, z_score
 
 # Registry activations the paper calls Lipschitz or polynomial (App. A.1, Remark 9).
@@ -85,10 +92,6 @@ def assumption_6(ctx) -> Outcome:
     corrected Remark 9 bound (check remark-9).  Control: σ = sign must be rejected by
     6.2 (fitted ρ < 0, μ_p ~ p^{−3/4}) and by 6.3 (exact ratio → ∞ as corr → 1).
     """
-    from verify.model.activations import get_activation
-    from verify.model.diagnostics import decay_fit
-    from verify.model.hermite import hermite_coefficients
-    from verify.model.hermite_exact import is_finite_expansion
 
     terms = ctx.pick(40, 100)
     rows: dict[str, dict] = {}
@@ -225,14 +228,12 @@ REMARK_10_ACTIVATIONS = ("relu", "tanh", "sigmoid", "erf", "softplus", "gelu", "
 
 
 def _derivative_activation(name: str):
-    from verify.model.activations import get_activation
 
     return get_activation("expr:" + sympy.sstr(get_activation(name).derivative_expr))
 
 
 def integration_by_parts_gap(name: str, terms: int) -> tuple[object, object]:
     """max_p |μ_p(σ) − μ_{p−1}(σ')/√p| over 1 ≤ p < terms, and the largest error estimate."""
-    from verify.model.hermite import hermite_coefficients
 
     mu = hermite_coefficients(name, terms, dps=HERMITE_DPS)
     mu_prime = hermite_coefficients(_derivative_activation(name), terms, dps=HERMITE_DPS)
@@ -255,7 +256,6 @@ def remark_10(ctx) -> Outcome:
     generalisation is inconclusive; p|μ_p(σ)| is reported as evidence for o(1/p) on the
     registry activations.
     """
-    from verify.model.hermite import hermite_coefficients
 
     terms = ctx.pick(30, 60)
     gaps = {}
@@ -292,7 +292,6 @@ def claimed_remark_10_difference(sigma_prime, g1, g2):
 
 def _integral(f, low, high):
     """∫_low^high f: mpmath quadrature for mpmath numbers, a certified ball for balls."""
-    from verify.checks.certify import integral, is_ball
 
     return integral(f, low, high) if is_ball(low) else mpmath.quad(f, [low, high])
 
@@ -343,7 +342,6 @@ def remark_10_display(ctx) -> Outcome:
                               "second line needs the unsigned integral over the interval."])
     else:
         outcome = Outcome(Verdict.HOLDS, "display holds", numbers={"lhs": float(lhs), "printed_rhs": float(printed)})
-    from verify.checks import certify
 
     def decide():
         g1, g2, p = certify.ball(0), certify.ball(1), 2
@@ -387,8 +385,6 @@ def remark_14(ctx) -> Outcome:
     component along u and the components orthogonal to it against the claim and the
     correction, |z| ≤ Z_CRIT = 5.33 (two-sided 1e-7).
     """
-    from verify.model.hermite import hermite_coefficients
-    from verify.model.instance import orthonormal
 
     along, across = derived_remark_14_symbolic()
     exact_mu = hermite_coefficients("relu", 2, dps=HERMITE_DPS, method="exact").exact

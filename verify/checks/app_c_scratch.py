@@ -14,8 +14,16 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from verify.certified import CertifiedPopulation, certified_kernel
+from verify.certified.prover import prove_geq
+from verify.checks import certify
+from verify.checks.certify import attempt
 from verify.checks.core import check
-from verify.verdict import Basis, FailureKind, Outcome, Verdict, scoped
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import Instance, claim2, claim_2_rows, glm, orthonormal
+from verify.model.population import h
+from verify.model.population import h as closed_h
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise, scoped
 
 P = 6  # Hermite degree of the symbolic truncation (every identity is checked for p ≤ P)
 GLM_XI_BAR = 1e4  # the numerical "ξ̄ → ∞": h differs from its limit by O(1/ξ̄²) ~ 1e-8
@@ -47,8 +55,6 @@ def remark_15(ctx) -> Outcome:
     2Σ_p pμ_p²m^{p−1}; (iii) numerically, the closed form h of :mod:`verify.model.population` on a
     ``glm`` instance at ξ̄ = 10⁴ against the derived limit (GLM_TOL = 1e-6) and the printed one.
     """
-    from verify.model.instance import glm
-    from verify.model.population import h as closed_h
 
     xi_bar = sympy.Symbol("xibar", positive=True)
     m = sympy.Symbol("m", real=True)
@@ -116,9 +122,6 @@ def lemma_17(ctx) -> Outcome:
     searched (:func:`maximise` over (m, log ξ), relu, k ∈ {1, 2, 4}) with C_σ = 2Σpμ_p² (the
     constant Prop. 23 needs, check proposition-23).  Props 21–23 themselves are checked in D.2.
     """
-    from verify.model.instance import Instance, orthonormal
-    from verify.model.population import h
-    from verify.verdict import maximise
 
     k, xi, lam = sympy.symbols("k xi lambda", positive=True)
     printed_1 = lam**4 * k**3 * xi**2 * sympy.Min(k, 4 * xi**2) / (k + xi**2)
@@ -164,7 +167,6 @@ def _exact_gram_scaled(signs_w: np.ndarray, c_signs: np.ndarray, u_column: np.nd
 
 
 def _claim_2_integer_rows(k: int, d: int, c: np.ndarray) -> np.ndarray:
-    from verify.model.instance import claim_2_rows
 
     scaled = claim_2_rows(k, d, c) * math.sqrt(k)
     integer = np.rint(scaled).astype(int)
@@ -353,8 +355,6 @@ def proposition_18(ctx) -> Outcome:
     with h(0) ≠ 0 violates and the h(0) = 0 fraction never exceeds P(tie).  Both are exact
     counts; the asymptotic "→ 0" itself is only consistent with them.
     """
-    from verify.model.instance import Instance, claim2
-    from verify.model.population import h as closed_h
 
     worst_rel = 0.0
     probes, dev_instances = [], {}
@@ -405,7 +405,6 @@ def proposition_18(ctx) -> Outcome:
         series = [v for key, v in scaled_dev.items() if key.startswith(f"p={p},")]
         half = len(series) // 2
         dev_bounded &= max(series[half:]) <= max(series[:half])
-    from verify.checks.certify import attempt
 
     if worst_rel > H_REL_TOL:
         outcome = Outcome(Verdict.FAILS, f"first display differs from the closed form by {worst_rel:.2e}",
@@ -472,7 +471,6 @@ def _htilde_coefficients(c, gram, k: int, p: int):
     product (2^k × p).  Also Σ_i c_iĉ_i for every ĉ."""
     from flint import arb_mat
 
-    from verify.checks import certify
 
     c_, g_ = certify.balls(c), certify.balls(gram)
     s = certify.ball(1 / math.sqrt(k))
@@ -510,9 +508,6 @@ def _certify_proposition_18(probes, dev_instances, ms):
     With no ``dev_instances`` only (i) is decided (the display's failure)."""
     from flint import arb, arb_mat
 
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.certified.prover import prove_geq
-    from verify.checks import certify
 
     display = []
     kernels = {p: certified_kernel(f"he{p}", certify.DPS) for p in {p for p, _ in probes}}
@@ -643,7 +638,6 @@ def proposition_18_proof(ctx) -> Outcome:
         notes=["|<w_i,w_j> + c_i c_hat_j m| <= 2/k gives (2/k)^(p-1), not 2/k^(p-1).",
                "Decided by: float64 values (all signs enumerated, m on a 41-point grid, 1e-12 relative); "
                "middle <= final fails for k >= 3 in exact terms too (2(k-1) > k), but is not computed exactly."])
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_prop_18_chain(first_bad["p"], first_bad["k"], ms))
 
@@ -672,7 +666,6 @@ def _certify_prop_18_chain(p: int, k: int, ms: np.ndarray):
     ĉ = b̂/√k, G_ij = −c_ic_j (i ≠ j), so c_iĉ_j = b_ib̂_j/k and G_ij are rationals; the off-diagonal
     sum at the fast path's worst (b, b̂, m) against the chain's middle term, and middle against final
     (both from claimed_prop_18_chain, with λ_max = 1 as a ball)."""
-    from verify.checks import certify
 
     b, b_hat, m = _prop_18_offdiagonal_witness(p, k, ms)
     m_ = certify.ball(m)
@@ -717,7 +710,6 @@ def theorem_19(ctx) -> Outcome:
     2023, Prop. 6); its cheap sanity checks: the Claim 2 teacher rows are orthonormal (check claim-2)
     and h_p has information exponent p (μ_q(h_p) = δ_qp, exact).
     """
-    from verify.model.hermite import hermite_coefficients
 
     T, (d, v, s, eps, mu1) = _theorem_16_rate()
     k, lam, gamma, c = sympy.symbols("k lambda gamma C", positive=True)

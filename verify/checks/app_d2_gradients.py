@@ -12,7 +12,13 @@ import math
 
 import numpy as np
 
+from verify.certified import certified_population
+from verify.checks import certify
+from verify.checks.certify import sqrt
 from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.instance import Instance, orthonormal, separated
+from verify.model.population import h, loss
 from verify.verdict import Z_CRIT, FailureKind, Outcome, Verdict, fit_exponent, maximise, residual_text
 
 FD_STEP = 1e-6  # central differences of a smooth (tanh) function of O(1) size: error ~ h² + eps/h ~ 1e-10
@@ -23,7 +29,6 @@ RATIO_TOL = 1e-9  # closed-form Φ, h are differences of O(1) kernel values: rou
 # --- the per-sample model --------------------------------------------------------------
 def d1_rows(inst, coefficients, direction):
     """(w_i + ξ a_i d)/√(1 + ξ²/k): D.1's rows with the normalisation fixed (eq. (11)); floats or balls."""
-    from verify.checks.certify import sqrt
 
     return (inst.W + inst.xi * np.outer(coefficients, direction)) / sqrt(1 + inst.xi**2 / inst.k)
 
@@ -48,7 +53,6 @@ def _fd_gradient(fun, point: np.ndarray) -> np.ndarray:
 
 
 def _fd_instance(ctx):
-    from verify.model.instance import orthonormal
 
     seed = int(ctx.rng("fd-instance").integers(2**31))
     inst = orthonormal(3, 7, 1.5, "tanh", seed=seed)
@@ -70,7 +74,6 @@ def claimed_sample_gradient(inst, act, x) -> np.ndarray:
 def corrected_sample_gradient(inst, act, x) -> np.ndarray:
     """∇_û L = −2(f* − f̂) (ξ/√(1+ξ²/k)) Σ_i λ_i ĉ_i σ'(⟨v̂_i, x⟩) x."""
     residual = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(d1_rows(inst, inst.c_hat, inst.u_hat) @ x)
-    from verify.checks.certify import sqrt
 
     inner = inst.lam @ (inst.c_hat * act.derivative(d1_rows(inst, inst.c_hat, inst.u_hat) @ x))
     return -2 * residual * inst.xi / sqrt(1 + inst.xi**2 / inst.k) * inner * x
@@ -84,7 +87,6 @@ def d2_sample_gradient(ctx) -> Outcome:
     with D.1's rows and σ = tanh, at one fixed Gaussian x; tolerance FD_TOL = 1e-7
     (1000× the finite-difference error).
     """
-    from verify.model.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -124,7 +126,6 @@ def _certify_display(outcome: Outcome, inst, x, which: str) -> Outcome:
     arithmetic, :func:`verify.checks.certify.gradient`) of L(û; x) (``which`` = "sample") or the
     projected gradient of f̂(x) ("student"), at the fast path's instance and x; the display is
     its claim hook evaluated on balls; the claim is ‖display − reference‖ ≤ FD_TOL."""
-    from verify.checks import certify
 
     def decide():
         ball_inst, point = certify.instance_balls(inst), certify.balls(x)
@@ -166,8 +167,6 @@ def proposition_21(ctx) -> Outcome:
     orthonormal and separated instances, k ∈ {1, 2, 4, 8, 16}, λ_i = 1 and λ_i = 1/k, and the
     adversarial ĉ = −c.  Also the measured exponent of max_m Φ in ξ at small ξ (claimed ξ²).
     """
-    from verify.model.instance import Instance, orthonormal, separated
-    from verify.model.population import loss
 
     worst, where = 0.0, {}
     ks = ctx.pick((1, 2, 4, 8, 16), (1, 2, 4, 8, 16, 32, 64))
@@ -233,7 +232,6 @@ def proposition_22_display(ctx) -> Outcome:
     Reference: (I − ûûᵀ) times the central finite-difference gradient of f̂(x) in û
     (D.1 rows, σ = tanh), at one Gaussian x; tolerance FD_TOL = 1e-7.
     """
-    from verify.model.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -292,8 +290,6 @@ def proposition_22(ctx) -> Outcome:
     when the ratio (upper end, mean + Z_CRIT·se) stays bounded (no growth: the log–log slope
     in k at each ξ has an interval reaching ≤ 0.1).
     """
-    from verify.model.activations import get_activation
-    from verify.model.instance import Instance, orthonormal
 
     act = get_activation("relu")
     n = ctx.pick(4000, 40000)
@@ -349,8 +345,6 @@ def proposition_23(ctx) -> Outcome:
     orthonormal and separated instances, k ∈ {1, 2, 4, 8}; ratio > 1 is a counterexample.
     The correction C_σ = 2Σ_p p μ_p² is searched the same way.
     """
-    from verify.model.instance import Instance, orthonormal, separated
-    from verify.model.population import h
 
     activation = "relu"
     weighted = 0.5  # Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2, exact
@@ -406,13 +400,11 @@ def proposition_23(ctx) -> Outcome:
                "K'(1) = sum p mu_p^2."])
     if point_ratio <= 1 + RATIO_TOL:  # the search's worst point decided, not the fixed one
         return outcome
-    from verify.checks import certify
 
     def decide():
         """The fixed point k = 1, c = ĉ = G = λ = 1, ξ = 0.01, m = 0 in balls: ‖∇̂Φ‖ = |h(0)| from the
         certified h (relu, closed-form kernel) against the bound with C_σ = claimed_prop_23_constant(1/2),
         Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2 exactly."""
-        from verify.certified import certified_population
 
         pop = certified_population(point, certify.DPS)
         grad = abs(pop.h(certify.ball(0)))

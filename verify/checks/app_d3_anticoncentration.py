@@ -15,8 +15,13 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
+from verify.certified.kernels import certified_kernel
+from verify.checks import certify
+from verify.checks.certify import ball, is_ball
 from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
 from verify.verdict import Basis, Outcome, Verdict, maximise
 
 
@@ -55,7 +60,6 @@ def d32_h0_display(ctx) -> Outcome:
 
 def q_matrix(gram: np.ndarray, lam: np.ndarray, kprime) -> np.ndarray:
     """Eq. (12)'s Q: Q_ij = (λ_iλ_j/k) Σ_s (s+1)μ²_{s+1}τ^{s+1}G_ij^s = (λ_iλ_j/k) τ K'(τ G_ij), τ = k/(k+1)."""
-    from verify.checks.certify import ball, is_ball
 
     k = gram.shape[0]
     tau = ball(k) / (k + 1) if is_ball(lam) else k / (k + 1)  # balls: τ exactly, not its float
@@ -74,7 +78,6 @@ def eq_12(ctx) -> Outcome:
     f_pair = claimed_d32_h0()  # f with b_i b̂_j / k = c_i ĉ_j: the same expression per pair
     half = prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, 1)) and \
         prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, -1))
-    from verify.model.fast_kernels import fast_kernel
 
     rng = ctx.rng("psd")
     kernel = fast_kernel("relu")
@@ -99,7 +102,6 @@ def eq_12(ctx) -> Outcome:
                           basis=Basis.EXACT if not half else Basis.NUMERICAL)
     if not half:  # decided exactly
         return outcome
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_q_psd(draws), exact_parts="f = b^T Q b_hat = h(0)/2 (SymPy)")
 
@@ -108,8 +110,6 @@ def _certify_q_psd(draws):
     """Q of eq. (12) in balls for each drawn (w, λ): the Gram matrix of the drawn unit rows exactly
     (its float64 rounding is what the fast path uses), K' the certified arc-cosine kernel's; PSD
     by an LDLᵀ factorisation with every pivot > 0."""
-    from verify.certified.kernels import certified_kernel
-    from verify.checks import certify
 
     kernel = certified_kernel("relu", certify.DPS)
     kprime = certify.elementwise(kernel.derivative)
@@ -156,7 +156,6 @@ def claim_4_proof(ctx) -> Outcome:
     corrected_ok = all(Fraction(k, k + 1) ** (s + 1) >= Fraction(1, 2 ** (s + 1)) for k in range(1, 60) for s in range(40))
     rng = ctx.rng("upper")
     upper_ok = True
-    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     c_sigma = float(kernel.derivative(np.array(1.0)))  # Σ p μ_p² = K'(1)
@@ -199,8 +198,6 @@ def claim_4(ctx) -> Outcome:
     largest ‖f‖₂/λ_max²; the corrected proof gives explicit constants:
     ‖f‖₂ ≥ Σ_s (s+1)μ²_{s+1}2^{−(s+1)} λ_min²/√k and ‖f‖₂ ≤ K'(1) λ_max².
     """
-    from verify.model.fast_kernels import fast_kernel
-    from verify.model.hermite import hermite_coefficients
 
     kernel = fast_kernel("relu")
     mu2 = [float(v) ** 2 for v in hermite_coefficients("relu", 60, 20).values]
@@ -361,7 +358,6 @@ def definition_24(ctx) -> Outcome:
                       basis=Basis.EXACT, scope="instances: one drawn coefficient vector, n = 5, d = 2")
     if not ok:
         return outcome
-    from verify.checks import certify
 
     def decide():
         coefficients = certify.balls(a)
@@ -480,7 +476,6 @@ def proposition_29(ctx) -> Outcome:
     or λ = 1, and also Q with all rows equal (w_i = w, the rank-one extreme), k ∈ {16, 64, 256},
     ε ∈ {0.01, 0.1}; `consistent` when the excess over ε^{1/2} does not grow with k.
     """
-    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     draws = ctx.pick(4000, 40000)
@@ -546,7 +541,6 @@ def proposition_30(ctx) -> Outcome:
                       basis=Basis.NUMERICAL if verdict is Verdict.CONSISTENT else None,
                       notes=["Decided by: the exact binomial laws (no sampling), evaluated in float64 "
                              "(scipy binom.pmf) and compared without an error bound."])
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_proposition_30(tuple(rows)))
 
@@ -575,7 +569,6 @@ def _certify_proposition_30(ks: tuple[int, ...]):
     the largest excess at k ∈ {1023, 1024} strictly below max(0, excess at k ∈ {15, 16})."""
     from flint import arb
 
-    from verify.checks import certify
 
     excess = {}
     for k in ks:

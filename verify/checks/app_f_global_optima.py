@@ -12,7 +12,13 @@ import math
 import numpy as np
 import sympy
 
+from verify.certified import CertifiedPopulation, certified_kernel
+from verify.checks import certify
+from verify.checks.certify import attempt, sqrt
 from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.instance import Instance, orthonormal, separated
+from verify.model.population import loss
 from verify.verdict import Basis, Outcome, Verdict, scoped
 
 ROW_TOL = 1e-12  # norms and differences of O(1) float64 vectors in d ≤ 40 dimensions
@@ -70,7 +76,6 @@ def example_1(ctx) -> Outcome:
 # --- Definition 35 / Theorem 36 ------------------------------------------------------------
 def _family_member(inst, u_hat, lam_pairs, act, x):
     """A member of L_λ (eq. (17)): Σ_i λ_{i,1}σ(⟨(w_i + ξû/√k)/n, x⟩) + λ_{i,2}σ(⟨(w_i − ξû/√k)/n, x⟩)."""
-    from verify.checks.certify import sqrt
 
     n = sqrt(1 + inst.xi**2 / inst.k)
     plus = (inst.W + inst.xi / sqrt(inst.k) * u_hat) / n
@@ -86,7 +91,6 @@ def _candidate_weights(inst, sign: float = 1.0) -> np.ndarray:
 
 def _candidate(inst, u_hat, act, x, sign: float = 1.0):
     """h(x) = Σ λ_i σ(⟨(w_i + ξ c_i û)/√(1+ξ²/k), x⟩) (with −c when ⟨u, û⟩ < 0)."""
-    from verify.checks.certify import sqrt
 
     rows = (inst.W + inst.xi * sign * np.outer(inst.c, u_hat)) / sqrt(1 + inst.xi**2 / inst.k)
     return act(x @ rows.T) @ inst.lam
@@ -101,8 +105,6 @@ def definition_35(ctx) -> Outcome:
     member with λ_{i,1} = λ_i [c_i > 0], λ_{i,2} = λ_i [c_i < 0], and with û = u that member is
     the teacher f*: both compared on 256 Gaussian x to ROW_TOL = 1e-12.
     """
-    from verify.model.activations import get_activation
-    from verify.model.instance import orthonormal, separated
 
     act = get_activation("relu")
     worst_norm, worst_member, worst_teacher = 0.0, 0.0, 0.0
@@ -136,7 +138,6 @@ def definition_35(ctx) -> Outcome:
     else:
         outcome = Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers,
                           basis=Basis.NUMERICAL)
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_definition_35(cases))
 
@@ -150,7 +151,6 @@ def _certify_definition_35(cases):
     """Definition 35's three numerical claims in balls, on the fast path's instances and samples
     (float64 inputs exact; √k, √(1+ξ²/k) and the teacher's row norms as balls): feature norms,
     candidate = member, teacher = member at û = u, each within ROW_TOL."""
-    from verify.checks import certify
 
     relu = certify.elementwise(certify.relu)
     target = certify.as_ball(certify.call_hook(claimed_feature_norm), "claimed_feature_norm")
@@ -198,8 +198,6 @@ def theorem_36(ctx) -> Outcome:
     ‖v_i − ṽ_i‖ = (ξ/√k)‖u − û‖/√(1+ξ²/k) on concrete vectors (ROW_TOL), and the two Θ(·) rates by
     SymPy limits.
     """
-    from verify.model.instance import Instance, orthonormal, separated
-    from verify.model.population import loss
 
     worst, where, evaluated = 0.0, {}, 0
     cases = []
@@ -261,9 +259,6 @@ def _certify_theorem_36(cases, ctx):
     self terms, so Φ is the same number."""
     from flint import arb
 
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.checks import certify
-    from verify.model.instance import Instance
 
     lipschitz2 = {"relu": arb(1), "tanh": arb(1), "erf": 4 / arb.pi()}
     kernels = {name: certified_kernel(name, certify.DPS) for name in lipschitz2}
@@ -291,7 +286,6 @@ def _certify_theorem_36(cases, ctx):
 def _theorem_36_step(ctx, balls: bool = False):
     """max over rows of |‖v_i − ṽ_i‖ − (ξ/√k)‖u − û‖/√(1+ξ²/k)| on an orthonormal instance
     (a float, or with ``balls`` a ball from the instance's exact numbers)."""
-    from verify.model.instance import orthonormal
 
     inst = orthonormal(5, 12, 1.7, "relu", seed=int(ctx.rng("step").integers(2**31)))
     assert inst.W is not None and inst.u is not None and inst.u_hat is not None

@@ -51,7 +51,9 @@ from typing import Any
 import numpy as np
 from flint import arb  # re-exported for the checks: certify.arb(mid, rad)
 
-from verify.certified.balls import BALLS
+from verify.certified.balls import BALLS, exact, format_ball, interval, working_precision
+from verify.certified.errors import CertificationError
+from verify.certified.kernels import certified_kernel
 from verify.verdict import Basis, Outcome, Verdict
 
 #: Decimal digits of every certified re-decision: far beyond the margins the checks decide by
@@ -88,7 +90,6 @@ class NotCertifiable(Exception):
 
 def ball(value) -> arb:
     """The exact ball of an int, float (NumPy scalars included), Fraction or ball."""
-    from verify.certified.balls import exact
 
     if isinstance(value, np.integer):
         return arb(int(value))
@@ -108,7 +109,6 @@ def balls(array) -> np.ndarray:
 
 def show(x: arb) -> str:
     """``[mid +/- rad]``, a decimal ball that contains ``x``."""
-    from verify.certified.balls import format_ball
 
     return format_ball(x, SHOWN_DIGITS).replace("±", "+/-")
 
@@ -239,8 +239,6 @@ def attempt(outcome: Outcome, decide: Callable[[], Certificate], *,
             exact_parts: str | None = None) -> Outcome:
     """Run the certified re-decision ``decide`` at :data:`DPS` digits and :func:`settle` it;
     a claim that cannot be evaluated in balls leaves the outcome uncertified, with a note."""
-    from verify.certified.balls import working_precision
-    from verify.certified.errors import CertificationError
 
     if _NEEDED.get(outcome.verdict) is None:
         return outcome
@@ -339,7 +337,6 @@ def largest_abs(values: Iterable[arb]) -> arb:
         high = hi if high is None or hi > high else high
     if low is None or high is None:
         raise ValueError("largest_abs() of no values")
-    from verify.certified.balls import interval
 
     return interval(low, high)
 
@@ -460,7 +457,6 @@ def relu_loss(teacher: np.ndarray, student: np.ndarray, lam) -> Any:
     Balls go through the certified arc-cosine kernel (:func:`verify.certified.certified_kernel`,
     which clamps ρ to [−1, 1]); power series through the formula itself.  A row paired with
     itself has ρ = 1 exactly and contributes ‖a‖²K(1) = ‖a‖²/2 (a ball 1 ± ε would cost √ε)."""
-    from verify.certified.kernels import certified_kernel
 
     kernel = certified_kernel("relu", DPS)
     pi = arb.pi()

@@ -12,9 +12,16 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from verify.certified import CertifiedPopulation, certified_kernel, certified_population
 from verify.certified.series import h_series_balls
+from verify.checks import certify
+from verify.checks.certify import attempt, is_ball, relu_loss, solve
 from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model.fast_kernels import fast_kernel
+from verify.model.instance import GENERATORS, Instance, orthonormal
+from verify.model.population import h as closed_h
+from verify.model.series import h_series
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, residual_text, scoped
 
 FD_STEP = 1e-6  # central differences of an O(1) smooth function: error ~ h² + eps/h ~ 1e-10
@@ -55,7 +62,6 @@ def claimed_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray
 
 def corrected_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray) -> np.ndarray:
     """§2's projected gradient: (I − ûûᵀ) Π_span(W)⊥ ∇Φ(û) (what Eq. (4) steps along; floats or balls)."""
-    from verify.checks.certify import is_ball, solve
 
     tangent = grad - u_hat * (u_hat @ grad)
     return tangent - W.T @ (solve if is_ball(W) else np.linalg.solve)(W @ W.T, W @ tangent)
@@ -71,9 +77,6 @@ def proposition_4(ctx) -> Outcome:
     random instances of every generator.  Tolerance: float64 closed form, 1e-12
     absolute plus the series' truncation bound.
     """
-    from verify.model.instance import GENERATORS
-    from verify.model.population import h as closed_h
-    from verify.model.series import h_series
 
     verdict, witness = _pair_claim(claimed_prop_4_series)
     if verdict != "equal":
@@ -108,7 +111,6 @@ def proposition_4(ctx) -> Outcome:
                              "see check proposition-4-projection.",
                              "Decided by: SymPy (exact) up to degree 6, and beyond it the mpmath series against the "
                              "float64 closed form (1e-12 + truncation bound; no bound on the float64 side)."])
-    from verify.checks.certify import attempt
 
     return scoped(attempt(outcome, lambda: _certify_series_vs_closed_form(instances, ms, terms),
                           exact_parts="the series = -dPhi/dm per pair up to Hermite degree 6 (SymPy)"),
@@ -121,8 +123,6 @@ def _certify_series_vs_closed_form(instances, ms, terms: int):
     h_{<L}(m) with its truncation bound (:func:`verify.certified.series.h_series_balls`, certified μ_p
     and E[σ'²]) against the certified closed form h(m) (:mod:`verify.certified.population`); the
     claim is |closed − series| ≤ 1e-12 + bound at every point."""
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.checks import certify
 
     parts = []
     kernels = {name: certified_kernel(name, certify.DPS) for name in {inst.activation for _, inst in instances}}
@@ -142,7 +142,6 @@ def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
 
     Rows as in App. D.1 with the fixed normalisation √(1+ξ²/k), so Φ is defined off
     the constraint set and its free gradient exists."""
-    from verify.model.fast_kernels import fast_kernel
 
     k = len(lam)
     kernel = fast_kernel("relu")
@@ -170,8 +169,6 @@ def proposition_4_projection(ctx) -> Outcome:
     error ~1e-10 at step 1e-6).  §2 defines ∇̂ with the extra projection
     Π_{span(W)⊥}; the check measures both.
     """
-    from verify.model.instance import orthonormal
-    from verify.model.population import h as closed_h
 
     seed = int(ctx.rng("instance").integers(2**31))
     inst = orthonormal(3, 8, 1.0, "relu", seed=seed)
@@ -205,7 +202,6 @@ def proposition_4_projection(ctx) -> Outcome:
     else:
         outcome = Outcome(Verdict.HOLDS, f"(I - u_hat u_hat^T) grad Phi = -h(m)(u - m u_hat) within {FD_TOL}",
                           numbers=numbers, parameters=params, basis=Basis.NUMERICAL)
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_projection(inst))
 
@@ -213,7 +209,6 @@ def proposition_4_projection(ctx) -> Outcome:
 def _relu_phi_balls(W, lam, c, c_hat, xi, u, u_hat):
     """:func:`_relu_phi` in ball arithmetic (:func:`verify.checks.certify.relu_loss`); ``u_hat``
     may hold Arb power series (Taylor arithmetic for the gradient)."""
-    from verify.checks.certify import relu_loss
 
     n = (1 + xi * xi / len(lam)).sqrt()
     return relu_loss((W + xi * np.outer(c, u)) / n, (W + xi * np.outer(c_hat, u_hat)) / n, lam)
@@ -223,8 +218,6 @@ def _certify_projection(inst):
     """Proposition 4's gradient display in balls: the free gradient ∇Φ(û) exactly (Taylor arithmetic
     through :func:`_relu_phi_balls`, no finite differences), projected by the claim hook, against
     −h(m)(u − mû) with the certified closed-form h at m = ⟨u, û⟩ (a ball); claim: gap ≤ FD_TOL."""
-    from verify.certified import certified_population
-    from verify.checks import certify
 
     b = certify.instance_balls(inst)
     grad = certify.gradient(lambda v: _relu_phi_balls(b.W, b.lam, b.c, b.c_hat, b.xi, b.u, v), b.u_hat)
@@ -378,8 +371,6 @@ def remark_20(ctx) -> Outcome:
         return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst},
                        basis=Basis.NUMERICAL)
     # Vanishing even moment tensors: T(odd l, even s) = ‖Σλ_i w_i^{⊗s}‖² = 0 for even s.
-    from verify.model.instance import Instance
-    from verify.model.series import h_series
 
     inst = Instance(k=2, d=4, xi=1.0, activation="tanh", lam=np.array([1.0, -1.0]),
                     c=np.array([1, 1]) / np.sqrt(2), c_hat=np.array([1, -1]) / np.sqrt(2),
@@ -393,7 +384,6 @@ def remark_20(ctx) -> Outcome:
                       numbers={"tensor_identity_relative_error": worst, "h_1": h1}, basis=Basis.NUMERICAL,
                       notes=["Decided by: the tensor identity in float64 (relative 1e-12) and h_1 from the "
                              "30-digit series with its truncation bound; the float64 part is the weaker."])
-    from verify.checks import certify
 
     def decide():
         parts = []

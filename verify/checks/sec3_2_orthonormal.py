@@ -20,11 +20,17 @@ import math
 import numpy as np
 import sympy
 
+from verify.certified import certified_hermite_coefficients
+from verify.checks import certify
+from verify.checks.certify import attempt, lib
 from verify.checks.core import check
 from verify.derive import prop_4
 from verify.model import population
-from verify.model.instance import Numbers
-from verify.verdict import Basis, FailureKind, Outcome, Verdict, compare_probability, fit_exponent
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import Instance, Numbers
+from verify.model.population import h
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, compare_probability, fit_exponent, maximise
 
 P = prop_4.P  # Hermite degree of every symbolic identity below
 
@@ -421,7 +427,6 @@ M_GRID = np.linspace(-1.0, 1.0, 401)  # includes ±1, where the he3 violation is
 
 
 def _mu_squared(activation: str, terms: int = 24) -> np.ndarray:
-    from verify.model.hermite import hermite_coefficients
 
     return np.array([float(v) ** 2 for v in hermite_coefficients(activation, terms, 20).values])
 
@@ -450,7 +455,6 @@ def claimed_claim_1_sum(m, xi2_over_k, mu2, norm_lam2, a_values):
 
 def claimed_claim_1_failure_bound(xi2_over_k):
     """Claim 1 fails with probability at most exp(−2k/(eξ²)) (a float, or a ball for a ball)."""
-    from verify.checks.certify import lib
 
     M = lib(xi2_over_k)
     return M.exp(-2 / (M.e * xi2_over_k))
@@ -486,7 +490,6 @@ def _worst_case_failure(lam, xi2_over_k: float) -> float:
 
 def _claim_1_correction_search(ctx, q_max: float) -> tuple[float, dict]:
     """max over λ (k ≤ 8, random search) and q ≤ q_max of P_fail(he3)/exp(−2/(eq))."""
-    from verify.verdict import maximise
 
     worst, where = 0.0, {}
     for k in ctx.pick((2, 4, 6, 8), (2, 3, 4, 5, 6, 7, 8, 10)):
@@ -562,7 +565,6 @@ def claim_1(ctx) -> Outcome:
                "float64 (-0.84 against a 1e-12 relative threshold); the search only supports the correction."])
     if "k=1" not in violated:
         return outcome
-    from verify.checks.certify import attempt
 
     return attempt(outcome, _certify_claim_1,
                    exact_parts="the law of A = (λ·b)(λ·b̂), uniform on {±1} for k = 1 (enumerated)")
@@ -574,8 +576,6 @@ def _certify_claim_1():
     m = −A for both, so the failure probability is exactly 1, and 1 > exp(−2k/(eξ²))."""
     from flint import arb
 
-    from verify.certified import certified_hermite_coefficients
-    from verify.checks import certify
 
     mu2 = [b * b for b in certified_hermite_coefficients("he3", 24, certify.DPS).balls]
     q = certify.ball(3)
@@ -616,7 +616,6 @@ def _claim_1_chain():
 
 def claimed_claim_1_tail(xi2_over_k, m):
     """D.4: Pr[|(mξ²/k)(kΣλλcĉ)| ≥ 2‖λ‖²] ≤ exp{−2k/(emξ²)} (a float, or a ball for balls)."""
-    from verify.checks.certify import lib
 
     M = lib(xi2_over_k, m)
     return M.exp(-2 / (M.e * xi2_over_k * m))
@@ -695,7 +694,6 @@ def orthonormal_h_from_counts(activation: str, k: int, xi2: float, counts: np.nd
     off the diagonal ρ = τ q s m (τ = 1/(1+q), q = ξ²/k) and N₊ = n_b₊n_b̂₊ + n_b₋n_b̂₋ − n_z₊ of the
     k(k−1) pairs have s = +1; on it ρ = τ(1 + q z_i m), z_i = b_ib̂_i.  Shape (len(counts), len(m)).
     """
-    from verify.model.fast_kernels import fast_kernel
 
     kernel = fast_kernel(activation)
     q = xi2 / k
@@ -806,8 +804,6 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
     convention for exponents).  The printed bound fails when the whole interval is below 0;
     the λ_min² correction is verified when its ratio's interval reaches 0 (no decay).
     """
-    from verify.model.instance import Instance
-    from verify.model.population import h
 
     ks = ctx.pick((16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024))
     draws = ctx.pick(200, 1000)

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from verify.claims.configs import build_spec
+from verify.claims.decide import run
 from verify.verdict import Outcome
 
 
@@ -44,8 +46,6 @@ def claim(
     the other arguments are the command's options of the same names (``verify claim --help``).
     Bad input raises a :class:`~verify.base.errors.VerifyInputError` with a one-line message.
     """
-    from verify.claims.configs import build_spec
-    from verify.claims.decide import run
 
     quantifiers = (for_,) if isinstance(for_, str) else tuple(for_)
     spec = build_spec(

@@ -29,13 +29,15 @@ from collections import defaultdict
 import numpy as np
 import sympy
 
+from verify.base.budget import guarded
 from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
 from verify.claims.quantifiers import QuantifierError, spread
 from verify.claims.quantities import ExactQuantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
-from verify.verdict import Basis
+from verify.model.activations import get_activation
+from verify.verdict import Basis, fit_exponent
 
 #: Values of the growth variable in a fit (quick / --full).
 GROWTH_POINTS = (6, 10)
@@ -108,7 +110,6 @@ def _order_argument(claim):
 
 
 def _symbolic(spec, group, symbol) -> Decision:
-    from verify.model.activations import get_activation
 
     first = group[0]
     if first.box or spec.probability is not None or (first.model is not None and symbol.name != "xi"):
@@ -127,7 +128,6 @@ def _symbolic(spec, group, symbol) -> Decision:
             sides.append(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)))
     except Unavailable as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    from verify.base.budget import guarded
 
     ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
     if limit is None:
@@ -188,7 +188,6 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
     interval the order constrains wholly inside it; anything between is inconclusive.  So an
     exponent off by 1/2 or more is never called consistent (at 99.9 % per fit), and a ratio with
     curvature (k/(k + 1): local slope up to 0.2) is not refuted."""
-    from verify.verdict import fit_exponent
 
     numbers: dict = {"growth": name, "points": growth, "decision_exponent": DECISION_EXPONENT}
     edge = DECISION_EXPONENT

@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 
 import sympy
 
+from verify.base.budget import guarded_if_forced
 from verify.base.validation import count
+from verify.base.validation import seed as validate_seed
+from verify.claims.asymptotic import growth_points, integer_growth_points
 from verify.claims.language import (
     INSTANCE_PARAMETERS,
     NEEDS_ACTIVATION,
@@ -30,15 +33,18 @@ from verify.claims.language import (
     scalar_symbol,
 )
 from verify.claims.model import Model, default_dimension, draw, random_parts
+from verify.claims.probability import GRID_OUTER
 from verify.claims.quantifiers import (
     Probability,
     Quantifier,
     QuantifierError,
     bind,
+    check_parameter,
     parse_probability,
     parse_quantifier,
     parse_seeds,
 )
+from verify.model.activations import get_activation
 
 FAMILIES = ("orthonormal", "separated", "claim2", "glm")
 DEFAULT_K, DEFAULT_XI = 4, 1
@@ -111,8 +117,6 @@ def build_spec(
     full: bool = False,
 ) -> ClaimSpec:
     """Parse and validate every part of a claim (else a one-line :class:`~verify.base.errors.VerifyInputError`)."""
-    from verify.base.validation import seed as validate_seed
-    from verify.model.activations import get_activation
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
@@ -125,7 +129,6 @@ def build_spec(
         names[q.name] = q.symbol
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
-    from verify.base.budget import guarded_if_forced
 
     claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
     used = claim.quantities()
@@ -307,8 +310,6 @@ class Setting:
 
 def discrete_points(q: Quantifier, spec: ClaimSpec) -> list | None:
     """The values a quantifier takes as a configuration, or None when it stays a continuous box variable."""
-    from verify.claims.asymptotic import growth_points, integer_growth_points
-    from verify.claims.probability import GRID_OUTER
 
     if q.kind == "binding":
         return None
@@ -384,7 +385,6 @@ def _instance_value(spec: ClaimSpec, name: str, values: dict, default):
         return symbol if q.kind == "real" else default
     if not value.is_number:
         raise QuantifierError(f"--for {q.text!r}: {name} must not depend on a continuous variable")
-    from verify.claims.quantifiers import check_parameter
 
     check_parameter(name, [value], f"--for {q.text!r}")
     return value

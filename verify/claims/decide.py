@@ -24,6 +24,7 @@ from verify.claims import asymptotic, probability, universal
 from verify.claims.configs import ClaimSpec, Setting, settings
 from verify.claims.evaluate import prepare
 from verify.claims.quantifiers import MAX_ENUMERATED
+from verify.model.activations import get_activation
 from verify.verdict import Basis, Outcome, Verdict, weakest_basis
 
 _NEGATION = {"==": "!=", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
@@ -163,7 +164,6 @@ def _digits(value: float, other: float | None) -> str:
 def _float_sides_at(setting, lhs, rhs, point):
     """The two sides at the counterexample in float64, the point substituted exactly first, so that
     the rerun command (which pins the same point) reports the same doubles."""
-    from verify.model.activations import get_activation
 
     act = get_activation(setting.activation) if setting.activation else None
     fixed = {s: point.get(s, (low + high) / 2) for s, (low, high) in setting.box.items()}

@@ -19,6 +19,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from verify.base.errors import InvalidParameterError
+from verify.certified.balls import integer_power, interval
+from verify.certified.compile import constant, number_fraction
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
 
@@ -165,8 +167,6 @@ def compile_ball(expr, backend):
     Raises Unavailable for a node it cannot enclose (then the certified step escalates)."""
     from flint import arb
 
-    from verify.certified.balls import integer_power, interval
-    from verify.certified.compile import constant, number_fraction
 
     if expr.is_number and not expr.atoms(AppliedUndef):
         try:

@@ -39,7 +39,7 @@ from functools import cache
 
 import sympy
 
-from verify.base.errors import MalformedExpressionError, clip
+from verify.base.errors import ExpressionLimitError, MalformedExpressionError, clip
 from verify.base.expressions import Function, Relation, activation_functions, parse_expression
 
 #: Quantities: name -> (arity, the domain of each argument as words for messages).
@@ -137,7 +137,6 @@ def _brief(value, room: int = 30) -> str:
 
 def _binomial(n, k):
     """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
-    from verify.base.errors import ExpressionLimitError
 
     if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
         raise ExpressionLimitError(f"binomial({_brief(n)}, {_brief(k)}): the index is beyond "

@@ -28,7 +28,8 @@ import numpy as np
 import sympy
 
 from verify.base.errors import InvalidParameterError
-from verify.model.instance import Numbers
+from verify.certified.compile import constant
+from verify.model.instance import GENERATORS, Instance, Numbers
 
 
 def default_dimension(family: str, k: int) -> int:
@@ -128,7 +129,6 @@ class Model:
     def instance(self, xi: float):
         """A validated :class:`~verify.model.instance.Instance` (without W, u, û, which no quantity needs:
         the reduced Monte-Carlo engine and the series work from the Gram matrix)."""
-        from verify.model.instance import Instance
 
         a = self.arrays
         return Instance(
@@ -149,7 +149,6 @@ class Model:
         """The instance as Arb balls at the current working precision (c = ±1/√k and λ exact), for
         :class:`verify.certified.population.CertifiedPopulation`; G is the exact G as balls (Claim 2's
         ±1/k are not doubles: certifying their doubles certified another instance)."""
-        from verify.certified.compile import constant
 
         level = constant(1 / sympy.sqrt(self.k))
         gram = [[constant(v) for v in row] for row in self.gram]
@@ -234,7 +233,6 @@ def model_of(instance, family: str) -> Model:
 def draw(family: str, activation: str, k: int, d: int, seed: int, lam: str) -> Model:
     """The model of ``GENERATORS[family](k, d, 1, activation, seed)`` (ξ does not change the draw:
     the generators draw W, c, ĉ and u from separate streams, and ξ only scales)."""
-    from verify.model.instance import GENERATORS
 
     if lam not in ("1/k", "1"):
         raise InvalidParameterError(f"--lam must be '1/k' or '1', got {lam!r}")

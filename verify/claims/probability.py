@@ -28,7 +28,8 @@ from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
-from verify.verdict import Basis
+from verify.claims.universal import certified_check, symbolic_step
+from verify.verdict import Basis, clopper_pearson
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
 #: far above the float64 evaluators' rounding (~1e-14); between, the draw is "near" and undecided.
@@ -55,7 +56,6 @@ def bound_at(spec, setting) -> sympy.Expr:
 
 
 def decide(spec, setting) -> Decision:
-    from verify.verdict import clopper_pearson
 
     claim, prob = spec.claim, spec.probability
     lhs = prepare(claim.lhs, setting.values, setting.xi)
@@ -160,7 +160,6 @@ def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
     symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
     from dataclasses import replace
 
-    from verify.claims.universal import certified_check, symbolic_step
 
     act = None
     if setting.activation:

@@ -29,7 +29,14 @@ import sympy
 from verify.base.errors import InvalidParameterError
 from verify.base.expressions import parse_expression
 from verify.base.validation import MAX_SCALE, SizeLimitError, within_limit
-from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
+from verify.claims.language import (
+    ASYMPTOTIC,
+    QUANTITIES,
+    SCALARS,
+    claim_functions,
+    exact_number,
+    variable_symbol,
+)
 
 
 class QuantifierError(InvalidParameterError):
@@ -114,7 +121,6 @@ def _number(text: str, what: str, integer: bool = False) -> sympy.Expr:
 
 
 def _bound_functions():
-    from verify.claims.language import claim_functions
 
     table = claim_functions()
     for name in (*QUANTITIES, *ASYMPTOTIC, "Sum"):

@@ -24,8 +24,23 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
+from verify.certified import (
+    CertificationError,
+    CertifiedPopulation,
+    certified_hermite_coefficients,
+    certified_kernel,
+)
+from verify.certified.balls import exact, integer_power
+from verify.certified.compile import constant
+from verify.claims.statistics import gradient_energy
 from verify.model.arithmetic import EXACT
-from verify.model.population import Population
+from verify.model.diagnostics import information_exponent
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.hermite_exact import exact_coefficients
+from verify.model.kernels import closed_form
+from verify.model.population import Population, h, loss
+from verify.model.series import h_series
 
 #: Quantities whose value depends on ξ (the steps append ξ as their last argument).
 SCALE_DEPENDENT = ("h", "Phi", "hcoef", "grad_var")
@@ -76,7 +91,6 @@ class ExactQuantities:
         self._populations: dict = {}
 
     def kernel(self, derivative: bool):
-        from verify.model.kernels import closed_form
 
         if self.act is None:
             raise Unavailable("no activation")
@@ -106,7 +120,6 @@ class ExactQuantities:
         return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
 
     def mu(self, p):
-        from verify.model.hermite_exact import exact_coefficients
 
         values = exact_coefficients(self.act, int(p) + 1) if self.act is not None else None
         if values is None:
@@ -185,17 +198,14 @@ class FloatQuantities:
         return type(view)(**{**view.__dict__, "activation": self.act})
 
     def h(self, m, xi):
-        from verify.model.population import h
 
         return h(self._view(xi), m)
 
     def Phi(self, m, xi):
-        from verify.model.population import loss
 
         return loss(self._view(xi), m)
 
     def hcoef(self, l, xi):
-        from verify.model.series import h_series
 
         key = (self.model, float(xi), int(l))
         if key not in self._series:
@@ -206,7 +216,6 @@ class FloatQuantities:
         return value
 
     def mu(self, p):
-        from verify.model.hermite import hermite_coefficients
 
         p = int(p)
         if p >= len(self._mu):
@@ -215,12 +224,10 @@ class FloatQuantities:
         return self._mu[p]
 
     def K(self, rho):
-        from verify.model.fast_kernels import fast_kernel
 
         return fast_kernel(self.act).value(rho)
 
     def Kp(self, rho):
-        from verify.model.fast_kernels import fast_kernel
 
         return fast_kernel(self.act).derivative(rho)
 
@@ -233,7 +240,6 @@ class FloatQuantities:
         return float(self.model.k * np.sum(weights * np.outer(a["c"], a["c_hat"]) * power))
 
     def grad_var(self, m, xi):
-        from verify.claims.statistics import gradient_energy
 
         return gradient_energy(self.model, float(xi), float(m)).mean
 
@@ -255,8 +261,6 @@ class FloatQuantities:
     def _activation_scalar(self, name: str) -> float:
         if name == "C_sigma":
             return float(self.Kp(np.array(1.0)))
-        from verify.model.diagnostics import information_exponent
-        from verify.model.hermite import hermite_coefficients
 
         found = information_exponent(hermite_coefficients(self.act, LSTAR_TERMS, FLOAT_DPS))
         if found is None:
@@ -275,7 +279,6 @@ class BallQuantities:
         self._kernel = None
 
     def kernel(self):
-        from verify.certified import CertificationError, certified_kernel
 
         if self._kernel is None:
             try:
@@ -285,7 +288,6 @@ class BallQuantities:
         return self._kernel
 
     def population(self, xi):
-        from verify.certified import CertifiedPopulation
 
         xi = _ball(xi)
         key = (xi.mid().str(40), xi.rad().str(5))
@@ -325,7 +327,6 @@ class BallQuantities:
         raise Unavailable("no certified series coefficients")
 
     def mu(self, p):
-        from verify.certified import CertificationError, certified_hermite_coefficients
 
         try:
             return certified_hermite_coefficients(self.act, int(p) + 1, BALL_DPS).balls[int(p)]
@@ -344,7 +345,6 @@ class BallQuantities:
     def T(self, l, s):
         from flint import arb
 
-        from verify.certified.balls import integer_power
 
         view = self.model.ball_view(arb(1))
         k = self.model.k
@@ -362,7 +362,6 @@ class BallQuantities:
     def scalar(self, name: str):
         from flint import arb
 
-        from verify.certified.compile import constant
 
         if name == "C_sigma":
             return self.Kp(arb(1))
@@ -371,6 +370,5 @@ class BallQuantities:
 
 def _ball(value):
     """An int (an exact argument such as h(0)) as an exact ball; balls pass through."""
-    from verify.certified.balls import exact
 
     return exact(value)

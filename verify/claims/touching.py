@@ -24,6 +24,11 @@ from fractions import Fraction
 
 import sympy
 
+from verify.certified.compile import RealBackend, compile_expression
+from verify.certified.errors import CertificationError
+from verify.certified.prover import Status, constant, prove_geq
+from verify.claims.signs import symbolic_sign
+
 #: Touching points settled per interval, derivatives deep, and neighbourhood sizes 2^-n.
 MAX_TOUCHES = 3
 MAX_ORDER = 6
@@ -40,7 +45,6 @@ class TouchProof:
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
                    depth: int = 0) -> TouchProof:
     """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points."""
-    from verify.certified.prover import Status
 
     pending = [(low, high)]
     touches: list[str] = []
@@ -72,7 +76,6 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
 
 
 def _prove(expr, variable, a: Fraction, b: Fraction):
-    from verify.certified.prover import constant, prove_geq
 
     function = _ball_function(expr, variable, (a, b))
     if function is None:
@@ -107,8 +110,6 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
     """t -> ball of ``expr``.  √, acos and asin are clamped to their domains when SymPy proves,
     exactly, that their arguments stay in them on ``box`` (1 − ρ² ≥ 0 on [−1, 1]): a ball of ρ near
     ±1 sticks out of the domain by rounding alone, which made every proof near ρ = 1 stall."""
-    from verify.certified.compile import RealBackend, compile_expression
-    from verify.certified.errors import CertificationError
 
     clamped = _domains_proved(expr, variable, box)
     try:
@@ -118,7 +119,6 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
 
 
 def _domains_proved(expr, variable, box) -> bool:
-    from verify.claims.signs import symbolic_sign
 
     low, high = (_rational(v) for v in box)
     conditions = []

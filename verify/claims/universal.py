@@ -40,12 +40,24 @@ import sympy
 
 from verify.base.budget import guarded
 from verify.base.errors import clip
+from verify.certified.balls import dyadic, interval, working_precision
 from verify.claims.decision import Decision
-from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.evaluate import (
+    ClaimEvaluationError,
+    compile_ball,
+    exact,
+    float_function,
+    quantity_calls,
+    scalars_of,
+)
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
-from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.claims.quantifiers import as_fraction, inside
+from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
-from verify.verdict import Basis
+from verify.claims.statistics import gradient_energy, t_critical
+from verify.claims.touching import prove_touching
+from verify.model.activations import get_activation
+from verify.verdict import Basis, maximise
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -88,7 +100,6 @@ class Budget:
 
 def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
     """Run the steps on one configuration until one decides (module docstring)."""
-    from verify.model.activations import get_activation
 
     act = get_activation(setting.activation) if setting.activation else None
     monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))
@@ -210,8 +221,6 @@ def _rational_points(box: dict) -> list[dict]:
 
 # --- 2. certified ------------------------------------------------------------------------------
 def _certified(setting, act, lhs, rhs, op, full) -> Decision:
-    from verify.certified.balls import working_precision
-    from verify.claims.quantities import BALL_DPS
 
     with working_precision(BALL_DPS):
         try:
@@ -227,8 +236,6 @@ def _certified(setting, act, lhs, rhs, op, full) -> Decision:
 def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     """A non-strict inequality attained at a point, proved by :mod:`verify.claims.touching` from
     the exact sides (None when they have no closed form in the box variable)."""
-    from verify.claims.quantifiers import as_fraction
-    from verify.claims.touching import prove_touching
 
     ((variable, (low, high)),) = setting.box.items()
     if not (low.is_Rational and high.is_Rational):
@@ -290,8 +297,6 @@ def _decide_ball(op: str, value) -> str:
 
 def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
     """holds / fails / undecided for the relation at one exact point, in ball arithmetic."""
-    from verify.certified.balls import working_precision
-    from verify.claims.quantities import BALL_DPS
 
     with working_precision(BALL_DPS):
         try:
@@ -303,9 +308,7 @@ def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
 
 
 def _prove(setting, op, gap, full) -> Decision:
-    from verify.certified.balls import interval
     from verify.certified.prover import Status, constant, prove_geq
-    from verify.claims.quantifiers import as_fraction
 
     box = setting.box
     if op == "==" or not box:
@@ -375,8 +378,6 @@ def _refuted(result, inner, outer_point: dict, box: dict) -> Decision:
 
     The prover ran on the box rounded outward (irrational endpoints), so a witness outside the
     box asked for refutes nothing: undecided then."""
-    from verify.certified.balls import dyadic
-    from verify.claims.quantifiers import inside
 
     assert result.witness is not None
     point = {inner: sympy.Rational(*_pair(dyadic(result.witness)))} | outer_point
@@ -425,8 +426,6 @@ def violation(op: str, left, right, atol: float = SEARCH_ATOL):
 
 
 def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
-    from verify.claims.evaluate import ClaimEvaluationError
-    from verify.verdict import maximise
 
     symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
 
@@ -542,7 +541,6 @@ def shorten(point: dict, box: dict, still_violates) -> dict:
 
 # --- 4. statistical ----------------------------------------------------------------------------
 def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
-    from verify.claims.statistics import gradient_energy, t_critical
 
     backend = FloatQuantities(setting.model, act)
     difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)

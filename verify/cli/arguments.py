@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from verify.base import validation
+from verify.base.budget import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
 from verify.base.errors import VerifyInputError
 from verify.model.hermite import MIN_DPS
 
@@ -131,14 +132,12 @@ def timeout_seconds(text: str) -> float:
 
 def time_limit(text: str) -> float:
     """Seconds of symbolic work: finite, > 0, at most :data:`verify.base.budget.MAX_TIME_LIMIT`."""
-    from verify.base.budget import MAX_TIME_LIMIT
 
     return _real(text, "time limit", low=0, high=MAX_TIME_LIMIT, low_open=True, why="seconds")
 
 
 def memory_limit(text: str) -> float:
     """MiB of memory for symbolic work: at least 64, at most :data:`verify.base.budget.MAX_MEMORY_LIMIT`."""
-    from verify.base.budget import MAX_MEMORY_LIMIT
 
     return _real(text, "memory limit", low=64, high=MAX_MEMORY_LIMIT / 2**20, why="MiB")
 

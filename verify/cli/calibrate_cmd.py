@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from verify import calibration
+from verify.base.files import output_file
 from verify.cli.arguments import positive_int
 
 
@@ -34,8 +36,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify import calibration
-    from verify.base.files import output_file
 
     corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
     json_path = output_file(args.json, "--json") if args.json else None

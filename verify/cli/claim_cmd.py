@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 
+from verify.claims import claim
 from verify.cli.arguments import positive_int, seed
 
 EXIT_FAILS, EXIT_INCONCLUSIVE = 1, 3
@@ -74,7 +75,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.claims import claim
 
     outcome = claim(
         args.text,

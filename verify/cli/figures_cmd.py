@@ -13,7 +13,10 @@ from __future__ import annotations
 import sys
 
 from verify.base.errors import InvalidParameterError
+from verify.base.files import output_directory
+from verify.base.sweep import SchedulerUnreachableError
 from verify.cli.arguments import scheduler_address, timeout_seconds
+from verify.figures import FIGURES
 
 
 class UnknownFigureError(InvalidParameterError):
@@ -45,8 +48,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.base.files import output_directory
-    from verify.figures import FIGURES
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]
@@ -84,7 +85,6 @@ def run(args) -> int:
 
 def _check_scheduler(address: str, timeout: float) -> None:
     """Fail fast, in one line, when no scheduler answers (before any work is done)."""
-    from verify.base.sweep import SchedulerUnreachableError
 
     try:
         from distributed import Client

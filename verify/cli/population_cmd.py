@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 import sys
 
+from verify.certified.balls import format_ball, to_payload, working_precision
+from verify.certified.population import certified_population
 from verify.cli.arguments import overlap, positive_int, precision
+from verify.model import population
+from verify.model.instance import load
 
 SERIES_DPS = 30
 
@@ -38,8 +42,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.model import population
-    from verify.model.instance import load
 
     inst = load(args.instance)
     if args.certified:
@@ -95,8 +97,6 @@ def _print_precise(args, values, bounds) -> int:
 
 def _run_certified(args, inst) -> int:
     """``--certified``: balls that provably contain h(m) or Φ(m) (:mod:`verify.certified.population`)."""
-    from verify.certified.balls import format_ball, to_payload, working_precision
-    from verify.certified.population import certified_population
 
     dps = args.dps or SERIES_DPS
     pop = certified_population(inst, dps)

@@ -13,6 +13,7 @@ import importlib
 import os
 from pathlib import Path
 
+from verify.base.files import write_atomic
 from verify.derive import (
     dual_kernels,
     even_odd,
@@ -66,7 +67,6 @@ def render_all() -> None:
 
 
 def write_all(outdir: Path) -> list[Path]:
-    from verify.base.files import write_atomic
 
     outdir.mkdir(parents=True, exist_ok=True)
     render_all()

@@ -16,6 +16,7 @@ import numpy as np
 
 from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
+from verify.model.activations import get_activation
 from verify.simulate.modes import MODES
 
 ACTIVATIONS = ("relu", "sigmoid", "quadratic", "he3")
@@ -25,7 +26,6 @@ QUAD_NODES = 80
 
 def derivative_energy(activation: str) -> float:
     """E[σ'(g)²] for g ~ N(0, 1), by Gauss–Hermite(e) quadrature."""
-    from verify.model.activations import get_activation
 
     x, w = np.polynomial.hermite_e.hermegauss(QUAD_NODES)
     return float((w / w.sum()) @ get_activation(activation).derivative(x) ** 2)

@@ -43,6 +43,9 @@ from __future__ import annotations
 
 import copy
 
+from verify.figures.instances import make_instance
+from verify.simulate import estimate_gradient
+
 SETUPS = ("normalised", "paper")
 #: Sensitivity to a value Appendix B leaves out: every claim is judged at these multiples of the
 #: chosen value (separate runs, same seeds, everything else as chosen): three values spanning a
@@ -134,8 +137,6 @@ def curve_scale(spec: dict, lr: float, model: str, samples: int = SCALE_SAMPLES)
     normalisation's pull −(η²/2)‖g‖² m outweighs the drift η h(m)).  When the Monte-Carlo
     h(0) is within :data:`RESOLVED_Z` standard errors of 0 the last three are replaced by
     their one-sided bounds (``*_lower``, ``*_upper``) through |h(0)| ≤ |ĥ(0)| + Z·se."""
-    from verify.figures.instances import make_instance
-    from verify.simulate import estimate_gradient
 
     inst = make_instance(spec)
     g = estimate_gradient(inst, 0.0, samples, engine="reduced", seed=SCALE_SEED,

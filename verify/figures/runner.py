@@ -26,6 +26,7 @@ import json
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory, write_atomic
+from verify.base.sweep import run_sweep
 from verify.figures import paper_setup
 from verify.figures.common import (
     COLUMNS,
@@ -197,7 +198,6 @@ def paper_params(module, tier: str) -> dict:
 
 
 def _paper(module, tier: str, scheduler, progress, out) -> dict:
-    from verify.base.sweep import run_sweep
 
     main = paper_params(module, tier)
     variants = _sensitivity_runs(module, main)

@@ -24,7 +24,9 @@ import math
 from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
+from verify.figures import FIGURES
 from verify.figures.common import NOT_REACHED
+from verify.figures.explanations import explanation
 
 SETUP_COLUMNS = ("paper", "normalised")
 TIERS = ("quick", "full")
@@ -32,7 +34,6 @@ TIERS = ("quick", "full")
 
 def summarize(directory: str | Path) -> dict:
     """The verdicts of every figure in ``directory`` (see the module docstring)."""
-    from verify.figures import FIGURES
 
     directory = Path(directory)
     figures: dict = {}
@@ -128,8 +129,6 @@ def _is_real(value) -> bool:
 
 def render(quick: dict | None, full: dict | None) -> str:
     """The README's figures table: one row per caption claim, a column per setup and tier."""
-    from verify.figures import FIGURES
-    from verify.figures.explanations import explanation
 
     summaries = {"quick": quick, "full": full}
     header = (["figure", "claim"] + [f"{setup}, {tier}" for tier in TIERS for setup in SETUP_COLUMNS]

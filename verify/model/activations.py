@@ -37,6 +37,7 @@ from verify.base.errors import (
     UnknownActivationError,
     VerifyInputError,
 )
+from verify.base.expressions import parse_expression
 
 EXPR_PREFIX = "expr:"
 HERMITE_DEGREES = range(1, 9)
@@ -241,7 +242,6 @@ def _lambdify_mpmath(x, expr):
 
 def _parse(source: str, name: str):
     """σ from untrusted text: the whitelist parser of :mod:`verify.base.expressions`, never ``eval``."""
-    from verify.base.expressions import parse_expression
 
     return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 

@@ -22,6 +22,10 @@ import mpmath
 import numpy as np
 
 from verify.base.errors import ConvergenceError
+from verify.model.activations import Activation, get_activation
+from verify.model.diagnostics import parseval_check
+from verify.model.hermite import hermite_coefficients
+from verify.model.kernels import closed_form
 
 DEFAULT_TOLERANCE = 1e-14  # absolute, on K and K' (float64 rounding of O(1) values is ~1e-16)
 SERIES_DPS = 30
@@ -54,7 +58,6 @@ def fast_kernel(activation, tolerance: float = DEFAULT_TOLERANCE) -> FastKernel:
     ρ is clipped to [−1, 1]: correlations computed in float64 can exceed 1 by an ulp,
     where the closed forms (√(1−ρ²), acos ρ) would return NaN.
     """
-    from verify.model.activations import Activation, get_activation
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     key = (act.name, tolerance)
@@ -66,7 +69,6 @@ def fast_kernel(activation, tolerance: float = DEFAULT_TOLERANCE) -> FastKernel:
 def _build(act, tolerance: float) -> FastKernel:
     import sympy
 
-    from verify.model.kernels import closed_form
 
     k_expr = closed_form(act)
     if k_expr is not None:
@@ -89,8 +91,6 @@ def _vectorised(rho, expr):
 
 
 def _series(act, tolerance: float) -> FastKernel:
-    from verify.model.diagnostics import parseval_check
-    from verify.model.hermite import hermite_coefficients
 
     if act.has_jumps:
         raise ConvergenceError(

@@ -38,7 +38,10 @@ from dataclasses import dataclass
 import mpmath
 from mpmath.calculus.quadrature import TanhSinh
 
+from verify.base import cache
 from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.base.validation import count
+from verify.model.activations import Activation, get_activation
 from verify.model.quadrature import GUARD_DIGITS, extrapolated_error, integration_intervals
 
 MIN_DPS = 15
@@ -73,14 +76,12 @@ class HermiteCoefficients:
 
 def validate_terms(terms) -> int:
     """A number of coefficients: an integer >= 1 within the ``terms`` size limit."""
-    from verify.base.validation import count
 
     return count("terms", terms, limit="terms")
 
 
 def validate_dps(dps) -> int:
     """Decimal digits: an integer >= MIN_DPS (double precision is the floor), within the limit."""
-    from verify.base.validation import count
 
     return count("dps", dps, minimum=MIN_DPS, limit="dps")
 
@@ -107,8 +108,6 @@ def hermite_coefficients(
     progress:
         Show a progress bar; default: only when stderr is a terminal.
     """
-    from verify.base import cache
-    from verify.model.activations import Activation, get_activation
 
     terms = validate_terms(terms)
     dps = validate_dps(dps)

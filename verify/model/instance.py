@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from verify.base.errors import VerifyInputError
+from verify.base.files import write_atomic
 from verify.base.validation import MAX_SCALE, count, real, within_limit
 from verify.base.validation import seed as validate_seed
 from verify.model.arithmetic import Arithmetic, array
@@ -592,7 +593,6 @@ def save(instance: Instance, path: str | os.PathLike[str]) -> None:
     """Write ``instance`` as sorted, indented JSON: to a temporary file, then renamed."""
     path = Path(path)
     text = json.dumps(to_json(instance), sort_keys=True, indent=2) + "\n"
-    from verify.base.files import write_atomic
 
     try:
         write_atomic(path, text)

@@ -32,7 +32,9 @@ from mpmath.calculus.quadrature import TanhSinh
 from tqdm import tqdm
 
 from verify.base.errors import ConvergenceError, InvalidParameterError
-from verify.model.hermite import TARGET_EXTRA_DIGITS, validate_dps
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import TARGET_EXTRA_DIGITS, hermite_coefficients, validate_dps
+from verify.model.hermite_exact import erf_scale, exact_coefficients, is_finite_expansion, polynomial_degree
 from verify.model.quadrature import (
     GUARD_DIGITS,
     breakpoints,
@@ -74,12 +76,6 @@ def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
     import sympy
 
-    from verify.model.hermite_exact import (
-        erf_scale,
-        exact_coefficients,
-        is_finite_expansion,
-        polynomial_degree,
-    )
 
     rho = sympy.Symbol("rho", real=True)
     x, expr = activation.x, activation.expr
@@ -115,7 +111,6 @@ def kernel(activation, rho, derivative: bool = False, dps: int = 30,
     ``method="auto"`` uses the closed form where one exists and the 2-D
     quadrature otherwise; ``"series"`` uses ``terms`` Hermite coefficients.
     """
-    from verify.model.activations import Activation, get_activation
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     r = validate_rho(rho)
@@ -280,7 +275,6 @@ def kernel_series(act, rho, derivative: bool = False, dps: int = 30, terms: int 
     E[σ²] and E[σ'²] come from an independent 1-D quadrature; quadrature
     errors of the coefficients are added.
     """
-    from verify.model.hermite import hermite_coefficients
 
     coeffs = hermite_coefficients(act, terms, dps)
     s = act.mpmath_derivative if derivative else act.mpmath_function
