@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import sympy
@@ -122,7 +124,6 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
 
     load_all()
     ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
-    from functools import partial
 
 
     parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
@@ -157,7 +158,6 @@ def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
 
 def matrix_markdown(results: list[Perturbed]) -> str:
     """Known-false perturbations × verdict, per level, and the count of unknown-truth runs."""
-    from collections import Counter
 
     verdicts = ("holds", "consistent", "inconclusive", "fails", "error")
     known = [r for r in results if r.truth is False]

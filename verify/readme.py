@@ -8,7 +8,10 @@ suite compares with a fresh rendering, so the prose around them cannot drift fro
 from __future__ import annotations
 
 import inspect
+import json
 import re
+import sys
+from pathlib import Path
 
 from verify.checks import SECTIONS, load_all
 from verify.derive import DERIVATIONS
@@ -48,7 +51,6 @@ def derivations_block() -> str:
 def checks_block() -> str:
     """Where each numbered statement is checked: a table from the check registry, in paper order
     of the modules (statement, check id, section, ``file:function``)."""
-    from pathlib import Path
 
 
     def paper_order(check) -> tuple[int, int]:
@@ -72,8 +74,6 @@ FIGURE_SUMMARIES = {tier: f"results/figures-{tier}.json" for tier in ("quick", "
 def figures_block() -> str:
     """The figures table: every caption claim's verdict per setup and tier, from the committed
     summaries of the last runs (``scripts/update_readme_figures.py`` rewrites them)."""
-    import json
-    from pathlib import Path
 
 
     root = Path(__file__).resolve().parent.parent
@@ -89,8 +89,6 @@ BLOCKS = {"derivations": derivations_block, "checks": checks_block, "figures": f
 
 def main() -> int:
     """Rewrite README.md's generated blocks in place (``python -m verify.readme [README]``)."""
-    import sys
-    from pathlib import Path
 
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "README.md")
     text = path.read_text(encoding="utf-8")

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from verify.base import cache
 from verify.base.errors import InvalidParameterError
@@ -183,6 +184,5 @@ def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
 def _bar(total: int, progress: bool):
     if not progress or total == 0 or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=total, unit="run", file=sys.stderr, leave=False)

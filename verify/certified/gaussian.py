@@ -26,6 +26,7 @@ whose imaginary part excludes 0 means F is not real and is refused.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 from flint import acb, arb, ctx
@@ -64,7 +65,6 @@ class GaussianIntegrator:
     """
 
     def __init__(self, integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0, hermite: bool = True):
-        import math
 
         self.dps, self.max_degree, self.hermite = dps, max_degree, hermite
         self.target = arb(10) ** (-(dps + EXTRA_DIGITS))

@@ -31,6 +31,7 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
+import sympy
 from flint import arb
 
 from verify.base import cache
@@ -225,7 +226,6 @@ def certified_kernel(activation, dps: int = 30, terms: int = SERIES_TERMS, use_c
 
 def _parity(act) -> int:
     """+1 when σ is even, −1 when odd, as an exact SymPy identity; 0 when neither is proven."""
-    import sympy
 
     x = act.x
     reflected = act.expr.subs(x, -x)
@@ -237,7 +237,6 @@ def _parity(act) -> int:
 
 
 def _rho_symbol(*expressions):
-    import sympy
 
     symbols = set().union(*(e.free_symbols for e in expressions))
     return symbols.pop() if symbols else sympy.Symbol("rho", real=True)

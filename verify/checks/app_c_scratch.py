@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb, arb_mat
 
 from verify.certified import CertifiedPopulation, certified_kernel
 from verify.certified.prover import prove_geq
@@ -469,7 +470,6 @@ def _htilde_coefficients(c, gram, k: int, p: int):
     :func:`_all_signs`), in balls: coef_r = C(p−1, r) s^{r+1} Σ_j σ_j^{r+1} u_r[j] with
     u_r[j] = Σ_i c_i^{r+1} G_ij^{p−1−r} (expanding (G_ij + c_iĉ_j m)^{p−1}), as an arb_mat
     product (2^k × p).  Also Σ_i c_iĉ_i for every ĉ."""
-    from flint import arb_mat
 
 
     c_, g_ = certify.balls(c), certify.balls(gram)
@@ -506,7 +506,6 @@ def _certify_proposition_18(probes, dev_instances, ms):
         bound prover of :mod:`verify.certified.prover`.
 
     With no ``dev_instances`` only (i) is decided (the display's failure)."""
-    from flint import arb, arb_mat
 
 
     display = []

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb
 
 from verify.certified.kernels import certified_kernel
 from verify.checks import certify
@@ -124,7 +125,6 @@ def _certify_q_psd(draws):
 # --- Claim 4 ---------------------------------------------------------------------------------
 def claimed_claim_4_weight(s: int, k: int):
     """Claim 4's proof, second line: the weight (k/(k+1))^{s+1} is bounded below by 2^{−s}."""
-    from fractions import Fraction
 
     return Fraction(1, 2**s)
 
@@ -145,7 +145,6 @@ def claim_4_proof(ctx) -> Outcome:
     checked the same way and for he1…he6 mixtures.  The upper chain is checked on random
     instances (|G| ≤ 1, k/(k+1) ≤ 1).
     """
-    from fractions import Fraction
 
     bad = []
     for k in range(2, 51):  # σ linear: only μ_1 = 1, i.e. s = 0; λ_i = 1 so Σλ⁴/k² = λ_min⁴/k = 1/k
@@ -339,7 +338,6 @@ def definition_24(ctx) -> Outcome:
     # Exactly: the drawn doubles a_S as rationals, every input enumerated in rational arithmetic, so
     # the identity is decided with no tolerance (a claimed formula off by 1e-13 used to pass the
     # float64 comparison's 1e-12 and "hold").
-    from fractions import Fraction
 
     exact_a = np.array([Fraction(float(v)) for v in a], dtype=object)
     exact_values = [sum((coef * int(np.prod(row[list(S)])) if S else coef)
@@ -567,7 +565,6 @@ def _proposition_30_exact(k: int, gamma: Fraction) -> tuple[Fraction, Fraction]:
 def _certify_proposition_30(ks: tuple[int, ...]):
     """The verdict's comparison with exact laws (integers) and balls for γ^{1/2}, γ ∈ {1/100, 1/10}:
     the largest excess at k ∈ {1023, 1024} strictly below max(0, excess at k ∈ {15, 16})."""
-    from flint import arb
 
 
     excess = {}

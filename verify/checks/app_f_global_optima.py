@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 import sympy
+from flint import arb
 
 from verify.certified import CertifiedPopulation, certified_kernel
 from verify.checks import certify
@@ -257,7 +258,6 @@ def _certify_theorem_36(cases, ctx):
     One evaluation covers both signs of the fast path: (ĉ, m) = (−c, −m) and (c, m) give the same
     ρ_ij(m) = (G_ij + ξ²c_iĉ_jm)/(n_in̂_j) for every pair (n̂_j depends on ĉ_j² only) and the same
     self terms, so Φ is the same number."""
-    from flint import arb
 
 
     lipschitz2 = {"relu": arb(1), "tanh": arb(1), "erf": 4 / arb.pi()}

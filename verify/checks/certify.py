@@ -46,10 +46,16 @@ import enum
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb  # re-exported for the checks: certify.arb(mid, rad)
+from flint import (
+    acb,
+    arb,  # re-exported for the checks: certify.arb(mid, rad)
+    arb_mat,
+    arb_series,
+)
 
 from verify.certified.balls import BALLS, exact, format_ball, interval, working_precision
 from verify.certified.errors import CertificationError
@@ -117,7 +123,6 @@ def as_ball(value, what: str) -> arb:
     """``value`` as a ball when it is one (or a 0-d object array holding one) or an exact number
     (int, Fraction); anything else, a float above all (it may be a rounded result), raises
     :class:`NotCertifiable`."""
-    from fractions import Fraction
 
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype == object:
         value = value.item()
@@ -316,7 +321,6 @@ def sqrt(x):
 
 def matmul(a, b) -> np.ndarray:
     """The product of two object arrays of balls (2-d), through Arb's matrix product."""
-    from flint import arb_mat
 
     left, right = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
     product = arb_mat(left.tolist()) * arb_mat(right.tolist())
@@ -382,7 +386,6 @@ def integral(function: Callable[[Any], Any], low: arb, high: arb) -> arb:
     (:func:`flint.acb.integral`).  ``function`` receives complex balls and must be meromorphic
     near the segment with Arb's own operations (a pole in a ball gives a non-finite value, which
     the integrator respects); the imaginary part of the result must contain 0."""
-    from flint import acb
 
     value = acb.integral(lambda z, analytic: function(z), acb(low), acb(high))
     if not (value.imag.contains(0) and value.real.is_finite()):
@@ -424,7 +427,6 @@ def gradient(function: Callable[[np.ndarray], Any], point: np.ndarray) -> np.nda
     """∇f at ``point`` (an object array of balls), exactly up to ball rounding: forward-mode
     Taylor arithmetic, f(point + t e_a) as a degree-1 Arb power series in t, whose t-coefficient
     is ∂_a f.  No step size and no truncation error, unlike finite differences."""
-    from flint import arb_series
 
     out = np.empty(point.size, dtype=object)
     for a in range(point.size):
@@ -439,7 +441,6 @@ def gradient(function: Callable[[np.ndarray], Any], point: np.ndarray) -> np.nda
 def solve(matrix, rhs) -> np.ndarray:
     """``matrix⁻¹ rhs`` for object arrays of balls (Arb's certified linear solver); ``rhs`` a
     vector or a matrix."""
-    from flint import arb_mat
 
     left, right = np.asarray(matrix, dtype=object), np.asarray(rhs, dtype=object)
     column = right.ndim == 1

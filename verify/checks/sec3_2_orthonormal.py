@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 import sympy
+from flint import arb
+from scipy.special import comb
 
 from verify.certified import certified_hermite_coefficients
 from verify.checks import certify
@@ -574,7 +576,6 @@ def _certify_claim_1():
     """The k = 1 counterexample in balls: σ = he3 (certified μ_p², p < 24, as in the fast path),
     ξ² = 3, ‖λ‖² = 1.  A = (λ·b)(λ·b̂) is ±1 with probability 1/2 each; Claim 1's sum is < 0 at
     m = −A for both, so the failure probability is exactly 1, and 1 > exp(−2k/(eξ²))."""
-    from flint import arb
 
 
     mu2 = [b * b for b in certified_hermite_coefficients("he3", 24, certify.DPS).balls]
@@ -963,7 +964,6 @@ def claimed_eq_13_failure_bound(k: int, gamma: float) -> float:
 def _eq_13_sides(activation_mu2: np.ndarray, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray) -> tuple:
     """(|Σ_n Σ_{s≤s*} a_{n,s} T_s|, max_{s≤s*}|T_s|, Σ_n Σ_{s≤s*} a_{n,s}) with s* = ⌊10√k⌋, λ = 1,
     T_s = Σ_ij λλ c_iĉ_j G_ij^s and a_{n,s} = (1/k)^{2n+2}C(2n+2+s,2n+2)(2n+s+3)μ²_{2n+s+3}(k/(k+1))^{2n+s+3}."""
-    from scipy.special import comb
 
     k = gram.shape[0]
     s_star = int(10 * math.sqrt(k))

@@ -15,7 +15,10 @@ continuous variables free.  Then
 
 from __future__ import annotations
 
+import numpy as np
+import scipy.special
 import sympy
+from flint import arb
 from sympy.core.function import AppliedUndef
 
 from verify.base.errors import InvalidParameterError
@@ -124,8 +127,6 @@ def scalars_of(expr, backend, names) -> dict:
 
 def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
-    import numpy as np
-    import scipy.special
 
     namespace = {name: getattr(backend, name) for name in QUANTITIES}
     namespace |= {
@@ -165,7 +166,6 @@ def compile_ball(expr, backend):
 
     Number subtrees are evaluated at compile time, at the working precision then in force.
     Raises Unavailable for a node it cannot enclose (then the certified step escalates)."""
-    from flint import arb
 
 
     if expr.is_number and not expr.atoms(AppliedUndef):

@@ -21,6 +21,8 @@ margins far above rounding) and ``statistical`` for sampling.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import sympy
 
@@ -158,7 +160,6 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
 def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
     """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
     symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
-    from dataclasses import replace
 
 
     act = None

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
 
 from verify.base.errors import InvalidParameterError
@@ -98,7 +99,6 @@ class Quantifier:
 
 def spread(low: int, high: int, count: int) -> list[int]:
     """About ``count`` integers of [low, high]: both ends and log-spaced values (deterministic)."""
-    import numpy as np
 
     # Floats, not the ints: ends beyond int64 (n in 1..10**20) are fine as sample points.
     if low >= 1:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 import sympy
+from flint import arb
 
 from verify.certified import (
     CertificationError,
@@ -343,7 +344,6 @@ class BallQuantities:
         return self.kernel().derivative(rho)
 
     def T(self, l, s):
-        from flint import arb
 
 
         view = self.model.ball_view(arb(1))
@@ -360,7 +360,6 @@ class BallQuantities:
         raise Unavailable("a Monte-Carlo mean has no ball")
 
     def scalar(self, name: str):
-        from flint import arb
 
 
         if name == "C_sigma":

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
+from flint import arb
 
 from verify.certified.compile import RealBackend, compile_expression
 from verify.certified.errors import CertificationError
@@ -193,7 +194,6 @@ def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, 
     x = ±cos θ turns acos(±cos θ) into θ or π − θ and √(1 − cos² θ) into sin θ (θ ∈ [0, π]), so the
     gap is analytic in θ at 0 and the monotonicity proof runs in θ on [0, ANGLE]; the x-side
     neighbourhood is [cos ANGLE, 1] (or its mirror), its inner end rounded to overlap the rest."""
-    from flint import arb
 
     sign = 1 if point == 1 else -1
     theta = sympy.Symbol("theta", positive=True)

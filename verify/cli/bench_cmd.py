@@ -6,6 +6,8 @@ import json
 import os
 import platform
 
+import numpy as np
+
 from verify.base.files import output_file, write_atomic
 from verify.bench import BENCHMARKS
 
@@ -44,7 +46,6 @@ def _machine() -> dict:
 
 
 def _blas() -> str:
-    import numpy as np
 
     try:
         blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]

@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from tqdm import tqdm
+
 from verify import calibration
 from verify.base.files import output_file
 from verify.cli.arguments import positive_int
@@ -88,6 +90,5 @@ def run(args) -> int:
 def _progress(total: int, quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=total, unit="statement", file=sys.stderr, leave=False)

@@ -6,6 +6,7 @@ Exit status: 0 when the claim holds or is consistent with the measurements, 1 wh
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -33,7 +34,6 @@ factorial Sum(term, index, low, high); orders: O(...) Theta(...) Omega(...) as o
 
 
 def add_parser(sub) -> None:
-    import argparse
 
     p = sub.add_parser(
         "claim",

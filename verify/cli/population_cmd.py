@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
+import mpmath
+
 from verify.certified.balls import format_ball, to_payload, working_precision
 from verify.certified.population import certified_population
 from verify.cli.arguments import overlap, positive_int, precision
@@ -78,7 +80,6 @@ def run(args) -> int:
 
 def _print_precise(args, values, bounds) -> int:
     """Values at ``args.dps`` digits: JSON strings (a float would round them) or a table."""
-    import mpmath
 
     if args.json:
         json.dump({"instance": args.instance, "quantity": args.quantity, "method": args.method,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from verify.base.files import write_atomic
@@ -59,7 +60,6 @@ def render_all() -> None:
     workers = min(os.cpu_count() or 1, len(names))
     if workers <= 1:
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name, text in zip(names, pool.map(_build, names), strict=True):

@@ -28,7 +28,11 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+import mpmath
 import numpy as np
+import sympy
+from scipy.special import erf, expit, ndtr
+from sympy.calculus.singularities import singularities
 
 from verify.base.errors import (
     ActivationScaleError,
@@ -46,7 +50,6 @@ ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 
 def _symbol():
-    import sympy
 
     return sympy.Symbol("x", real=True)
 
@@ -70,7 +73,6 @@ def _abs_prime(x):
 
 
 def _sigmoid(x):
-    from scipy.special import expit
 
     return expit(x)
 
@@ -87,7 +89,6 @@ def _tanh_prime(x):
 
 
 def _erf(x):
-    from scipy.special import erf
 
     return erf(x)
 
@@ -102,13 +103,11 @@ def _softplus(x):
 
 
 def _gelu(x):
-    from scipy.special import ndtr
 
     return x * ndtr(x)
 
 
 def _gelu_prime(x):
-    from scipy.special import ndtr
 
     return ndtr(x) + x * np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
 
@@ -172,7 +171,6 @@ class Activation:
     @cached_property
     def derivative_expr(self):
         """σ' as a SymPy expression (Heaviside / DiracDelta at kinks and jumps)."""
-        import sympy
 
         return sympy.diff(self.expr, self.x)
 
@@ -184,7 +182,6 @@ class Activation:
     @property
     def has_jumps(self) -> bool:
         """True when σ is discontinuous, so σ' has a Dirac mass and E[σ'²] = ∞."""
-        import sympy
 
         return self.derivative_expr.has(sympy.DiracDelta)
 
@@ -202,7 +199,6 @@ class Activation:
 
     @cached_property
     def _lambdified_numpy(self):
-        import sympy
 
         modules = [{"Heaviside": lambda t, h0=0.5: np.heaviside(t, h0)}, "scipy", "numpy"]
         return (
@@ -223,8 +219,6 @@ class Activation:
 
 
 def _lambdify_mpmath(x, expr):
-    import mpmath
-    import sympy
 
     def heaviside(t, h0=0.5):
         return mpmath.mpf(1) if t > 0 else (mpmath.mpf(0) if t < 0 else mpmath.mpf(h0))
@@ -248,7 +242,6 @@ def _parse(source: str, name: str):
 
 def _kinks(expr, x) -> tuple:
     """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
-    import sympy
 
     candidates = []
     for node in sympy.preorder_traversal(expr):
@@ -282,8 +275,6 @@ def check_square_integrable(activation: Activation) -> None:
     registered activation and every polynomial meets).  The limit is taken by
     SymPy; where SymPy cannot decide, the growth is probed numerically.
     """
-    import mpmath
-    import sympy
 
     expr, x = activation.expr, activation.x
     sing = _real_singularities(expr, x)
@@ -347,7 +338,6 @@ def _validated_expression(expr, name: str):
 
 def check_scale(activation: Activation) -> None:
     """Raise :class:`ActivationScaleError` unless E[σ(g)²] <= :data:`MAX_SECOND_MOMENT`."""
-    import mpmath
 
     f = activation.mpmath_function
     with mpmath.workdps(15):
@@ -365,8 +355,6 @@ def check_scale(activation: Activation) -> None:
 
 
 def _real_singularities(expr, x) -> list:
-    import sympy
-    from sympy.calculus.singularities import singularities
 
     try:
         sing = singularities(expr, x, sympy.S.Reals)
@@ -378,7 +366,6 @@ def _real_singularities(expr, x) -> list:
 
 
 def _numerically_decays(activation: Activation, sign: int) -> bool:
-    import mpmath
 
     with mpmath.workdps(30):
         f = activation.mpmath_function

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+import sympy
 
 from verify.base.errors import ConvergenceError
 from verify.model.activations import Activation, get_activation
@@ -67,7 +68,6 @@ def fast_kernel(activation, tolerance: float = DEFAULT_TOLERANCE) -> FastKernel:
 
 
 def _build(act, tolerance: float) -> FastKernel:
-    import sympy
 
 
     k_expr = closed_form(act)
@@ -80,7 +80,6 @@ def _build(act, tolerance: float) -> FastKernel:
 
 
 def _vectorised(rho, expr):
-    import sympy
 
     f = sympy.lambdify(rho, expr, modules="numpy")
 

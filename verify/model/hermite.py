@@ -37,6 +37,7 @@ from dataclasses import dataclass
 
 import mpmath
 from mpmath.calculus.quadrature import TanhSinh
+from tqdm import tqdm
 
 from verify.base import cache
 from verify.base.errors import ConvergenceError, InvalidParameterError
@@ -214,7 +215,6 @@ def quadrature_coefficients(
     ConvergenceError
         If the estimates have not reached 10^-(dps+2) at ``max_degree``.
     """
-    from tqdm import tqdm
 
     target_exp10 = -(dps + TARGET_EXTRA_DIGITS)
     if progress is None:

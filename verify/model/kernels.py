@@ -28,6 +28,7 @@ import sys
 from dataclasses import dataclass
 
 import mpmath
+import sympy
 from mpmath.calculus.quadrature import TanhSinh
 from tqdm import tqdm
 
@@ -74,7 +75,6 @@ def validate_rho(rho) -> object:
 
 def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
-    import sympy
 
 
     rho = sympy.Symbol("rho", real=True)
@@ -139,7 +139,6 @@ def kernel(activation, rho, derivative: bool = False, dps: int = 30,
 
 
 def _evaluate_closed(expr, rho, dps: int):
-    import sympy
 
     (symbol,) = expr.free_symbols or {sympy.Symbol("rho", real=True)}
     with mpmath.workdps(dps + GUARD_DIGITS):

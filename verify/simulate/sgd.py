@@ -36,6 +36,7 @@ import math
 import sys
 
 import numpy as np
+from tqdm import tqdm
 
 from verify.base.errors import ConvergenceError, InvalidParameterError
 from verify.base.validation import SIZE_LIMITS, count, real, within_limit
@@ -202,7 +203,6 @@ def _diverged(step: int, replica: int, what: str, norm: float) -> None:
 def _progress(steps: int, quiet: bool, label: str):
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=steps, desc=f"simulate {label}", unit="step", file=sys.stderr)
 
