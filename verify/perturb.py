@@ -26,6 +26,7 @@ from functools import partial
 
 import numpy as np
 import sympy
+from flint import fmpq
 
 from verify.base.sweep import ordered_map
 from verify.checks import REGISTRY, load_all, run_check
@@ -103,7 +104,6 @@ def scaled(value, epsilon: sympy.Rational):
     if isinstance(value, tuple | list):
         return type(value)(scaled(v, epsilon) for v in value)
     if hasattr(value, "mid") and hasattr(value, "rad"):  # an Arb ball
-        from flint import fmpq
 
         return value * (1 + fmpq(int(epsilon.p), int(epsilon.q)))
     return value

@@ -20,6 +20,7 @@ from verify.certified.prover import prove_geq
 from verify.checks import certify
 from verify.checks.certify import attempt
 from verify.checks.core import check
+from verify.model.fast_kernels import fast_kernel
 from verify.model.hermite import hermite_coefficients
 from verify.model.instance import Instance, claim2, claim_2_rows, glm, orthonormal
 from verify.model.population import h
@@ -79,7 +80,6 @@ def remark_15(ctx) -> Outcome:
         g = glm(4, 12, GLM_XI_BAR * 2.0, activation, seed=int(ctx.rng(activation).integers(2**31)))
         closed = np.array([float(closed_h(g, x)) for x in ms])
         if mus is None:
-            from verify.model.fast_kernels import fast_kernel
             derived = 2 * fast_kernel("relu").derivative(ms)
             printed_values = None
         else:

@@ -228,7 +228,7 @@ def theorem_36(ctx) -> Outcome:
     rates = _theorem_36_rates()
     numbers = {"worst_loss_over_eps": worst, "evaluations": evaluated, "step_identity_error": step_error,
                "rate_limits": rates}
-    rates_ok = all(bool(sympy.sympify(v).is_positive) and sympy.sympify(v).is_finite for v in rates.values())
+    rates_ok = all(bool(sympy.sympify(v, strict=True).is_positive) and sympy.sympify(v, strict=True).is_finite for v in rates.values())
     if worst <= 1 + LOSS_TOL and step_error <= ROW_TOL and rates_ok:
         outcome = Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
                        f"{evaluated} (instance, xi, eps, sign) cases with C_sigma = Lip^2; step identity exact to "
@@ -239,7 +239,6 @@ def theorem_36(ctx) -> Outcome:
                               "The bound is loose (worst ratio well below 1): Lipschitz and Cauchy-Schwarz steps.",
                               "The proof's display E(sigma(<v_i,x>) - sigma(<v_i,x>))^2 should read v_i and "
                               "v-tilde_i, and it writes hat f for the candidate h."])
-        from verify.checks.certify import attempt
 
         return scoped(attempt(outcome, lambda: _certify_theorem_36(cases, ctx),
                               exact_parts="the two rates (SymPy limits)"),
@@ -290,7 +289,6 @@ def _theorem_36_step(ctx, balls: bool = False):
     inst = orthonormal(5, 12, 1.7, "relu", seed=int(ctx.rng("step").integers(2**31)))
     assert inst.W is not None and inst.u is not None and inst.u_hat is not None
     if balls:
-        from verify.checks import certify
 
         b = certify.instance_balls(inst)
         n = (1 + b.xi**2 / inst.k).sqrt()

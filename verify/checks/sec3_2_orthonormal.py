@@ -673,7 +673,6 @@ def d4_claim_1_proof(ctx) -> Outcome:
                    "(the next display has it): the bracket is (l+1)||λ||^2 + (xi^2/k) A m.",
                    "Decided by: the tail display alone, Pr = 1 (exact enumeration) against exp(-2k/(e m xi^2)) "
                    "evaluated in float64; the chain and the E-identity are exact but hold."])
-        from verify.checks import certify
 
         def decide():
             tail = certify.as_ball(certify.call_hook(claimed_claim_1_tail, certify.ball(q), certify.ball(m)),

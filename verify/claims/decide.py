@@ -311,5 +311,5 @@ def rerun_command(spec: ClaimSpec, setting: Setting, point: dict, keep: tuple = 
 
 
 def _number_text(value) -> str:
-    value = sympy.sympify(value)
+    value = sympy.sympify(value, strict=True)  # numbers only: text never reaches sympify
     return str(value) if not value.is_Float else repr(float(value))

@@ -21,6 +21,7 @@ import sympy
 from flint import arb
 from sympy.core.function import AppliedUndef
 
+from verify.base.budget import guarded
 from verify.base.errors import InvalidParameterError
 from verify.certified.balls import integer_power, interval
 from verify.certified.compile import constant, number_fraction
@@ -90,7 +91,6 @@ def _do_sum(s: sympy.Sum):
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
     if high == INFINITY:
-        from verify.base.budget import guarded
 
         result = guarded(f"claim: {s}", _closed_form, s.function, index, low)
         if (

@@ -31,6 +31,7 @@ from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
 from verify.claims.universal import certified_check, symbolic_step
+from verify.model.activations import get_activation
 from verify.verdict import Basis, clopper_pearson
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
@@ -44,7 +45,7 @@ GRID_OUTER = 5
 
 def bound_at(spec, setting) -> sympy.Expr:
     """q at this configuration, exactly (k, ξ, d substituted); a value outside [0, 1] is bad input."""
-    q = sympy.sympify(spec.probability.bound).xreplace(setting.values)
+    q = sympy.sympify(spec.probability.bound, strict=True).xreplace(setting.values)
     if not q.is_number or not q.is_real:
         raise QuantifierError(
             f"--prob {spec.probability.text!r}: the bound {q} is not a number at {setting.describe()}"
@@ -164,7 +165,6 @@ def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
 
     act = None
     if setting.activation:
-        from verify.model.activations import get_activation
 
         act = get_activation(setting.activation)
     pattern = replace(setting, model=model)

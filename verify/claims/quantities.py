@@ -33,6 +33,7 @@ from verify.certified import (
 )
 from verify.certified.balls import exact, integer_power
 from verify.certified.compile import constant
+from verify.claims.parity import exact_coefficient, opaque_kernel
 from verify.claims.statistics import gradient_energy
 from verify.model.arithmetic import EXACT
 from verify.model.diagnostics import information_exponent
@@ -124,7 +125,6 @@ class ExactQuantities:
 
         values = exact_coefficients(self.act, int(p) + 1) if self.act is not None else None
         if values is None:
-            from verify.claims.parity import exact_coefficient
 
             value = exact_coefficient(self.act, int(p)) if self.act is not None else None
             if value is None:
@@ -136,8 +136,6 @@ class ExactQuantities:
         try:
             return self.kernel(False).subs(self.rho, rho)
         except Unavailable:
-            from verify.claims.parity import opaque_kernel
-
             opaque = opaque_kernel(self.act) if self.act is not None else None
             if opaque is None:
                 raise
@@ -171,7 +169,6 @@ class ExactQuantities:
         if name == "C_sigma":
             return self.kernel(True).subs(self.rho, 1)
         if name == "lstar":
-            from verify.model.hermite_exact import exact_coefficients
 
             values = exact_coefficients(self.act, LSTAR_TERMS)
             if values is None:

@@ -40,7 +40,10 @@ import sympy
 
 from verify.base.budget import guarded
 from verify.base.errors import clip
+from verify.certified import prover
 from verify.certified.balls import dyadic, interval, working_precision
+from verify.certified.compile import constant
+from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
     ClaimEvaluationError,
@@ -55,8 +58,9 @@ from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
-from verify.claims.touching import prove_touching
+from verify.claims.touching import exact_zero_in_stall, prove_touching
 from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
 from verify.verdict import Basis, maximise
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
@@ -250,7 +254,6 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     if op in ("<", ">"):
         # A strict relation fails where the sides are exactly equal: at an end, or the simplest
         # rational of the interval where the prover stalled (where balls can never decide it).
-        from verify.claims.touching import exact_zero_in_stall
 
         point = exact_zero_in_stall(difference, variable, as_fraction(low), as_fraction(high))
         if point is not None:
@@ -278,9 +281,8 @@ def _gap_function(setting, act, lhs, rhs, op):
 
 
 def point_balls(point: dict) -> dict:
-    from verify.certified.compile import constant
-
-    return {s: constant(sympy.sympify(v)) for s, v in point.items()}
+    """A configuration's exact values (ints, Fractions, SymPy numbers) as balls."""
+    return {s: constant(EXACT.number(v)) for s, v in point.items()}
 
 
 def _decide_ball(op: str, value) -> str:
@@ -308,7 +310,6 @@ def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
 
 
 def _prove(setting, op, gap, full) -> Decision:
-    from verify.certified.prover import Status, constant, prove_geq
 
     box = setting.box
     if op == "==" or not box:
@@ -332,7 +333,7 @@ def _prove(setting, op, gap, full) -> Decision:
     a, b = as_fraction(box[inner][0], -1), as_fraction(box[inner][1], +1)  # outward: a proof covers the box
     budget = PROVER_EVALUATIONS[full]
     if outer is None:
-        result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget,
+        result = prove_geq(lambda t: gap({inner: t}), prover.constant(0), a, b, max_evaluations=budget,
                            strict=op in ("<", ">"))
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {}, box)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from verify import calibration
+from verify import calibration, perturb
 from verify.base.files import output_file
 from verify.cli.arguments import positive_int
 
@@ -63,7 +63,6 @@ def run(args) -> int:
     print(calibration.headline(summary, len(results)))
     perturbations = None
     if args.checks:
-        from verify import perturb
 
         perturbations = perturb.run_all(workers=args.workers)
         print()

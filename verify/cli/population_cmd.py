@@ -17,6 +17,7 @@ from verify.certified.population import certified_population
 from verify.cli.arguments import overlap, positive_int, precision
 from verify.model import population
 from verify.model.instance import load
+from verify.model.series import h_series
 
 SERIES_DPS = 30
 
@@ -50,7 +51,6 @@ def run(args) -> int:
         return _run_certified(args, inst)
     bounds = None
     if args.method == "series":
-        from verify.model.series import h_series
 
         series = h_series(inst, args.terms, args.dps or SERIES_DPS)
         pairs = [series.evaluate(m) for m in args.m]

@@ -27,7 +27,7 @@ import json
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory, write_atomic
 from verify.base.sweep import run_sweep
-from verify.figures import paper_setup
+from verify.figures import full_tier, paper_setup
 from verify.figures.common import (
     COLUMNS,
     NOT_REPRODUCED_AT_FULL_STATUS,
@@ -36,6 +36,7 @@ from verify.figures.common import (
     collecting,
     table_csv,
 )
+from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
 
 SETUP_CHOICES = (*paper_setup.SETUPS, "both")
 
@@ -152,7 +153,6 @@ def _normalised(module, tier: str, scheduler, progress, out, batch_rule: bool) -
     results = _judge(module, table)
     extra: dict = {}
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
-        from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
 
         capped = horizon_capped(params)
         for _, ok, nums in results:
@@ -185,7 +185,6 @@ def paper_params(module, tier: str) -> dict:
     params.update(copy.deepcopy(module.PAPER_SETUP[tier]))
     params.update(setup="paper", model="paper", lr_rule="shared")
     if params.get("lr") is None:
-        from verify.figures import full_tier
 
         ref = params["reference"]
         plan = full_tier.plan_run(ref, full_tier.SAFETY_CAP)

@@ -34,6 +34,7 @@ import sympy
 from scipy.special import erf, expit, ndtr
 from sympy.calculus.singularities import singularities
 
+from verify.base.budget import guarded, guarded_if_forced
 from verify.base.errors import (
     ActivationScaleError,
     MalformedExpressionError,
@@ -444,7 +445,6 @@ def get_activation(name: str) -> Activation:
         source = key[len(EXPR_PREFIX) :].strip()
         if not source:
             raise MalformedExpressionError("activation 'expr:' has an empty expression")
-        from verify.base.budget import guarded, guarded_if_forced
 
         # Parsing is bounded by the static limits; the SymPy limits, solveset and quadrature
         # below are not, so they run in a worker under the time and memory guard.

@@ -40,9 +40,12 @@ from mpmath.calculus.quadrature import TanhSinh
 from tqdm import tqdm
 
 from verify.base import cache
+from verify.base.budget import guarded
 from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.base.expressions import parse_expression
 from verify.base.validation import count
 from verify.model.activations import Activation, get_activation
+from verify.model.hermite_exact import exact_coefficients
 from verify.model.quadrature import GUARD_DIGITS, extrapolated_error, integration_intervals
 
 MIN_DPS = 15
@@ -123,10 +126,8 @@ def hermite_coefficients(
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     result = None
     if method in ("auto", "exact"):
-        from verify.model.hermite_exact import exact_coefficients
 
         if act.name.startswith("expr:"):
-            from verify.base.budget import guarded
 
             # Untrusted text: SymPy's simplify and expand run under the time and memory guard.
             exact = guarded(f"activation {act.name!r}", exact_coefficients, act, terms)
@@ -191,7 +192,6 @@ def _from_payload(p: dict, activation: str, dps: int, terms: int) -> HermiteCoef
     exact = None
     if "exact" in p:
         # Cache files are data, not code: exact values go through the whitelist parser.
-        from verify.base.expressions import parse_expression
 
         exact = tuple(parse_expression(e, variables={}, what="cached exact Hermite coefficient",
                                        max_integer_digits=EXACT_INTEGER_DIGITS) for e in p["exact"])
