@@ -21,6 +21,7 @@ __version__ = "0.1.0"
 
 def claim(text: str, **options):
     """Decide a claim about the model; see :func:`verify.claims.claim` (returns the Outcome)."""
+    # lazy: `import verify` stays free of SymPy and the claim engine (0.5 s) until a claim is decided
     from verify.claims import claim as decide
 
     return decide(text, **options)

@@ -122,6 +122,7 @@ def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
     status = 0
     try:
         try:
+            # lazy: POSIX only; the guard runs without a memory limit where it is missing
             import resource
 
             limit = _address_space() + memory

@@ -48,6 +48,7 @@ def cache_dir() -> Path:
     override = os.environ.get(CACHE_ENV)
     if override:
         return Path(override)
+    # lazy: only when no VERIFY_CACHE_DIR override is set
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("verify"))
@@ -60,6 +61,7 @@ def _canonical(value: Any) -> str:
 def _package_version() -> str:
     """The installed package's version, from its metadata (importing ``verify`` itself from here
     would close an import cycle: the package's __init__ reaches the claims, which use the cache)."""
+    # lazy: importlib.metadata reads the installed distribution's files; only a cache write needs it
     from importlib.metadata import PackageNotFoundError, version
 
     try:

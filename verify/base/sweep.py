@@ -162,6 +162,7 @@ def _single_threaded_blas():
 
 def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
     try:
+        # lazy: dask is an optional extra, needed only with --scheduler
         from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:

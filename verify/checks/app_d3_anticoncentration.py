@@ -383,6 +383,7 @@ def lemma_25(ctx) -> Outcome:
     Cited.  Sanity check on Q = g_1g_2 (d = 2, Var = 1): Pr[|g_1g_2| ≤ ε] = E[2Φ(ε/|g_2|) − 1]
     by scipy.integrate.quad on [0, ε], [ε, 1], [1, 40], divided by ε^{1/2}, for ε = 10^{−6}…1.
     """
+    # lazy: scipy.stats and scipy.integrate cost 0.6 s at import; only this check's quadrature needs them
     from scipy import integrate
     from scipy.stats import norm
 
@@ -505,6 +506,7 @@ def _excess_outcome(label: str, excess: dict, table: dict, parameters: dict) -> 
 
 def _binomial_sum_law(k: int):
     """Values and probabilities of Σ_i b_i, b uniform on {±1}^k (exact)."""
+    # lazy: scipy.stats costs 0.6 s at import; only this check needs it
     from scipy.stats import binom
 
     n = np.arange(k + 1)

@@ -279,6 +279,7 @@ def assumption_3(ctx) -> Outcome:
     Σ_i (1/k)σ(√k·(1/√k)⟨u,x⟩) − σ(⟨u,x⟩) = 0 for k = 1..12, the GLM c lies in the quantized
     set, and the glm generator's teacher rows equal u (1e-12) so f_θ(x) = σ(⟨u,x⟩) per sample.
     """
+    # lazy: scipy.stats costs 0.6 s at import; only this check's goodness-of-fit test needs it
     from scipy.stats import chisquare
 
 

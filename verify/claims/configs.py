@@ -116,7 +116,8 @@ def build_spec(
     seed: int = 0,
     full: bool = False,
 ) -> ClaimSpec:
-    """Parse and validate every part of a claim (else a one-line :class:`~verify.base.errors.VerifyInputError`)."""
+    """Parse and validate every part of a claim (else a one-line
+    :class:`~verify.base.errors.VerifyInputError`)."""
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}

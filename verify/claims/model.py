@@ -117,14 +117,15 @@ class Model:
         }
 
     def view(self, xi: float) -> Numbers:
-        """The float64 instance at scale ξ, for :mod:`verify.model.population` (which reads only these fields)."""
+        """The float64 instance at scale ξ, for :mod:`verify.model.population`."""
         a = self.arrays
-        return Numbers(self.k, float(xi), self.activation, a["lam"], a["c"], a["c_hat"], a["gram"], self.scratch,
-                       self.d)
+        return Numbers(self.k, float(xi), self.activation, a["lam"], a["c"], a["c_hat"], a["gram"],
+                       self.scratch, self.d)
 
     def exact_view(self, xi) -> Numbers:
         """The instance in SymPy numbers at scale ξ (a number or a symbol), for the symbolic step."""
-        return Numbers(self.k, xi, self.activation, self.lam, self.c, self.c_hat, self.gram, self.scratch, self.d)
+        return Numbers(self.k, xi, self.activation, self.lam, self.c, self.c_hat, self.gram, self.scratch,
+                       self.d)
 
     def instance(self, xi: float):
         """A validated :class:`~verify.model.instance.Instance` (without W, u, û, which no quantity needs:

@@ -38,6 +38,7 @@ TAIL = 1e-7
 
 @cache
 def t_critical(batches: int = BATCHES) -> float:
+    # lazy: scipy.stats costs 0.6 s at import; only Monte-Carlo claims need the t quantile
     from scipy.stats import t
 
     return float(t.ppf(1 - TAIL / 2, batches - 1))

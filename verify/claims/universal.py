@@ -42,7 +42,7 @@ from verify.base.budget import guarded
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import dyadic, interval, working_precision
-from verify.certified.compile import constant
+from verify.certified.compile import constant as number_ball
 from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
@@ -282,7 +282,7 @@ def _gap_function(setting, act, lhs, rhs, op):
 
 def point_balls(point: dict) -> dict:
     """A configuration's exact values (ints, Fractions, SymPy numbers) as balls."""
-    return {s: constant(EXACT.number(v)) for s, v in point.items()}
+    return {s: number_ball(EXACT.number(v)) for s, v in point.items()}
 
 
 def _decide_ball(op: str, value) -> str:
@@ -355,7 +355,7 @@ def _prove(setting, op, gap, full) -> Decision:
         def slice_gap(t, fixed=fixed):
             return gap({inner: t} | fixed)
 
-        result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget, strict=op in ("<", ">"))
+        result = prove_geq(slice_gap, prover.constant(0), a, b, max_evaluations=budget, strict=op in ("<", ">"))
         proofs += 1
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))}, box)

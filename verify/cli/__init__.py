@@ -29,6 +29,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # lazy: the entry point loads its subcommands and options when the parser is built, and the
+    # subcommands import the package they drive, so `import verify.cli` itself stays light
     from verify.cli import (
         bench_cmd,
         calibrate_cmd,
@@ -78,6 +80,7 @@ def _stdout_closed() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # lazy: the entry point loads the budget only when a command runs
     from verify.base.budget import limits
     from verify.base.validation import allow_large_sizes
 

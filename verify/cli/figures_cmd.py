@@ -87,6 +87,7 @@ def _check_scheduler(address: str, timeout: float) -> None:
     """Fail fast, in one line, when no scheduler answers (before any work is done)."""
 
     try:
+        # lazy: dask is an optional extra, needed only with --scheduler
         from distributed import Client
     except ImportError:
         raise InvalidParameterError("--scheduler needs dask.distributed") from None

@@ -83,10 +83,7 @@ def _write_json(path, meta: dict) -> None:
 
 def _draw(module, rows: list[tuple], params: dict, out, stem: str) -> dict:
     """stem.csv (exactly the plotted rows) and stem.png; returns the table."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     write_atomic(out / f"{stem}.csv", table_csv(rows).encode())
     table = _columns(rows)
@@ -99,8 +96,19 @@ def _draw(module, rows: list[tuple], params: dict, out, stem: str) -> dict:
     return table
 
 
-def _save(fig, path) -> None:
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display)."""
+    # lazy: matplotlib costs 0.6 s at import and is needed only when a PNG is drawn
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path) -> None:
+    plt = _pyplot()
 
     fig.tight_layout()
     buf = io.BytesIO()
@@ -112,10 +120,7 @@ def _save(fig, path) -> None:
 def _draw_setups(module, tables: dict, out) -> None:
     """NAME.setups.csv (exactly the plotted data) and NAME.setups.png: the figure's summary under
     both setups side by side (``module.setup_rows``, ``module.setup_plot``)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     rows = module.setup_rows(tables)
     write_atomic(out / f"{module.NAME}.setups.csv", table_csv(rows).encode())

@@ -9,8 +9,8 @@ Where each formula lives:
 - :mod:`verify.model.hermite_exact` exact μ_p where a closed form exists (SymPy)
 - :mod:`verify.model.kernels`      the dual kernel K_σ(ρ) and K'_σ(ρ): closed forms, quadrature, series
 - :mod:`verify.model.fast_kernels` K and K' vectorised in float64
-- :mod:`verify.model.arithmetic`   the number systems one formula is evaluated in (float64, mpmath, SymPy; balls in
-  :mod:`verify.certified.balls`)
+- :mod:`verify.model.arithmetic`   the number systems a formula is evaluated in (float64, mpmath,
+  SymPy; Arb balls in :mod:`verify.certified.balls`)
 - :mod:`verify.model.geometry`     the row norms n_i = √(D + ξ²c_i²) and the overlaps ρ_ij(m)
 - :mod:`verify.model.population`   **Φ(m) and h(m)** (Appendix D.1), over any arithmetic
 - :mod:`verify.model.series`       the coefficients h_l of h(m) = Σ_l h_l m^l (Proposition 4)

@@ -25,10 +25,14 @@ import sympy
 class Arithmetic(Protocol):
     """What a formula needs of a number system beyond NumPy's operator dispatch."""
 
-    name: str
-    #: True when the entries are Python objects (one m at a time), False for float64 arrays
-    #: (any array of m at once, broadcast over the last two axes).
-    objects: bool
+    @property
+    def name(self) -> str:
+        """What the reports call this arithmetic."""
+
+    @property
+    def objects(self) -> bool:
+        """True when the entries are Python objects (one m at a time), False for float64 arrays
+        (any array of m at once, broadcast over the last two axes)."""
 
     def number(self, value: Any) -> Any:
         """A stored number (int, float64, Fraction, or already one of this arithmetic's) as a number here."""

@@ -237,7 +237,8 @@ def _series_kernel(act, dps: int) -> _PreciseKernel:
 
     def at_end(r):
         if r not in ends:
-            ends[r] = (square, square_error) if r == 1 else gaussian_expectation(lambda t: s(t) * s(-t), kinks, dps)
+            opposite = gaussian_expectation(lambda t: s(t) * s(-t), kinks, dps) if r == -1 else None
+            ends[r] = (square, square_error) if r == 1 else opposite
         return ends[r]
 
     def value(r):

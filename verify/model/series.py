@@ -117,16 +117,19 @@ def series_from(geometry: PairGeometry, mu2: Sequence, terms: int, s_terms: int,
     weight_abs = up(arith.fsum(abs(weight[ij] * a[ij]) for ij in pairs))
     coefficients, s_bounds = [], []
     for l in range(terms):
-        total = arith.fsum(math.comb(l + s, l) * (l + s + 1) * mu2[l + s + 1] * sums[s][l] for s in range(s_terms))
+        total = arith.fsum(math.comb(l + s, l) * (l + s + 1) * mu2[l + s + 1] * sums[s][l]
+                           for s in range(s_terms))
         coefficients.append(2 * xi2 ** (l + 1) * total)
         weight_l = arith.fsum(abs(weight[ij]) * abs(a[ij]) ** (l + 1) for ij in pairs)
-        s_bounds.append(up(2 * xi2 ** (l + 1) * weight_l * max_binomial_power(l, s_terms, r) * rest(l + s_terms)))
+        reach = max_binomial_power(l, s_terms, r)
+        s_bounds.append(up(2 * xi2 ** (l + 1) * weight_l * reach * rest(l + s_terms)))
     return HSeries(arith, tuple(coefficients), tuple(s_bounds), s_terms, tail, weight_abs, a_max, r,
                    xi2, dps)
 
 
 def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) -> HSeries:
-    """The first ``terms`` coefficients h_l in mpmath, each summed over s < ``s_terms`` (default 4·terms + 40)."""
+    """The first ``terms`` coefficients h_l in mpmath, each summed over s < ``s_terms``
+    (default 4·terms + 40)."""
     terms = validate_terms(terms)
     dps = validate_dps(dps)
     s_terms = validate_terms(4 * terms + 40 if s_terms is None else s_terms)

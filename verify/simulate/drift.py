@@ -83,6 +83,7 @@ def drift_ode(instance, m0: float, lr: float, steps: int, eps: float = 0.01,
     recovery steps from the solver's event location, on the side of the start: s·m ≥ 1/2 and
     s·m ≥ 1 − ε with s = sign(m0) (+1 for m0 = 0), so a run from sign(h(0))/√d towards −u
     (frozen ĉ with h(0) < 0) has recovery times too."""
+    # lazy: scipy.integrate costs 0.4 s at import; only the ODE integration needs it
     from scipy.integrate import solve_ivp
 
     _check(m0, lr, steps, eps)

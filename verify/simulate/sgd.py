@@ -116,6 +116,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     counts = [0, *(int(n) // batch for n in np.diff(record_at))]  # updates before each record
     bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
     if engine == "compiled":
+        # lazy: the compiled engine imports numba (0.2 s) and JIT-compiles; only --engine compiled needs it
         from verify.simulate.compiled import CompiledEngine
 
         compiled = CompiledEngine(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
@@ -159,6 +160,7 @@ def _resolve_engine(engine: str, problem: Problem, batch: int) -> tuple[str, str
         engine = "compiled" if batch == 1 else "reduced"
     if engine != "compiled":
         return engine, None
+    # lazy: the compiled engine imports numba (0.2 s); only --engine compiled needs it
     from verify.simulate.compiled import unsupported_reason
 
     reason = unsupported_reason(problem)
@@ -213,7 +215,8 @@ class _LossRecorder:
     def __init__(self, problem: Problem, mode, reason: str | None, samples: int, rng):
         self.problem, self.mode, self.reason, self.samples, self.rng = problem, mode, reason, samples, rng
         if reason is None:
-            self.method = "closed form (verify.model.population" + (", scratch rows)" if problem.scratch else ")")
+            rows = ", scratch rows)" if problem.scratch else ")"
+            self.method = "closed form (verify.model.population" + rows
         elif samples:
             self.method = f"monte carlo, {samples} samples per record (no closed form: {reason})"
         else:

@@ -1,4 +1,4 @@
-"""The verdict vocabulary and the statistics that decide sampled verdicts (see :mod:`verify.verdict.outcome`)."""
+"""The verdict vocabulary and the statistics that decide sampled verdicts (:mod:`verify.verdict.outcome`)."""
 
 from verify.verdict.outcome import (
     SCOPES,
@@ -26,7 +26,8 @@ from verify.verdict.statistics import (
 )
 
 __all__ = [
-    "CONFIDENCE", "SCOPES", "Z_CRIT", "Basis", "ExponentFit", "FailureKind", "Outcome", "ProbabilityComparison",
-    "SearchResult", "Verdict", "apply_scope_rule", "clopper_pearson", "compare_probability", "default_failure_kind",
-    "fit_exponent", "maximise", "method_basis", "residual_text", "scoped", "weakest_basis", "z_score",
+    "CONFIDENCE", "SCOPES", "Z_CRIT", "Basis", "ExponentFit", "FailureKind", "Outcome",
+    "ProbabilityComparison", "SearchResult", "Verdict", "apply_scope_rule", "clopper_pearson",
+    "compare_probability", "default_failure_kind", "fit_exponent", "maximise", "method_basis",
+    "residual_text", "scoped", "weakest_basis", "z_score",
 ]

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 
 
 @dataclass(frozen=True)
@@ -30,6 +29,9 @@ def maximise(ratio: Callable[[np.ndarray], float], bounds: Sequence[tuple[float,
     ``ratio`` maps a point of the box to (claimed left side)/(claimed bound);
     a worst value above 1 is a counterexample.  Points are clipped to the box.
     """
+    # lazy: scipy.optimize costs 0.35 s at import; only a search needs it
+    from scipy.optimize import minimize
+
     lo = np.array([b[0] for b in bounds], float)
     hi = np.array([b[1] for b in bounds], float)
 

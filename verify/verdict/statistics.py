@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import beta
-from scipy.stats import t as student_t
 
 CONFIDENCE = 1 - 1e-6
 Z_CRIT = 5.33
@@ -27,6 +25,9 @@ Z_CRIT = 5.33
 def clopper_pearson(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Exact binomial interval for a proportion."""
     alpha = 1 - confidence
+    # lazy: scipy.stats costs 0.6 s at import; only sampled verdicts need it
+    from scipy.stats import beta
+
     lo = 0.0 if successes == 0 else float(beta.ppf(alpha / 2, successes, trials - successes + 1))
     hi = 1.0 if successes == trials else float(beta.ppf(1 - alpha / 2, successes + 1, trials - successes))
     return lo, hi
@@ -91,6 +92,9 @@ def fit_exponent(x: Sequence[float], y: Sequence[float], confidence: float = 0.9
     dof = lx.size - 2
     s2 = float(resid @ resid) / dof
     se = math.sqrt(s2 / float(((lx - lx.mean()) ** 2).sum()))
+    # lazy: scipy.stats costs 0.6 s at import; only fitted verdicts need it
+    from scipy.stats import t as student_t
+
     half = float(student_t.ppf(0.5 + confidence / 2, dof)) * se
     slope = float(coef[0])
     return ExponentFit(slope, slope - half, slope + half, float(coef[1]), confidence)
