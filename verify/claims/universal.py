@@ -355,7 +355,8 @@ def _prove(setting, op, gap, full) -> Decision:
         def slice_gap(t, fixed=fixed):
             return gap({inner: t} | fixed)
 
-        result = prove_geq(slice_gap, prover.constant(0), a, b, max_evaluations=budget, strict=op in ("<", ">"))
+        result = prove_geq(slice_gap, prover.constant(0), a, b, max_evaluations=budget,
+                           strict=op in ("<", ">"))
         proofs += 1
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))}, box)

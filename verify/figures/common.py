@@ -37,6 +37,8 @@ WEAK = 0.5
 STRONG = 0.9
 #: The JSON status of a claim the --full data do not reproduce (the claim stays, holds: false).
 NOT_REPRODUCED_AT_FULL_STATUS = "not reproduced at full size"
+#: How a caption claim a figure declares not reproduced at the quick size is marked when it fails.
+NOT_REPRODUCED_AT_QUICK_STATUS = "not reproduced at quick size"
 COLUMNS = ("panel", "series", "quantity", "step", "value")
 
 
@@ -101,14 +103,14 @@ class TasksCollected(Exception):
 _COLLECTED: list | None = None
 
 
-def collecting(module, params: dict) -> list:
-    """The tasks ``module.compute(params)`` would sweep, without running them: the runner
+def collecting(spec, params: dict) -> list:
+    """The tasks ``spec.compute(params)`` would sweep, without running them: the runner
     gathers the tasks of several step sizes into one sweep (one process pool), after which
     each ``compute`` finds its results in the sweep cache."""
     global _COLLECTED
     _COLLECTED = []
     try:
-        module.compute(copy.deepcopy(params), None, False)
+        spec.compute(copy.deepcopy(params), None, False)
     except TasksCollected:
         pass
     finally:

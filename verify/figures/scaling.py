@@ -19,13 +19,12 @@ every replica that reached it, with a 99.9 % Student-t interval.  The population
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
 from verify.base.sweep import Task
 from verify.figures import common
-from verify.figures.runner import run_figure
+from verify.figures.spec import FigureSpec
 from verify.simulate import drift_map
 from verify.simulate.modes import get_mode
 from verify.simulate.problem import build_problem
@@ -256,5 +255,13 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(
+    name=NAME,
+    paper=PAPER,
+    figsize=FIGSIZE,
+    params=PARAMS,
+    choices=CHOICES,
+    compute=compute,
+    plot=plot,
+    claims=claims,
+)

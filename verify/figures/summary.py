@@ -44,9 +44,9 @@ def summarize(directory: str | Path) -> dict:
             continue
         claims, tier, setups = found
         tiers.add(tier)
-        if not hasattr(module, "PAPER_SETUP"):
+        if not module.appendix_b:
             setups = sorted({*setups, "paper"})  # not an Appendix B figure: its paper cells read n/a
-        figures[name] = {"figure": module.PAPER.split(":")[0], "setups": setups, "claims": claims}
+        figures[name] = {"figure": module.paper.split(":")[0], "setups": setups, "claims": claims}
     if not figures:
         raise InvalidParameterError(f"{directory} has no figure JSONs "
                                     f"(run `verify figures --out {directory}`)")
