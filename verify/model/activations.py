@@ -43,6 +43,7 @@ from verify.base.errors import (
     VerifyInputError,
 )
 from verify.base.expressions import parse_expression
+from verify.model.polynomials import normalized_hermite
 
 EXPR_PREFIX = "expr:"
 HERMITE_DEGREES = range(1, 9)
@@ -130,11 +131,8 @@ def _one(x):
 
 
 def _normalized_hermite(p: int, x):
-    """h_p(x) = He_p(x)/√p! by the three-term recurrence (stable for all x)."""
-    h_prev, h = np.zeros_like(x), np.ones_like(x)
-    for q in range(p):
-        h_prev, h = h, (x * h - math.sqrt(q) * h_prev) / math.sqrt(q + 1)
-    return h
+    """h_p(x) = He_p(x)/√p! on a NumPy array (:mod:`verify.model.polynomials`)."""
+    return normalized_hermite(p, x, np.ones_like(x))
 
 
 # --- the registry ----------------------------------------------------------------

@@ -1,0 +1,29 @@
+r"""The probabilists' Hermite polynomials He_p, for every arithmetic.
+
+He_0 = 1, He_1 = x, He_{q+1} = x He_q − q He_{q−1}; the normalised h_p = He_p/√p! of the paper
+(§1.4) are orthonormal under N(0, 1).  The recurrence's constants are integers, so it is exact in
+SymPy, and in ball arithmetic every radius shrinks with the working precision.
+
+Written once here for NumPy arrays (the Hermite activations), mpmath numbers and complex Arb
+balls (:mod:`verify.certified.gaussian`).  Two engines keep a specialised copy for speed and
+are tested against this one: the fixed-point integer loop of :mod:`verify.model.hermite` and the
+numba kernel of :mod:`verify.simulate.compiled`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def probabilists_hermite(p: int, x: Any, one: Any = 1) -> Any:
+    """He_p(x); ``one`` is the arithmetic's 1 (e.g. ``numpy.ones_like(x)``, ``acb(1)``)."""
+    previous, current = one * 0, one
+    for q in range(p):
+        previous, current = current, x * current - q * previous
+    return current
+
+
+def normalized_hermite(p: int, x: Any, one: Any = 1) -> Any:
+    """h_p(x) = He_p(x)/√p! (in float64 arithmetic for the normaliser)."""
+    return probabilists_hermite(p, x, one) / math.sqrt(math.factorial(p))
