@@ -115,7 +115,8 @@ def test_no_cycles_between_packages():
     street (a cycle between two packages hides inside their files even when no two files form one)."""
     graph: dict[str, set[str]] = {}
     for module, targets in import_graph().items():
-        graph.setdefault(_layer(module), set()).update(_layer(t) for t in targets if _layer(t) != _layer(module))
+        layer = _layer(module)
+        graph.setdefault(layer, set()).update(_layer(t) for t in targets if _layer(t) != layer)
     for targets in list(graph.values()):
         for t in targets:
             graph.setdefault(t, set())

@@ -79,7 +79,8 @@ def test_series_coefficients_are_the_same_code_in_mpmath_and_balls(k, seed, xi, 
 def test_hermite_polynomials_once(p):
     x = np.linspace(-4.0, 4.0, 33)
     reference = np.polynomial.hermite_e.hermeval(x, [0] * p + [1])
-    np.testing.assert_allclose(probabilists_hermite(p, x, np.ones_like(x)), reference, rtol=1e-13, atol=1e-12)
+    computed = probabilists_hermite(p, x, np.ones_like(x))
+    np.testing.assert_allclose(computed, reference, rtol=1e-13, atol=1e-12)
     # the exact recurrence: integer constants, so integers in, integers out
     assert probabilists_hermite(p, 3) == int(round(float(np.polynomial.hermite_e.hermeval(3.0, [0] * p + [1]))))
     if 1 <= p <= 8:
