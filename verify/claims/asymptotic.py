@@ -10,7 +10,8 @@ maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
 1. **symbolic**, when the ratio has a closed form in the growth variable (no instance whose size
    grows with it): ``sympy.limit`` of the ratio at infinity; a finite positive limit proves all
    three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
-2. **statistical** otherwise: the ratio at GROWTH_POINTS values of the growth variable (log-spaced
+2. **statistical** otherwise: the ratio at the GROWTH_POINTS values of the growth variable
+   (:mod:`verify.claims.configurations`: log-spaced
    over its range) and the least-squares slope of log ratio against log growth with a Student-t
    interval at 99.9 % (:func:`verify.verdict.fit_exponent`), for both the upper and the
    lower ratio; zero ratios are kept and reported, never dropped.  An interval wholly above
@@ -33,36 +34,13 @@ from verify.base.budget import guarded
 from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
-from verify.claims.quantifiers import QuantifierError, spread
 from verify.claims.quantities import ExactQuantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
 from verify.model.activations import get_activation
 from verify.verdict import Basis, fit_exponent
 
-#: Values of the growth variable in a fit (quick / --full).
-GROWTH_POINTS = (6, 10)
 #: Exponent decisions sit at ± this value, halfway to an exponent off by 1/2 (:func:`judge_exponents`).
 DECISION_EXPONENT = 0.25
-#: Relations that go with each order (O bounds from above, Omega from below).
-ORDER_RELATIONS = {"O": ("==", "<=", "<"), "Omega": ("==", ">=", ">"), "Theta": ("==",)}
-
-
-def growth_points(q, full: bool) -> list:
-    """Log-spaced values of a real growth variable, as exact decimals with 3 significant digits."""
-    count = GROWTH_POINTS[full]
-    values = np.geomspace(float(q.low), float(q.high), count)
-    return list(dict.fromkeys(sympy.Rational(f"{v:.3g}") for v in values))
-
-
-def check_relation(claim) -> None:
-    if claim.op not in ORDER_RELATIONS[claim.order]:
-        raise QuantifierError(
-            f"claim: {claim.order}(...) goes with {' or '.join(ORDER_RELATIONS[claim.order])}, not {claim.op}"
-        )
-
-
-def integer_growth_points(q, full: bool) -> list:
-    return [sympy.Integer(v) for v in spread(int(q.low), int(q.high), GROWTH_POINTS[full])]
 
 
 def decide(spec, settings) -> list[tuple]:

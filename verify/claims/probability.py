@@ -39,8 +39,6 @@ from verify.verdict import Basis, clopper_pearson
 NEAR = 1e-6
 #: The float64 evaluators' absolute accuracy (~1e-14) with room: sides closer than this are near.
 ABSOLUTE_FLOOR = 1e-12
-#: Grid points of a real instance parameter (ξ) in a probability claim, both ends included.
-GRID_OUTER = 5
 
 
 def bound_at(spec, setting) -> sympy.Expr:
