@@ -32,8 +32,11 @@ class Judged(NamedTuple):
 
 def decisions(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
     """The decisions of ``spec``'s mode, lazily."""
-    decide_mode = {"asymptotic": _asymptotic, "probability": _probability}.get(spec.mode, _universal)
-    return decide_mode(spec, configurations)
+    if spec.mode == "asymptotic":
+        return _asymptotic(spec, configurations)
+    if spec.mode == "probability":
+        return _probability(spec, configurations)
+    return _universal(spec, configurations)
 
 
 def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:

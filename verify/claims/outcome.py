@@ -33,8 +33,12 @@ weakest = weakest_basis  # one rule for verify check and verify claim (verify.ch
 
 def build(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[Judged]) -> Outcome:
     """The Outcome of the decisions ``judged`` (one per configuration, or per asymptotic group)."""
-    build_mode = {"asymptotic": _asymptotic, "probability": _probability}.get(spec.mode, _universal)
-    outcome = build_mode(spec, configurations, judged)
+    if spec.mode == "asymptotic":
+        outcome = _asymptotic(spec, configurations, judged)
+    elif spec.mode == "probability":
+        outcome = _probability(spec, configurations, judged)
+    else:
+        outcome = _universal(spec, configurations, judged)
     outcome.parameters.update(parameters(spec))
     return outcome
 
