@@ -25,15 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import VerifyInputError
-from verify.verdict import (
-    Basis,
-    FailureKind,
-    Outcome,
-    Verdict,
-    apply_scope_rule,
-    default_failure_kind,
-    method_basis,
-)
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule
+from verify.verdict.outcome import default_failure_kind, method_basis
 
 
 @dataclass(frozen=True)

@@ -205,19 +205,6 @@ def claims(table):
     ]
 
 
-SPEC = FigureSpec(
-    name=NAME,
-    paper=PAPER,
-    figsize=FIGSIZE,
-    params=PARAMS,
-    choices=CHOICES,
-    compute=compute,
-    plot=plot,
-    claims=claims,
-    paper_setup=PAPER_SETUP,
-    paper_choices=PAPER_CHOICES,
-    paper_axes=PAPER_AXES,
-    setup_rows=setup_rows,
-    setup_plot=setup_plot,
-    paper_variants=paper_variants,
-)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES,
+                  setup_rows=setup_rows, setup_plot=setup_plot, paper_variants=paper_variants)

@@ -59,16 +59,5 @@ def claims(table):
     ]
 
 
-SPEC = FigureSpec(
-    name=NAME,
-    paper=PAPER,
-    figsize=FIGSIZE,
-    params=PARAMS,
-    choices=CHOICES,
-    compute=compute,
-    plot=plot,
-    claims=claims,
-    paper_setup=PAPER_SETUP,
-    paper_choices=PAPER_CHOICES,
-    paper_axes=PAPER_AXES,
-)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES)

@@ -185,19 +185,7 @@ def claims(table):
     ]
 
 
-SPEC = FigureSpec(
-    name=NAME,
-    paper=PAPER,
-    figsize=FIGSIZE,
-    params=PARAMS,
-    choices=CHOICES,
-    compute=compute,
-    plot=plot,
-    claims=claims,
-    paper_setup=PAPER_SETUP,
-    paper_choices=PAPER_CHOICES,
-    paper_axes=PAPER_AXES,
-    setup_rows=setup_rows,
-    setup_plot=setup_plot,
-    not_reproduced_at_quick=NOT_REPRODUCED_AT_QUICK,
-)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES,
+                  setup_rows=setup_rows, setup_plot=setup_plot,
+                  not_reproduced_at_quick=NOT_REPRODUCED_AT_QUICK)

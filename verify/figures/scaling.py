@@ -255,13 +255,4 @@ def claims(table):
     ]
 
 
-SPEC = FigureSpec(
-    name=NAME,
-    paper=PAPER,
-    figsize=FIGSIZE,
-    params=PARAMS,
-    choices=CHOICES,
-    compute=compute,
-    plot=plot,
-    claims=claims,
-)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims)

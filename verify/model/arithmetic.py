@@ -82,8 +82,15 @@ def overlap_axis(arith: Arithmetic, m) -> Any:
     return arith.number(m)
 
 
+class _Points:
+    """An arithmetic of points (not intervals): a value is its own upper bound."""
+
+    def upper(self, value):
+        return value
+
+
 @dataclass(frozen=True)
-class Float64:
+class Float64(_Points):
     """IEEE doubles, vectorised: the fast path and the simulator's reference."""
 
     name: str = "float64"
@@ -92,18 +99,12 @@ class Float64:
     def number(self, value):
         return float(value)
 
-    def sqrt(self, value):
-        return np.sqrt(value)
-
-    def fsum(self, values):
-        return math.fsum(values)
-
-    def upper(self, value):
-        return value
+    sqrt = staticmethod(np.sqrt)
+    fsum = staticmethod(math.fsum)
 
 
 @dataclass(frozen=True)
-class MPMath:
+class MPMath(_Points):
     """mpmath numbers at the caller's working precision (``mpmath.workdps``): a float64 or a
     Fraction is taken exactly, up to that precision."""
 
@@ -117,18 +118,12 @@ class MPMath:
             return mpmath.mpf(sympy.Float(value, mpmath.mp.dps + 5))
         return value if isinstance(value, mpmath.mpf) else mpmath.mpf(value)
 
-    def sqrt(self, value):
-        return mpmath.sqrt(value)
-
-    def fsum(self, values):
-        return mpmath.fsum(values)
-
-    def upper(self, value):
-        return value
+    sqrt = staticmethod(mpmath.sqrt)
+    fsum = staticmethod(mpmath.fsum)
 
 
 @dataclass(frozen=True)
-class Exact:
+class Exact(_Points):
     """SymPy numbers and expressions, exact: a float64 stands for its binary value."""
 
     name: str = "sympy"
@@ -143,14 +138,10 @@ class Exact:
             return sympy.Integer(int(value))
         return sympy.Rational(float(value))
 
-    def sqrt(self, value):
-        return sympy.sqrt(value)
+    sqrt = staticmethod(sympy.sqrt)
 
     def fsum(self, values):
         return sympy.Add(*values)
-
-    def upper(self, value):
-        return value
 
 
 FLOAT64 = Float64()
