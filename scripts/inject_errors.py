@@ -93,7 +93,7 @@ MUTATIONS = (
              "return self.self_terms - 2 * self._cross_sum(", "return self.self_terms + 2 * self._cross_sum(",
              POPULATION_TESTS),
     Mutation("overlap: xi^2 c_i c_hat_j m -> xi c_i c_hat_j m", "verify/model/geometry.py",
-             "return self.xi2 * self.coupling", "return self.xi2 ** 0.5 * self.coupling",
+             "slope=xi2 * np.outer(c, c_hat) / cross_norms", "slope=xi * np.outer(c, c_hat) / cross_norms",
              POPULATION_TESTS),
     Mutation("series: off-by-one mu_{l+s+1} -> mu_{l+s}", "verify/model/series.py",
              "* (l + s + 1) * mu2[l + s + 1] * sums[s][l]", "* (l + s + 1) * mu2[l + s] * sums[s][l]",
