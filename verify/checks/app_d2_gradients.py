@@ -17,6 +17,8 @@ from verify.checks import certify
 from verify.checks.certify import sqrt
 from verify.checks.core import check
 from verify.model.activations import get_activation
+from verify.model.arithmetic import FLOAT64
+from verify.model.geometry import row_norms
 from verify.model.instance import Instance, orthonormal, separated
 from verify.model.population import h, loss
 from verify.verdict import Z_CRIT, FailureKind, Outcome, Verdict, fit_exponent, maximise, residual_text
@@ -219,9 +221,13 @@ def claimed_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
+def _student_weights(inst) -> np.ndarray:
+    """λ_i ξ ĉ_i/n̂_i, the student rows' weights in ∇̂f̂ (n̂_i from :func:`verify.model.geometry.row_norms`)."""
+    return inst.lam * inst.xi * inst.c_hat / row_norms(FLOAT64, inst.row_norm2, inst.xi**2, inst.c_hat)
+
+
 def _corrected_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
-    weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = weights @ act.derivative(d1_rows(inst, inst.c_hat, u_hat) @ x)
+    scalar = _student_weights(inst) @ act.derivative(d1_rows(inst, inst.c_hat, u_hat) @ x)
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
@@ -266,8 +272,7 @@ def _prop_22_moments(inst, act, n: int, rng) -> tuple[float, float, float, float
     """Monte Carlo of E‖∇̂f̂/√d‖² and E⟨∇̂f̂, u⟩² (p = 1) with their standard errors."""
     assert inst.u_hat is not None and inst.u is not None
     x = rng.standard_normal((n, inst.d))
-    weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = act.derivative(x @ d1_rows(inst, inst.c_hat, inst.u_hat).T) @ weights
+    scalar = act.derivative(x @ d1_rows(inst, inst.c_hat, inst.u_hat).T) @ _student_weights(inst)
     projected = x - np.outer(x @ inst.u_hat, inst.u_hat)
     norm2 = scalar**2 * np.sum(projected**2, axis=1) / inst.d
     along_u = (scalar * (projected @ inst.u)) ** 2
