@@ -222,6 +222,9 @@ def test_every_open_value_is_varied_over_a_factor_10():
     assert [name for name, module in FIGURES.items() if module.appendix_b] == list(OPEN_VALUES)
     for name, axes in OPEN_VALUES.items():
         assert set(FIGURES[name].paper_axes) == axes, name
+        # each open axis is explained in the paper setup's JSON choices (a spec's axes were once
+        # read as a module attribute, found nothing, and the choices lost them silently)
+        assert set(paper_setup.axis_choices(FIGURES[name])) == {f"{a} (sensitivity.{a})" for a in axes}, name
     factors = paper_setup.FACTORS
     assert len(factors) == 3 and 1.0 in factors and math.isclose(max(factors) / min(factors), 10.0)
     base = {"lr": 0.5, "xi": 2.0}
