@@ -215,8 +215,9 @@ def test_exit_status_separates_findings_from_regressions(monkeypatch, tmp_path, 
     from verify.cli import figures_cmd
     from verify.figures import FIGURES
 
-    fake = types.SimpleNamespace(run=lambda quick, scheduler, out, progress, **options: {"claims": claims})
-    monkeypatch.setitem(FIGURES, "fake", fake)
+    monkeypatch.setitem(FIGURES, "fake", types.SimpleNamespace(name="fake", appendix_b=True))
+    monkeypatch.setattr(figures_cmd, "run_figure",
+                        lambda spec, quick, scheduler, out, progress, **options: {"claims": claims})
     args = argparse.Namespace(only=["fake"], out=str(tmp_path), scheduler=None, timeout=10, quick=True,
                               setup="both")
     assert figures_cmd.run(args) == status
