@@ -134,8 +134,6 @@ def build_spec(
     variables = {q.name: q.symbol for q in quantifiers}
 
     claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
-    if claim.order is not None:
-        check_relation(claim)
     used = claim.quantities()
     families = _as_tuple(family)
     for name in families:
@@ -197,6 +195,8 @@ def build_spec(
         },
     )
     _check_usage(spec)
+    if claim.order is not None:
+        check_relation(claim)
     growth = _growth(spec, growth)
     return ClaimSpec(**{**spec.__dict__, "growth": growth})
 

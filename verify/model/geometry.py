@@ -28,32 +28,64 @@ from verify.model.instance import Numbers
 
 @dataclass(frozen=True)
 class PairGeometry:
-    """The k × k arrays of one instance's pair overlaps, in one arithmetic."""
+    """The k × k arrays of one instance's pair overlaps, in one arithmetic.
+
+    ρ_ij(m) is evaluated as one quotient, (G_ij + ξ²c_iĉ_j m)/√(s_i ŝ_j) with s_i = n_i², rather
+    than as B_ij + ξ²A_ij m: where ρ_ij(±1) = ±1 (ĉ_j = ±c_i and G_ij = D) the quotient is ±1 to
+    the last bit (√(x·x) = x in IEEE arithmetic), while the rounded sum lands an ulp inside and
+    relu's K'(ρ) = (π − acos ρ)/2π turns that ulp into an error of 5·10⁻⁹."""
 
     arithmetic: Arithmetic
     xi2: Any  # ξ²
     weights: np.ndarray  # λ_i λ_j
-    coupling: np.ndarray  # A_ij = c_i ĉ_j/(n_i n̂_j)
-    slope: np.ndarray  # ξ² A_ij, the rate at which ρ_ij(m) moves with m
-    base: np.ndarray  # B_ij = G_ij/(n_i n̂_j)
+    gram: np.ndarray  # G_ij, with G_ii = D exactly
+    products: np.ndarray  # c_i ĉ_j
+    scaled: np.ndarray  # ξ² c_i ĉ_j
+    norms: np.ndarray  # n_i n̂_j = √(s_i ŝ_j)
     teacher: np.ndarray  # ρ^tt_ij
     student: np.ndarray  # ρ^ss_ij
 
+    @property
+    def coupling(self) -> np.ndarray:
+        """A_ij = c_i ĉ_j/(n_i n̂_j) (the series' coefficients carry ξ² separately)."""
+        return self.products / self.norms
+
+    @property
+    def base(self) -> np.ndarray:
+        """B_ij = G_ij/(n_i n̂_j) = ρ_ij(0)."""
+        return self.gram / self.norms
+
+    @property
+    def slope(self) -> np.ndarray:
+        """ξ² A_ij, the rate at which ρ_ij(m) moves with m."""
+        return self.scaled / self.norms
+
     def cross(self, m) -> np.ndarray:
-        """ρ_ij(m) = B_ij + ξ² A_ij m; float64 m of any shape gives shape m.shape + (k, k)."""
-        return self.base + self.slope * overlap_axis(self.arithmetic, m)
+        """ρ_ij(m) = (G_ij + ξ² c_i ĉ_j m)/(n_i n̂_j); float64 m of any shape gives shape m.shape + (k, k)."""
+        return (self.gram + self.scaled * overlap_axis(self.arithmetic, m)) / self.norms
+
+
+def row_norms2(row_norm2, xi2, c: np.ndarray) -> np.ndarray:
+    """s_i = n_i² = D + ξ² c_i²: the one place the norm of a perturbed row is computed."""
+    return row_norm2 + xi2 * c * c
 
 
 def row_norms(arith: Arithmetic, row_norm2, xi2, c: np.ndarray) -> np.ndarray:
-    """n_i = √(D + ξ² c_i²): the one place the norm of a perturbed row is computed."""
-    squares = row_norm2 + xi2 * c * c
+    """n_i = √(D + ξ² c_i²)."""
+    return _sqrt(arith, row_norms2(row_norm2, xi2, c))
+
+
+def _sqrt(arith: Arithmetic, values: np.ndarray) -> np.ndarray:
     if not arith.objects:
-        return np.sqrt(squares)
-    return np.array([arith.sqrt(v) for v in squares], dtype=object)
+        return np.sqrt(values)
+    out = np.empty(np.shape(values), dtype=object)
+    for index, value in np.ndenumerate(values):
+        out[index] = arith.sqrt(value)
+    return out
 
 
-def _self_overlaps(arith: Arithmetic, gram: np.ndarray, xi2, c: np.ndarray, n: np.ndarray) -> np.ndarray:
-    rho = (gram + xi2 * np.outer(c, c)) / np.outer(n, n)
+def _self_overlaps(arith: Arithmetic, gram: np.ndarray, xi2, c: np.ndarray, squares: np.ndarray):
+    rho = (gram + xi2 * np.outer(c, c)) / _sqrt(arith, np.outer(squares, squares))
     for i in range(len(c)):
         rho[i, i] = arith.number(1)
     return rho
@@ -68,17 +100,15 @@ def pair_geometry(numbers: Numbers, arith: Arithmetic = FLOAT64) -> PairGeometry
     gram = array(arith, numbers.gram)
     for i in range(numbers.k):
         gram[i, i] = diag
-    n, n_hat = row_norms(arith, diag, xi2, c), row_norms(arith, diag, xi2, c_hat)
-    cross_norms = np.outer(n, n_hat)
+    squares, squares_hat = row_norms2(diag, xi2, c), row_norms2(diag, xi2, c_hat)
     return PairGeometry(
         arithmetic=arith,
         xi2=xi2,
         weights=np.outer(lam, lam),
-        coupling=np.outer(c, c_hat) / cross_norms,
-        # ξ²c_iĉ_j/(n_i n̂_j) in one quotient: for W = 0 it is ±1 to the last bit (n_i = ξ|c_i|), where
-        # ξ² times the rounded A_ij was 1 − 2⁻⁵³ and relu's K' turned that into an error of 5e-9.
-        slope=xi2 * np.outer(c, c_hat) / cross_norms,
-        base=gram / cross_norms,
-        teacher=_self_overlaps(arith, gram, xi2, c, n),
-        student=_self_overlaps(arith, gram, xi2, c_hat, n_hat),
+        gram=gram,
+        products=np.outer(c, c_hat),
+        scaled=xi2 * np.outer(c, c_hat),
+        norms=_sqrt(arith, np.outer(squares, squares_hat)),
+        teacher=_self_overlaps(arith, gram, xi2, c, squares),
+        student=_self_overlaps(arith, gram, xi2, c_hat, squares_hat),
     )
