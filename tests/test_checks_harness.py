@@ -142,3 +142,13 @@ def test_a_holds_on_a_proxy_is_consistent_and_scopes_are_named():
     assert failed.scope is None  # a counterexample is its own scope
     with pytest.raises(ValueError):
         scoped(Outcome(Verdict.HOLDS, "x"), "somewhere")
+
+
+def test_registry_is_in_the_papers_order_whatever_imports_what():
+    """Rows of the reports and the README's errata table follow SECTIONS, then each module's own
+    order, even when one check module imports another's helpers (which registers that one early)."""
+    from verify.checks import SECTIONS
+
+    rank = {f"verify.checks.{name}": i for i, name in enumerate(SECTIONS)}
+    ranks = [rank[c.function.__module__] for c in load_all().values()]
+    assert ranks == sorted(ranks)
