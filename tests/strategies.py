@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from verify.activations import builtin_names
+from verify.model.activations import builtin_names
 
 #: Registry activations (all of them: the cheap twins make this affordable).
 registry_activations = st.sampled_from(builtin_names())
@@ -42,7 +42,7 @@ import math  # noqa: E402  (kept beside the strategies that need it)
 
 import numpy as np  # noqa: E402
 
-from verify.instance import GENERATORS  # noqa: E402
+from verify.model.instance import GENERATORS  # noqa: E402
 
 #: Seeds for the instance generators (the full 32-bit range).
 seeds = st.integers(min_value=0, max_value=2**32 - 1)

@@ -8,13 +8,13 @@ import sympy
 from hypothesis import given
 
 from tests.strategies import kinked_expressions, polynomial_expressions, registry_activations
-from verify.activations import builtin_names, get_activation
-from verify.errors import (
+from verify.base.errors import (
     MalformedExpressionError,
     NotSquareIntegrableError,
     UnknownActivationError,
     VerifyInputError,
 )
+from verify.model.activations import builtin_names, get_activation
 from verify.testing import assert_mpmath_equal
 
 # Domain: |x| ≤ 8 covers all but 1e-15 of the Gaussian mass; the points avoid

@@ -4,7 +4,7 @@ One parametrized table, run in-process through :func:`verify.cli.main` (a subpro
 would cost seconds each): each case must exit 2, write nothing to stdout, write exactly one
 line to stderr containing the expected fragment, and return within :data:`HANG_SECONDS`
 (enforced by SIGALRM, so a hang fails the test instead of stalling CI).  A size beyond the
-stated limits (:data:`verify.validation.SIZE_LIMITS`) is refused before any work starts.
+stated limits (:data:`verify.base.validation.SIZE_LIMITS`) is refused before any work starts.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from verify.cli import main
-from verify.instance import orthonormal, save
+from verify.model.instance import orthonormal, save
 
 #: A bad input is refused at once; 10 s is far above any refusal (imports included) and far
 #: below the minutes a size beyond the limits would run.
@@ -183,15 +183,15 @@ def test_there_are_at_least_forty_cases():
 def test_force_lifts_a_size_limit_but_not_a_domain(files, capsys):
     """--force runs a size beyond the limit (here a cheap one: k·d just over it is not cheap, so
     the check is on the limit message disappearing for ``terms`` at the lowest precision)."""
-    from verify.validation import SIZE_LIMITS
+    from verify.base.validation import SIZE_LIMITS
 
     terms = SIZE_LIMITS["terms"][0] + 1
     with pytest.raises(SystemExit) as exc:
         main(["hermite", "relu", "--terms", "-1", "--force"])
     assert exc.value.code == 2  # a domain error stays an error under --force
     capsys.readouterr()
-    from verify.hermite import validate_terms
-    from verify.validation import SizeLimitError, allow_large_sizes
+    from verify.base.validation import SizeLimitError, allow_large_sizes
+    from verify.model.hermite import validate_terms
 
     with pytest.raises(SizeLimitError):
         validate_terms(terms)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from verify import cache
+from verify.base import cache
 from verify.cli import main
 
 KIND, KEY = "test-kind", {"name": "x", "n": 3}
@@ -119,7 +119,7 @@ def test_cli_output_after_damage_is_byte_identical_to_a_cold_run(cache_dir, caps
 
 def test_wrong_shape_hermite_payload_is_recomputed(cache_dir, capsys):
     """A valid, checksummed entry whose payload has too few values is not served."""
-    from verify import hermite
+    from verify.model import hermite
 
     first = hermite.hermite_coefficients("tanh", 6, 20)
     key = {"activation": "tanh", "dps": 20, "terms": 6, "method": "auto"}

@@ -2,7 +2,7 @@
 
 The balls are checked against independent values: exact SymPy closed forms (converted at four
 times the precision, so the reference is itself a ball far tighter than the one under test)
-and the 50-digit reference quadrature of :mod:`verify.hermite`.
+and the 50-digit reference quadrature of :mod:`verify.model.hermite`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import sympy
 from flint import acb, arb, ctx
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
-from verify.activations import get_activation
+from verify.base.errors import VerifyInputError
 from verify.certified.balls import (
     format_ball,
     from_payload,
@@ -30,9 +30,9 @@ from verify.certified.growth import tail_majorant
 from verify.certified.hermite import certified_hermite_coefficients
 from verify.certified.pieces import smooth_pieces
 from verify.certified.tails import TailMoments
-from verify.errors import VerifyInputError
-from verify.hermite import hermite_coefficients
-from verify.hermite_exact import exact_coefficients
+from verify.model.activations import get_activation
+from verify.model.hermite import hermite_coefficients
+from verify.model.hermite_exact import exact_coefficients
 
 TERMS = 40  # the issue's range: every p < 40
 DPS = 50
@@ -70,7 +70,7 @@ def test_quadrature_route_contains_the_sympy_value(name):
 
 @pytest.mark.parametrize("name", QUADRATURE)
 def test_quadrature_route_contains_the_reference_quadrature(name):
-    """Issue acceptance: each ball contains the 50-digit value of verify.hermite, radius < 1e-30."""
+    """Issue acceptance: each ball contains the 50-digit value of verify.model.hermite, radius < 1e-30."""
     coeffs = certified_hermite_coefficients(name, TERMS, DPS)
     reference = hermite_coefficients(name, TERMS, DPS, method="quadrature")
     with working_precision(DPS):
@@ -92,7 +92,7 @@ def test_time_per_coefficient_is_modest():
                                   "expr:log(1+exp(2*x))", "expr:atan(x)*x", "expr:exp(x)"))
 def test_expression_activations_agree_with_the_reference(name):
     """Kinks at non-dyadic points (log 2), branch points at a kink, jumps, exp growth: the ball
-    contains the verify.hermite value to within that value's own error estimate."""
+    contains the verify.model.hermite value to within that value's own error estimate."""
     coeffs = certified_hermite_coefficients(name, 8, 30)
     reference = hermite_coefficients(name, 8, 30, method="quadrature")
     with working_precision(30):
@@ -220,7 +220,7 @@ def test_cli_refuses_in_one_line():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", QUADRATURE)
 def test_quadrature_contains_an_80_digit_reference(name):
-    """Raw certified integrals (not rounded to dps + 3 places) against verify.hermite at 80 digits."""
+    """Raw certified integrals (not rounded to dps + 3 places) against verify.model.hermite at 80 digits."""
     from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
 
     act = get_activation(name)

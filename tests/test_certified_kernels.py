@@ -1,7 +1,7 @@
 """Certified kernels, second moments, h(m) and Φ(m) (verify.certified.kernels / .population).
 
-References: the mpmath closed forms and 2-D quadratures of :mod:`verify.kernels`, and the
-mpmath h and Φ of :mod:`verify.population` on instances whose Gram matrix is exactly the
+References: the mpmath closed forms and 2-D quadratures of :mod:`verify.model.kernels`, and the
+mpmath h and Φ of :mod:`verify.model.population` on instances whose Gram matrix is exactly the
 identity (so the certified instance and the reference instance are the same numbers).
 """
 
@@ -15,14 +15,14 @@ import pytest
 from flint import arb
 
 from tests.cli_helpers import run_verify
+from verify.base.errors import InvalidParameterError
 from verify.certified.balls import working_precision
 from verify.certified.kernels import certified_kernel, certified_second_moment
 from verify.certified.population import certified_population, enclose_on_interval
-from verify.errors import InvalidParameterError
-from verify.instance import Instance, glm, orthonormal, save
-from verify.kernels import kernel
-from verify.population import h as h_fast
-from verify.population import h_precise, loss_precise
+from verify.model.instance import Instance, glm, orthonormal, save
+from verify.model.kernels import kernel
+from verify.model.population import h as h_fast
+from verify.model.population import h_precise, loss_precise
 
 DPS = 30
 RHOS = ("0", "0.37", "-0.37", "0.9", "-0.9", "1", "-1")

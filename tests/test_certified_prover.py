@@ -23,8 +23,8 @@ from verify.certified.conditions import condition_3_certified
 from verify.certified.kernels import certified_kernel
 from verify.certified.population import CertifiedPopulation
 from verify.certified.prover import Status, prove_geq
-from verify.instance import Instance, orthonormal, separated
-from verify.population import h as h_fast
+from verify.model.instance import Instance, orthonormal, separated
+from verify.model.population import h as h_fast
 
 DPS = 30
 SLACK = Fraction(995, 1000)  # the "true constant": 0.5 % below the attained best constant

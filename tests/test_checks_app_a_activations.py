@@ -7,7 +7,7 @@ import sympy
 from verify.checks import app_a_activations as a
 from verify.checks import load_all
 from verify.checks import run_check as run
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 load_all()
 

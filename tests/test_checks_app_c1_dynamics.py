@@ -10,7 +10,7 @@ from verify.checks import app_c1_dynamics as sd
 from verify.checks import app_e_dynamics_proofs as se
 from verify.checks import load_all
 from verify.checks import run_check as run
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 load_all()
 

@@ -8,7 +8,7 @@ import pytest
 
 from verify.checks import app_d3_anticoncentration as sa
 from verify.checks import run_check as run
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 
 @pytest.mark.parametrize("check_id, verdict", [

@@ -25,7 +25,7 @@ def test_definition_35_holds():
 
 def test_theorem_36_is_consistent_on_its_proxy_and_says_so():
     # Checked at the one overlap 1 - |m| = threshold, not at every m the theorem allows: a proof of
-    # a proxy does not make the statement hold (verify.checks.core.apply_scope_rule).
+    # a proxy does not make the statement hold (verify.verdict.apply_scope_rule).
     outcome = run("theorem-36")
     assert outcome.verdict is Verdict.CONSISTENT
     assert outcome.scope.startswith("proxy: ") and "one overlap" in outcome.scope

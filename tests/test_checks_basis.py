@@ -1,4 +1,4 @@
-"""What decided each verdict (:class:`~verify.checks.core.Basis`), pinned for fast checks.
+"""What decided each verdict (:class:`~verify.verdict.Basis`), pinned for fast checks.
 
 Running all 86 checks takes minutes, so the pins cover a subset of checks that each
 run in well under 3 s (seed 0, quick run) and together cover every basis a quick run
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from verify.checks import REGISTRY, load_all, run_check
-from verify.checks.core import Basis, Verdict, method_basis
+from verify.verdict import Basis, Verdict, method_basis
 
 load_all()
 

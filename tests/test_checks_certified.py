@@ -25,7 +25,7 @@ from verify.checks import run_check as run
 from verify.checks import sec1_2_setting as s12
 from verify.checks import sec3_1_population as pop
 from verify.checks import sec3_2_orthonormal as so
-from verify.checks.core import Basis, Outcome, Verdict
+from verify.verdict import Basis, Outcome, Verdict
 
 #: Checks certified in the quick run (seed 0), each in a few seconds on a cold cache.
 FAST = {

@@ -12,9 +12,10 @@ import pytest
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from verify.checks import REGISTRY, load_all, resolve
-from verify.checks.core import Context, Outcome, UnknownCheckError, Verdict, check, check_id
+from verify.checks.core import Context, UnknownCheckError, check, check_id
 from verify.checks.report import errata_table, to_markdown
 from verify.checks.runner import run_checks
+from verify.verdict import Outcome, Verdict
 
 load_all()
 
@@ -123,7 +124,7 @@ def test_residual_text_says_what_was_decided_not_rounding_digits():
     """Evidence text goes into the README's errata block, which CI compares with a fresh run:
     a rounding-level residual must read the same on every machine (3.1e-11 on one CPU, 2.2e-11
     on another), while a residual above the tolerance keeps its value."""
-    from verify.checks.core import residual_text
+    from verify.verdict import residual_text
 
     assert residual_text(3.1e-11, 1e-7) == residual_text(2.2e-11, 1e-7) == "within 1e-07"
     assert residual_text(1e-7, 1e-7) == "within 1e-07"
@@ -131,7 +132,7 @@ def test_residual_text_says_what_was_decided_not_rounding_digits():
 
 
 def test_a_holds_on_a_proxy_is_consistent_and_scopes_are_named():
-    from verify.checks.core import Outcome, Verdict, apply_scope_rule, scoped
+    from verify.verdict import Outcome, Verdict, apply_scope_rule, scoped
 
     outcome = apply_scope_rule(scoped(Outcome(Verdict.HOLDS, "proved at one m"), "proxy: one m"))
     assert outcome.verdict is Verdict.CONSISTENT and "proxy" in outcome.notes[-1]
@@ -141,3 +142,13 @@ def test_a_holds_on_a_proxy_is_consistent_and_scopes_are_named():
     assert failed.scope is None  # a counterexample is its own scope
     with pytest.raises(ValueError):
         scoped(Outcome(Verdict.HOLDS, "x"), "somewhere")
+
+
+def test_registry_is_in_the_papers_order_whatever_imports_what():
+    """Rows of the reports and the README's errata table follow SECTIONS, then each module's own
+    order, even when one check module imports another's helpers (which registers that one early)."""
+    from verify.checks import SECTIONS
+
+    rank = {f"verify.checks.{name}": i for i, name in enumerate(SECTIONS)}
+    ranks = [rank[c.function.__module__] for c in load_all().values()]
+    assert ranks == sorted(ranks)

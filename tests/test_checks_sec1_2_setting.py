@@ -8,7 +8,7 @@ import sympy
 from verify.checks import load_all
 from verify.checks import run_check as run
 from verify.checks import sec1_2_setting as s
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 load_all()
 

@@ -7,7 +7,7 @@ import pytest
 
 from verify.checks import run_check as run
 from verify.checks import sec3_2_orthonormal as so
-from verify.checks.core import Verdict
+from verify.verdict import Verdict
 
 
 @pytest.mark.parametrize("check_id, verdict", [
@@ -94,8 +94,8 @@ def test_claim_1_counterexample_by_hand():
 
 
 def test_orthonormal_counts_reduction_matches_population():
-    from verify.instance import orthonormal
-    from verify.population import h
+    from verify.model.instance import orthonormal
+    from verify.model.population import h
 
     for act in ("relu", "he2", "erf"):
         inst = orthonormal(7, 12, 1.3, act, seed=3, lam=np.ones(7))
@@ -105,18 +105,26 @@ def test_orthonormal_counts_reduction_matches_population():
         assert np.allclose(so.orthonormal_h_from_counts(act, 7, 1.3**2, counts, m)[0], h(inst, m), atol=1e-12)
 
 
-def test_separated_h_matches_population():
-    from verify.instance import separated
-    from verify.population import h
+def test_separated_h_is_the_papers_form_of_h():
+    """separated_h (through the model) against h(m) written as §3.2.2 writes it at ξ = 1, λ = 1:
+    2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)), τ = k/(k+1), evaluated here independently."""
+    from verify.model.fast_kernels import fast_kernel
+    from verify.model.instance import separated
 
     inst = separated(6, 20, 1.0, "relu", seed=5, lam=np.ones(6))
-    m = np.linspace(-1, 1, 7)
-    ours = so.separated_h("relu", inst.gram, np.sign(inst.c), np.sign(inst.c_hat), m)
-    assert np.allclose(ours, h(inst, m), atol=1e-12)
+    b, b_hat, k = np.sign(inst.c), np.sign(inst.c_hat), 6
+    tau, signs = k / (k + 1), np.outer(b, b_hat)
+    gram = inst.gram.copy()
+    np.fill_diagonal(gram, 1.0)
+    m = np.linspace(-0.9, 0.9, 7)  # inside: at m = ±1 relu's K' amplifies an ulp of ρ into 1e-8
+    paper = [2 * tau / k * np.sum(signs * fast_kernel("relu").derivative(tau * (gram + signs * v / k)))
+             for v in m]
+    ours = so.separated_h("relu", inst.gram, b, b_hat, m)
+    assert np.allclose(ours, paper, rtol=1e-12, atol=1e-14)
 
 
 def test_relu_mu_squared_matches_hermite():
-    from verify.hermite import hermite_coefficients
+    from verify.model.hermite import hermite_coefficients
 
     ref = np.array([float(v) ** 2 for v in hermite_coefficients("relu", 24, 20).values])
     assert np.allclose(so.relu_mu_squared(24), ref, atol=1e-15)

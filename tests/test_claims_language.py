@@ -14,10 +14,10 @@ import sys
 import pytest
 import sympy
 
+from verify.base.errors import VerifyInputError
 from verify.claims.language import ParsedClaim, parse_claim
 from verify.claims.quantifiers import parse_probability, parse_quantifier, parse_seeds
 from verify.cli import main
-from verify.errors import VerifyInputError
 
 MARKER = "claim-pwned.marker"
 FAMILY = ["--family", "orthonormal"]

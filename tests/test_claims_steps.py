@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from verify.checks.core import Basis, Verdict
 from verify.claims import claim
+from verify.verdict import Basis, Verdict
 
 
 def test_symbolic_identity_glm_h_is_twice_the_kernel_derivative():

@@ -18,8 +18,8 @@ import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.errors import MalformedExpressionError
-from verify.expressions import MAX_DEPTH, MAX_EXPONENT, MAX_LENGTH, Relation, parse_expression
+from verify.base.errors import MalformedExpressionError
+from verify.base.expressions import MAX_DEPTH, MAX_EXPONENT, MAX_LENGTH, Relation, parse_expression
 
 X = sympy.Symbol("x", real=True)
 MARKER = "pwned.marker"
@@ -162,7 +162,7 @@ def test_no_eval_or_exec_while_parsing(monkeypatch):
     (``lambdify`` later exec's code that SymPy's printer generates from the *built* tree, whose
     nodes are all whitelisted; no user text reaches it.)
     """
-    from verify import activations, hermite
+    from verify.model import activations, hermite
 
     def refuse(*args, **kwargs):
         raise AssertionError("eval/exec reached while parsing untrusted text")
@@ -178,7 +178,7 @@ def test_no_eval_or_exec_while_parsing(monkeypatch):
 
 def test_cached_exact_value_cannot_execute(tmp_path, monkeypatch):
     """A poisoned cache entry is data: its exact values go through the whitelist, not sympify."""
-    from verify import hermite
+    from verify.model import hermite
 
     monkeypatch.chdir(tmp_path)
     payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["0.5"], "errors": ["0"],

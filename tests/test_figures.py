@@ -15,7 +15,7 @@ import os
 import pytest
 
 from verify.cli import main
-from verify.figures import FIGURES
+from verify.figures import FIGURES, common
 from verify.figures.common import read_table
 
 SMALL_FIGURE = "fig3a"
@@ -40,7 +40,7 @@ def test_quick_claims_hold(quick_dir, name):
     # A claim the figure declares not reproduced at the quick size (fig2's "joint is sooner")
     # must still be evaluated and reported: present in claims() and in the JSON, and marked
     # there when it fails.  Every other claim must hold.
-    known = set(getattr(module, "NOT_REPRODUCED_AT_QUICK", ()))
+    known = set(module.not_reproduced_at_quick)
     descs = [desc for desc, _, _ in results]
     assert known <= set(descs), known - set(descs)
     failing = [(desc, nums) for desc, ok, nums in results if not ok and desc not in known]
@@ -49,7 +49,7 @@ def test_quick_claims_hold(quick_dir, name):
     for desc, ok, _ in results:
         assert reported[desc]["holds"] == ok
         if desc in known and not ok:
-            assert reported[desc]["numbers"]["status"] == module.NOT_REPRODUCED_STATUS
+            assert reported[desc]["numbers"]["status"] == common.NOT_REPRODUCED_AT_QUICK_STATUS
 
 
 def test_fig3a_quick_claims_hold(tmp_path, monkeypatch):
@@ -63,8 +63,8 @@ def test_fig3a_quick_claims_hold(tmp_path, monkeypatch):
 
 def _small_params(monkeypatch):
     module = FIGURES[SMALL_FIGURE]
-    small = dict(module.PARAMS["quick"], steps=400, record_every=40, replicas=2, loss_samples=50)
-    monkeypatch.setitem(module.PARAMS, "quick", small)
+    small = dict(module.params["quick"], steps=400, record_every=40, replicas=2, loss_samples=50)
+    monkeypatch.setitem(module.params, "quick", small)
 
 
 def test_csv_identical_in_process_and_dask(tmp_path, monkeypatch):
@@ -164,7 +164,7 @@ def test_safety_cap_is_far_above_every_paper_size_horizon():
     assert full_tier.SAFETY_CAP >= 5 * full_tier.HORIZON_OVER_ODE * 6.9e7
     for name, module in FIGURES.items():
         if name != "scaling":  # its caps are per family, cap_factor x d^expected
-            assert module.PARAMS["full"]["step_cap"] == full_tier.SAFETY_CAP, name
+            assert module.params["full"]["step_cap"] == full_tier.SAFETY_CAP, name
 
 
 def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
@@ -173,8 +173,8 @@ def test_full_tier_records_rule_and_marks_failing_claims(tmp_path, monkeypatch):
     from verify.figures.common import NOT_REPRODUCED_AT_FULL_STATUS
 
     module = FIGURES[SMALL_FIGURE]
-    small = dict(module.PARAMS["full"], k=8, d=100, xi=8**0.5, step_cap=200, replicas=2, loss_samples=50)
-    monkeypatch.setitem(module.PARAMS, "full", small)
+    small = dict(module.params["full"], k=8, d=100, xi=8**0.5, step_cap=200, replicas=2, loss_samples=50)
+    monkeypatch.setitem(module.params, "full", small)
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
     assert main(["figures", "--full", "--setup", "normalised", "--only", SMALL_FIGURE,
                  "--out", str(tmp_path)]) in (0, 1)
@@ -215,8 +215,9 @@ def test_exit_status_separates_findings_from_regressions(monkeypatch, tmp_path, 
     from verify.cli import figures_cmd
     from verify.figures import FIGURES
 
-    fake = types.SimpleNamespace(run=lambda quick, scheduler, out, progress, **options: {"claims": claims})
-    monkeypatch.setitem(FIGURES, "fake", fake)
+    monkeypatch.setitem(FIGURES, "fake", types.SimpleNamespace(name="fake", appendix_b=True))
+    monkeypatch.setattr(figures_cmd, "run_figure",
+                        lambda spec, quick, scheduler, out, progress, **options: {"claims": claims})
     args = argparse.Namespace(only=["fake"], out=str(tmp_path), scheduler=None, timeout=10, quick=True,
                               setup="both")
     assert figures_cmd.run(args) == status

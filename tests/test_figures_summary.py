@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures.summary import render, summarize
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from verify.figures import FIGURES, activation_sweep, common
+from verify.figures import FIGURES, activation_sweep, common, fig5
 from verify.figures.common import NOT_REACHED, _columns, spread_ratio
 from verify.figures.summary import _headline
 
@@ -62,7 +62,6 @@ def test_activation_spread_holds_when_all_arrive_within_the_factor():
 
 def test_fig5_agreement_needs_every_alpha():
     """Before: the ratio over the alphas that arrived (here 1.1) passed the factor-3 claim."""
-    fig5 = FIGURES["fig5"]
     rows = _table("a", {"alpha = 0": None, "alpha = 0.25": 110, "alpha = 0.5": 100})
     table = {key: np.concatenate([rows[key], _table("b", {"run 0": 50})[key]]) for key in rows}
     results = {desc: (ok, nums) for desc, ok, nums in fig5.claims(table)}

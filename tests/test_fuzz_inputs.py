@@ -2,7 +2,7 @@
 quantifiers, instance JSON and command-line argument vectors.
 
 The property, for every input: it ends within :data:`SECONDS` with success, or with a
-:class:`~verify.errors.VerifyInputError` whose message is one line (exit 2 and exactly one stderr
+:class:`~verify.base.errors.VerifyInputError` whose message is one line (exit 2 and exactly one stderr
 line from the command line).  Nothing else escapes: no traceback (an exception out of
 ``main`` is a crash, a bug), no NaN or inf printed.  The strategies live in ``tests/strategies.py``
 and know the grammar (deep nesting, huge and tiny literals, towers, special functions, unusual
@@ -36,7 +36,7 @@ from tests.strategies import (
     fuzz_quantifiers,
     fuzz_seeds,
 )
-from verify.errors import VerifyInputError
+from verify.base.errors import VerifyInputError
 
 #: Every input ends within this many seconds (the issue's budget; the guard's default is 8 s
 #: per piece of symbolic work and the inputs here trip at most one).
@@ -120,8 +120,8 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 @example("log(log(log(log(log(log(log(log(log(pi)))))))))")  # found: complex constants, evalf hung
 @example("sqrt(" * 20 + "(hermite_prob(8, 1e-200))**-1" + ")" * 20)  # found: 1600-digit rationals, slow roots
 def test_expression_parser_ends_cleanly(text):
-    from verify.activations import _symbol
-    from verify.expressions import parse_expression
+    from verify.base.expressions import parse_expression
+    from verify.model.activations import _symbol
 
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 
@@ -174,7 +174,7 @@ def test_seeds_end_cleanly(text):
 
 @pytest.fixture(scope="module")
 def instance_document():
-    from verify.instance import orthonormal, to_json
+    from verify.model.instance import orthonormal, to_json
 
     return to_json(orthonormal(3, 8, 1.0, "relu", 0))
 
@@ -182,7 +182,7 @@ def instance_document():
 @fuzz_settings(500)
 @given(data=st.data())
 def test_instance_json_ends_cleanly(instance_document, data):
-    from verify.instance import from_json
+    from verify.model.instance import from_json
 
     document = dict(instance_document)
     key = data.draw(st.sampled_from([*document, "extra"]))
@@ -199,7 +199,7 @@ def test_instance_json_ends_cleanly(instance_document, data):
 @example("[" * 100_000 + "]" * 100_000)
 @example('{"k": ' + "9" * 5001 + "}")
 def test_instance_file_ends_cleanly(tmp_path_factory, text):
-    from verify.instance import load
+    from verify.model.instance import load
 
     path = tmp_path_factory.mktemp("fuzz") / "inst.json"
     path.write_text(text)
@@ -210,7 +210,7 @@ def test_instance_file_ends_cleanly(tmp_path_factory, text):
 
 @pytest.fixture(scope="module")
 def instance_file(tmp_path_factory):
-    from verify.instance import orthonormal, save
+    from verify.model.instance import orthonormal, save
 
     path = tmp_path_factory.mktemp("fuzz-cli") / "inst.json"
     save(orthonormal(3, 8, 1.0, "relu", 0), path)
@@ -272,13 +272,13 @@ def test_cli_subprocess_exit_2_one_line(argv, tmp_path):
 @given(expression_text())
 def test_thorough_expression_parser(text):
     """10^5 parser examples on their own (tox -e thorough, or -m slow)."""
-    from verify.activations import _symbol
-    from verify.expressions import parse_expression
+    from verify.base.expressions import parse_expression
+    from verify.model.activations import _symbol
 
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 
 
 def test_instance_document_round_trips(instance_document):
-    from verify.instance import from_json
+    from verify.model.instance import from_json
 
     assert from_json(json.loads(json.dumps(instance_document))).k == 3

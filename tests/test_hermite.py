@@ -9,11 +9,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import kinked_expressions, polynomial_expressions
-from verify import hermite
-from verify.activations import get_activation
-from verify.diagnostics import decay_fit, information_exponent, parseval_check
-from verify.errors import InvalidParameterError
-from verify.hermite import hermite_coefficients
+from verify.base.errors import InvalidParameterError
+from verify.model import hermite
+from verify.model.activations import get_activation
+from verify.model.diagnostics import decay_fit, information_exponent, parseval_check
+from verify.model.hermite import hermite_coefficients
 
 EXACT_ACTIVATIONS = ["relu", "abs", "erf", "he3", "quadratic"]
 TERMS = 40
@@ -86,7 +86,7 @@ def test_parseval_within_the_tail_bound(name):
 
 
 def test_kernel_at_one_is_second_moment():
-    from verify.kernels import kernel
+    from verify.model.kernels import kernel
 
     for name in ["relu", "erf", "sigmoid"]:
         act = get_activation(name)

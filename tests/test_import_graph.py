@@ -1,4 +1,5 @@
-"""The package's modules import each other without cycles, lazy (function-level) imports included.
+"""The package's modules import each other without cycles, lazy (function-level) imports included;
+imports sit at module level unless a comment gives the reason; the layers do not import upwards.
 
 A cycle hidden inside a function still couples two modules both ways (population ↔ series
 and figures.common ↔ figures.full_tier were such pairs); this test reads every import
@@ -96,9 +97,91 @@ def test_cycle_finder_finds_a_planted_cycle():
 
 def test_graph_sees_lazy_imports():
     graph = import_graph()
-    # verify.population imports verify.series inside a function body.
-    assert "verify.series" in graph["verify.population"]
+    # verify.simulate.sgd imports the numba engine inside a function body.
+    assert "verify.simulate.compiled" in graph["verify.simulate.sgd"]
 
 
 def test_no_import_cycles():
     assert cycles(import_graph()) == []
+
+
+def _layer(module: str) -> str:
+    """The layer (package) a module belongs to: verify.model.population -> verify.model."""
+    return ".".join(module.split(".")[:2])
+
+
+def test_no_cycles_between_packages():
+    """model, base, verdict, certified, simulate, derive, checks/claims/figures, cli: a one-way
+    street (a cycle between two packages hides inside their files even when no two files form one)."""
+    graph: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        layer = _layer(module)
+        graph.setdefault(layer, set()).update(_layer(t) for t in targets if _layer(t) != layer)
+    for targets in list(graph.values()):
+        for t in targets:
+            graph.setdefault(t, set())
+    assert cycles(graph) == []
+
+
+def test_derive_stays_independent_of_the_models_formulas():
+    """verify.derive is the reference the model is checked against: it derives h = −dΦ/dm itself
+    and must not call the model's population, series, geometry or arithmetic."""
+    formulas = {"verify.model.population", "verify.model.series", "verify.model.geometry",
+                "verify.model.arithmetic", "verify.model.fast_kernels", "verify.certified.population",
+                "verify.certified.series"}
+    for module, targets in import_graph().items():
+        if module.startswith("verify.derive"):
+            assert not targets & formulas, (module, targets & formulas)
+
+
+def _function_level_imports():
+    """(path, line, is_own, has_reason) of every import inside a function body."""
+    for path in PACKAGE.rglob("*.py"):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        tree = ast.parse(source)
+        covered = {line for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+                   for line in range(node.lineno - 1, node.end_lineno or node.lineno)}
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Import | ast.ImportFrom):
+                    continue
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                own = any(n == "verify" or n.startswith("verify.") for n in names)
+                # the reason: a "# lazy: ..." comment above the import or above its group of imports
+                # (other imports, blank lines, the comment's own continuation lines in between)
+                above = node.lineno - 2
+                while above >= 0 and (above in covered or not lines[above].strip()
+                                      or lines[above].strip().startswith(("matplotlib.use", "#"))
+                                      and not lines[above].strip().startswith("# lazy:")):
+                    above -= 1
+                reason = above >= 0 and lines[above].strip().startswith("# lazy:")
+                yield path.relative_to(PACKAGE.parent), node.lineno, own, reason
+
+
+def test_imports_sit_at_module_level_unless_a_comment_says_why():
+    """At most a quarter of the package's own imports sit inside functions, and every import that
+    does (own or third-party: numba, matplotlib, dask, scipy.stats load slowly) says why."""
+    imports = list(_function_level_imports())
+    own_total = 0
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                own_total += sum(a.name == "verify" or a.name.startswith("verify.") for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                own_total += node.module == "verify" or node.module.startswith("verify.")
+    own_inside = sum(own for _, _, own, _ in imports)
+    assert own_inside <= own_total / 4, (own_inside, own_total)
+    unexplained = [f"{path}:{line}" for path, line, _, reason in imports if not reason]
+    assert not unexplained, unexplained
+
+
+def test_no_package_imports_a_siblings_private_names():
+    for path in PACKAGE.rglob("*.py"):
+        layer = _layer(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("verify."):
+                private = [a.name for a in node.names if a.name.startswith("_")]
+                assert not (private and _layer(node.module) != layer), (path, node.module, private)

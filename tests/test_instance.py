@@ -13,8 +13,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
-from verify.errors import VerifyInputError
-from verify.instance import (
+from verify.base.errors import VerifyInputError
+from verify.model.instance import (
     GENERATORS,
     NORM_TOL,
     ORTHOGONALITY_TOL,

@@ -8,9 +8,9 @@ import sympy
 from hypothesis import given, settings
 
 from tests.strategies import correlations
-from verify.activations import get_activation
-from verify.errors import InvalidParameterError
-from verify.kernels import closed_form, kernel
+from verify.base.errors import InvalidParameterError
+from verify.model.activations import get_activation
+from verify.model.kernels import closed_form, kernel
 
 RHOS = ["-0.95", "-0.5", "0", "0.37", "0.9"]
 DPS = 20

@@ -12,11 +12,11 @@ import mpmath
 import pytest
 import sympy
 
-from verify import population
-from verify.activations import get_activation
 from verify.certified.balls import working_precision
 from verify.claims.model import draw
 from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities
+from verify.model import population
+from verify.model.activations import get_activation
 
 FAMILIES = (("orthonormal", "relu"), ("claim2", "abs"), ("glm", "relu"))
 CASES = [(family, k, seed, act) for family, act in FAMILIES

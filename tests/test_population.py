@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
-from verify import population
-from verify.activations import get_activation
-from verify.errors import InvalidParameterError
-from verify.instance import GENERATORS, save
+from verify.base.errors import InvalidParameterError
+from verify.model import population
+from verify.model.activations import get_activation
+from verify.model.instance import GENERATORS, save
 
 ACTIVATIONS = ["relu", "erf", "sigmoid", "he3", "softplus"]
 #: Central differences with step 1e-5: truncation ≈ step²·|Φ'''|/6 ≲ 1e-9 for the

@@ -17,11 +17,11 @@ import pytest
 import sympy
 
 from tests.cli_helpers import run_verify
-from verify import population
 from verify.derive import prop_4
-from verify.hermite import hermite_coefficients
-from verify.instance import GENERATORS, nominal_gram
-from verify.series import h_series
+from verify.model import population
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import GENERATORS, nominal_gram
+from verify.model.series import h_series
 
 K = 4
 D = 30
@@ -96,7 +96,7 @@ def test_series_kernel_bound_holds_where_a_closed_form_exists(monkeypatch):
     of the exact closed form (the bound is sound, not just small)."""
     inst = make("separated", "erf", 1.0)
     exact, _ = population.loss_precise(inst, "0.4", 40)
-    monkeypatch.setattr("verify.kernels.closed_form", lambda *a, **k: None)
+    monkeypatch.setattr("verify.model.kernels.closed_form", lambda *a, **k: None)
     series, bound = population.loss_precise(inst, "0.4", 40)
     assert 0 < bound < 1e-15
     assert abs(series - exact) <= bound
@@ -155,7 +155,7 @@ def test_h_is_minus_the_derivative_of_the_loss_at_50_digits(kind, activation):
 
 
 def test_cli_closed_with_dps(tmp_path):
-    from verify.instance import save
+    from verify.model.instance import save
 
     path = tmp_path / "inst.json"
     inst = make("orthonormal", "erf", 1.0)

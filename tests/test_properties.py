@@ -23,11 +23,11 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from tests.strategies import instances, overlaps
-from verify import population
-from verify.fast_kernels import fast_kernel
-from verify.hermite import hermite_coefficients
-from verify.instance import glm, orthonormal
-from verify.series import h_series
+from verify.model import population
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import glm, orthonormal
+from verify.model.series import h_series
 
 #: Φ is a difference of O(Σ|λλ|) kernel values: float64 rounding ~1e-15 of that scale.
 ROUNDING = 1e-13

@@ -1,4 +1,4 @@
-"""The power series of h(m) (Prop. 4 form, derived in verify/series.py) against the closed form."""
+"""The power series of h(m) (Prop. 4 form, derived in verify/model/series.py) against the closed form."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import math
 import mpmath
 import pytest
 
-from verify import population
-from verify.instance import GENERATORS
-from verify.series import h_series
+from verify.model import population
+from verify.model.instance import GENERATORS
+from verify.model.series import h_series
 
 #: float64 rounding of the closed form: O(1e-16) relative on O(1) sums; 1e-12 is the issue's bar.
 FLOAT_TOL = 1e-12
@@ -57,7 +57,7 @@ def test_odd_coefficients_are_nonnegative():
 
 def test_cli_series_and_h_series(tmp_path):
     from tests.cli_helpers import assert_one_line_usage_error, run_verify
-    from verify.instance import save
+    from verify.model.instance import save
 
     path = tmp_path / "inst.json"
     save(GENERATORS["orthonormal"](4, 12, 1.0, "erf", seed=0), path)
@@ -89,7 +89,7 @@ def test_s_truncation_bound_is_sound_and_nearly_tight():
     """One neuron, small ξ, σ = h_5: the s-tail of h_0 beyond S = 2 is the single term
     s = 4, with B = 1/(1+ξ²) ≈ 1, so the stated bound must cover it and cannot be more
     than ~1/B² ≈ 1.04 times too large (a bound 10× too small is caught)."""
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
 
     inst = orthonormal(1, 3, 0.1, "he5", seed=0)
     short = h_series(inst, 1, dps=30, s_terms=2)

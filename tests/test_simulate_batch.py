@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from tests.test_simulate_sgd import assert_same_law, rising_instance
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures import common, full_tier
-from verify.instance import separated
+from verify.model.instance import separated
 from verify.simulate import simulate
 
 

@@ -21,9 +21,9 @@ import pytest
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from tests.test_simulate_compiled import SAME_SAMPLES_ATOL, assert_same_samples
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures import paper_setup
-from verify.instance import save, separated
+from verify.model.instance import save, separated
 from verify.simulate import simulate
 
 ENGINES = ("compiled", "reduced", "full")

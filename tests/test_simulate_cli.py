@@ -9,7 +9,7 @@ import pytest
 
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from verify.cli import main
-from verify.instance import glm, orthonormal, save
+from verify.model.instance import glm, orthonormal, save
 from verify.simulate import load_trajectory
 
 Z = 5.3  # two-sided normal tail ≈ 1.2e-7 < 1e-6

@@ -33,9 +33,9 @@ from scipy.stats import ks_2samp
 from tests.cli_helpers import assert_one_line_usage_error, run_verify
 from tests.test_simulate_batch import runs
 from tests.test_simulate_sgd import P_MIN, assert_same_law, rising_instance
-from verify.activations import BUILTINS, get_activation
-from verify.errors import ConvergenceError, InvalidParameterError
-from verify.instance import glm, orthonormal, save, separated
+from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.model.activations import BUILTINS, get_activation
+from verify.model.instance import glm, orthonormal, save, separated
 from verify.simulate import MODES, simulate
 from verify.simulate import compiled as compiled_module
 from verify.simulate.compiled import activation_code, evaluate, unsupported_reason
@@ -243,8 +243,8 @@ def test_chunking_does_not_change_the_trajectory(monkeypatch):
 
 
 def test_the_sweeps_process_pool_gives_the_same_trajectory():
+    from verify.base.sweep import Task, run_sweep
     from verify.figures.common import sgd_task
-    from verify.sweep import Task, run_sweep
 
     spec = {"kind": "orthonormal", **_JOINT}
     params = [dict(instance=spec, mode="joint", steps=400, lr=0.2, replicas=2, seed=seed, record_every=100)
@@ -385,7 +385,7 @@ _CACHE_PROBE = textwrap.dedent("""
         ensure(self)
     caching._CacheLocator.ensure_cache_path = read_only
 
-    from verify.instance import orthonormal
+    from verify.model.instance import orthonormal
     from verify.simulate import compiled, simulate
     run = simulate(orthonormal(4, 20, 1.0, "relu", seed=1), mode="joint", steps=20, lr=0.1,
                    engine="compiled", loss_samples=0)

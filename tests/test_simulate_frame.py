@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from scipy.stats import special_ortho_group
 
-from verify.instance import orthonormal
+from verify.model.instance import orthonormal
 from verify.simulate.modes import MODES
 from verify.simulate.problem import _settle_degenerate_subspaces, build_problem
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from verify.instance import orthonormal
+from verify.model.instance import orthonormal
 from verify.simulate import simulate
 
 Z_CRIT = 5.33

@@ -14,8 +14,8 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from verify.errors import InvalidParameterError
-from verify.instance import GENERATORS, orthonormal, separated
+from verify.base.errors import InvalidParameterError
+from verify.model.instance import GENERATORS, orthonormal, separated
 from verify.simulate.model import FrozenStudent, terms
 from verify.simulate.modes import MODES
 from verify.simulate.montecarlo import estimate_gradient

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 from scipy.stats import ks_2samp
 
-from verify import population
-from verify.errors import ConvergenceError, InvalidParameterError
-from verify.instance import glm, orthonormal, separated
+from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.model import population
+from verify.model.instance import glm, orthonormal, separated
 from verify.simulate import drift_map, drift_ode, load_trajectory, save_trajectory, simulate
 from verify.simulate.sgd import _progress
 

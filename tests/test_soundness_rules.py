@@ -12,13 +12,13 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from verify.checks.core import Basis, Verdict
 from verify.claims import claim
+from verify.verdict import Basis, Verdict
 
 
 # --- decimals are the exact decimals typed ------------------------------------------------------
 def test_a_decimal_literal_is_the_exact_decimal():
-    from verify.expressions import parse_expression
+    from verify.base.expressions import parse_expression
 
     assert parse_expression("0.3", variables={}) == sympy.Rational(3, 10)
     assert parse_expression("1.5e-3", variables={}) == sympy.Rational(3, 2000)
@@ -28,7 +28,7 @@ def test_a_decimal_literal_is_the_exact_decimal():
 
 
 def test_an_expr_activation_with_a_decimal_is_exact():
-    from verify.activations import get_activation
+    from verify.model.activations import get_activation
 
     act = get_activation("expr:erf(0.7*x)")
     assert not act.expr.atoms(sympy.Float)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from verify import cache
-from verify.sweep import CACHE_KIND, SchedulerUnreachableError, Task, run_sweep
+from verify.base import cache
+from verify.base.sweep import CACHE_KIND, SchedulerUnreachableError, Task, run_sweep
 
 
 def noisy_mean(seed: int, n: int) -> dict:

@@ -39,7 +39,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from verify.errors import VerifyInputError
+from verify.base.errors import VerifyInputError
+from verify.base.sweep import ordered_map
+from verify.claims import claim
 
 #: The share of true statements that must be decided (holds or consistent).
 REQUIRED_POWER = 0.9
@@ -173,7 +175,6 @@ def _statement(entry, where: str, source: str) -> Statement:
 
 def decide(statement: Statement) -> Result:
     """The suite's verdict on one statement; bad input or a crash is recorded as ``error``."""
-    from verify.claims import claim
 
     start = time.perf_counter()
     try:
@@ -188,7 +189,6 @@ def decide(statement: Statement) -> Result:
 def run_corpus(statements: list[Statement], workers: int = 1,
                on_result: Callable[[Result], None] | None = None) -> list[Result]:
     """Decide every statement, in ``workers`` processes (results in corpus order)."""
-    from verify.sweep import ordered_map
 
     results = []
     for result in ordered_map(decide, statements, workers):

@@ -18,12 +18,18 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 import sympy
+from flint import fmpq
+
+from verify.base.sweep import ordered_map
+from verify.checks import REGISTRY, load_all, run_check
 
 #: Hooks that state an identity the check verifies with equality (a perturbation makes it false).
 IDENTITIES = {
@@ -98,7 +104,6 @@ def scaled(value, epsilon: sympy.Rational):
     if isinstance(value, tuple | list):
         return type(value)(scaled(v, epsilon) for v in value)
     if hasattr(value, "mid") and hasattr(value, "rad"):  # an Arb ball
-        from flint import fmpq
 
         return value * (1 + fmpq(int(epsilon.p), int(epsilon.q)))
     return value
@@ -116,20 +121,16 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
             workers: int = 1) -> list[Perturbed]:
     """Every (check, hook, level), after the check's unperturbed run (which fixes the truth);
     checks are shared out over ``workers`` processes (each patches its own copy of the modules)."""
-    from verify.checks import REGISTRY, load_all
 
     load_all()
     ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
-    from functools import partial
 
-    from verify.sweep import ordered_map
 
     parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
     return [r for part in parts for r in part]
 
 
 def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
-    from verify.checks import REGISTRY, load_all, run_check
 
     load_all()
     check = REGISTRY[check_id]
@@ -157,7 +158,6 @@ def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
 
 def matrix_markdown(results: list[Perturbed]) -> str:
     """Known-false perturbations × verdict, per level, and the count of unknown-truth runs."""
-    from collections import Counter
 
     verdicts = ("holds", "consistent", "inconclusive", "fails", "error")
     known = [r for r in results if r.truth is False]

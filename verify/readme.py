@@ -8,7 +8,14 @@ suite compares with a fresh rendering, so the prose around them cannot drift fro
 from __future__ import annotations
 
 import inspect
+import json
 import re
+import sys
+from pathlib import Path
+
+from verify.checks import SECTIONS, load_all
+from verify.derive import DERIVATIONS
+from verify.figures.summary import render
 
 
 def _pattern(name: str) -> re.Pattern[str]:
@@ -32,7 +39,6 @@ def replace_block(text: str, name: str, body: str) -> str:
 
 def derivations_block() -> str:
     """One bullet per file ``verify derive`` writes: its name and its module's one-line summary."""
-    from verify.derive import DERIVATIONS
 
     lines = []
     for module in DERIVATIONS:
@@ -45,9 +51,7 @@ def derivations_block() -> str:
 def checks_block() -> str:
     """Where each numbered statement is checked: a table from the check registry, in paper order
     of the modules (statement, check id, section, ``file:function``)."""
-    from pathlib import Path
 
-    from verify.checks import SECTIONS, load_all
 
     def paper_order(check) -> tuple[int, int]:
         # The registry's order depends on which module some earlier import loaded first;
@@ -70,10 +74,7 @@ FIGURE_SUMMARIES = {tier: f"results/figures-{tier}.json" for tier in ("quick", "
 def figures_block() -> str:
     """The figures table: every caption claim's verdict per setup and tier, from the committed
     summaries of the last runs (``scripts/update_readme_figures.py`` rewrites them)."""
-    import json
-    from pathlib import Path
 
-    from verify.figures.summary import render
 
     root = Path(__file__).resolve().parent.parent
     summaries = {tier: json.loads((root / path).read_text(encoding="utf-8"))
@@ -88,13 +89,11 @@ BLOCKS = {"derivations": derivations_block, "checks": checks_block, "figures": f
 
 def main() -> int:
     """Rewrite README.md's generated blocks in place (``python -m verify.readme [README]``)."""
-    import sys
-    from pathlib import Path
 
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "README.md")
     text = path.read_text(encoding="utf-8")
-    for name, render in BLOCKS.items():
-        text = replace_block(text, name, render())
+    for name, render_block in BLOCKS.items():
+        text = replace_block(text, name, render_block())
     path.write_text(text, encoding="utf-8")
     return 0
 

@@ -11,6 +11,8 @@ from collections.abc import Callable
 import mpmath
 import numpy as np
 
+from verify.claims import claim
+
 #: float64 relative accuracy we expect of the hand-written evaluators: a few ulps,
 #: 64 ulps for the composite ones (gelu, Hermite recurrences at |x| ~ 8).
 FLOAT_RTOL = 64 * np.finfo(float).eps
@@ -57,7 +59,6 @@ def assert_claim(text: str, *, accept: tuple[str, ...] = ("holds", "consistent")
             assert_claim("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2", family="orthonormal",
                          for_=["k in 2..4", "xi = 1", "m in [0, 1]"])
     """
-    from verify.claims import claim
 
     outcome = claim(text, **options)
     if outcome.verdict.value not in accept:

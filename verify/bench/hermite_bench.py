@@ -15,9 +15,9 @@ import time
 
 import mpmath
 
-from verify.activations import get_activation
-from verify.hermite import hermite_coefficients
-from verify.quadrature import GUARD_DIGITS, breakpoints
+from verify.model.activations import get_activation
+from verify.model.hermite import hermite_coefficients
+from verify.model.quadrature import GUARD_DIGITS, breakpoints
 
 ACTIVATIONS = ("sigmoid", "tanh", "gelu", "softplus")
 

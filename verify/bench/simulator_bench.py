@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-from verify.instance import separated
+from verify.model.instance import separated
 from verify.simulate.compiled import CompiledEngine, cached_jit
 from verify.simulate.full import FullEngine
 from verify.simulate.modes import MODES

@@ -1,8 +1,8 @@
 r"""SymPy expressions to Arb evaluators, node by node (never ``lambdify``, never ``eval``).
 
 The expressions come from the activation registry, from ``expr:`` activations (already parsed
-by the whitelist parser of :mod:`verify.expressions`), from :mod:`verify.hermite_exact` and
-from the closed-form kernels of :mod:`verify.kernels`.  The compiler walks the tree and admits
+by the whitelist parser of :mod:`verify.base.expressions`), from :mod:`verify.model.hermite_exact` and
+from the closed-form kernels of :mod:`verify.model.kernels`.  The compiler walks the tree and admits
 only the nodes below; anything else raises :class:`~verify.certified.errors.CertificationError`.
 
 - numbers: integers, rationals, π, e (a SymPy Float is refused: see :func:`number_fraction`);
@@ -38,6 +38,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+import sympy
 from flint import acb, arb
 
 from verify.certified.balls import clamped_endpoints, exact, integer_power, monotone_image
@@ -57,7 +58,6 @@ def number_fraction(expr) -> Fraction | None:
     reading its binary digits as exact (as this function once did) certified a nearby number
     instead of the one meant (``erf(0.7*x)`` was erf of the double nearest 0.7).  The parser
     reads decimals as exact rationals, so a Float reaching a ball is a bug upstream, refused."""
-    import sympy
 
     if isinstance(expr, sympy.Float):
         raise CertificationError(f"the inexact number {expr} cannot be certified (decimals must be "
@@ -148,7 +148,6 @@ def compile_expression(expr, variable, backend) -> Evaluator:
     Number subtrees are evaluated once, at the precision in force when this is called; call
     it inside :func:`~verify.certified.balls.working_precision`.
     """
-    import sympy
 
     if variable not in expr.free_symbols:
         value = backend.lift(constant(expr))
@@ -174,7 +173,6 @@ def compile_expression(expr, variable, backend) -> Evaluator:
 
 
 def _fold(parts, operation) -> Evaluator:
-    import sympy
 
     add = operation is sympy.Add
 
@@ -210,7 +208,6 @@ def _compile_power(expr, variable, backend) -> Evaluator:
 def constant(expr) -> arb:
     """A real SymPy number (rationals, floats, π, e and functions of them) as a ball at the
     working precision; raises CertificationError for anything else."""
-    import sympy
 
     value = number_fraction(expr)
     if value is not None:
@@ -229,7 +226,6 @@ def constant(expr) -> arb:
 
 def _number_tree(expr) -> arb:
     """A compound number (sqrt(2)/pi, erf(1/2), log(2)...) evaluated node by node."""
-    import sympy
 
     if isinstance(expr, sympy.Add | sympy.Mul):
         balls = [constant(a) for a in expr.args]

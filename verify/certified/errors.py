@@ -1,13 +1,13 @@
 """The error a certified computation raises when it cannot certify.
 
 A certified routine either returns balls that provably contain the true values or raises
-:class:`CertificationError` (a :class:`~verify.errors.VerifyInputError`, so the command line
+:class:`CertificationError` (a :class:`~verify.base.errors.VerifyInputError`, so the command line
 prints its one-line message and exits 2).  It never returns an uncertified number.
 """
 
 from __future__ import annotations
 
-from verify.errors import VerifyInputError
+from verify.base.errors import VerifyInputError
 
 
 class CertificationError(VerifyInputError):

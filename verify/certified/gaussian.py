@@ -26,6 +26,7 @@ whose imaginary part excludes 0 means F is not real and is refused.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 from flint import acb, arb, ctx
@@ -36,6 +37,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.growth import Majorant, tail_majorant
 from verify.certified.pieces import Piece, piece_bounds
 from verify.certified.tails import TailMoments, hermite_weight
+from verify.model.polynomials import probabilists_hermite
 
 #: Largest tail cutoff tried: at R = 60 a tail of polynomial growth degree ≤ 200 is below
 #: 1e-600, beyond any precision the suite allows; a majorant still too large there grows too fast.
@@ -64,7 +66,6 @@ class GaussianIntegrator:
     """
 
     def __init__(self, integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0, hermite: bool = True):
-        import math
 
         self.dps, self.max_degree, self.hermite = dps, max_degree, hermite
         self.target = arb(10) ** (-(dps + EXTRA_DIGITS))
@@ -107,10 +108,7 @@ class GaussianIntegrator:
         constants are integers, so every radius shrinks with the working precision (the
         normalised recurrence's √q balls, made once at the starting precision, had put a floor
         under the retries of :meth:`integral`)."""
-        he_prev, he = acb(0), acb(1)
-        for q in range(p):
-            he_prev, he = he, z * he - q * he_prev
-        return he * (-z * z / 2).exp() / _normaliser(p, ctx.prec)
+        return probabilists_hermite(p, z, acb(1)) * (-z * z / 2).exp() / _normaliser(p, ctx.prec)
 
     def integral(self, p: int = 0) -> arb:
         """A ball containing ∫ F(x) h_p(x) φ(x) dx (h_0 = 1), with radius ≤ 10^-(dps+3).

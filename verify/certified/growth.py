@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import sympy
 from flint import arb, ctx
 
 from verify.certified.balls import exact, lower_fraction, upper_fraction
@@ -162,7 +163,6 @@ class _Rules:
         self.x, self.side, self.cutoff = x, side, cutoff
 
     def envelope(self, expr) -> Envelope:
-        import sympy
 
         x = self.x
         if x not in expr.free_symbols:
@@ -236,7 +236,6 @@ class _Rules:
         return None
 
     def power(self, expr) -> Envelope:
-        import sympy
 
         base, exponent = expr.args
         if self.x in exponent.free_symbols:

@@ -1,11 +1,11 @@
 r"""Certified Hermite coefficients: balls that provably contain μ_p(σ) = E[σ(g) h_p(g)].
 
-Convention as in :mod:`verify.hermite` (paper §1.4): h_p = He_p/√p!, g ~ N(0, 1).
+Convention as in :mod:`verify.model.hermite` (paper §1.4): h_p = He_p/√p!, g ~ N(0, 1).
 
 Two routes, as for the fast path:
 
 ``exact``
-    The SymPy closed forms of :mod:`verify.hermite_exact` (piecewise polynomials with a break
+    The SymPy closed forms of :mod:`verify.model.hermite_exact` (piecewise polynomials with a break
     at 0, erf(cx)), evaluated node by node in ball arithmetic (:func:`~verify.certified.compile.constant`):
     rationals, √ and π become balls of radius ~2^-prec.
 ``quadrature``
@@ -19,7 +19,7 @@ rounding interval (:func:`~verify.certified.balls.quantized`), so every radius l
 10^-(dps+3) and 2·10^-(dps+3).  An activation that cannot be certified raises
 :class:`~verify.certified.errors.CertificationError` with one line saying why.
 
-Results are cached (:mod:`verify.cache`, kind ``certified-hermite``) as decimal strings
+Results are cached (:mod:`verify.base.cache`, kind ``certified-hermite``) as decimal strings
 ``mid``/``rad`` whose ball contains the computed one (:func:`~verify.certified.balls.to_payload`).
 """
 
@@ -29,8 +29,16 @@ from dataclasses import dataclass
 
 from flint import arb
 
+from verify.base import cache
+from verify.base.errors import InvalidParameterError
 from verify.certified.balls import format_ball, from_payload, quantized, to_payload, working_precision
-from verify.errors import InvalidParameterError
+from verify.certified.compile import constant
+from verify.certified.errors import CertificationError
+from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+from verify.certified.pieces import smooth_pieces
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import validate_dps, validate_terms
+from verify.model.hermite_exact import exact_coefficients
 
 CACHE_KIND = "certified-hermite"
 METHODS = ("auto", "exact", "quadrature")
@@ -68,9 +76,6 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
         When σ has no provable growth bound, uses a function outside the certified set, or
         the radius target is not reached.
     """
-    from verify import cache
-    from verify.activations import Activation, get_activation
-    from verify.hermite import validate_dps, validate_terms
 
     terms, dps = validate_terms(terms), validate_dps(dps)
     if method not in METHODS:
@@ -88,11 +93,6 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
 
 
 def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
-    from verify.certified.compile import constant
-    from verify.certified.errors import CertificationError
-    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
-    from verify.certified.pieces import smooth_pieces
-    from verify.hermite_exact import exact_coefficients
 
     with working_precision(dps):
         if method in ("auto", "exact"):

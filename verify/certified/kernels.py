@@ -3,7 +3,7 @@ r"""Certified dual kernels K_σ(ρ) = Σ_p μ_p² ρ^p and K'_σ(ρ) = Σ_p p μ
 Both accept a ball ρ that contains a true correlation (so the exact ρ lies in [−1, 1]) and
 return a ball containing K(ρ) (or K'(ρ)) for every ρ in it.
 
-Closed forms (:func:`verify.kernels.closed_form`: relu, abs, erf(cx), polynomials) are
+Closed forms (:func:`verify.model.kernels.closed_form`: relu, abs, erf(cx), polynomials) are
 evaluated node by node in ball arithmetic, with the arguments of √, asin and acos clamped to
 their domains: valid because for |ρ| ≤ 1 the exact arguments are in the domain (1 − ρ² ≥ 0,
 |ρ| ≤ 1, |2c²ρ/(1+2c²)| ≤ 1), so a ball can stick out only by rounding.
@@ -31,8 +31,10 @@ import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
+import sympy
 from flint import arb
 
+from verify.base import cache
 from verify.certified.balls import (
     clamped_endpoints,
     from_payload,
@@ -42,7 +44,14 @@ from verify.certified.balls import (
     upper_fraction,
     working_precision,
 )
+from verify.certified.compile import RealBackend, compile_expression
 from verify.certified.errors import CertificationError
+from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
+from verify.certified.hermite import certified_hermite_coefficients
+from verify.certified.pieces import derivative_pieces, smooth_pieces
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import validate_dps
+from verify.model.kernels import closed_form
 
 #: Hermite terms P of a series kernel: enough that the tail r^P T₀ is negligible for |ρ| ≤ 0.9
 #: (0.9^64 ≈ 1e-3 times a tail mass that is itself tiny for smooth σ), and cheap to certify.
@@ -53,11 +62,6 @@ MOMENT_CACHE_KIND = "certified-moment"
 def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
                             use_cache: bool = True) -> arb:
     """A ball containing E[σ(g)²] (or E[σ'(g)²] with ``derivative=True``), g ~ N(0, 1)."""
-    from verify import cache
-    from verify.activations import Activation, get_activation
-    from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
-    from verify.certified.pieces import derivative_pieces, smooth_pieces
-    from verify.hermite import validate_dps
 
     dps = validate_dps(dps)
     act = activation if isinstance(activation, Activation) else get_activation(activation)
@@ -196,14 +200,10 @@ Kernel = ClosedFormKernel | SeriesKernel
 
 
 def certified_kernel(activation, dps: int = 30, terms: int = SERIES_TERMS, use_cache: bool = True) -> Kernel:
-    """The certified K and K' of σ: closed form where :func:`verify.kernels.closed_form` has one,
+    """The certified K and K' of σ: closed form where :func:`verify.model.kernels.closed_form` has one,
     else the series with P = ``terms`` certified Hermite coefficients.
 
     Build and evaluate inside :func:`~verify.certified.balls.working_precision` (``dps``)."""
-    from verify.activations import Activation, get_activation
-    from verify.certified.compile import RealBackend, compile_expression
-    from verify.certified.hermite import certified_hermite_coefficients
-    from verify.kernels import closed_form
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     kernel, derivative = closed_form(act, False), closed_form(act, True)
@@ -226,7 +226,6 @@ def certified_kernel(activation, dps: int = 30, terms: int = SERIES_TERMS, use_c
 
 def _parity(act) -> int:
     """+1 when σ is even, −1 when odd, as an exact SymPy identity; 0 when neither is proven."""
-    import sympy
 
     x = act.x
     reflected = act.expr.subs(x, -x)
@@ -238,7 +237,6 @@ def _parity(act) -> int:
 
 
 def _rho_symbol(*expressions):
-    import sympy
 
     symbols = set().union(*(e.free_symbols for e in expressions))
     return symbols.pop() if symbols else sympy.Symbol("rho", real=True)

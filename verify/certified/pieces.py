@@ -1,6 +1,6 @@
 r"""An activation as smooth pieces between its kinks.
 
-The registry locates the kinks of σ exactly (:attr:`verify.activations.Activation.kinks`: the
+The registry locates the kinks of σ exactly (:attr:`verify.model.activations.Activation.kinks`: the
 real roots of every Abs/sign/Heaviside argument and of every difference of Max/Min
 arguments).  Between two consecutive kinks none of those switches changes branch, so on each
 open piece σ equals one smooth expression, found by deciding every switch at one sample point
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import sympy
 from flint import arb, ctx
 
 from verify.certified.balls import exact, lower_fraction, upper_fraction
@@ -71,7 +72,6 @@ def derivative_pieces(activation) -> tuple[Piece, ...]:
     kink is proven symbolically (the two neighbouring expressions agree there, SymPy
     ``simplify`` to 0); otherwise CertificationError.
     """
-    import sympy
 
     pieces = smooth_pieces(activation)
     x = activation.x
@@ -98,7 +98,6 @@ def _intervals(kinks: list[arb]):
 
 def resolve(expr, x, sample: Fraction):
     """``expr`` with every Abs/sign/Heaviside/Max/Min replaced by its branch at ``sample``."""
-    import sympy
 
     switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min)
     if not expr.has(*switches):

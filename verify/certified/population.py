@@ -1,6 +1,7 @@
 r"""Certified h(m) and Φ(m) of an instance, at a point or over an interval of m.
 
-The formulas are those of :mod:`verify.population` (Appendix D.1, derived there):
+The formulas are those of :mod:`verify.model.population` (Appendix D.1, derived there), evaluated
+by that module's :class:`~verify.model.population.Population` in ball arithmetic:
 
     ρ_ij(m) = (G_ij + ξ² c_i ĉ_j m)/(n_i n̂_j),   n_i = √(D + ξ² c_i²),  n̂_j = √(D + ξ² ĉ_j²),
     h(m) = 2 ξ² Σ_ij λ_i λ_j c_i ĉ_j K'(ρ_ij(m))/(n_i n̂_j),
@@ -22,10 +23,14 @@ loses the correlation between its terms) linearly with their width.
 
 from __future__ import annotations
 
+import numpy as np
 from flint import arb
 
-from verify.certified.balls import exact, interval, working_precision
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.certified.balls import BALLS, exact, interval, working_precision
+from verify.certified.kernels import certified_kernel
+from verify.model.instance import Numbers
+from verify.model.population import Population
 
 
 class CertifiedPopulation:
@@ -41,59 +46,32 @@ class CertifiedPopulation:
     """
 
     def __init__(self, instance, dps: int = 30, kernel=None, gram=None):
-        import numpy as np
-
-        from verify.certified.kernels import certified_kernel
-        from verify.instance import nominal_row_norm2
-
         self.instance, self.dps = instance, dps
         self.kernel = kernel if kernel is not None else certified_kernel(instance.activation, dps)
         k = instance.k
-        diag = nominal_row_norm2(instance)
+        diag = exact(instance.row_norm2)
         rows = instance.gram if gram is None else gram
         if np.shape(rows) != (k, k) and not (len(rows) == k and all(len(r) == k for r in rows)):
             raise InvalidParameterError(f"gram must be {k} x {k}, got shape {np.shape(rows)}")
-        g = [[exact(diag) if i == j else _entry(rows[i][j]) for j in range(k)] for i in range(k)]
+        g = [[diag if i == j else _entry(rows[i][j]) for j in range(k)] for i in range(k)]
         for i in range(k):
             for j in range(k):
-                if i != j and not abs(g[i][j]) <= exact(diag):
+                if i != j and not abs(g[i][j]) <= diag:
                     raise InvalidParameterError(
-                        f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {diag} in size: not the "
-                        "Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
-        xi2 = exact(instance.xi) * exact(instance.xi)
-        lam = [exact(v) for v in instance.lam]
-        c, c_hat = [exact(v) for v in instance.c], [exact(v) for v in instance.c_hat]
-        n = [(exact(diag) + xi2 * v * v).sqrt() for v in c]
-        n_hat = [(exact(diag) + xi2 * v * v).sqrt() for v in c_hat]
-        self.xi2 = xi2
-        self.pairs = [(i, j) for i in range(k) for j in range(k)]
-        self.weight = {(i, j): lam[i] * lam[j] for i, j in self.pairs}
-        self.slope = {(i, j): xi2 * c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in self.pairs}
-        self.base = {(i, j): g[i][j] / (n[i] * n_hat[j]) for i, j in self.pairs}
-        # ρ^tt_ii = (D + ξ²c_i²)/n_i² = 1 exactly; as a ball 1 ± ε it would cost √ε in K (√(1−ρ²)).
-        teacher = {(i, j): arb(1) if i == j else (g[i][j] + xi2 * c[i] * c[j]) / (n[i] * n[j])
-                   for i, j in self.pairs}
-        student = {(i, j): arb(1) if i == j else (g[i][j] + xi2 * c_hat[i] * c_hat[j]) / (n_hat[i] * n_hat[j])
-                   for i, j in self.pairs}
-        value = self.kernel.value
-        self.self_terms = sum((self.weight[ij] * (value(teacher[ij]) + value(student[ij]))
-                               for ij in self.pairs), arb(0))
-
-    def _rho(self, ij, m: arb) -> arb:
-        return self.base[ij] + self.slope[ij] * m
+                        f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {instance.row_norm2} in size: not "
+                        "the Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
+        numbers = Numbers(k, instance.xi, instance.activation, instance.lam, instance.c, instance.c_hat, g,
+                          bool(getattr(instance, "scratch", False)))
+        self._population = Population(numbers, BALLS, self.kernel)
+        self.self_terms = self._population.self_terms
 
     def h(self, m: arb) -> arb:
         """A ball containing h(m') for every m' in the ball ``m`` ∩ [−1, 1]."""
-        m = _overlap(m)
-        total = sum((self.weight[ij] * self.slope[ij] * self.kernel.derivative(self._rho(ij, m))
-                     for ij in self.pairs), arb(0))
-        return 2 * total
+        return self._population.h(_overlap(m))
 
     def loss(self, m: arb) -> arb:
         """A ball containing Φ(m') for every m' in the ball ``m`` ∩ [−1, 1]."""
-        m = _overlap(m)
-        cross = sum((self.weight[ij] * self.kernel.value(self._rho(ij, m)) for ij in self.pairs), arb(0))
-        return self.self_terms - 2 * cross
+        return self._population.loss(_overlap(m))
 
 
 def _entry(value) -> arb:

@@ -20,6 +20,7 @@ those coefficients.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
 
@@ -32,7 +33,6 @@ from verify.certified.growth import Majorant
 @lru_cache(maxsize=512)
 def hermite_weight(p: int) -> tuple[int, ...]:
     """Coefficients a_j (index j = power of t) of He⁺_p, integers ≥ 0: |He_p(x)| ≤ Σ a_j |x|^j."""
-    import math
 
     coefficients = [0] * (p + 1)
     for k in range(p // 2 + 1):

@@ -1,8 +1,8 @@
 r"""Appendix A: Assumption 6, Remarks 9, 10 and 14, Theorems 11–13.
 
-References are the suite's own: Hermite coefficients (:mod:`verify.hermite`), the
-decay fit of :mod:`verify.diagnostics`, SymPy limits and algebra, a counterexample
-search (:func:`verify.checks.tools.maximise`) and Monte Carlo with standard errors.
+References are the suite's own: Hermite coefficients (:mod:`verify.model.hermite`), the
+decay fit of :mod:`verify.model.diagnostics`, SymPy limits and algebra, a counterexample
+search (:func:`verify.verdict.maximise`) and Monte Carlo with standard errors.
 The schedules of Theorems 11–13 are re-derived from Theorem 16 with the S_k and
 V_k that each theorem's proof (App. C.2) states; :func:`theorem_16_schedule` is
 shared with the informal Theorems 1–2 in :mod:`verify.checks.sec1_2_setting`.
@@ -19,8 +19,15 @@ import mpmath
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check
-from verify.checks.tools import Z_CRIT, maximise, z_score
+from verify.checks import certify
+from verify.checks.certify import integral, is_ball
+from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.diagnostics import decay_fit
+from verify.model.hermite import hermite_coefficients
+from verify.model.hermite_exact import is_finite_expansion
+from verify.model.instance import orthonormal
+from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, maximise, z_score
 
 # Registry activations the paper calls Lipschitz or polynomial (App. A.1, Remark 9).
 ASSUMPTION_6_ACTIVATIONS = ("relu", "abs", "sigmoid", "tanh", "erf", "softplus", "gelu",
@@ -79,16 +86,12 @@ def assumption_6(ctx) -> Outcome:
     """Assumption 6: "1. σ is almost surely differentiable …, with derivative σ' having at most polynomial growth: |σ'(a)| ≤ b + c|a|^q. 2. The Hermite coefficients of σ have faster than linear decay: |μ_p(σ)| ≤ C_σ p^{−1−ρ}. 3. … (E|σ(g1) − σ(g2)|^p)^{1/p} ≤ C_{p,σ}(E|g1 − g2|^{2p})^{1/(2p)}", with the prose "These are exceedingly mild and hold for many standard classes of activations including Lipschitz activations (e.g. ReLU, absolute value, sigmoid, tanh) and polynomial activations."
 
     Per registry activation: 6.1 by SymPy limits of σ'(x)/(1+|x|^q) at ±∞ (q = 1, or
-    degree − 1 for polynomials); 6.2 by the envelope fit of verify.diagnostics on
+    degree − 1 for polynomials); 6.2 by the envelope fit of verify.model.diagnostics on
     μ_1 … μ_{N−1} (30 digits; ρ = ∞ for finite Hermite expansions); 6.3 by Lipschitz
     continuity (sup|σ'| finite: Jensen gives C_{p,σ} = L) or, for polynomials, by the
     corrected Remark 9 bound (check remark-9).  Control: σ = sign must be rejected by
     6.2 (fitted ρ < 0, μ_p ~ p^{−3/4}) and by 6.3 (exact ratio → ∞ as corr → 1).
     """
-    from verify.activations import get_activation
-    from verify.diagnostics import decay_fit
-    from verify.hermite import hermite_coefficients
-    from verify.hermite_exact import is_finite_expansion
 
     terms = ctx.pick(40, 100)
     rows: dict[str, dict] = {}
@@ -225,14 +228,12 @@ REMARK_10_ACTIVATIONS = ("relu", "tanh", "sigmoid", "erf", "softplus", "gelu", "
 
 
 def _derivative_activation(name: str):
-    from verify.activations import get_activation
 
     return get_activation("expr:" + sympy.sstr(get_activation(name).derivative_expr))
 
 
 def integration_by_parts_gap(name: str, terms: int) -> tuple[object, object]:
     """max_p |μ_p(σ) − μ_{p−1}(σ')/√p| over 1 ≤ p < terms, and the largest error estimate."""
-    from verify.hermite import hermite_coefficients
 
     mu = hermite_coefficients(name, terms, dps=HERMITE_DPS)
     mu_prime = hermite_coefficients(_derivative_activation(name), terms, dps=HERMITE_DPS)
@@ -255,7 +256,6 @@ def remark_10(ctx) -> Outcome:
     generalisation is inconclusive; p|μ_p(σ)| is reported as evidence for o(1/p) on the
     registry activations.
     """
-    from verify.hermite import hermite_coefficients
 
     terms = ctx.pick(30, 60)
     gaps = {}
@@ -292,7 +292,6 @@ def claimed_remark_10_difference(sigma_prime, g1, g2):
 
 def _integral(f, low, high):
     """∫_low^high f: mpmath quadrature for mpmath numbers, a certified ball for balls."""
-    from verify.checks.certify import integral, is_ball
 
     return integral(f, low, high) if is_ball(low) else mpmath.quad(f, [low, high])
 
@@ -343,7 +342,6 @@ def remark_10_display(ctx) -> Outcome:
                               "second line needs the unsigned integral over the interval."])
     else:
         outcome = Outcome(Verdict.HOLDS, "display holds", numbers={"lhs": float(lhs), "printed_rhs": float(printed)})
-    from verify.checks import certify
 
     def decide():
         g1, g2, p = certify.ball(0), certify.ball(1), 2
@@ -387,8 +385,6 @@ def remark_14(ctx) -> Outcome:
     component along u and the components orthogonal to it against the claim and the
     correction, |z| ≤ Z_CRIT = 5.33 (two-sided 1e-7).
     """
-    from verify.hermite import hermite_coefficients
-    from verify.instance import orthonormal
 
     along, across = derived_remark_14_symbolic()
     exact_mu = hermite_coefficients("relu", 2, dps=HERMITE_DPS, method="exact").exact

@@ -14,8 +14,9 @@ import math
 import numpy as np
 import sympy
 
-from verify.checks.core import Outcome, Verdict, check
-from verify.checks.tools import fit_exponent
+from verify.checks.core import check
+from verify.model.instance import orthonormal
+from verify.verdict import Outcome, Verdict, fit_exponent
 
 OUTPUT_TOL = 1e-12  # relu outputs of O(1) rows: rounding of a d-term dot product, d ≤ 100
 
@@ -37,7 +38,6 @@ def _d1_row_scale(k, xi):
 
 def _relu_rows_demo(ctx, xi: float, k: int, d: int) -> dict:
     """On concrete rows: B's relu output against D.1's, and the rows' norms (quantized c)."""
-    from verify.instance import orthonormal
 
     seed = int(ctx.rng("rows", xi).integers(2**31))
     inst = orthonormal(k, d, xi, "relu", seed=seed)

@@ -3,7 +3,7 @@ Conditions 1–3, Theorem 16).  Appendix E (Claims 5–9, Lemma 31, Proposition 
 is in :mod:`verify.checks.app_e_dynamics_proofs`, which shares the recorded runs defined here.
 
 References are the suite's own: SymPy for the algebra, the closed-form h(m) of
-:mod:`verify.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
+:mod:`verify.model.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
 engine, whose cost per step does not depend on d).  The paper's constants and displays
 enter only as claims (``claimed_*`` functions that the tests monkeypatch).
 
@@ -23,8 +23,20 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Context, Outcome, Verdict, check, residual_text
-from verify.checks.tools import Z_CRIT, fit_exponent
+from verify.certified import certified_population
+from verify.checks import certify
+from verify.checks.certify import attempt
+from verify.checks.core import Context, check
+from verify.model.instance import orthonormal, separated
+from verify.model.population import h
+from verify.simulate import estimate_gradient
+from verify.simulate.drift import drift_ode
+from verify.simulate.model import terms
+from verify.simulate.modes import MODES
+from verify.simulate.problem import build_problem
+from verify.simulate.reduced import ReducedEngine
+from verify.simulate.streams import generators
+from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, fit_exponent, residual_text
 
 # ---------------------------------------------------------------------------------------
 # The instance every simulated check runs on (orthonormal rows, Theorem 11's setting).
@@ -43,13 +55,11 @@ def run_instance(d: int, seed: int = 4):
     ``seed`` = 4 gives (c, ĉ) = ((1,1,1,1), (−1,−1,−1,1))/2, which satisfies Condition 3 with
     |h(0)| = 0.918 (seeds 0–7 give |h(0)| ∈ {0, 0.118, 0.236, 0.636, 0.918}; the largest keeps
     the runs short; the tests pin the condition)."""
-    from verify.instance import orthonormal
 
     return orthonormal(RUN_K, d, RUN_XI, RUN_ACTIVATION, seed=seed, lam=np.full(RUN_K, RUN_LAM))
 
 
 def h_values(instance, m) -> np.ndarray:
-    from verify.population import h
 
     return np.asarray(h(instance, np.clip(np.asarray(m, float), -1.0, 1.0)), float)
 
@@ -72,9 +82,6 @@ def gradient_samples(instance, m: float, n: int, rng: np.random.Generator):
     In the frame (w's, u, û's component e ⊥ u, the rest): ⟨u, x⟩ = z_u, ⟨û, x⟩ = m z_u + √(1−m²) b,
     ‖P x‖² = z_u² + b² + χ²_{d−k−2} − ⟨û, x⟩², ⟨L, u⟩ = κ_x (z_u − m ⟨û, x⟩); exact in law.
     """
-    from verify.simulate.model import terms
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
 
     pb = build_problem(instance, MODES["frozen"])
     z = rng.standard_normal((n, pb.r))
@@ -160,10 +167,6 @@ def record_run(instance, eta: float, steps: int, replicas: int, seed_sequence, m
     m_{j+1} Π_j = m_j − η⟨L_j, u⟩ give the rest (relative rounding ≤ 1e-8 at these η).
     ``stop_at``: stop once every replica has m ≥ stop_at (the rest of the arrays is cut).
     """
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
-    from verify.simulate.reduced import ReducedEngine
-    from verify.simulate.streams import generators
 
     pb = build_problem(instance, MODES["frozen"])
     eng = ReducedEngine(pb, MODES["frozen"], generators(seed_sequence, replicas), m0=m0 * sign)
@@ -193,7 +196,6 @@ def first_hit(m: np.ndarray, level: float) -> np.ndarray:
 def drift_time(instance, sign: float, m0: float, eta: float, level: float) -> float:
     """Steps for the population map m̄_{t+1} = m̄_t + ηh(m̄_t)(1 − m̄_t²) (its ODE limit,
     :func:`verify.simulate.drift_ode`) to go from m0 to ``level`` (both in the signed frame)."""
-    from verify.simulate.drift import drift_ode
 
     horizon = int(50 / (eta * 0.01)) + 1  # h ≥ 0.01 on the path for every instance used here
     path = drift_ode(instance, sign * m0, eta, horizon, eps=0.49, points=20001)
@@ -344,7 +346,6 @@ def eq_6(ctx) -> Outcome:
         outcome = Outcome(Verdict.HOLDS, f"printed display matches recorded steps to {worst:.1e}",
                           numbers={"max_printed_error": worst}, basis=Basis.NUMERICAL)
         steps = [(r, t) for r in range(m.shape[0]) for t in range(m.shape[1])]
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_eq_6(run, sign, steps))
 
@@ -354,8 +355,6 @@ def _certify_eq_6(run, sign: float, steps: list[tuple[int, int]]):
     (float64, taken exactly), h from the certified closed form of the run instance, Q_t by Eq. (5)
     and ⟨E_t, u⟩ = ⟨L_t, u⟩ + h(m_t)(1 − m_t²) as in the fast path; the claim is
     |printed − m_{t+1}| ≤ 1e-12 on every listed step (the fast path's worst step when it fails)."""
-    from verify.certified import certified_population
-    from verify.checks import certify
 
     pop = certified_population(run_instance(run.d), certify.DPS)
     eta = certify.ball(run.eta)
@@ -386,8 +385,6 @@ def condition_1(ctx) -> Outcome:
     projected gradient's component along u − mû against −h(m) from the closed form (|z| ≤ 5.33),
     and its residual orthogonal to u − mû against its own noise scale (ratio ≤ 5.33).
     """
-    from verify.instance import separated
-    from verify.simulate import estimate_gradient
 
     n = ctx.pick(100_000, 1_000_000)
     rows: list[dict[str, Any]] = []
@@ -429,7 +426,6 @@ def condition_2(ctx) -> Outcome:
     "at most polynomial growth", so CONSISTENT when the fit is a finite power and M_2/M_1 stays
     bounded in k (μ_2 independent of k).
     """
-    from verify.instance import orthonormal
 
     ks = ctx.pick((2, 4, 8, 16, 32), (2, 4, 8, 16, 32, 64))
     n = ctx.pick(10_000, 100_000)
@@ -494,7 +490,6 @@ def condition_3(ctx) -> Outcome:
     with S_k ∝ k^{−2}, k^{−1}, k^{−5/2} respectively (λ = 1/k): CONSISTENT when the condition holds
     for most draws and the measured S_k decays no faster than claimed (the claims are lower bounds).
     """
-    from verify.instance import orthonormal, separated
 
     ks = ctx.pick((4, 8, 16, 32, 64), (4, 8, 16, 32, 64, 128))
     draws = ctx.pick(30, 100)

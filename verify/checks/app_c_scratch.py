@@ -2,7 +2,7 @@ r"""Appendix C (static parts): Remark 15, Lemma 17, Claim 2 (+ example, proof), 
 
 References: SymPy limits and series (Remark 15, Theorem 19's rate), exact integer and
 rational arithmetic (Claim 2 and its example), the closed form h(m) of
-:mod:`verify.population` and exhaustive enumeration over ĉ (Proposition 18).
+:mod:`verify.model.population` and exhaustive enumeration over ĉ (Proposition 18).
 """
 
 from __future__ import annotations
@@ -13,8 +13,19 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb, arb_mat
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, scoped
+from verify.certified import CertifiedPopulation, certified_kernel
+from verify.certified.prover import prove_geq
+from verify.checks import certify
+from verify.checks.certify import attempt
+from verify.checks.core import check
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import Instance, claim2, claim_2_rows, glm, orthonormal
+from verify.model.population import h
+from verify.model.population import h as closed_h
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise, scoped
 
 P = 6  # Hermite degree of the symbolic truncation (every identity is checked for p ≤ P)
 GLM_XI_BAR = 1e4  # the numerical "ξ̄ → ∞": h differs from its limit by O(1/ξ̄²) ~ 1e-8
@@ -43,11 +54,9 @@ def remark_15(ctx) -> Outcome:
     Reference: (i) SymPy limits ξ̄ → ∞ of each term of Prop. 4 (degree ≤ 6); (ii) for the GLM
     instance (W = 0, λ = 1/k, c = ĉ = 1/√k: T(l,0) = 1, T(l,s≥1) = 0, read off the instance)
     the limit is compared with the first-principles GLM h = −d/dm 2Σμ_p²(1 − m^p) =
-    2Σ_p pμ_p²m^{p−1}; (iii) numerically, the closed form h of :mod:`verify.population` on a
+    2Σ_p pμ_p²m^{p−1}; (iii) numerically, the closed form h of :mod:`verify.model.population` on a
     ``glm`` instance at ξ̄ = 10⁴ against the derived limit (GLM_TOL = 1e-6) and the printed one.
     """
-    from verify.instance import glm
-    from verify.population import h as closed_h
 
     xi_bar = sympy.Symbol("xibar", positive=True)
     m = sympy.Symbol("m", real=True)
@@ -71,7 +80,6 @@ def remark_15(ctx) -> Outcome:
         g = glm(4, 12, GLM_XI_BAR * 2.0, activation, seed=int(ctx.rng(activation).integers(2**31)))
         closed = np.array([float(closed_h(g, x)) for x in ms])
         if mus is None:
-            from verify.fast_kernels import fast_kernel
             derived = 2 * fast_kernel("relu").derivative(ms)
             printed_values = None
         else:
@@ -115,9 +123,6 @@ def lemma_17(ctx) -> Outcome:
     searched (:func:`maximise` over (m, log ξ), relu, k ∈ {1, 2, 4}) with C_σ = 2Σpμ_p² (the
     constant Prop. 23 needs, check proposition-23).  Props 21–23 themselves are checked in D.2.
     """
-    from verify.checks.tools import maximise
-    from verify.instance import Instance, orthonormal
-    from verify.population import h
 
     k, xi, lam = sympy.symbols("k xi lambda", positive=True)
     printed_1 = lam**4 * k**3 * xi**2 * sympy.Min(k, 4 * xi**2) / (k + xi**2)
@@ -163,7 +168,6 @@ def _exact_gram_scaled(signs_w: np.ndarray, c_signs: np.ndarray, u_column: np.nd
 
 
 def _claim_2_integer_rows(k: int, d: int, c: np.ndarray) -> np.ndarray:
-    from verify.instance import claim_2_rows
 
     scaled = claim_2_rows(k, d, c) * math.sqrt(k)
     integer = np.rint(scaled).astype(int)
@@ -176,7 +180,7 @@ def _claim_2_integer_rows(k: int, d: int, c: np.ndarray) -> np.ndarray:
 def claim_2(ctx) -> Outcome:
     """Claim 2: "When d > 1 + k(k+1)/2, for λ_i = 1, there exists unit norm weights {w_i}, a perturbation u ⊥ span(w_i), weights c_i ∈ {±1/√k}, such that ⟨w_i + c_iu, w_j + c_ju⟩/(‖w_i + c_iu‖‖w_j + c_ju‖) = δ_ij."
 
-    Reference: the construction of the proof (:func:`verify.instance.claim_2_rows`) for every
+    Reference: the construction of the proof (:func:`verify.model.instance.claim_2_rows`) for every
     k = 1..8 and every c ∈ {±1/√k}^k, in exact integer arithmetic (√k·W has entries 0, ±1):
     unit rows, u = e_p on a column W leaves zero, and k·Gram(w_i + c_iu) = (k+1)·I exactly.  Run
     at the smallest d the construction needs, d = 1 + k(k+1)/2.
@@ -272,7 +276,7 @@ def claim_2_proof(ctx) -> Outcome:
     """Claim 2, proof: "For l ∈ [d], l ≤ k, let (w_l)_l = 1/√k. Then, for a given coordinate l > k, we want exactly two w_i, w_j to have non-zero l'th coordinate. Since d − k > 1 + C(k,2), we can assign every pair (i, j) a coordinate [...] there is a coordinate, which we can WLOG assume to be the p ≜ k(k+1)/2'th coordinate, that is zero for all w_i. We let u = e_p."
 
     Reference: the proof's layout (coordinates 1..k diagonal, k+1..k(k+1)/2 the pairs, as in
-    :func:`verify.instance.claim_2_rows`), exact integers: which coordinates are used, whether
+    :func:`verify.model.instance.claim_2_rows`), exact integers: which coordinates are used, whether
     u = e_p (1-based p = k(k+1)/2) is ⊥ W, and the Gram of w_i + c_iu for that u; the step
     "d − k > 1 + C(k,2) ⟸ d > 1 + k(k+1)/2" by SymPy.
     """
@@ -337,7 +341,7 @@ def proposition_18(ctx) -> Outcome:
     """Proposition 18: "Let ξ = 1, and consider the example in Claim 2. Suppose σ = h_p [...] for some p > 2. Then, h(m) = 2p(k/(k+1))^p h̃(m) where h̃(m) = Σ_i λ_i² c_i ĉ_i + O(λ_max²/k). Moreover, with high probability over the choice of ĉ, we have h(m) sign(h(0)) ≥ |h(0)|/2."
 
     Evidence: (i) the proof's first display against the closed form h of
-    :mod:`verify.population` on Claim 2 instances (he_p, p = 3..6, k = 3..6), relative
+    :mod:`verify.model.population` on Claim 2 instances (he_p, p = 3..6, k = 3..6), relative
     H_REL_TOL = 1e-10; (ii) max over all ĉ ∈ {±1/√k}^k and m ∈ [−1, 1] (grid of 81) of
     k·|h̃(m) − Σλ_i²c_iĉ_i| for k = 3..10 (bounded ⟺ O(1/k)); (iii) the fraction of ĉ (all
     2^k, exact enumeration) violating h(sign(h(0))m)sign(h(0)) ≥ |h(0)|/2 on m ∈ [0, 1] (the
@@ -352,8 +356,6 @@ def proposition_18(ctx) -> Outcome:
     with h(0) ≠ 0 violates and the h(0) = 0 fraction never exceeds P(tie).  Both are exact
     counts; the asymptotic "→ 0" itself is only consistent with them.
     """
-    from verify.instance import Instance, claim2
-    from verify.population import h as closed_h
 
     worst_rel = 0.0
     probes, dev_instances = [], {}
@@ -404,7 +406,6 @@ def proposition_18(ctx) -> Outcome:
         series = [v for key, v in scaled_dev.items() if key.startswith(f"p={p},")]
         half = len(series) // 2
         dev_bounded &= max(series[half:]) <= max(series[:half])
-    from verify.checks.certify import attempt
 
     if worst_rel > H_REL_TOL:
         outcome = Outcome(Verdict.FAILS, f"first display differs from the closed form by {worst_rel:.2e}",
@@ -469,9 +470,7 @@ def _htilde_coefficients(c, gram, k: int, p: int):
     :func:`_all_signs`), in balls: coef_r = C(p−1, r) s^{r+1} Σ_j σ_j^{r+1} u_r[j] with
     u_r[j] = Σ_i c_i^{r+1} G_ij^{p−1−r} (expanding (G_ij + c_iĉ_j m)^{p−1}), as an arb_mat
     product (2^k × p).  Also Σ_i c_iĉ_i for every ĉ."""
-    from flint import arb_mat
 
-    from verify.checks import certify
 
     c_, g_ = certify.balls(c), certify.balls(gram)
     s = certify.ball(1 / math.sqrt(k))
@@ -507,11 +506,7 @@ def _certify_proposition_18(probes, dev_instances, ms):
         bound prover of :mod:`verify.certified.prover`.
 
     With no ``dev_instances`` only (i) is decided (the display's failure)."""
-    from flint import arb, arb_mat
 
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.certified.prover import prove_geq
-    from verify.checks import certify
 
     display = []
     kernels = {p: certified_kernel(f"he{p}", certify.DPS) for p in {p for p, _ in probes}}
@@ -642,7 +637,6 @@ def proposition_18_proof(ctx) -> Outcome:
         notes=["|<w_i,w_j> + c_i c_hat_j m| <= 2/k gives (2/k)^(p-1), not 2/k^(p-1).",
                "Decided by: float64 values (all signs enumerated, m on a 41-point grid, 1e-12 relative); "
                "middle <= final fails for k >= 3 in exact terms too (2(k-1) > k), but is not computed exactly."])
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_prop_18_chain(first_bad["p"], first_bad["k"], ms))
 
@@ -671,7 +665,6 @@ def _certify_prop_18_chain(p: int, k: int, ms: np.ndarray):
     ĉ = b̂/√k, G_ij = −c_ic_j (i ≠ j), so c_iĉ_j = b_ib̂_j/k and G_ij are rationals; the off-diagonal
     sum at the fast path's worst (b, b̂, m) against the chain's middle term, and middle against final
     (both from claimed_prop_18_chain, with λ_max = 1 as a ball)."""
-    from verify.checks import certify
 
     b, b_hat, m = _prop_18_offdiagonal_witness(p, k, ms)
     m_ = certify.ball(m)
@@ -716,7 +709,6 @@ def theorem_19(ctx) -> Outcome:
     2023, Prop. 6); its cheap sanity checks: the Claim 2 teacher rows are orthonormal (check claim-2)
     and h_p has information exponent p (μ_q(h_p) = δ_qp, exact).
     """
-    from verify.hermite import hermite_coefficients
 
     T, (d, v, s, eps, mu1) = _theorem_16_rate()
     k, lam, gamma, c = sympy.symbols("k lambda gamma C", positive=True)

@@ -2,7 +2,7 @@ r"""Appendix D.2: the sample gradient, Propositions 21–23.
 
 References: finite differences of the per-sample loss L(û; x) = (f*(x) − f̂(x))² with
 D.1's rows (the normalisation √(1+ξ²/k) held fixed, so L is defined for every û ∈ R^d);
-the closed forms Φ(m) and h(m) of :mod:`verify.population`; Monte Carlo for moments
+the closed forms Φ(m) and h(m) of :mod:`verify.model.population`; Monte Carlo for moments
 without a closed form.  The paper's displays and constants enter as claims.
 """
 
@@ -12,8 +12,16 @@ import math
 
 import numpy as np
 
-from verify.checks.core import FailureKind, Outcome, Verdict, check, residual_text
-from verify.checks.tools import Z_CRIT, fit_exponent, maximise
+from verify.certified import certified_population
+from verify.checks import certify
+from verify.checks.certify import sqrt
+from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.arithmetic import FLOAT64
+from verify.model.geometry import row_norms
+from verify.model.instance import Instance, orthonormal, separated
+from verify.model.population import h, loss
+from verify.verdict import Z_CRIT, FailureKind, Outcome, Verdict, fit_exponent, maximise, residual_text
 
 FD_STEP = 1e-6  # central differences of a smooth (tanh) function of O(1) size: error ~ h² + eps/h ~ 1e-10
 FD_TOL = 1e-7  # 1000× the finite-difference error above
@@ -23,7 +31,6 @@ RATIO_TOL = 1e-9  # closed-form Φ, h are differences of O(1) kernel values: rou
 # --- the per-sample model --------------------------------------------------------------
 def d1_rows(inst, coefficients, direction):
     """(w_i + ξ a_i d)/√(1 + ξ²/k): D.1's rows with the normalisation fixed (eq. (11)); floats or balls."""
-    from verify.checks.certify import sqrt
 
     return (inst.W + inst.xi * np.outer(coefficients, direction)) / sqrt(1 + inst.xi**2 / inst.k)
 
@@ -48,7 +55,6 @@ def _fd_gradient(fun, point: np.ndarray) -> np.ndarray:
 
 
 def _fd_instance(ctx):
-    from verify.instance import orthonormal
 
     seed = int(ctx.rng("fd-instance").integers(2**31))
     inst = orthonormal(3, 7, 1.5, "tanh", seed=seed)
@@ -70,7 +76,6 @@ def claimed_sample_gradient(inst, act, x) -> np.ndarray:
 def corrected_sample_gradient(inst, act, x) -> np.ndarray:
     """∇_û L = −2(f* − f̂) (ξ/√(1+ξ²/k)) Σ_i λ_i ĉ_i σ'(⟨v̂_i, x⟩) x."""
     residual = inst.lam @ act(d1_rows(inst, inst.c, inst.u) @ x) - inst.lam @ act(d1_rows(inst, inst.c_hat, inst.u_hat) @ x)
-    from verify.checks.certify import sqrt
 
     inner = inst.lam @ (inst.c_hat * act.derivative(d1_rows(inst, inst.c_hat, inst.u_hat) @ x))
     return -2 * residual * inst.xi / sqrt(1 + inst.xi**2 / inst.k) * inner * x
@@ -84,7 +89,6 @@ def d2_sample_gradient(ctx) -> Outcome:
     with D.1's rows and σ = tanh, at one fixed Gaussian x; tolerance FD_TOL = 1e-7
     (1000× the finite-difference error).
     """
-    from verify.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -124,7 +128,6 @@ def _certify_display(outcome: Outcome, inst, x, which: str) -> Outcome:
     arithmetic, :func:`verify.checks.certify.gradient`) of L(û; x) (``which`` = "sample") or the
     projected gradient of f̂(x) ("student"), at the fast path's instance and x; the display is
     its claim hook evaluated on balls; the claim is ‖display − reference‖ ≤ FD_TOL."""
-    from verify.checks import certify
 
     def decide():
         ball_inst, point = certify.instance_balls(inst), certify.balls(x)
@@ -161,13 +164,11 @@ def proposition_21(ctx) -> Outcome:
     """Proposition 21: "Let p be given, and Assumption 6 hold. Then, there exists some constant C_{p,σ} that only depends on p and σ such that E_x[(f*(x) − f̂(x))^{2p}]^{1/p} ≤ C_{p,σ} λ_max² min{k², 4kξ²}".
 
     Checked for p = 1, σ = relu, where E(f* − f̂)² = Φ(m) is the closed form of
-    :mod:`verify.population`, against the bound with C = Lip(relu)² = 1 (the constant of
+    :mod:`verify.model.population`, against the bound with C = Lip(relu)² = 1 (the constant of
     the proof's first steps).  Search: :func:`maximise` of Φ(m)/bound over (m, log ξ) on
     orthonormal and separated instances, k ∈ {1, 2, 4, 8, 16}, λ_i = 1 and λ_i = 1/k, and the
     adversarial ĉ = −c.  Also the measured exponent of max_m Φ in ξ at small ξ (claimed ξ²).
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import loss
 
     worst, where = 0.0, {}
     ks = ctx.pick((1, 2, 4, 8, 16), (1, 2, 4, 8, 16, 32, 64))
@@ -220,9 +221,13 @@ def claimed_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
+def _student_weights(inst) -> np.ndarray:
+    """λ_i ξ ĉ_i/n̂_i, the student rows' weights in ∇̂f̂ (n̂_i from :func:`verify.model.geometry.row_norms`)."""
+    return inst.lam * inst.xi * inst.c_hat / row_norms(FLOAT64, inst.row_norm2, inst.xi**2, inst.c_hat)
+
+
 def _corrected_prop_22_display(inst, act, u_hat, x) -> np.ndarray:
-    weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = weights @ act.derivative(d1_rows(inst, inst.c_hat, u_hat) @ x)
+    scalar = _student_weights(inst) @ act.derivative(d1_rows(inst, inst.c_hat, u_hat) @ x)
     return (x - u_hat * (u_hat @ x)) * scalar
 
 
@@ -233,7 +238,6 @@ def proposition_22_display(ctx) -> Outcome:
     Reference: (I − ûûᵀ) times the central finite-difference gradient of f̂(x) in û
     (D.1 rows, σ = tanh), at one Gaussian x; tolerance FD_TOL = 1e-7.
     """
-    from verify.activations import get_activation
 
     inst, x, seed = _fd_instance(ctx)
     act = get_activation(inst.activation)
@@ -268,8 +272,7 @@ def _prop_22_moments(inst, act, n: int, rng) -> tuple[float, float, float, float
     """Monte Carlo of E‖∇̂f̂/√d‖² and E⟨∇̂f̂, u⟩² (p = 1) with their standard errors."""
     assert inst.u_hat is not None and inst.u is not None
     x = rng.standard_normal((n, inst.d))
-    weights = inst.lam * inst.xi * inst.c_hat / np.sqrt(1 + inst.xi**2 * inst.c_hat**2)
-    scalar = act.derivative(x @ d1_rows(inst, inst.c_hat, inst.u_hat).T) @ weights
+    scalar = act.derivative(x @ d1_rows(inst, inst.c_hat, inst.u_hat).T) @ _student_weights(inst)
     projected = x - np.outer(x @ inst.u_hat, inst.u_hat)
     norm2 = scalar**2 * np.sum(projected**2, axis=1) / inst.d
     along_u = (scalar * (projected @ inst.u)) ** 2
@@ -292,8 +295,6 @@ def proposition_22(ctx) -> Outcome:
     when the ratio (upper end, mean + Z_CRIT·se) stays bounded (no growth: the log–log slope
     in k at each ξ has an interval reaching ≤ 0.1).
     """
-    from verify.activations import get_activation
-    from verify.instance import Instance, orthonormal
 
     act = get_activation("relu")
     n = ctx.pick(4000, 40000)
@@ -349,8 +350,6 @@ def proposition_23(ctx) -> Outcome:
     orthonormal and separated instances, k ∈ {1, 2, 4, 8}; ratio > 1 is a counterexample.
     The correction C_σ = 2Σ_p p μ_p² is searched the same way.
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import h
 
     activation = "relu"
     weighted = 0.5  # Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2, exact
@@ -406,13 +405,11 @@ def proposition_23(ctx) -> Outcome:
                "K'(1) = sum p mu_p^2."])
     if point_ratio <= 1 + RATIO_TOL:  # the search's worst point decided, not the fixed one
         return outcome
-    from verify.checks import certify
 
     def decide():
         """The fixed point k = 1, c = ĉ = G = λ = 1, ξ = 0.01, m = 0 in balls: ‖∇̂Φ‖ = |h(0)| from the
         certified h (relu, closed-form kernel) against the bound with C_σ = claimed_prop_23_constant(1/2),
         Σ p μ_p(relu)² = E[relu'(g)²] = P(g > 0) = 1/2 exactly."""
-        from verify.certified import certified_population
 
         pop = certified_population(point, certify.DPS)
         grad = abs(pop.h(certify.ball(0)))

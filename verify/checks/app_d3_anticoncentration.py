@@ -3,7 +3,7 @@ Corollary 27, Lemma 28) and h(0) at ξ = 1 (the D.3.2 display, eq. (12), Claim 4
 Propositions 29–30).
 
 References: h(0) derived per pair (:func:`verify.derive.prop_4.derived_pair_h`); counterexample
-searches over PSD matrices Q = D V Vᵀ D with unit rows of V (:func:`verify.checks.tools.maximise`);
+searches over PSD matrices Q = D V Vᵀ D with unit rows of V (:func:`verify.verdict.maximise`);
 exact binomial laws for sums of Rademacher signs; sampled quadratic forms otherwise.
 """
 
@@ -14,10 +14,16 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb
 
-from verify.checks.core import Basis, Outcome, Verdict, check
-from verify.checks.tools import maximise
+from verify.certified.kernels import certified_kernel
+from verify.checks import certify
+from verify.checks.certify import ball, is_ball
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.verdict import Basis, Outcome, Verdict, maximise
 
 
 # --- h(0) at ξ = 1 -------------------------------------------------------------------------
@@ -55,7 +61,6 @@ def d32_h0_display(ctx) -> Outcome:
 
 def q_matrix(gram: np.ndarray, lam: np.ndarray, kprime) -> np.ndarray:
     """Eq. (12)'s Q: Q_ij = (λ_iλ_j/k) Σ_s (s+1)μ²_{s+1}τ^{s+1}G_ij^s = (λ_iλ_j/k) τ K'(τ G_ij), τ = k/(k+1)."""
-    from verify.checks.certify import ball, is_ball
 
     k = gram.shape[0]
     tau = ball(k) / (k + 1) if is_ball(lam) else k / (k + 1)  # balls: τ exactly, not its float
@@ -74,7 +79,6 @@ def eq_12(ctx) -> Outcome:
     f_pair = claimed_d32_h0()  # f with b_i b̂_j / k = c_i ĉ_j: the same expression per pair
     half = prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, 1)) and \
         prop_4.is_zero(sympy.expand(_derived_h0_xi_1() - 2 * f_pair).subs(sign, -1))
-    from verify.fast_kernels import fast_kernel
 
     rng = ctx.rng("psd")
     kernel = fast_kernel("relu")
@@ -99,7 +103,6 @@ def eq_12(ctx) -> Outcome:
                           basis=Basis.EXACT if not half else Basis.NUMERICAL)
     if not half:  # decided exactly
         return outcome
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_q_psd(draws), exact_parts="f = b^T Q b_hat = h(0)/2 (SymPy)")
 
@@ -108,8 +111,6 @@ def _certify_q_psd(draws):
     """Q of eq. (12) in balls for each drawn (w, λ): the Gram matrix of the drawn unit rows exactly
     (its float64 rounding is what the fast path uses), K' the certified arc-cosine kernel's; PSD
     by an LDLᵀ factorisation with every pivot > 0."""
-    from verify.certified.kernels import certified_kernel
-    from verify.checks import certify
 
     kernel = certified_kernel("relu", certify.DPS)
     kprime = certify.elementwise(kernel.derivative)
@@ -124,7 +125,6 @@ def _certify_q_psd(draws):
 # --- Claim 4 ---------------------------------------------------------------------------------
 def claimed_claim_4_weight(s: int, k: int):
     """Claim 4's proof, second line: the weight (k/(k+1))^{s+1} is bounded below by 2^{−s}."""
-    from fractions import Fraction
 
     return Fraction(1, 2**s)
 
@@ -145,7 +145,6 @@ def claim_4_proof(ctx) -> Outcome:
     checked the same way and for he1…he6 mixtures.  The upper chain is checked on random
     instances (|G| ≤ 1, k/(k+1) ≤ 1).
     """
-    from fractions import Fraction
 
     bad = []
     for k in range(2, 51):  # σ linear: only μ_1 = 1, i.e. s = 0; λ_i = 1 so Σλ⁴/k² = λ_min⁴/k = 1/k
@@ -156,7 +155,6 @@ def claim_4_proof(ctx) -> Outcome:
     corrected_ok = all(Fraction(k, k + 1) ** (s + 1) >= Fraction(1, 2 ** (s + 1)) for k in range(1, 60) for s in range(40))
     rng = ctx.rng("upper")
     upper_ok = True
-    from verify.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     c_sigma = float(kernel.derivative(np.array(1.0)))  # Σ p μ_p² = K'(1)
@@ -199,8 +197,6 @@ def claim_4(ctx) -> Outcome:
     largest ‖f‖₂/λ_max²; the corrected proof gives explicit constants:
     ‖f‖₂ ≥ Σ_s (s+1)μ²_{s+1}2^{−(s+1)} λ_min²/√k and ‖f‖₂ ≤ K'(1) λ_max².
     """
-    from verify.fast_kernels import fast_kernel
-    from verify.hermite import hermite_coefficients
 
     kernel = fast_kernel("relu")
     mu2 = [float(v) ** 2 for v in hermite_coefficients("relu", 60, 20).values]
@@ -342,7 +338,6 @@ def definition_24(ctx) -> Outcome:
     # Exactly: the drawn doubles a_S as rationals, every input enumerated in rational arithmetic, so
     # the identity is decided with no tolerance (a claimed formula off by 1e-13 used to pass the
     # float64 comparison's 1e-12 and "hold").
-    from fractions import Fraction
 
     exact_a = np.array([Fraction(float(v)) for v in a], dtype=object)
     exact_values = [sum((coef * int(np.prod(row[list(S)])) if S else coef)
@@ -361,7 +356,6 @@ def definition_24(ctx) -> Outcome:
                       basis=Basis.EXACT, scope="instances: one drawn coefficient vector, n = 5, d = 2")
     if not ok:
         return outcome
-    from verify.checks import certify
 
     def decide():
         coefficients = certify.balls(a)
@@ -389,6 +383,7 @@ def lemma_25(ctx) -> Outcome:
     Cited.  Sanity check on Q = g_1g_2 (d = 2, Var = 1): Pr[|g_1g_2| ≤ ε] = E[2Φ(ε/|g_2|) − 1]
     by scipy.integrate.quad on [0, ε], [ε, 1], [1, 40], divided by ε^{1/2}, for ε = 10^{−6}…1.
     """
+    # lazy: scipy.stats and scipy.integrate cost 0.6 s at import; only this check's quadrature needs them
     from scipy import integrate
     from scipy.stats import norm
 
@@ -480,7 +475,6 @@ def proposition_29(ctx) -> Outcome:
     or λ = 1, and also Q with all rows equal (w_i = w, the rank-one extreme), k ∈ {16, 64, 256},
     ε ∈ {0.01, 0.1}; `consistent` when the excess over ε^{1/2} does not grow with k.
     """
-    from verify.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     draws = ctx.pick(4000, 40000)
@@ -512,6 +506,7 @@ def _excess_outcome(label: str, excess: dict, table: dict, parameters: dict) -> 
 
 def _binomial_sum_law(k: int):
     """Values and probabilities of Σ_i b_i, b uniform on {±1}^k (exact)."""
+    # lazy: scipy.stats costs 0.6 s at import; only this check needs it
     from scipy.stats import binom
 
     n = np.arange(k + 1)
@@ -546,7 +541,6 @@ def proposition_30(ctx) -> Outcome:
                       basis=Basis.NUMERICAL if verdict is Verdict.CONSISTENT else None,
                       notes=["Decided by: the exact binomial laws (no sampling), evaluated in float64 "
                              "(scipy binom.pmf) and compared without an error bound."])
-    from verify.checks import certify
 
     return certify.attempt(outcome, lambda: _certify_proposition_30(tuple(rows)))
 
@@ -573,9 +567,7 @@ def _proposition_30_exact(k: int, gamma: Fraction) -> tuple[Fraction, Fraction]:
 def _certify_proposition_30(ks: tuple[int, ...]):
     """The verdict's comparison with exact laws (integers) and balls for γ^{1/2}, γ ∈ {1/100, 1/10}:
     the largest excess at k ∈ {1023, 1024} strictly below max(0, excess at k ∈ {15, 16})."""
-    from flint import arb
 
-    from verify.checks import certify
 
     excess = {}
     for k in ks:

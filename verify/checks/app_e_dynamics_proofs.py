@@ -19,18 +19,25 @@ from typing import Any
 import numpy as np
 import sympy
 
+from verify.checks import certify
 from verify.checks.app_c1_dynamics import (
     BETA,
     RUN_EPS,
     WEAK_R,
+    drift_time,
     first_hit,
     h_values,
     paper_run,
+    record_run,
     run_constants,
     run_instance,
 )
-from verify.checks.core import Basis, Outcome, Verdict, check, residual_text
-from verify.checks.tools import compare_probability
+from verify.checks.certify import attempt
+from verify.checks.core import check
+from verify.simulate.model import terms
+from verify.simulate.modes import MODES
+from verify.simulate.problem import build_problem
+from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, compare_probability, fit_exponent, residual_text
 
 
 # =======================================================================================
@@ -119,7 +126,6 @@ def lemma_31(ctx) -> Outcome:
                "Claim 7 uses the printed form; with the factor 2 its exponent halves, which the "
                "unspecified constant C absorbs, so Claim 7's conclusion is unaffected.",
                f"Corrected bound: worst log(probability/bound) over the family = {corrected_worst:.3f} < 0."])
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_lemma_31(t0, lam0), exact_parts="Pr[S_t <= -lambda] (integers)")
 
@@ -132,7 +138,6 @@ def walk_tail(t: int, lam: int) -> Fraction:
 def _certify_lemma_31(t: int, lam: int):
     """The first counterexample in balls: log of the exact tail probability against the printed
     log bound (claimed_freedman_log_bound with V = K = 1, evaluated on balls)."""
-    from verify.checks import certify
 
     log_p = certify.ball(walk_tail(t, lam)).log()
     bound = certify.as_ball(certify.call_hook(claimed_freedman_log_bound, certify.ball(t), certify.ball(lam),
@@ -191,9 +196,6 @@ def explicit_steps(instance, eta: float, steps: int, rng: np.random.Generator):
     """Online SGD (eq. (4)) with x ∈ R^d drawn explicitly and L_t formed as a d-vector:
     L = Π_{û⊥} Π_{span(W)⊥} ∇L(û; x) from :func:`verify.simulate.model.terms` (frozen ĉ).
     Returns per step m_t, ‖L_t‖², ⟨L_t, u⟩, ⟨L_t, u_t⟩, Π_t."""
-    from verify.simulate.model import terms
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
 
     pb = build_problem(instance, MODES["frozen"])
     Q, u = pb.Q, pb.u
@@ -400,7 +402,6 @@ def claim_9(ctx) -> Outcome:
     the measured E[M_T²], for T at the hypothesis' edge and for the whole run (Clopper–Pearson);
     (iii) E[M_T²] ≤ 2μ_1η²TV_k (μ_1 = 1 by the V_k used).  T_1 in the statement is undefined (T meant).
     """
-    from verify.checks.tools import Z_CRIT
 
     run, info = paper_run(ctx.seed, ctx.full)
     e = run.error_along
@@ -570,8 +571,6 @@ def lemma_34(ctx) -> Outcome:
     INCONCLUSIVE otherwise.  (A strict decrease of four 16-replica medians, used at first, was
     decided by noise: it flipped between seeds.)
     """
-    from verify.checks.app_c1_dynamics import drift_time, record_run
-    from verify.checks.tools import fit_exponent
 
     run, info = paper_run(ctx.seed, ctx.full)
     devs = drift_deviations(run)

@@ -2,7 +2,7 @@ r"""Appendix F: Example 1 (multiple optima without Assumption 2), Definition 35,
 
 Example 1 is checked exactly (SymPy radicals); Definition 35 and Theorem 36 on concrete
 instances, the candidate model's population loss being the closed form Φ of
-:mod:`verify.population` (a student with ĉ = c), so no sampling error enters.
+:mod:`verify.model.population` (a student with ĉ = c), so no sampling error enters.
 """
 
 from __future__ import annotations
@@ -11,8 +11,16 @@ import math
 
 import numpy as np
 import sympy
+from flint import arb
 
-from verify.checks.core import Basis, Outcome, Verdict, check, scoped
+from verify.certified import CertifiedPopulation, certified_kernel
+from verify.checks import certify
+from verify.checks.certify import attempt, sqrt
+from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.instance import Instance, orthonormal, separated
+from verify.model.population import loss
+from verify.verdict import Basis, Outcome, Verdict, scoped
 
 ROW_TOL = 1e-12  # norms and differences of O(1) float64 vectors in d ≤ 40 dimensions
 LOSS_TOL = 1e-12  # closed-form Φ near 0: a difference of O(1) kernel values, rounding ~1e-15
@@ -69,7 +77,6 @@ def example_1(ctx) -> Outcome:
 # --- Definition 35 / Theorem 36 ------------------------------------------------------------
 def _family_member(inst, u_hat, lam_pairs, act, x):
     """A member of L_λ (eq. (17)): Σ_i λ_{i,1}σ(⟨(w_i + ξû/√k)/n, x⟩) + λ_{i,2}σ(⟨(w_i − ξû/√k)/n, x⟩)."""
-    from verify.checks.certify import sqrt
 
     n = sqrt(1 + inst.xi**2 / inst.k)
     plus = (inst.W + inst.xi / sqrt(inst.k) * u_hat) / n
@@ -85,7 +92,6 @@ def _candidate_weights(inst, sign: float = 1.0) -> np.ndarray:
 
 def _candidate(inst, u_hat, act, x, sign: float = 1.0):
     """h(x) = Σ λ_i σ(⟨(w_i + ξ c_i û)/√(1+ξ²/k), x⟩) (with −c when ⟨u, û⟩ < 0)."""
-    from verify.checks.certify import sqrt
 
     rows = (inst.W + inst.xi * sign * np.outer(inst.c, u_hat)) / sqrt(1 + inst.xi**2 / inst.k)
     return act(x @ rows.T) @ inst.lam
@@ -100,8 +106,6 @@ def definition_35(ctx) -> Outcome:
     member with λ_{i,1} = λ_i [c_i > 0], λ_{i,2} = λ_i [c_i < 0], and with û = u that member is
     the teacher f*: both compared on 256 Gaussian x to ROW_TOL = 1e-12.
     """
-    from verify.activations import get_activation
-    from verify.instance import orthonormal, separated
 
     act = get_activation("relu")
     worst_norm, worst_member, worst_teacher = 0.0, 0.0, 0.0
@@ -135,7 +139,6 @@ def definition_35(ctx) -> Outcome:
     else:
         outcome = Outcome(Verdict.FAILS, "family features or membership off", numbers=numbers, counterexample=numbers,
                           basis=Basis.NUMERICAL)
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_definition_35(cases))
 
@@ -149,7 +152,6 @@ def _certify_definition_35(cases):
     """Definition 35's three numerical claims in balls, on the fast path's instances and samples
     (float64 inputs exact; √k, √(1+ξ²/k) and the teacher's row norms as balls): feature norms,
     candidate = member, teacher = member at û = u, each within ROW_TOL."""
-    from verify.checks import certify
 
     relu = certify.elementwise(certify.relu)
     target = certify.as_ball(certify.call_hook(claimed_feature_norm), "claimed_feature_norm")
@@ -197,8 +199,6 @@ def theorem_36(ctx) -> Outcome:
     ‖v_i − ṽ_i‖ = (ξ/√k)‖u − û‖/√(1+ξ²/k) on concrete vectors (ROW_TOL), and the two Θ(·) rates by
     SymPy limits.
     """
-    from verify.instance import Instance, orthonormal, separated
-    from verify.population import loss
 
     worst, where, evaluated = 0.0, {}, 0
     cases = []
@@ -228,7 +228,7 @@ def theorem_36(ctx) -> Outcome:
     rates = _theorem_36_rates()
     numbers = {"worst_loss_over_eps": worst, "evaluations": evaluated, "step_identity_error": step_error,
                "rate_limits": rates}
-    rates_ok = all(bool(sympy.sympify(v).is_positive) and sympy.sympify(v).is_finite for v in rates.values())
+    rates_ok = all(bool(sympy.sympify(v, strict=True).is_positive) and sympy.sympify(v, strict=True).is_finite for v in rates.values())
     if worst <= 1 + LOSS_TOL and step_error <= ROW_TOL and rates_ok:
         outcome = Outcome(Verdict.HOLDS, f"at 1 - |m| = printed threshold, E(f* - h)^2/eps <= {worst:.4f} over "
                        f"{evaluated} (instance, xi, eps, sign) cases with C_sigma = Lip^2; step identity exact to "
@@ -239,7 +239,6 @@ def theorem_36(ctx) -> Outcome:
                               "The bound is loose (worst ratio well below 1): Lipschitz and Cauchy-Schwarz steps.",
                               "The proof's display E(sigma(<v_i,x>) - sigma(<v_i,x>))^2 should read v_i and "
                               "v-tilde_i, and it writes hat f for the candidate h."])
-        from verify.checks.certify import attempt
 
         return scoped(attempt(outcome, lambda: _certify_theorem_36(cases, ctx),
                               exact_parts="the two rates (SymPy limits)"),
@@ -258,11 +257,7 @@ def _certify_theorem_36(cases, ctx):
     One evaluation covers both signs of the fast path: (ĉ, m) = (−c, −m) and (c, m) give the same
     ρ_ij(m) = (G_ij + ξ²c_iĉ_jm)/(n_in̂_j) for every pair (n̂_j depends on ĉ_j² only) and the same
     self terms, so Φ is the same number."""
-    from flint import arb
 
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.checks import certify
-    from verify.instance import Instance
 
     lipschitz2 = {"relu": arb(1), "tanh": arb(1), "erf": 4 / arb.pi()}
     kernels = {name: certified_kernel(name, certify.DPS) for name in lipschitz2}
@@ -290,12 +285,10 @@ def _certify_theorem_36(cases, ctx):
 def _theorem_36_step(ctx, balls: bool = False):
     """max over rows of |‖v_i − ṽ_i‖ − (ξ/√k)‖u − û‖/√(1+ξ²/k)| on an orthonormal instance
     (a float, or with ``balls`` a ball from the instance's exact numbers)."""
-    from verify.instance import orthonormal
 
     inst = orthonormal(5, 12, 1.7, "relu", seed=int(ctx.rng("step").integers(2**31)))
     assert inst.W is not None and inst.u is not None and inst.u_hat is not None
     if balls:
-        from verify.checks import certify
 
         b = certify.instance_balls(inst)
         n = (1 + b.xi**2 / inst.k).sqrt()

@@ -13,9 +13,9 @@ rationals and are taken as they are.  For a claim "a ≤ b" on one instance:
   fast path and its notes say which ball straddled.
 
 :func:`attempt` runs a re-decision at :data:`DPS` digits and :func:`settle` writes it into the
-:class:`~verify.checks.core.Outcome`: the balls (as ``"[mid +/- rad]"`` strings) into
+:class:`~verify.verdict.Outcome`: the balls (as ``"[mid +/- rad]"`` strings) into
 ``numbers["certified"]`` and, when the certificate agrees with the verdict, the basis
-:attr:`~verify.checks.core.Basis.CERTIFIED`.  A certificate never changes a verdict: one that
+:attr:`~verify.verdict.Basis.CERTIFIED`.  A certificate never changes a verdict: one that
 contradicts it is recorded as a conflict (``numbers["certification_conflict"]`` and a note)
 for a person to look at.
 
@@ -35,7 +35,7 @@ uncertified, with a note.
 What is certified, and what is not.  A certificate covers the instances, points and samples the
 fast path used (a proof there: a fixed, finite set of cases is certified as that set), never the
 statement for all instances.  An optimiser-driven counterexample search that found nothing
-(:func:`verify.checks.tools.maximise`) stays a search, and a sampled or fitted verdict stays
+(:func:`verify.verdict.maximise`) stays a search, and a sampled or fitted verdict stays
 statistical: their bases are not upgraded.  Where a claim is tight (attained with equality),
 the balls straddle and the verdict keeps its fast-path basis.
 """
@@ -46,12 +46,21 @@ import enum
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from flint import arb  # re-exported for the checks: certify.arb(mid, rad)
+from flint import (
+    acb,
+    arb,  # re-exported for the checks: certify.arb(mid, rad)
+    arb_mat,
+    arb_series,
+)
 
-from verify.checks.core import Basis, Outcome, Verdict
+from verify.certified.balls import BALLS, exact, format_ball, interval, working_precision
+from verify.certified.errors import CertificationError
+from verify.certified.kernels import certified_kernel
+from verify.verdict import Basis, Outcome, Verdict
 
 #: Decimal digits of every certified re-decision: far beyond the margins the checks decide by
 #: (the tightest certified margins are relative 1e-12 tolerances), and cheap.
@@ -87,7 +96,6 @@ class NotCertifiable(Exception):
 
 def ball(value) -> arb:
     """The exact ball of an int, float (NumPy scalars included), Fraction or ball."""
-    from verify.certified.balls import exact
 
     if isinstance(value, np.integer):
         return arb(int(value))
@@ -107,7 +115,6 @@ def balls(array) -> np.ndarray:
 
 def show(x: arb) -> str:
     """``[mid +/- rad]``, a decimal ball that contains ``x``."""
-    from verify.certified.balls import format_ball
 
     return format_ball(x, SHOWN_DIGITS).replace("±", "+/-")
 
@@ -116,7 +123,6 @@ def as_ball(value, what: str) -> arb:
     """``value`` as a ball when it is one (or a 0-d object array holding one) or an exact number
     (int, Fraction); anything else, a float above all (it may be a rounded result), raises
     :class:`NotCertifiable`."""
-    from fractions import Fraction
 
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype == object:
         value = value.item()
@@ -238,8 +244,6 @@ def attempt(outcome: Outcome, decide: Callable[[], Certificate], *,
             exact_parts: str | None = None) -> Outcome:
     """Run the certified re-decision ``decide`` at :data:`DPS` digits and :func:`settle` it;
     a claim that cannot be evaluated in balls leaves the outcome uncertified, with a note."""
-    from verify.certified.balls import working_precision
-    from verify.certified.errors import CertificationError
 
     if _NEEDED.get(outcome.verdict) is None:
         return outcome
@@ -306,7 +310,6 @@ def lib(*values):
     """:mod:`math` for floats, its ball twin when any of ``values`` is a ball: claim hooks
     written as ``M = lib(x); M.exp(-2 / (M.e * x))`` compute the same float64 numbers as
     before on floats and a ball on balls (``math.exp`` would round a ball to a float)."""
-    import math
 
     return _BallMath() if any(is_ball(v) for v in values) else math
 
@@ -318,7 +321,6 @@ def sqrt(x):
 
 def matmul(a, b) -> np.ndarray:
     """The product of two object arrays of balls (2-d), through Arb's matrix product."""
-    from flint import arb_mat
 
     left, right = np.asarray(a, dtype=object), np.asarray(b, dtype=object)
     product = arb_mat(left.tolist()) * arb_mat(right.tolist())
@@ -339,7 +341,6 @@ def largest_abs(values: Iterable[arb]) -> arb:
         high = hi if high is None or hi > high else high
     if low is None or high is None:
         raise ValueError("largest_abs() of no values")
-    from verify.certified.balls import interval
 
     return interval(low, high)
 
@@ -385,7 +386,6 @@ def integral(function: Callable[[Any], Any], low: arb, high: arb) -> arb:
     (:func:`flint.acb.integral`).  ``function`` receives complex balls and must be meromorphic
     near the segment with Arb's own operations (a pole in a ball gives a non-finite value, which
     the integrator respects); the imaginary part of the result must contain 0."""
-    from flint import acb
 
     value = acb.integral(lambda z, analytic: function(z), acb(low), acb(high))
     if not (value.imag.contains(0) and value.real.is_finite()):
@@ -394,14 +394,9 @@ def integral(function: Callable[[Any], Any], low: arb, high: arb) -> arb:
 
 
 def instance_balls(instance) -> Any:
-    """An instance's numbers as exact balls, for claim hooks written against Instance fields:
-    ``k`` and ``d`` stay integers, ``xi`` is a ball and every array an object array of balls."""
-    from types import SimpleNamespace
-
-    arrays = {name: None if getattr(instance, name, None) is None else balls(getattr(instance, name))
-              for name in ("lam", "c", "c_hat", "gram", "W", "u", "u_hat")}
-    return SimpleNamespace(k=instance.k, d=instance.d, xi=ball(instance.xi), activation=instance.activation,
-                           **arrays)
+    """An instance's numbers as exact balls (:meth:`~verify.model.instance.Instance.numbers` in
+    :data:`~verify.certified.balls.BALLS`), for claim hooks written against Instance fields."""
+    return instance.numbers(arith=BALLS)
 
 
 class BallActivation:
@@ -432,7 +427,6 @@ def gradient(function: Callable[[np.ndarray], Any], point: np.ndarray) -> np.nda
     """∇f at ``point`` (an object array of balls), exactly up to ball rounding: forward-mode
     Taylor arithmetic, f(point + t e_a) as a degree-1 Arb power series in t, whose t-coefficient
     is ∂_a f.  No step size and no truncation error, unlike finite differences."""
-    from flint import arb_series
 
     out = np.empty(point.size, dtype=object)
     for a in range(point.size):
@@ -444,111 +438,9 @@ def gradient(function: Callable[[np.ndarray], Any], point: np.ndarray) -> np.nda
     return out
 
 
-@dataclass(frozen=True)
-class SeriesBalls:
-    """Proposition 4's power series h(m) = Σ_l h_l m^l in balls (the fast path is
-    :func:`verify.series.h_series`, same formulas, same truncation): ``coefficients`` are h_l
-    summed over s < S, ``s_bounds`` bound the omitted s ≥ S, and :meth:`evaluate` adds the
-    bound for l ≥ L at a given m.  Every bound is an upper endpoint of a ball."""
-
-    coefficients: tuple
-    s_bounds: tuple
-    tail_moment: arb  # E[σ'²] − Σ_{p≤L} p μ_p², the l-tail mass (≥ 0, upper endpoint)
-    weight_abs: arb
-    a_max: arb
-    b_max: arb
-    xi2: arb
-
-    def l_bound(self, m: arb) -> arb:
-        reach = self.b_max + self.xi2 * self.a_max * abs(m).upper()
-        reach = reach.upper() if reach < 1 else arb(1)
-        return (2 * self.xi2 * self.weight_abs * reach ** len(self.coefficients) * self.tail_moment).upper()
-
-    def evaluate(self, m: arb) -> tuple[arb, arb]:
-        """(Σ_{l<L} h_l m^l, an upper bound on |h(m) − that sum|)."""
-        value = arb(0)
-        for h in reversed(self.coefficients):
-            value = value * m + h
-        size = abs(m).upper()
-        s_part = sum((b * size**l for l, b in enumerate(self.s_bounds)), arb(0))
-        return value, (s_part + self.l_bound(m)).upper()
-
-
-def h_series_balls(instance, terms: int, s_terms: int | None = None) -> SeriesBalls:
-    """:func:`verify.series.h_series` in ball arithmetic: certified μ_p (at least as many as the
-    certified series kernels use, so the cache entry is shared) and E[σ'²], the instance's
-    numbers taken exactly, T(l, s) = Σ λ_iλ_j A_ij^{l+1} B_ij^s, and the truncation bounds of
-    :mod:`verify.series` with every quantity replaced by an upper endpoint."""
-    from fractions import Fraction
-
-    from verify.certified import certified_hermite_coefficients, certified_second_moment
-    from verify.certified.balls import upper_fraction
-    from verify.certified.kernels import SERIES_TERMS
-    from verify.instance import nominal_row_norm2
-
-    s_terms = 4 * terms + 40 if s_terms is None else s_terms
-    p_max = terms + s_terms
-    mu = certified_hermite_coefficients(instance.activation, max(p_max + 1, SERIES_TERMS), DPS).balls
-    mu2 = [v * v for v in mu[:p_max + 1]]
-    moment = certified_second_moment(instance.activation, DPS, derivative=True)
-    captured, running = [], arb(0)
-    for p, v in enumerate(mu2):
-        running += p * v
-        captured.append(running)
-    k, xi2 = instance.k, ball(instance.xi) * ball(instance.xi)
-    lam, c, c_hat = balls(instance.lam), balls(instance.c), balls(instance.c_hat)
-    diag = ball(nominal_row_norm2(instance))
-    n = [(diag + xi2 * v * v).sqrt() for v in c]
-    n_hat = [(diag + xi2 * v * v).sqrt() for v in c_hat]
-    pairs = [(i, j) for i in range(k) for j in range(k)]
-    weight = {(i, j): lam[i] * lam[j] for i, j in pairs}
-    a = {(i, j): c[i] * c_hat[j] / (n[i] * n_hat[j]) for i, j in pairs}
-    b = {(i, j): ball(instance.gram[i, j]) / (n[i] * n_hat[j]) for i, j in pairs}
-    a_pow = {ij: [a[ij] ** (l + 1) for l in range(terms)] for ij in pairs}
-    sums = [[arb(0)] * terms for _ in range(s_terms)]
-    b_pow = {ij: arb(1) for ij in pairs}
-    for s in range(s_terms):
-        row = sums[s]
-        for ij in pairs:
-            wb = weight[ij] * b_pow[ij]
-            row[:] = [total + wb * power for total, power in zip(row, a_pow[ij], strict=True)]
-            b_pow[ij] *= b[ij]
-    r = max((upper_fraction(abs(v)) for v in b.values()), default=Fraction(0))
-    a_max = max(abs(v).upper() for v in a.values())
-    weight_abs = sum((abs(weight[ij] * a[ij]) for ij in pairs), arb(0)).upper()
-
-    def rest(q: int) -> arb:
-        tail = (moment - captured[min(q, p_max)]).upper()
-        return tail if tail > 0 else arb(0)
-
-    coefficients, s_bounds = [], []
-    for l in range(terms):
-        total = sum((math.comb(l + s, l) * (l + s + 1) * mu2[l + s + 1] * sums[s][l] for s in range(s_terms)),
-                    arb(0))
-        coefficients.append(2 * xi2 ** (l + 1) * total)
-        weight_l = sum((abs(weight[ij]) * abs(a[ij]) ** (l + 1) for ij in pairs), arb(0))
-        bound = 2 * xi2 ** (l + 1) * weight_l * _max_binomial_power(l, s_terms, r) * rest(l + s_terms)
-        s_bounds.append(bound.upper())
-    return SeriesBalls(tuple(coefficients), tuple(s_bounds), rest(terms), weight_abs, a_max,
-                       ball(r), xi2)
-
-
-def _max_binomial_power(l: int, start: int, r) -> arb:
-    """max_{s ≥ start} C(l+s, l) r^s for a rational 0 ≤ r < 1 (the ratio (l+s+1)r/(s+1) decreases in s)."""
-    if r == 0:
-        return arb(0) if start > 0 else arb(1)
-    if r >= 1:
-        raise NotCertifiable(f"max |B_ij| = {float(r)} >= 1: the s-series bound diverges")
-    s = start
-    while (l + s + 1) * r > (s + 1):
-        s += 1
-    return math.comb(l + s, l) * ball(r) ** s
-
-
 def solve(matrix, rhs) -> np.ndarray:
     """``matrix⁻¹ rhs`` for object arrays of balls (Arb's certified linear solver); ``rhs`` a
     vector or a matrix."""
-    from flint import arb_mat
 
     left, right = np.asarray(matrix, dtype=object), np.asarray(rhs, dtype=object)
     column = right.ndim == 1
@@ -566,7 +458,6 @@ def relu_loss(teacher: np.ndarray, student: np.ndarray, lam) -> Any:
     Balls go through the certified arc-cosine kernel (:func:`verify.certified.certified_kernel`,
     which clamps ρ to [−1, 1]); power series through the formula itself.  A row paired with
     itself has ρ = 1 exactly and contributes ‖a‖²K(1) = ‖a‖²/2 (a ball 1 ± ε would cost √ε)."""
-    from verify.certified.kernels import certified_kernel
 
     kernel = certified_kernel("relu", DPS)
     pi = arb.pi()

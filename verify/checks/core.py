@@ -16,173 +16,17 @@ or measurement.  The verdict is
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import inspect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
 
-from verify.errors import VerifyInputError
-
-
-class Verdict(enum.StrEnum):
-    HOLDS = "holds"
-    FAILS = "fails"
-    CONSISTENT = "consistent"
-    INCONCLUSIVE = "inconclusive"
-    CITED = "cited"
-
-
-class Basis(enum.StrEnum):
-    """Which kind of evidence decided a verdict, strongest first.
-
-    - ``exact``: symbolic or exact-rational computation (SymPy, fractions, enumeration): no
-      rounding anywhere;
-    - ``certified``: ball arithmetic (Arb) whose balls satisfy, or violate, the statement
-      strictly: a proof on the instance or range checked, resting on Arb's rigorous error
-      bounds (so a verdict with exact and certified parts is certified);
-    - ``high-precision``: mpmath at a stated precision with an error estimate that is not a bound;
-    - ``numerical``: double precision, e.g. a counterexample search, with no error bound;
-    - ``statistical``: Monte Carlo, sampling or fits, at a stated confidence;
-    - ``none``: nothing was computed that decides it (cited results, inconclusive checks).
-    """
-
-    EXACT = "exact"
-    CERTIFIED = "certified"
-    HIGH_PRECISION = "high-precision"
-    NUMERICAL = "numerical"
-    STATISTICAL = "statistical"
-    NONE = "none"
-
-
-class FailureKind(enum.StrEnum):
-    """What a ``fails`` verdict says about the paper (the reader's first question).
-
-    - ``statement``: the theorem, lemma or claim as stated is false (a counterexample to it);
-    - ``step``: a display, a definition or a proof step is wrong, but the statement stands
-      (or the check cannot tell whether it does);
-    - ``as-printed``: the statement as printed differs from the statement as the surrounding
-      text intends; the intended reading holds.
-    """
-
-    STATEMENT = "statement"
-    STEP = "step"
-    AS_PRINTED = "as-printed"
-
-
-#: What each word of a check's ``method`` contributes as evidence.
-_METHOD_WORDS = {"exact": Basis.EXACT, "symbolic": Basis.EXACT, "enumeration": Basis.EXACT,
-                 "law": Basis.EXACT,
-                 "high-precision": Basis.HIGH_PRECISION, "search": Basis.NUMERICAL,
-                 "finite": Basis.NUMERICAL, "differences": Basis.NUMERICAL,
-                 "monte-carlo": Basis.STATISTICAL, "sampling": Basis.STATISTICAL,
-                 "scaling": Basis.STATISTICAL, "simulation": Basis.STATISTICAL, "cited": Basis.NONE}
-_STRENGTH = list(Basis)  # strongest first
-
-
-def weakest_basis(bases) -> Basis:
-    """The weakest of ``bases`` (None entries skipped); ``none`` when there is nothing."""
-    present = [b for b in bases if b is not None]
-    return max(present, key=_STRENGTH.index) if present else Basis.NONE
-
-
-def residual_text(residual: float, tolerance: float) -> str:
-    """A float64 residual as evidence text: ``within TOL`` when it passes, else its value.
-
-    A residual at rounding level (1e-11, 1e-17) changes with the CPU, the BLAS build and its
-    thread count, so printing its digits made the README's errata block (checked against a
-    fresh run in CI) differ between machines (Prop. 4: 3.1e-11 on one, 2.2e-11 on another).
-    The digits stay in the outcome's ``numbers``; the text says only what was decided.
-    """
-    return f"within {tolerance:g}" if residual <= tolerance else f"{residual:.1e} (above {tolerance:g})"
-
-
-def method_basis(method: str) -> Basis:
-    """The evidence a check's ``method`` ("exact + sampling", ...) gives when its outcome does not
-    name one: the weakest of its parts, because a verdict is only as strong as its weakest input
-    ("cited" parts add nothing and are skipped unless nothing else is there)."""
-    plain = re.sub(r"\([^)]*\)", " ", method)  # "(exact law of c)" is a remark, not a method
-    parts = [_METHOD_WORDS[word] for part in plain.split("+") for word in part.split()]
-    return weakest_basis(b for b in parts if b is not Basis.NONE)
-
-
-@dataclass
-class Outcome:
-    """What a check found.  ``evidence`` is one line; ``numbers`` are the values that decide it."""
-
-    verdict: Verdict
-    evidence: str
-    numbers: dict[str, Any] = field(default_factory=dict)
-    parameters: dict[str, Any] = field(default_factory=dict)
-    counterexample: dict[str, Any] | None = None
-    correction: str | None = None
-    correction_verified: bool | None = None
-    notes: list[str] = field(default_factory=list)
-    #: what decided the verdict; None means the default from the check's method (:func:`method_basis`)
-    basis: Basis | None = None
-    #: for ``fails`` only: whether the statement itself, a step, or only its printing is wrong
-    failure_kind: FailureKind | None = None
-    #: what a holds/consistent verdict covers: "statement" (the statement in full generality), or
-    #: "instances: ...", "points: ...", "proxy: ..." (what was actually proved or measured); None
-    #: until the check or the runner fills it in (:meth:`Check.finish`)
-    scope: str | None = None
-
-    def __post_init__(self) -> None:
-        self.verdict = Verdict(self.verdict)
-        if self.basis is not None:
-            self.basis = Basis(self.basis)
-        if self.verdict is Verdict.FAILS and self.counterexample is None:
-            raise ValueError("a 'fails' outcome needs its counterexample")
-        if self.failure_kind is not None:
-            if self.verdict is not Verdict.FAILS:
-                raise ValueError("failure_kind belongs to 'fails' outcomes only")
-            self.failure_kind = FailureKind(self.failure_kind)
-        if "\n" in self.evidence:
-            raise ValueError("evidence must be one line")
-
-    @property
-    def certified(self) -> bool:
-        """True when ball arithmetic decided the verdict (a proof on the instances checked)."""
-        return self.basis is Basis.CERTIFIED
-
-
-SCOPES = ("statement", "instances", "points", "proxy")
-
-
-def scoped(outcome: Outcome, scope: str) -> Outcome:
-    """``outcome`` with what its evidence covers (``"proxy: ..."``, ``"points: ..."``, ...); a
-    fail keeps no scope (its counterexample is its scope)."""
-    if scope.split(":")[0] not in SCOPES:
-        raise ValueError(f"a scope starts with one of {', '.join(SCOPES)}: got {scope!r}")
-    if outcome.verdict is not Verdict.FAILS:
-        outcome.scope = scope
-    return outcome
-
-
-def apply_scope_rule(outcome: Outcome) -> Outcome:
-    """A general statement proved (or measured) only on a named proxy does not *hold*: a
-    ``holds`` whose scope is a proxy becomes ``consistent``, with a note saying why.  This is
-    what kept Theorem 36 (proved at one m), Prop. 4 beyond degree 6 (40 points within 1e-12)
-    and the float generators of Assumptions 1 and 4 labelled "holds (certified)"."""
-    if outcome.verdict is Verdict.HOLDS and (outcome.scope or "").startswith("proxy"):
-        outcome.verdict = Verdict.CONSISTENT
-        outcome.notes.append("Consistent, not holds: the evidence proves a proxy of the statement, "
-                             f"not the statement ({outcome.scope}).")
-    return outcome
-
-
-#: Statement labels that name a display, a proof step or a definition rather than a result:
-#: a failure there is a wrong step (:attr:`FailureKind.STEP`) unless the check says otherwise.
-_STEP_LABEL = re.compile(r"proof|display|App\.|Eqs?\.|§|example|chain|constants|parity|overlaps", re.I)
-
-
-def default_failure_kind(statement: str) -> FailureKind:
-    """What a ``fails`` of the statement labelled ``statement`` means when its check does not say."""
-    return FailureKind.STEP if _STEP_LABEL.search(statement) else FailureKind.STATEMENT
+from verify.base.errors import VerifyInputError
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule
+from verify.verdict.outcome import default_failure_kind, method_basis
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """report.json, report.md and the terminal lines for ``verify check``.
 
-Every verdict is shown with the kind of evidence that decided it (:class:`~verify.checks.core.Basis`)
-and every ``fails`` with what it says about the paper (:class:`~verify.checks.core.FailureKind`):
+Every verdict is shown with the kind of evidence that decided it (:class:`~verify.verdict.Basis`)
+and every ``fails`` with what it says about the paper (:class:`~verify.verdict.FailureKind`):
 a reader sees at a glance which statements are false, which only have a wrong display or proof
 step, and which are printed differently from what the text intends.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from verify.checks.core import FailureKind
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
+from verify.verdict import FailureKind
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
 

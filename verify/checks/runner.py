@@ -9,7 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from verify.checks.core import Basis, Check, Context, FailureKind, Outcome, Verdict
+from tqdm import tqdm
+
+from verify.checks.core import Check, Context
+from verify.verdict import Basis, FailureKind, Outcome, Verdict
 
 
 @dataclass
@@ -55,7 +58,6 @@ def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress:
     results = []
     bar = None
     if progress and sys.stderr.isatty():
-        from tqdm import tqdm
 
         bar = tqdm(total=len(checks), unit="check", file=sys.stderr, leave=False)
     for chk in checks:

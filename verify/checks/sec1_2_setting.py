@@ -1,7 +1,7 @@
 r"""§1.2: Assumptions 1–5 and the informal Theorems 1–3.
 
 An assumption is a definition, so its check asks what is checkable about it: the
-instance generators of :mod:`verify.instance` satisfy it, an :class:`Instance` that
+instance generators of :mod:`verify.model.instance` satisfy it, an :class:`Instance` that
 violates it is rejected with an error naming it (where the library enforces it),
 and the prose beside it holds.  The informal theorems are compared with their
 formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.checks.app_a_activations`)
@@ -17,11 +17,30 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, check, scoped
+from verify.checks import app_a_activations, certify
+from verify.checks import app_a_activations as a
+from verify.checks.app_a_activations import EPS, D, K
+from verify.checks.certify import attempt, sqrt
+from verify.checks.core import check
+from verify.model.activations import get_activation
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import (
+    GENERATORS,
+    AssumptionViolation,
+    Instance,
+    assumption_5_holds,
+    claim2,
+    glm,
+    orthonormal,
+    separated,
+)
+from verify.model.population import h
+from verify.verdict import Basis, Outcome, Verdict, clopper_pearson, fit_exponent, scoped
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.
 IDENTITY_TOL = 1e-12
-# Generators' own validation tolerance (verify.instance.NORM_TOL): reused, not loosened.
+# Generators' own validation tolerance (verify.model.instance.NORM_TOL): reused, not loosened.
 GENERATOR_TOL = 1e-10
 # The drift measures "linear in d up to polylog": a log factor over d = 64..2048 adds
 # about 1/log(d) ≈ 0.15 to the log-log slope, so |slope − 1| ≤ 0.2 is the window.
@@ -30,7 +49,6 @@ LINEAR_WINDOW = 0.2
 
 def _violation_number(make) -> tuple[int | None, str]:
     """The assumption number of the AssumptionViolation raised by ``make()``, and its message."""
-    from verify.instance import AssumptionViolation
 
     try:
         make()
@@ -40,13 +58,11 @@ def _violation_number(make) -> tuple[int | None, str]:
 
 
 def _base_instance(seed: int = 0, k: int = 3, d: int = 6, activation: str = "relu"):
-    from verify.instance import orthonormal
 
     return orthonormal(k, d, 1.0, activation, seed=seed)
 
 
 def _replace(inst, **changes):
-    from verify.instance import Instance
 
     fields = {name: getattr(inst, name) for name in (
         "k", "d", "xi", "activation", "lam", "c", "c_hat", "gram", "W", "u", "u_hat", "quantized")}
@@ -64,7 +80,6 @@ def network(W, lam, act, x):
 def relu_population_loss(W, lam, c, c_hat, xi, u, u_hat) -> float:
     """E[(f*(x) − f̂(x))²] for relu with the unnormalised rows of eq. (3), exactly:
     E[relu(⟨a,x⟩)relu(⟨b,x⟩)] = ‖a‖‖b‖ K(cos∠(a, b)) by positive homogeneity."""
-    from verify.fast_kernels import fast_kernel
 
     kernel = fast_kernel("relu")
     teacher, student = W + xi * np.outer(c, u), W + xi * np.outer(c_hat, u_hat)
@@ -85,7 +100,6 @@ def claimed_row_norm():
 def relu_population_loss_balls(W, lam, c, c_hat, xi, u, u_hat):
     """:func:`relu_population_loss` in ball arithmetic, on the exact values of the float inputs
     (:func:`verify.checks.certify.relu_loss`)."""
-    from verify.checks import certify
 
     b = certify.balls
     W_, xi_ = b(W), certify.ball(xi)
@@ -96,7 +110,6 @@ def _certify_assumption_1(generated, relu_cases, tanh_case) -> Any:
     """Assumption 1's numerical parts in balls: every generated row has norm claimed_row_norm()
     (to GENERATOR_TOL); the relu rescaling identity (relative IDENTITY_TOL) on every case; tanh:
     the redefined σ_R is exact per sample (IDENTITY_TOL) and plain homogeneity is off by > 1e-3."""
-    from verify.checks import certify
 
     target = certify.as_ball(certify.call_hook(claimed_row_norm), "claimed_row_norm")
     norms = certify.largest_abs(certify.norm(row) - target for W in generated for row in certify.balls(W))
@@ -132,8 +145,6 @@ def assumption_1(ctx) -> Outcome:
     relative 1e-12); (iv) tanh: the same rescaling is not an identity, but redefining
     σ_R(t) = tanh(Rt) is (per sample, relative 1e-12).
     """
-    from verify.activations import get_activation
-    from verify.instance import GENERATORS
 
     worst_norm = 0.0
     generated = []
@@ -193,7 +204,6 @@ def assumption_1(ctx) -> Outcome:
                           numbers=numbers, notes=notes, basis=Basis.NUMERICAL)
     if number != 1:  # the exact part failed: nothing for balls to decide
         return outcome
-    from verify.checks.certify import attempt
 
     tanh_case = (x, base.lam, rows_R, rows_1, R)
     return scoped(attempt(outcome, lambda: _certify_assumption_1(generated, relu_cases, tanh_case),
@@ -213,7 +223,6 @@ def assumption_2(ctx) -> Outcome:
     AssumptionViolation numbered 2 (and û likewise).  The prose's example of multiple
     global optima without it (App. F.1) is checked as example-1 in app_f_global_optima.
     """
-    from verify.instance import GENERATORS
 
     worst = 0.0
     generated = []
@@ -240,7 +249,6 @@ def assumption_2(ctx) -> Outcome:
                           "u or u_hat is rejected as Assumption 2", numbers=numbers, basis=Basis.NUMERICAL)
     if number_u != 2 or number_u_hat != 2:  # the exact part failed: nothing for balls to decide
         return outcome
-    from verify.checks import certify
 
     def decide():
         products = (certify.norm(certify.balls(inst.W) @ certify.balls(v))
@@ -271,10 +279,9 @@ def assumption_3(ctx) -> Outcome:
     Σ_i (1/k)σ(√k·(1/√k)⟨u,x⟩) − σ(⟨u,x⟩) = 0 for k = 1..12, the GLM c lies in the quantized
     set, and the glm generator's teacher rows equal u (1e-12) so f_θ(x) = σ(⟨u,x⟩) per sample.
     """
+    # lazy: scipy.stats costs 0.6 s at import; only this check's goodness-of-fit test needs it
     from scipy.stats import chisquare
 
-    from verify.activations import get_activation
-    from verify.instance import GENERATORS, glm, orthonormal
 
     worst = 0.0
     for kind, make in GENERATORS.items():
@@ -306,7 +313,7 @@ def assumption_3(ctx) -> Outcome:
                "glm_symbolic_k_1_to_12": symbolic, "glm_numeric_gap": glm_gap}
     ok = worst <= 1e-12 and p_value >= 1e-6 and number == 3 and symbolic and glm_gap <= IDENTITY_TOL
     notes = ["The GLM identity is checked on the network's rows themselves (W + xi c u^T = u row by row), "
-             "independently of verify.population, whose row norms sqrt(G_ii + xi^2 c_i^2) give the same rows "
+             "independently of verify.model.population, whose row norms sqrt(G_ii + xi^2 c_i^2) give the same rows "
              "(tests/test_properties.py checks h = 2K'(m) there for W = 0)."]
     if not ok:
         return Outcome(Verdict.FAILS, "quantization, uniformity, validation or the GLM identity failed",
@@ -327,7 +334,6 @@ def assumption_4(ctx) -> Outcome:
     Assumption 4 is not a validation error of Instance, by design: separated instances
     (Theorem 13) violate it; the check shows the library reports Gram ≠ I for them.
     """
-    from verify.instance import orthonormal, separated
 
     worst_gram, worst_norms = 0.0, 0.0  # float maxima
     generated = []
@@ -360,7 +366,6 @@ def assumption_4(ctx) -> Outcome:
                           basis=Basis.NUMERICAL,
                           notes=["Not enforced by Instance (separated instances legitimately violate it); it is a "
                                  "property of the orthonormal generator."])
-    from verify.checks.certify import attempt
 
     return scoped(attempt(outcome, lambda: _certify_assumption_4(generated, sep)),
                   f"proxy: the suite's float64 orthonormal generator, Gram = I within the tolerance "
@@ -369,7 +374,6 @@ def assumption_4(ctx) -> Outcome:
 
 def claimed_frobenius_norm(k):
     """§1.2 after Assumption 4: ‖W‖_F = √k for unit rows (float, ball or SymPy k)."""
-    from verify.checks.certify import sqrt
 
     return sympy.sqrt(k) if isinstance(k, sympy.Basic) else sqrt(k)
 
@@ -378,7 +382,6 @@ def _certify_assumption_4(generated, sep) -> Any:
     """Assumption 4's numbers in balls, from the rows themselves: ⟨w_i, w_j⟩ − δ_ij within
     GENERATOR_TOL of 0 (the stored Gram is their float64 rounding); ‖ξcuᵀ‖_F = ξ and
     ‖W‖_F = claimed_frobenius_norm(k) within IDENTITY_TOL; the separated rows are off by > 1e-3."""
-    from verify.checks import certify
 
     grams: list = []  # arb balls
     norms: list = []  # arb balls
@@ -419,8 +422,6 @@ def assumption_5(ctx) -> Outcome:
     with a Clopper–Pearson interval; it is mild when this is ≈ 1 for d of order log k
     times a constant, and the report shows where it is not.
     """
-    from verify.checks.tools import clopper_pearson
-    from verify.instance import assumption_5_holds, separated
 
     ks = np.arange(2, 2000)
     thresholds = 1 - np.log(ks) / np.sqrt(ks)
@@ -500,7 +501,6 @@ def _tabulated(h_exact, grid_size: int = 20001):
 def good_instance(make, seeds=range(50), require=lambda inst: True):
     """The first seed whose h satisfies h(m)·sign h(0) ≥ |h(0)|/2 for m·h(0) ≥ 0 (the theorems'
     high-probability event, Lemma 6/8), with |h(0)| > 0.01."""
-    from verify.population import h
 
     for s in seeds:
         inst = make(s)
@@ -517,7 +517,6 @@ def good_instance(make, seeds=range(50), require=lambda inst: True):
 
 def drift_exponent(h_exact, h0_sign: float, ds) -> tuple[object, np.ndarray, float]:
     """Fit of log T_strong against log d for the drift with η = η0/d, η0 = 0.5/max|h|."""
-    from verify.checks.tools import fit_exponent
 
     grid = np.linspace(-1, 1, 2001)
     eta0 = 0.5 / float(np.abs(h_exact(grid)).max())
@@ -527,7 +526,6 @@ def drift_exponent(h_exact, h0_sign: float, ds) -> tuple[object, np.ndarray, flo
 
 def glm_h(activation: str):
     """GLM (W = 0, one neuron, unit rows) drift: Φ(m) = 2(K(1) − K(m)), so h(m) = 2K'_σ(m)."""
-    from verify.fast_kernels import fast_kernel
 
     kernel = fast_kernel(activation)
     return lambda m: 2 * kernel.derivative(np.asarray(m, float))
@@ -535,7 +533,6 @@ def glm_h(activation: str):
 
 def _informal_rates(formal, mu1_nonzero: bool | None) -> dict[str, sympy.Expr]:
     """η and T of a formal theorem at λ_min = λ_max = 1, γ, ξ̄, C constant, logs dropped."""
-    from verify.checks import app_a_activations as a
 
     sched = formal(mu1_nonzero) if mu1_nonzero is not None else formal()
     fixed = {a.LMIN: 1, a.LMAX: 1, a.GAMMA: 1, a.XIBAR: 1, a.CDELTA: 1, a.ELL: 1}
@@ -545,7 +542,6 @@ def _informal_rates(formal, mu1_nonzero: bool | None) -> dict[str, sympy.Expr]:
 
 
 def _exponents_dke(expr) -> dict[str, sympy.Expr]:
-    from verify.checks import app_a_activations as a
 
     return a.exponents(expr, (a.D, a.K, a.EPS))
 
@@ -583,7 +579,6 @@ def _theorem_outcome(name: str, claimed: dict, formal: dict, formal_name: str, d
 
 def _drift(ctx, make, activation: str, control: str, require=lambda inst: True) -> dict:
     inst, h0 = good_instance(make, require=require)
-    from verify.population import h
 
     ds = np.array(ctx.pick((64, 128, 256, 512, 1024), (64, 128, 256, 512, 1024, 2048, 4096)), float)
     fit, times, eta0 = drift_exponent(lambda m: h(inst, m), float(np.sign(h0)), ds)
@@ -596,14 +591,12 @@ def _drift(ctx, make, activation: str, control: str, require=lambda inst: True) 
 
 def claimed_theorem_1() -> dict[str, sympy.Expr]:
     """Theorem 1 as printed: η = Θ̃(ε³/(dk^{7/2})), T = Θ̃(dk⁴/ε⁴)."""
-    from verify.checks.app_a_activations import EPS, D, K
 
     return {"eta": EPS**3 / (D * K ** sympy.Rational(7, 2)), "T": D * K**4 / EPS**4}
 
 
 def claimed_theorem_2() -> dict[str, sympy.Expr]:
     """Theorem 2 as printed: η = Θ̃(ε³/(dk^{5/2})), T = Θ̃(dk³/ε⁴)."""
-    from verify.checks.app_a_activations import EPS, D, K
 
     return {"eta": EPS**3 / (D * K ** sympy.Rational(5, 2)), "T": D * K**3 / EPS**4}
 
@@ -619,10 +612,9 @@ def theorem_1(ctx) -> Outcome:
     slope in d is within LINEAR_WINDOW = 0.2 of 1, while the GLM drift for the same σ
     (h = 2K'_σ, information exponent 3) is not.
     """
-    from verify.checks.app_a_activations import claimed_theorem_12
-    from verify.instance import orthonormal
 
-    formal = _informal_rates(claimed_theorem_12, False)
+    # Theorem 12's own claim is read from its module: it is that check's hook, not this one's
+    formal = _informal_rates(app_a_activations.claimed_theorem_12, False)
     k = 8
     drift = _drift(ctx, lambda s: orthonormal(k, k + 1, math.sqrt(k) / 2, "he3", seed=s), "he3", "he3")
     outcome = _theorem_outcome("Theorem 1", claimed_theorem_1(), formal, "theorem_12", drift)
@@ -640,8 +632,6 @@ def theorem_2(ctx) -> Outcome:
     printed λ_max⁴ misplacement of Theorem 13 is invisible), and the drift on a separated
     instance (k = 8, d = 40 rows satisfying Assumption 5, ξ = 1, he3).
     """
-    from verify.checks import app_a_activations as a
-    from verify.instance import separated
 
     formal = _informal_rates(lambda: a.claimed_theorem_13(), None)
     k = 8
@@ -661,8 +651,6 @@ def theorem_3(ctx) -> Outcome:
     h_p ridge functions (information exponent p, the CSQ-hard class), while h(0) ≠ 0 for
     fine-tuning and its drift time is linear in d.
     """
-    from verify.hermite import hermite_coefficients
-    from verify.instance import claim2
 
     rows = {}
     for p in (3, 4):

@@ -2,8 +2,8 @@ r"""Proposition 4, the derivation in Appendix D.1 (every display), and Remark 20
 
 The reference is the suite's own derivation: SymPy per neuron pair
 (:mod:`verify.derive.prop_4`, Hermite degree ≤ 6, symbols μ_p, G_ij, ξ, k, m) and,
-numerically, the closed form through the dual kernel (:mod:`verify.population`)
-against the power series (:mod:`verify.series`).  The paper's displays enter
+numerically, the closed form through the dual kernel (:mod:`verify.model.population`)
+against the power series (:mod:`verify.model.series`).  The paper's displays enter
 only as claims.
 """
 
@@ -12,8 +12,17 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check, residual_text, scoped
+from verify.certified import CertifiedPopulation, certified_kernel, certified_population
+from verify.certified.series import h_series_balls
+from verify.checks import certify
+from verify.checks.certify import attempt, is_ball, relu_loss, solve
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model.fast_kernels import fast_kernel
+from verify.model.instance import GENERATORS, Instance, orthonormal
+from verify.model.population import h as closed_h
+from verify.model.series import h_series
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, residual_text, scoped
 
 FD_STEP = 1e-6  # central differences of an O(1) smooth function: error ~ h² + eps/h ~ 1e-10
 FD_TOL = 1e-7  # 1000× the finite-difference error above
@@ -53,7 +62,6 @@ def claimed_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray
 
 def corrected_prop_4_projection(grad: np.ndarray, u_hat: np.ndarray, W: np.ndarray) -> np.ndarray:
     """§2's projected gradient: (I − ûûᵀ) Π_span(W)⊥ ∇Φ(û) (what Eq. (4) steps along; floats or balls)."""
-    from verify.checks.certify import is_ball, solve
 
     tangent = grad - u_hat * (u_hat @ grad)
     return tangent - W.T @ (solve if is_ball(W) else np.linalg.solve)(W @ W.T, W @ tangent)
@@ -69,9 +77,6 @@ def proposition_4(ctx) -> Outcome:
     random instances of every generator.  Tolerance: float64 closed form, 1e-12
     absolute plus the series' truncation bound.
     """
-    from verify.instance import GENERATORS
-    from verify.population import h as closed_h
-    from verify.series import h_series
 
     verdict, witness = _pair_claim(claimed_prop_4_series)
     if verdict != "equal":
@@ -106,7 +111,6 @@ def proposition_4(ctx) -> Outcome:
                              "see check proposition-4-projection.",
                              "Decided by: SymPy (exact) up to degree 6, and beyond it the mpmath series against the "
                              "float64 closed form (1e-12 + truncation bound; no bound on the float64 side)."])
-    from verify.checks.certify import attempt
 
     return scoped(attempt(outcome, lambda: _certify_series_vs_closed_form(instances, ms, terms),
                           exact_parts="the series = -dPhi/dm per pair up to Hermite degree 6 (SymPy)"),
@@ -116,16 +120,14 @@ def proposition_4(ctx) -> Outcome:
 
 def _certify_series_vs_closed_form(instances, ms, terms: int):
     """The numerical half of Proposition 4 in balls, at the fast path's instances and m: the series
-    h_{<L}(m) with its truncation bound (:func:`verify.checks.certify.h_series_balls`, certified μ_p
+    h_{<L}(m) with its truncation bound (:func:`verify.certified.series.h_series_balls`, certified μ_p
     and E[σ'²]) against the certified closed form h(m) (:mod:`verify.certified.population`); the
     claim is |closed − series| ≤ 1e-12 + bound at every point."""
-    from verify.certified import CertifiedPopulation, certified_kernel
-    from verify.checks import certify
 
     parts = []
     kernels = {name: certified_kernel(name, certify.DPS) for name in {inst.activation for _, inst in instances}}
     for kind, inst in instances:
-        series = certify.h_series_balls(inst, terms)
+        series = h_series_balls(inst, terms, certify.DPS)
         pop = CertifiedPopulation(inst, certify.DPS, kernel=kernels[inst.activation])
         for m in ms:
             value, bound = series.evaluate(certify.ball(m))
@@ -140,7 +142,6 @@ def _relu_phi(W, lam, c, c_hat, xi, u, u_hat):
 
     Rows as in App. D.1 with the fixed normalisation √(1+ξ²/k), so Φ is defined off
     the constraint set and its free gradient exists."""
-    from verify.fast_kernels import fast_kernel
 
     k = len(lam)
     kernel = fast_kernel("relu")
@@ -168,8 +169,6 @@ def proposition_4_projection(ctx) -> Outcome:
     error ~1e-10 at step 1e-6).  §2 defines ∇̂ with the extra projection
     Π_{span(W)⊥}; the check measures both.
     """
-    from verify.instance import orthonormal
-    from verify.population import h as closed_h
 
     seed = int(ctx.rng("instance").integers(2**31))
     inst = orthonormal(3, 8, 1.0, "relu", seed=seed)
@@ -203,7 +202,6 @@ def proposition_4_projection(ctx) -> Outcome:
     else:
         outcome = Outcome(Verdict.HOLDS, f"(I - u_hat u_hat^T) grad Phi = -h(m)(u - m u_hat) within {FD_TOL}",
                           numbers=numbers, parameters=params, basis=Basis.NUMERICAL)
-    from verify.checks.certify import attempt
 
     return attempt(outcome, lambda: _certify_projection(inst))
 
@@ -211,7 +209,6 @@ def proposition_4_projection(ctx) -> Outcome:
 def _relu_phi_balls(W, lam, c, c_hat, xi, u, u_hat):
     """:func:`_relu_phi` in ball arithmetic (:func:`verify.checks.certify.relu_loss`); ``u_hat``
     may hold Arb power series (Taylor arithmetic for the gradient)."""
-    from verify.checks.certify import relu_loss
 
     n = (1 + xi * xi / len(lam)).sqrt()
     return relu_loss((W + xi * np.outer(c, u)) / n, (W + xi * np.outer(c_hat, u_hat)) / n, lam)
@@ -221,8 +218,6 @@ def _certify_projection(inst):
     """Proposition 4's gradient display in balls: the free gradient ∇Φ(û) exactly (Taylor arithmetic
     through :func:`_relu_phi_balls`, no finite differences), projected by the claim hook, against
     −h(m)(u − mû) with the certified closed-form h at m = ⟨u, û⟩ (a ball); claim: gap ≤ FD_TOL."""
-    from verify.certified import certified_population
-    from verify.checks import certify
 
     b = certify.instance_balls(inst)
     grad = certify.gradient(lambda v: _relu_phi_balls(b.W, b.lam, b.c, b.c_hat, b.xi, b.u, v), b.u_hat)
@@ -376,8 +371,6 @@ def remark_20(ctx) -> Outcome:
         return Outcome(Verdict.FAILS, f"tensor identity off by {worst:.2e}", counterexample={"relative_error": worst},
                        basis=Basis.NUMERICAL)
     # Vanishing even moment tensors: T(odd l, even s) = ‖Σλ_i w_i^{⊗s}‖² = 0 for even s.
-    from verify.instance import Instance
-    from verify.series import h_series
 
     inst = Instance(k=2, d=4, xi=1.0, activation="tanh", lam=np.array([1.0, -1.0]),
                     c=np.array([1, 1]) / np.sqrt(2), c_hat=np.array([1, -1]) / np.sqrt(2),
@@ -391,7 +384,6 @@ def remark_20(ctx) -> Outcome:
                       numbers={"tensor_identity_relative_error": worst, "h_1": h1}, basis=Basis.NUMERICAL,
                       notes=["Decided by: the tensor identity in float64 (relative 1e-12) and h_1 from the "
                              "30-digit series with its truncation bound; the float64 part is the weaker."])
-    from verify.checks import certify
 
     def decide():
         parts = []
@@ -399,7 +391,7 @@ def remark_20(ctx) -> Outcome:
             lhs, rhs = _tensor_identity_sides(s, *(certify.balls(v) for v in (W, V, lam, mu)))
             parts.append((f"s = {s}", certify.compare(abs(lhs - rhs) / max(1.0, abs(float(lhs.mid()))), 1e-12,
                                                       f"tensor identity, s = {s}: relative gap <= 1e-12")))
-        series_balls = certify.h_series_balls(inst, 4)
+        series_balls = h_series_balls(inst, 4, certify.DPS)
         h1_ball = series_balls.coefficients[1] + certify.arb(0, series_balls.s_bounds[1])
         return certify.all_of({"tensor identity": certify.worst(parts, "tensor identity for s = 1, 2, 3"),
                                "h_1": certify.nonzero(h1_ball, "h_1 (certified mu_p(tanh), s-truncation bound "

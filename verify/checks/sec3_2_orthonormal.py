@@ -8,7 +8,7 @@ References, never the paper's displays:
   With G = I only two pair types exist (G_ij = 0 off the diagonal, 1 on it) and c_iĉ_j = s/k
   with s = b_i b̂_j = ±1, so h depends on c, ĉ, λ only through
   S1 = (Σλ)², S2 = ‖λ‖², A = Σλ_iλ_j b_i b̂_j = k²(Σλc)(Σλĉ)/k, D = Σλ_i² b_i b̂_i;
-- numerical: the closed form h(m) = 2ξ² Σ λλ cĉ K'(ρ)/(nn̂) (:mod:`verify.population`),
+- numerical: the closed form h(m) = 2ξ² Σ λλ cĉ K'(ρ)/(nn̂) (:mod:`verify.model.population`),
   reduced for λ = 1 and G = I to four multinomial counts of the sign pairs (b_i, b̂_i), so that
   the law of h over c, ĉ is sampled exactly and cheaply.
 """
@@ -19,10 +19,20 @@ import math
 
 import numpy as np
 import sympy
+from flint import arb
+from scipy.special import comb
 
-from verify.checks.core import Basis, FailureKind, Outcome, Verdict, check
-from verify.checks.tools import compare_probability, fit_exponent
+from verify.certified import certified_hermite_coefficients
+from verify.checks import certify
+from verify.checks.certify import attempt, lib
+from verify.checks.core import check
 from verify.derive import prop_4
+from verify.model import population
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.instance import Instance, Numbers
+from verify.model.population import h
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, compare_probability, fit_exponent, maximise
 
 P = prop_4.P  # Hermite degree of every symbolic identity below
 
@@ -419,7 +429,6 @@ M_GRID = np.linspace(-1.0, 1.0, 401)  # includes ±1, where the he3 violation is
 
 
 def _mu_squared(activation: str, terms: int = 24) -> np.ndarray:
-    from verify.hermite import hermite_coefficients
 
     return np.array([float(v) ** 2 for v in hermite_coefficients(activation, terms, 20).values])
 
@@ -448,7 +457,6 @@ def claimed_claim_1_sum(m, xi2_over_k, mu2, norm_lam2, a_values):
 
 def claimed_claim_1_failure_bound(xi2_over_k):
     """Claim 1 fails with probability at most exp(−2k/(eξ²)) (a float, or a ball for a ball)."""
-    from verify.checks.certify import lib
 
     M = lib(xi2_over_k)
     return M.exp(-2 / (M.e * xi2_over_k))
@@ -484,7 +492,6 @@ def _worst_case_failure(lam, xi2_over_k: float) -> float:
 
 def _claim_1_correction_search(ctx, q_max: float) -> tuple[float, dict]:
     """max over λ (k ≤ 8, random search) and q ≤ q_max of P_fail(he3)/exp(−2/(eq))."""
-    from verify.checks.tools import maximise
 
     worst, where = 0.0, {}
     for k in ctx.pick((2, 4, 6, 8), (2, 3, 4, 5, 6, 7, 8, 10)):
@@ -560,7 +567,6 @@ def claim_1(ctx) -> Outcome:
                "float64 (-0.84 against a 1e-12 relative threshold); the search only supports the correction."])
     if "k=1" not in violated:
         return outcome
-    from verify.checks.certify import attempt
 
     return attempt(outcome, _certify_claim_1,
                    exact_parts="the law of A = (λ·b)(λ·b̂), uniform on {±1} for k = 1 (enumerated)")
@@ -570,10 +576,7 @@ def _certify_claim_1():
     """The k = 1 counterexample in balls: σ = he3 (certified μ_p², p < 24, as in the fast path),
     ξ² = 3, ‖λ‖² = 1.  A = (λ·b)(λ·b̂) is ±1 with probability 1/2 each; Claim 1's sum is < 0 at
     m = −A for both, so the failure probability is exactly 1, and 1 > exp(−2k/(eξ²))."""
-    from flint import arb
 
-    from verify.certified import certified_hermite_coefficients
-    from verify.checks import certify
 
     mu2 = [b * b for b in certified_hermite_coefficients("he3", 24, certify.DPS).balls]
     q = certify.ball(3)
@@ -614,7 +617,6 @@ def _claim_1_chain():
 
 def claimed_claim_1_tail(xi2_over_k, m):
     """D.4: Pr[|(mξ²/k)(kΣλλcĉ)| ≥ 2‖λ‖²] ≤ exp{−2k/(emξ²)} (a float, or a ball for balls)."""
-    from verify.checks.certify import lib
 
     M = lib(xi2_over_k, m)
     return M.exp(-2 / (M.e * xi2_over_k * m))
@@ -671,7 +673,6 @@ def d4_claim_1_proof(ctx) -> Outcome:
                    "(the next display has it): the bracket is (l+1)||λ||^2 + (xi^2/k) A m.",
                    "Decided by: the tail display alone, Pr = 1 (exact enumeration) against exp(-2k/(e m xi^2)) "
                    "evaluated in float64; the chain and the E-identity are exact but hold."])
-        from verify.checks import certify
 
         def decide():
             tail = certify.as_ball(certify.call_hook(claimed_claim_1_tail, certify.ball(q), certify.ball(m)),
@@ -689,11 +690,10 @@ def d4_claim_1_proof(ctx) -> Outcome:
 def orthonormal_h_from_counts(activation: str, k: int, xi2: float, counts: np.ndarray, m) -> np.ndarray:
     """h(m) for G = I, λ_i = 1, from the counts (n₊₊, n₊₋, n₋₊, n₋₋) of the pairs (b_i, b̂_i).
 
-    Reduction of h = 2ξ² Σ λλ cĉ K'(ρ)/(1+ξ²/k) (verify.population) with c_iĉ_j = s_ij/k:
+    Reduction of h = 2ξ² Σ λλ cĉ K'(ρ)/(1+ξ²/k) (verify.model.population) with c_iĉ_j = s_ij/k:
     off the diagonal ρ = τ q s m (τ = 1/(1+q), q = ξ²/k) and N₊ = n_b₊n_b̂₊ + n_b₋n_b̂₋ − n_z₊ of the
     k(k−1) pairs have s = +1; on it ρ = τ(1 + q z_i m), z_i = b_ib̂_i.  Shape (len(counts), len(m)).
     """
-    from verify.fast_kernels import fast_kernel
 
     kernel = fast_kernel(activation)
     q = xi2 / k
@@ -795,7 +795,7 @@ def claimed_lemma_6_lambda_factor(lam: np.ndarray) -> float:
 
 def _lemma_6_glm_normalisation(ctx) -> dict:
     """Lemma 6 at λ = (1/k)·1, the normalisation of the paper's GLM example (and the suite's
-    default instances), through the closed-form h of :mod:`verify.population` on G = I.
+    default instances), through the closed-form h of :mod:`verify.model.population` on G = I.
 
     The bound's unspecified constants (C_σγ, the O(γ^{1/2}) and o(1)) are fixed in k, so the
     printed bound fails if the ratio |h(0)|/(λ-factor × scale) tends to 0 in probability: then
@@ -804,8 +804,6 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
     convention for exponents).  The printed bound fails when the whole interval is below 0;
     the λ_min² correction is verified when its ratio's interval reaches 0 (no decay).
     """
-    from verify.instance import Instance
-    from verify.population import h
 
     ks = ctx.pick((16, 32, 64, 128, 256), (16, 32, 64, 128, 256, 512, 1024))
     draws = ctx.pick(200, 1000)
@@ -839,15 +837,13 @@ def _lemma_6_glm_normalisation(ctx) -> dict:
 
 # --- §3.2.2 / D.5: separated features at ξ = 1 (Proposition 7, Lemma 8, eq. (13)) ---------
 def separated_h(activation: str, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray, m) -> np.ndarray:
-    """h(m) at ξ = 1, λ_i = 1: 2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)), τ = k/(k+1)
-    (verify.population.h for quantized c = b/√k; the tests compare the two)."""
-    from verify.fast_kernels import fast_kernel
-
+    """h(m) at ξ = 1, λ_i = 1 and quantized c = b/√k, ĉ = b̂/√k, by :func:`verify.model.population.h`
+    (in the paper's form, 2τ Σ_ij (b_i b̂_j/k) K'(τ(G_ij + b_i b̂_j m/k)) with τ = k/(k+1))."""
     k = gram.shape[0]
-    tau = k / (k + 1)
-    signs = np.outer(b, b_hat)
-    m = np.asarray(m, float)[:, None, None]
-    return 2 * tau / k * np.sum(signs * fast_kernel(activation).derivative(tau * (gram + signs * m / k)), axis=(1, 2))
+    root = np.sqrt(k)
+    numbers = Numbers(k, 1.0, activation, np.ones(k), np.asarray(b, float) / root, np.asarray(b_hat, float) / root,
+                      gram)
+    return population.h(numbers, np.asarray(m, float))
 
 
 def _separated_gram(rng, k: int) -> np.ndarray:
@@ -943,8 +939,8 @@ def lemma_8(ctx) -> Outcome:
 
 def relu_mu_squared(terms: int) -> np.ndarray:
     """μ_p(relu)² in float64: 1/(2π), 1/4, then ((p−3)!!)²/(2π p!) for even p ≥ 2 and 0 for odd p ≥ 3
-    (the closed form of verify.hermite_exact, in logs so that high p costs nothing; the tests
-    compare it with :func:`verify.hermite.hermite_coefficients`)."""
+    (the closed form of verify.model.hermite_exact, in logs so that high p costs nothing; the tests
+    compare it with :func:`verify.model.hermite.hermite_coefficients`)."""
     out = np.zeros(terms)
     out[0], out[1] = 1 / (2 * math.pi), 0.25
     for p in range(2, terms, 2):
@@ -967,7 +963,6 @@ def claimed_eq_13_failure_bound(k: int, gamma: float) -> float:
 def _eq_13_sides(activation_mu2: np.ndarray, gram: np.ndarray, b: np.ndarray, b_hat: np.ndarray) -> tuple:
     """(|Σ_n Σ_{s≤s*} a_{n,s} T_s|, max_{s≤s*}|T_s|, Σ_n Σ_{s≤s*} a_{n,s}) with s* = ⌊10√k⌋, λ = 1,
     T_s = Σ_ij λλ c_iĉ_j G_ij^s and a_{n,s} = (1/k)^{2n+2}C(2n+2+s,2n+2)(2n+s+3)μ²_{2n+s+3}(k/(k+1))^{2n+s+3}."""
-    from scipy.special import comb
 
     k = gram.shape[0]
     s_star = int(10 * math.sqrt(k))

@@ -7,21 +7,31 @@ r"""``verify claim``: a theorist's own statement about the model, checked from a
                     for_=["k in 1..32"])
     outcome.verdict, outcome.basis, outcome.counterexample
 
-Modules, one idea each: :mod:`~verify.claims.language` (the claim text),
-:mod:`~verify.claims.quantifiers` (``--for``, ``--prob``, seeds), :mod:`~verify.claims.model`
-(an instance in exact, float and ball form), :mod:`~verify.claims.quantities` (the quantities in
-each), :mod:`~verify.claims.evaluate` (substitution, lambdify, ball evaluation),
-:mod:`~verify.claims.configs` (configurations), :mod:`~verify.claims.universal` (the escalating
-steps), :mod:`~verify.claims.probability`, :mod:`~verify.claims.asymptotic`,
-:mod:`~verify.claims.statistics` (Monte Carlo), :mod:`~verify.claims.sampling` (redraws and grids)
-and :mod:`~verify.claims.decide` (the Outcome and the rerun command).
+A claim goes through four stages, each a module that hands one value to the next and is not
+re-entered (:func:`claim` below is the whole pipeline):
+
+1. :mod:`~verify.claims.spec`            the text and options → a validated ``ClaimSpec``
+   (:mod:`~verify.claims.language` parses the text, :mod:`~verify.claims.quantifiers` ``--for``,
+   ``--prob`` and seeds);
+2. :mod:`~verify.claims.configurations`  the spec → its configurations, instances drawn
+   (:mod:`~verify.claims.model`: an instance in exact, float and ball form);
+3. :mod:`~verify.claims.decide`          each configuration → a decision: the escalating steps of
+   :mod:`~verify.claims.universal` (symbolic, certified, search, statistical), or
+   :mod:`~verify.claims.probability`, or :mod:`~verify.claims.asymptotic`; they evaluate through
+   :mod:`~verify.claims.quantities` and :mod:`~verify.claims.evaluate`;
+4. :mod:`~verify.claims.outcome`         the decisions → the Outcome and the rerun command.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
-from verify.checks.core import Outcome
+from verify.claims.configurations import settings
+from verify.claims.decide import decisions
+from verify.claims.outcome import build
+from verify.claims.spec import ClaimSpec, build_spec
+from verify.verdict import Outcome
 
 
 def claim(
@@ -38,14 +48,12 @@ def claim(
     seed: int = 0,
     full: bool = False,
 ) -> Outcome:
-    """Decide the claim ``text`` and return the :class:`~verify.checks.core.Outcome` ``verify check`` uses.
+    """Decide the claim ``text`` and return the :class:`~verify.verdict.Outcome` ``verify check`` uses.
 
     ``for_`` takes the ``--for`` texts ('m in [0, 1]', 'k in 1..32', 'k in {4, 16}', 'xi = sqrt(k)/2');
     the other arguments are the command's options of the same names (``verify claim --help``).
-    Bad input raises a :class:`~verify.errors.VerifyInputError` with a one-line message.
+    Bad input raises a :class:`~verify.base.errors.VerifyInputError` with a one-line message.
     """
-    from verify.claims.configs import build_spec
-    from verify.claims.decide import run
 
     quantifiers = (for_,) if isinstance(for_, str) else tuple(for_)
     spec = build_spec(
@@ -62,6 +70,16 @@ def claim(
         full=full,
     )
     return run(spec)
+
+
+def run(spec: ClaimSpec) -> Outcome:
+    """Stages 2 to 4 of the pipeline (module docstring) for a parsed claim."""
+    start = time.perf_counter()
+    configurations = settings(spec)
+    outcome = build(spec, configurations, decisions(spec, configurations))
+    outcome.numbers["configurations"] = len(configurations)
+    outcome.numbers["seconds"] = round(time.perf_counter() - start, 3)
+    return outcome
 
 
 __all__ = ["claim"]

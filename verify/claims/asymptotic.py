@@ -10,9 +10,10 @@ maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
 1. **symbolic**, when the ratio has a closed form in the growth variable (no instance whose size
    grows with it): ``sympy.limit`` of the ratio at infinity; a finite positive limit proves all
    three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
-2. **statistical** otherwise: the ratio at GROWTH_POINTS values of the growth variable (log-spaced
+2. **statistical** otherwise: the ratio at the GROWTH_POINTS values of the growth variable
+   (:mod:`verify.claims.configurations`: log-spaced
    over its range) and the least-squares slope of log ratio against log growth with a Student-t
-   interval at 99.9 % (:func:`verify.checks.tools.fit_exponent`), for both the upper and the
+   interval at 99.9 % (:func:`verify.verdict.fit_exponent`), for both the upper and the
    lower ratio; zero ratios are kept and reported, never dropped.  An interval wholly above
    +1/4 refutes O, one wholly below −1/4 refutes Omega (either ratio: lower ≤ upper); the
    measurements are ``consistent`` only when every interval the order constrains lies inside
@@ -29,38 +30,17 @@ from collections import defaultdict
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis
+from verify.base.budget import guarded
 from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
-from verify.claims.quantifiers import QuantifierError, spread
 from verify.claims.quantities import ExactQuantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
+from verify.model.activations import get_activation
+from verify.verdict import Basis, fit_exponent
 
-#: Values of the growth variable in a fit (quick / --full).
-GROWTH_POINTS = (6, 10)
 #: Exponent decisions sit at ± this value, halfway to an exponent off by 1/2 (:func:`judge_exponents`).
 DECISION_EXPONENT = 0.25
-#: Relations that go with each order (O bounds from above, Omega from below).
-ORDER_RELATIONS = {"O": ("==", "<=", "<"), "Omega": ("==", ">=", ">"), "Theta": ("==",)}
-
-
-def growth_points(q, full: bool) -> list:
-    """Log-spaced values of a real growth variable, as exact decimals with 3 significant digits."""
-    count = GROWTH_POINTS[full]
-    values = np.geomspace(float(q.low), float(q.high), count)
-    return list(dict.fromkeys(sympy.Rational(f"{v:.3g}") for v in values))
-
-
-def check_relation(claim) -> None:
-    if claim.op not in ORDER_RELATIONS[claim.order]:
-        raise QuantifierError(
-            f"claim: {claim.order}(...) goes with {' or '.join(ORDER_RELATIONS[claim.order])}, not {claim.op}"
-        )
-
-
-def integer_growth_points(q, full: bool) -> list:
-    return [sympy.Integer(v) for v in spread(int(q.low), int(q.high), GROWTH_POINTS[full])]
 
 
 def decide(spec, settings) -> list[tuple]:
@@ -108,7 +88,6 @@ def _order_argument(claim):
 
 
 def _symbolic(spec, group, symbol) -> Decision:
-    from verify.activations import get_activation
 
     first = group[0]
     if first.box or spec.probability is not None or (first.model is not None and symbol.name != "xi"):
@@ -127,7 +106,6 @@ def _symbolic(spec, group, symbol) -> Decision:
             sides.append(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)))
     except Unavailable as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    from verify.budget import guarded
 
     ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
     if limit is None:
@@ -188,7 +166,6 @@ def judge_exponents(order: str, name: str, growth: list, upper: list, lower: lis
     interval the order constrains wholly inside it; anything between is inconclusive.  So an
     exponent off by 1/2 or more is never called consistent (at 99.9 % per fit), and a ratio with
     curvature (k/(k + 1): local slope up to 0.2) is not refuted."""
-    from verify.checks.tools import fit_exponent
 
     numbers: dict = {"growth": name, "points": growth, "decision_exponent": DECISION_EXPONENT}
     edge = DECISION_EXPONENT

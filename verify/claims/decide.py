@@ -1,169 +1,71 @@
-r"""The decision procedure of ``verify claim``: run the claim's configurations, build the Outcome.
+r"""The third stage of ``verify claim``: each configuration (or asymptotic group) decided.
 
 Universal claims go configuration by configuration (simplest first) through the escalating
-steps of :mod:`verify.claims.universal` and stop at the first that fails: that configuration
-and the shortened point are the counterexample.  Probability claims
-(:mod:`verify.claims.probability`) and asymptotic claims (:mod:`verify.claims.asymptotic`) have
-their own procedures.  The :class:`~verify.checks.core.Outcome` is the one ``verify check``
-uses: the verdict (holds, fails, consistent, inconclusive), one line of evidence, the basis
-(the weakest evidence any configuration needed: a claim is only as strong as its weakest part),
-and for a fail the counterexample with a ``rerun`` command that pins exactly that configuration
-and point, so running it reproduces the same counterexample.
+steps of :mod:`verify.claims.universal` (symbolic, certified, search, statistical); probability
+claims (:mod:`verify.claims.probability`) and asymptotic claims (:mod:`verify.claims.asymptotic`)
+have their own procedures.  The decisions are yielded one at a time, so the outcome stage
+(:mod:`verify.claims.outcome`) stops the universal procedure at the first fail.
 """
 
 from __future__ import annotations
 
-import shlex
-import time
-from collections import Counter
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
-import sympy
 
-from verify.checks.core import Basis, Outcome, Verdict, weakest_basis
 from verify.claims import asymptotic, probability, universal
-from verify.claims.configs import ClaimSpec, Setting, settings
+from verify.claims.configurations import Setting
+from verify.claims.decision import Decision
 from verify.claims.evaluate import prepare
-from verify.claims.quantifiers import MAX_ENUMERATED
-
-_NEGATION = {"==": "!=", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
-
-
-weakest = weakest_basis  # one rule for verify check and verify claim (verify.checks.core)
+from verify.claims.spec import ClaimSpec
+from verify.model.activations import get_activation
 
 
-def run(spec: ClaimSpec) -> Outcome:
-    start = time.perf_counter()
-    if spec.claim.order is not None:
-        asymptotic.check_relation(spec.claim)
-    configurations = settings(spec)
+class Judged(NamedTuple):
+    """One decision, with the claim's two sides in float64 at a universal counterexample."""
+
+    setting: Setting
+    decision: Decision
+    sides: tuple = (None, None)
+
+
+def decisions(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
+    """The decisions of ``spec``'s mode, lazily."""
     if spec.mode == "asymptotic":
-        outcome = _asymptotic(spec, configurations)
-    elif spec.mode == "probability":
-        outcome = _probability(spec, configurations)
-    else:
-        outcome = _universal(spec, configurations)
-    outcome.numbers["configurations"] = len(configurations)
-    outcome.numbers["seconds"] = round(time.perf_counter() - start, 3)
-    outcome.parameters.update(_parameters(spec))
-    return outcome
+        return _asymptotic(spec, configurations)
+    if spec.mode == "probability":
+        return _probability(spec, configurations)
+    return _universal(spec, configurations)
 
 
-def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
-    """Every configuration must hold for holds; one fail is a fail; otherwise the weakest wins:
-    one inconclusive configuration makes the claim inconclusive (its reason is the evidence),
-    one merely consistent (Monte-Carlo) configuration makes it consistent."""
+def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
     claim = spec.claim
     budget = universal.Budget(spec.full)
-    steps: Counter = Counter()
-    bases = []
-    closest: tuple[float, dict] = (-np.inf, {})
-    undecided: list[tuple[Setting, universal.Decision]] = []
     for index, setting in enumerate(configurations):
         lhs = prepare(claim.lhs, setting.values, setting.xi)
         rhs = prepare(claim.rhs, setting.values, setting.xi)
         rng = np.random.default_rng(np.random.SeedSequence([spec.seed, index]))
         decision = universal.decide(setting, lhs, rhs, claim.op, budget, rng, spec.full, spec.seed)
-        steps[decision.step] += 1
         if decision.status == "fails":
-            outcome = _universal_fail(spec, setting, decision, lhs, rhs, steps)
-            outcome.numbers["evaluated"] = index + 1
-            return outcome
-        if decision.status == "inconclusive":
-            undecided.append((setting, decision))
-            continue
-        bases.append(decision.basis)
-        score = decision.numbers.get("z_over_t", decision.numbers.get("worst_violation", -np.inf))
-        if score is not None and score > closest[0]:
-            closest = (score, {"configuration": setting.describe(), **decision.numbers})
-    numbers = {"steps": dict(steps), "evaluated": len(configurations), "closest": closest[1]}
-    if undecided:
-        setting, decision = undecided[0]
-        proved = len(configurations) - len(undecided)
-        evidence = (f"undecided at {_where(setting)}: {decision.detail}"
-                    f" ({proved} of {len(configurations)} configuration(s) proved)")
-        return Outcome(Verdict.INCONCLUSIVE, evidence, basis=Basis.NONE,
-                       numbers={"decided_by": decision.step, **numbers, "undecided": len(undecided),
-                                "search": decision.numbers})
-    partial = [q.text for q in spec.quantifiers if not q.exhaustive()]
-    if partial:
-        # The statement quantifies over values that were never evaluated: proving it at a subset
-        # is a proof about a proxy, not the statement, so it cannot hold.
-        return Outcome(
-            Verdict.INCONCLUSIVE,
-            f"holds ({weakest(bases).value}) at all {len(configurations)} configuration(s) checked, but "
-            f"integer ranges with more than {MAX_ENUMERATED} values were checked only at a spread subset: "
-            + ", ".join(partial),
-            basis=Basis.NONE,
-            numbers={"decided_by": _main_step(steps), **numbers},
-        )
-    basis = weakest(bases)
-    verdict = Verdict.CONSISTENT if basis is Basis.STATISTICAL else Verdict.HOLDS
-    decided_by = _main_step(steps)
-    evidence = (f"{verdict.value} on all {len(configurations)} configuration(s); decided by "
-                f"{_describe_steps(steps)}")
-    return Outcome(verdict, evidence, numbers={"decided_by": decided_by, **numbers}, basis=basis,
-                   scope=universal_scope(spec, configurations))
+            yield Judged(setting, decision, _float_sides_at(setting, lhs, rhs, decision.point or {}))
+        else:
+            yield Judged(setting, decision)
 
 
-def universal_scope(spec: ClaimSpec, configurations: list[Setting]) -> str:
-    """What a universal verdict covers: the configurations run (instances when a family is named)
-    and, in each, every point of the real ranges."""
-    boxes = sorted({s.name for c in configurations for s in c.box})
-    families = sorted({c.family for c in configurations if c.family})
-    what = (f"instances: {len(configurations)} drawn instance configuration(s) of {', '.join(families)}"
-            if families else f"statement: all {len(configurations)} configuration(s) the quantifiers name")
-    where = f", at every real point of {', '.join(boxes)} in its range" if boxes else ""
-    return what + where
+def _probability(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
+    for setting in configurations:
+        yield Judged(setting, probability.decide(spec, setting))
 
 
-def _main_step(steps: Counter) -> str:
-    order = ["statistical", "search", "certified", "symbolic"]  # weakest first
-    return next(step for step in order if steps.get(step))
-
-
-def _describe_steps(steps: Counter) -> str:
-    return ", ".join(f"{step} ({n})" for step, n in sorted(steps.items()))
-
-
-def _universal_fail(spec, setting, decision, lhs, rhs, steps) -> Outcome:
-    point = decision.point or {}
-    counterexample = setting.describe() | {s.name: str(v) for s, v in point.items()}
-    left, right = _float_sides_at(setting, lhs, rhs, point)
-    counterexample.update(lhs=left, rhs=right)
-    if right not in (0.0, None) and left is not None:
-        counterexample["ratio"] = left / right
-    counterexample["rerun"] = rerun_command(spec, setting, point)
-    where = ", ".join(
-        f"{k}={v}" for k, v in counterexample.items() if k not in ("lhs", "rhs", "ratio", "rerun")
-    )
-    values = (
-        f"lhs = {_digits(left, right)} {_NEGATION[spec.claim.op]} rhs = {_digits(right, left)}"
-        if left is not None
-        else decision.detail
-    )
-    evidence = f"fails at {where}: {values} ({decision.step} step: {decision.detail})"
-    return Outcome(
-        Verdict.FAILS,
-        evidence,
-        numbers={"decided_by": decision.step, "steps": dict(steps), **decision.numbers},
-        counterexample=counterexample,
-        basis=decision.basis,
-    )
-
-
-def _digits(value: float, other: float | None) -> str:
-    """``value`` with 6 significant digits, or as many as tell it from ``other`` (up to 17)."""
-    for digits in (6, 10, 13, 17):
-        if other is None or f"{value:.{digits}g}" != f"{other:.{digits}g}":
-            return f"{value:.{digits}g}"
-    return f"{value:.17g}"
+def _asymptotic(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
+    for setting, decision in asymptotic.decide(spec, configurations):
+        yield Judged(setting, decision)
 
 
 def _float_sides_at(setting, lhs, rhs, point):
     """The two sides at the counterexample in float64, the point substituted exactly first, so that
     the rerun command (which pins the same point) reports the same doubles."""
-    from verify.activations import get_activation
 
     act = get_activation(setting.activation) if setting.activation else None
     fixed = {s: point.get(s, (low + high) / 2) for s, (low, high) in setting.box.items()}
@@ -174,142 +76,3 @@ def _float_sides_at(setting, lhs, rhs, point):
         return float(f_left()), float(f_right())
     except Exception:  # noqa: BLE001 - the report falls back to the step's own description
         return None, None
-
-
-def _probability(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
-    results = []
-    for setting in configurations:
-        decision = probability.decide(spec, setting)
-        if decision.status == "fails":
-            counterexample = setting.describe() | decision.numbers
-            counterexample["rerun"] = rerun_command(spec, setting, {})
-            return _fails(f"fails at {_where(setting)}: {decision.detail}", decision, counterexample)
-        results.append(decision)
-    undecided = [(s, r) for s, r in zip(configurations, results, strict=True) if r.status == "inconclusive"]
-    if undecided:
-        setting, decision = undecided[0]
-        return Outcome(Verdict.INCONCLUSIVE, f"undecided at {_where(setting)}: {decision.detail}",
-                       numbers={"decided_by": decision.step, "undecided": len(undecided), **decision.numbers},
-                       basis=Basis.NONE)
-    basis = weakest(r.basis for r in results)
-    verdict = Verdict.HOLDS
-    worst = min(results, key=lambda r: r.numbers["events"] / r.numbers["draws"])
-    evidence = f"{verdict.value} on all {len(results)} configuration(s); least frequent: {worst.detail}"
-    sampled = basis is Basis.STATISTICAL
-    scope = (f"instances: {len(results)} configuration(s), " +
-             ("P from sampled draws at confidence 1 - 1e-6" if sampled else "P over every sign pattern"))
-    return Outcome(verdict, evidence, numbers={"decided_by": worst.step, "least": worst.numbers},
-                   basis=basis, scope=scope)
-
-
-def _fails(evidence: str, decision, counterexample: dict) -> Outcome:
-    return Outcome(Verdict.FAILS, evidence, numbers={"decided_by": decision.step, **decision.numbers},
-                   counterexample=counterexample, basis=decision.basis)
-
-
-def _where(setting) -> str:
-    return ", ".join(f"{k}={v}" for k, v in setting.describe().items())
-
-
-def _asymptotic(spec: ClaimSpec, configurations: list[Setting]) -> Outcome:
-    results = asymptotic.decide(spec, configurations)
-    for setting, decision in results:
-        if decision.status == "fails":
-            growth = spec.quantifier(str(spec.growth))
-            assert growth is not None
-            varying = {spec.growth, "seed", "k", "d", "xi"}
-            counterexample = {k: v for k, v in setting.describe().items() if k not in varying}
-            counterexample |= {q.name: q.text for q in spec.quantifiers
-                               if q.kind == "binding" and not q.expression.is_number}
-            counterexample |= decision.numbers
-            counterexample["rerun"] = rerun_command(spec, setting, {}, keep=(growth.symbol,))
-            evidence = f"fails for {_where_group(counterexample)}: {decision.detail}"
-            return _fails(evidence, decision, counterexample)
-    verdicts = [d.status for _, d in results]
-    verdict = (
-        Verdict.INCONCLUSIVE
-        if "inconclusive" in verdicts
-        else (Verdict.CONSISTENT if "consistent" in verdicts else Verdict.HOLDS)
-    )
-    setting, decision = next(((s, d) for s, d in results if d.status == verdict.value), results[0])
-    if verdict is Verdict.INCONCLUSIVE:
-        scope, basis = None, Basis.NONE
-    elif verdict is Verdict.HOLDS:
-        scope, basis = "statement: the limit of the ratio, exactly", weakest(d.basis for _, d in results)
-    else:
-        points = len(decision.numbers.get("points", []))
-        scope = f"points: the ratio at {points} values of {spec.growth} per group, exponents fitted"
-        basis = weakest(d.basis for _, d in results)
-    prefix = "in all" if verdict is not Verdict.INCONCLUSIVE else "in at least one of"
-    return Outcome(
-        verdict,
-        f"{verdict.value} {prefix} {len(results)} group(s); e.g. {decision.detail}",
-        numbers={"decided_by": decision.step, **decision.numbers},
-        basis=basis,
-        scope=scope,
-    )
-
-
-def _where_group(counterexample: dict) -> str:
-    keys = ("family", "activation")
-    text = ", ".join(f"{k}={counterexample[k]}" for k in keys if k in counterexample)
-    return text or "the ranges given"
-
-
-def _parameters(spec: ClaimSpec) -> dict:
-    options = dict(spec.options)
-    return {
-        "claim": spec.claim.text,
-        **{k: (list(v) if isinstance(v, tuple) else v) for k, v in options.items()},
-    }
-
-
-def rerun_command(spec: ClaimSpec, setting: Setting, point: dict, keep: tuple = ()) -> str:
-    """``verify claim ...`` pinning this configuration (and point): it reproduces the counterexample."""
-    args = ["verify", "claim", spec.claim.text]
-    if setting.family is not None:
-        args += ["--family", setting.family]
-    if setting.activation is not None and (spec.options["activation"] or setting.family is not None):
-        args += ["--activation", setting.activation]
-    pinned = {s.name: v for s, v in setting.values.items()} | {s.name: v for s, v in point.items()}
-    kept = {s.name for s in keep}
-    for q in spec.quantifiers:  # a binding on a kept variable (xi = sqrt(k)/2 with k growing) stays as typed
-        if q.kind == "binding" and {s.name for s in q.expression.free_symbols} & kept:
-            kept.add(q.name)
-    if "k" in kept:
-        kept.add("d")  # the default d follows k
-    for q in spec.quantifiers:
-        if q.name in kept or (q.name not in pinned and q.kind == "real"):
-            args += ["--for", q.text]
-        elif q.name in pinned:
-            args += ["--for", f"{q.name} = {_number_text(pinned[q.name])}"]
-    if setting.model is not None:
-        declared = {q.name for q in spec.quantifiers}
-        for name in ("k", "d", "xi"):
-            if (
-                name not in declared
-                and name in pinned
-                and name not in kept
-                and not (name == "d" and "k" in kept)
-            ):
-                args += ["--for", f"{name} = {_number_text(pinned[name])}"]
-        if spec.probability is not None or not keep:
-            args += ["--seeds", str(setting.seed)]
-        elif spec.options["seeds"] is not None:
-            args += ["--seeds", str(spec.options["seeds"])]
-    if spec.lam != "1/k":
-        args += ["--lam", spec.lam]
-    if spec.probability is not None:
-        args += ["--prob", spec.probability.text, "--draws", str(spec.draws)]
-    if spec.growth is not None:
-        args += ["--growth", spec.growth]
-    if spec.seed:
-        args += ["--seed", str(spec.seed)]
-    if spec.full:
-        args.append("--full")
-    return " ".join(shlex.quote(a) for a in args)
-
-
-def _number_text(value) -> str:
-    value = sympy.sympify(value)
-    return str(value) if not value.is_Float else repr(float(value))

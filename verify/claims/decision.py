@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from verify.checks.core import Basis
+from verify.verdict import Basis
 
 
 @dataclass

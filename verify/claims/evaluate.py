@@ -15,12 +15,18 @@ continuous variables free.  Then
 
 from __future__ import annotations
 
+import numpy as np
+import scipy.special
 import sympy
+from flint import arb
 from sympy.core.function import AppliedUndef
 
+from verify.base.budget import guarded
+from verify.base.errors import InvalidParameterError
+from verify.certified.balls import integer_power, interval
+from verify.certified.compile import constant, number_fraction
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
-from verify.errors import InvalidParameterError
 
 
 class ClaimEvaluationError(InvalidParameterError):
@@ -85,7 +91,6 @@ def _do_sum(s: sympy.Sum):
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
     if high == INFINITY:
-        from verify.budget import guarded
 
         result = guarded(f"claim: {s}", _closed_form, s.function, index, low)
         if (
@@ -122,8 +127,6 @@ def scalars_of(expr, backend, names) -> dict:
 
 def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
-    import numpy as np
-    import scipy.special
 
     namespace = {name: getattr(backend, name) for name in QUANTITIES}
     namespace |= {
@@ -163,10 +166,7 @@ def compile_ball(expr, backend):
 
     Number subtrees are evaluated at compile time, at the working precision then in force.
     Raises Unavailable for a node it cannot enclose (then the certified step escalates)."""
-    from flint import arb
 
-    from verify.certified.balls import integer_power, interval
-    from verify.certified.compile import constant, number_fraction
 
     if expr.is_number and not expr.atoms(AppliedUndef):
         try:

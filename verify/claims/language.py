@@ -22,7 +22,7 @@ numbers, ``+ - * / **``, names and calls of
   ``oo`` when SymPy can sum the term in closed form);
 - the constants ``pi`` and ``E``, and the variables that ``--for`` declares.
 
-The text goes through :func:`verify.expressions.parse_expression` (an AST walk over a
+The text goes through :func:`verify.base.expressions.parse_expression` (an AST walk over a
 whitelist; nothing is evaluated) with this module's function table; the quantities become
 SymPy undefined functions, so a parsed claim is an ordinary SymPy relation that the decision
 procedure substitutes into.  Everything else (attribute access, lambdas, strings, keyword
@@ -39,8 +39,8 @@ from functools import cache
 
 import sympy
 
-from verify.errors import MalformedExpressionError, clip
-from verify.expressions import Function, Relation, activation_functions, parse_expression
+from verify.base.errors import ExpressionLimitError, MalformedExpressionError, clip
+from verify.base.expressions import Function, Relation, activation_functions, parse_expression
 
 #: Quantities: name -> (arity, the domain of each argument as words for messages).
 QUANTITIES = {
@@ -137,7 +137,6 @@ def _brief(value, room: int = 30) -> str:
 
 def _binomial(n, k):
     """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
-    from verify.errors import ExpressionLimitError
 
     if k.is_number and k.is_integer and abs(k) > MAX_BINOMIAL_INDEX and not n.is_number:
         raise ExpressionLimitError(f"binomial({_brief(n)}, {_brief(k)}): the index is beyond "

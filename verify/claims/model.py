@@ -1,7 +1,7 @@
 r"""One configuration's instance, in the three number systems the decision steps use.
 
 A claim about a family (``--family orthonormal``) is checked on instances drawn by the
-family's generator (:data:`verify.instance.GENERATORS`).  The quantities depend on an
+family's generator (:data:`verify.model.instance.GENERATORS`).  The quantities depend on an
 instance only through k, ξ, λ, c, ĉ and the Gram matrix G = W Wᵀ (Appendix D.1), so a
 :class:`Model` keeps exactly those, in the form the family defines them:
 
@@ -13,7 +13,7 @@ instance only through k, ξ, λ, c, ĉ and the Gram matrix G = W Wᵀ (Appendix 
   with G_ii = 1 exactly (Assumption 1).
 
 ``exact`` parts are SymPy numbers (the symbolic step), :meth:`Model.view` gives float64 arrays
-(the search and sampling steps, through :mod:`verify.population`), :meth:`Model.ball_view`
+(the search and sampling steps, through :mod:`verify.model.population`), :meth:`Model.ball_view`
 Arb balls (the certified step, through :mod:`verify.certified.population`).  All three read the
 same numbers: the exact ones, as SymPy numbers, as balls, and rounded once to double for the
 float view (Claim 2's ±1/k is the one G whose doubles differ from it; its balls are exact).
@@ -23,12 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any
 
 import numpy as np
 import sympy
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.certified.compile import constant
+from verify.model.instance import GENERATORS, Instance, Numbers
 
 
 def default_dimension(family: str, k: int) -> int:
@@ -115,17 +116,20 @@ class Model:
             "gram": self.gram_float,
         }
 
-    def view(self, xi: float) -> View:
-        """The float64 instance at scale ξ, for :mod:`verify.population` (which reads only these fields)."""
+    def view(self, xi: float) -> Numbers:
+        """The float64 instance at scale ξ, for :mod:`verify.model.population`."""
         a = self.arrays
-        return View(
-            self.k, self.d, float(xi), self.activation, a["lam"], a["c"], a["c_hat"], a["gram"], self.scratch
-        )
+        return Numbers(self.k, float(xi), self.activation, a["lam"], a["c"], a["c_hat"], a["gram"],
+                       self.scratch, self.d)
+
+    def exact_view(self, xi) -> Numbers:
+        """The instance in SymPy numbers at scale ξ (a number or a symbol), for the symbolic step."""
+        return Numbers(self.k, xi, self.activation, self.lam, self.c, self.c_hat, self.gram, self.scratch,
+                       self.d)
 
     def instance(self, xi: float):
-        """A validated :class:`~verify.instance.Instance` (without W, u, û, which no quantity needs:
+        """A validated :class:`~verify.model.instance.Instance` (without W, u, û, which no quantity needs:
         the reduced Monte-Carlo engine and the series work from the Gram matrix)."""
-        from verify.instance import Instance
 
         a = self.arrays
         return Instance(
@@ -146,21 +150,12 @@ class Model:
         """The instance as Arb balls at the current working precision (c = ±1/√k and λ exact), for
         :class:`verify.certified.population.CertifiedPopulation`; G is the exact G as balls (Claim 2's
         ±1/k are not doubles: certifying their doubles certified another instance)."""
-        from verify.certified.compile import constant
 
         level = constant(1 / sympy.sqrt(self.k))
         gram = [[constant(v) for v in row] for row in self.gram]
-        return View(
-            self.k,
-            self.d,
-            xi,
-            self.activation,
-            [constant(v) for v in self.lam],
-            [s * level for s in self.c_signs],
-            [s * level for s in self.c_hat_signs],
-            gram,
-            self.scratch,
-        )
+        return Numbers(self.k, xi, self.activation, [constant(v) for v in self.lam],
+                       [s * level for s in self.c_signs], [s * level for s in self.c_hat_signs], gram,
+                       self.scratch, self.d)
 
     def with_signs(self, c_signs=None, c_hat_signs=None) -> Model:
         """The same instance with other c and/or ĉ (for Claim 2 the rows, and so G, follow c)."""
@@ -179,22 +174,6 @@ class Model:
             gram,
             self.scratch,
         )
-
-
-@dataclass(frozen=True)
-class View:
-    """What the population formulas read of an instance (k, ξ, σ, λ, c, ĉ, G, scratch): doubles for
-    :mod:`verify.population`, Arb balls (and G in doubles) for :mod:`verify.certified.population`."""
-
-    k: int
-    d: int
-    xi: Any
-    activation: Any
-    lam: Any
-    c: Any
-    c_hat: Any
-    gram: Any  # float64 array (float view) or rows of balls (ball view)
-    scratch: bool
 
 
 def claim_2_gram(c_signs) -> np.ndarray:
@@ -255,7 +234,6 @@ def model_of(instance, family: str) -> Model:
 def draw(family: str, activation: str, k: int, d: int, seed: int, lam: str) -> Model:
     """The model of ``GENERATORS[family](k, d, 1, activation, seed)`` (ξ does not change the draw:
     the generators draw W, c, ĉ and u from separate streams, and ξ only scales)."""
-    from verify.instance import GENERATORS
 
     if lam not in ("1/k", "1"):
         raise InvalidParameterError(f"--lam must be '1/k' or '1', got {lam!r}")

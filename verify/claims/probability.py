@@ -8,7 +8,7 @@ remaining (inner) variables" has probability OP q, where q may depend on k, ξ a
 - Exact enumeration (only c and/or ĉ random, at most ENUMERATION_LIMIT sign patterns): the
   probability is a count over equally likely patterns (Assumption 3).
 - Otherwise ``--draws`` draws and a Clopper–Pearson interval at confidence 1 − 10⁻⁶
-  (:func:`verify.checks.tools.clopper_pearson`).
+  (:func:`verify.verdict.clopper_pearson`).
 
 One draw's event is decided on a grid of the inner variables (EVENT_GRID points per dimension,
 both ends included) in float64: a relative gap beyond NEAR either way is clear, anything
@@ -21,27 +21,29 @@ margins far above rounding) and ``statistical`` for sampling.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import sympy
 
-from verify.checks.core import Basis
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.sampling import GridEvaluator, models
+from verify.claims.universal import certified_check, symbolic_step
+from verify.model.activations import get_activation
+from verify.verdict import Basis, clopper_pearson
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
 #: far above the float64 evaluators' rounding (~1e-14); between, the draw is "near" and undecided.
 NEAR = 1e-6
 #: The float64 evaluators' absolute accuracy (~1e-14) with room: sides closer than this are near.
 ABSOLUTE_FLOOR = 1e-12
-#: Grid points of a real instance parameter (ξ) in a probability claim, both ends included.
-GRID_OUTER = 5
 
 
 def bound_at(spec, setting) -> sympy.Expr:
     """q at this configuration, exactly (k, ξ, d substituted); a value outside [0, 1] is bad input."""
-    q = sympy.sympify(spec.probability.bound).xreplace(setting.values)
+    q = sympy.sympify(spec.probability.bound, strict=True).xreplace(setting.values)
     if not q.is_number or not q.is_real:
         raise QuantifierError(
             f"--prob {spec.probability.text!r}: the bound {q} is not a number at {setting.describe()}"
@@ -55,7 +57,6 @@ def bound_at(spec, setting) -> sympy.Expr:
 
 
 def decide(spec, setting) -> Decision:
-    from verify.checks.tools import clopper_pearson
 
     claim, prob = spec.claim, spec.probability
     lhs = prepare(claim.lhs, setting.values, setting.xi)
@@ -158,13 +159,10 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
 def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
     """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
     symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
-    from dataclasses import replace
 
-    from verify.claims.universal import certified_check, symbolic_step
 
     act = None
     if setting.activation:
-        from verify.activations import get_activation
 
         act = get_activation(setting.activation)
     pattern = replace(setting, model=model)

@@ -24,12 +24,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import sympy
 
-from verify.claims.language import ASYMPTOTIC, QUANTITIES, SCALARS, exact_number, variable_symbol
-from verify.errors import InvalidParameterError
-from verify.expressions import parse_expression
-from verify.validation import MAX_SCALE, SizeLimitError, within_limit
+from verify.base.errors import InvalidParameterError
+from verify.base.expressions import parse_expression
+from verify.base.validation import MAX_SCALE, SizeLimitError, within_limit
+from verify.claims.language import (
+    ASYMPTOTIC,
+    QUANTITIES,
+    SCALARS,
+    claim_functions,
+    exact_number,
+    variable_symbol,
+)
 
 
 class QuantifierError(InvalidParameterError):
@@ -91,7 +99,6 @@ class Quantifier:
 
 def spread(low: int, high: int, count: int) -> list[int]:
     """About ``count`` integers of [low, high]: both ends and log-spaced values (deterministic)."""
-    import numpy as np
 
     # Floats, not the ints: ends beyond int64 (n in 1..10**20) are fine as sample points.
     if low >= 1:
@@ -114,7 +121,6 @@ def _number(text: str, what: str, integer: bool = False) -> sympy.Expr:
 
 
 def _bound_functions():
-    from verify.claims.language import claim_functions
 
     table = claim_functions()
     for name in (*QUANTITIES, *ASYMPTOTIC, "Sum"):

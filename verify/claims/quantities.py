@@ -4,11 +4,11 @@ Each backend has one method per quantity (h, Phi, hcoef, mu, K, Kp, T, grad_var)
 per scalar (:meth:`scalar`); the decision steps substitute these into the parsed claim.  The
 quantities that depend on the scale take ξ as their last argument (the steps append it, so a
 claim may range over ξ without rebuilding anything).  Formulas (Appendix D.1, derived in
-:mod:`verify.population`), with n_i = √(D + ξ²c_i²), D = 1 (0 for the GLM, W = 0):
+:mod:`verify.model.population`), with n_i = √(D + ξ²c_i²), D = 1 (0 for the GLM, W = 0):
 
     h(m)    = 2ξ² Σ_ij λ_iλ_j c_iĉ_j K'(ρ_ij(m))/(n_i n̂_j),   ρ_ij(m) = (G_ij + ξ²c_iĉ_j m)/(n_i n̂_j),
     Φ(m)    = Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij) − 2K(ρ_ij(m))],
-    hcoef(l) = the coefficient of m^l in h (:mod:`verify.series`),
+    hcoef(l) = the coefficient of m^l in h (:mod:`verify.model.series`),
     T(l, s) = Σ_ij λ_iλ_j G_ij^s (l odd),  k Σ_ij λ_iλ_j c_iĉ_j G_ij^s (l even)   (Proposition 4),
     mu(p)   = μ_p(σ),  K, Kp = the dual kernel and its derivative,
     C_sigma = Σ_p p μ_p² = K'(1) = E[σ'(g)²],  lstar = the first p ≥ 1 with μ_p ≠ 0,
@@ -21,10 +21,28 @@ asked moves on (a closed form for tanh, a ball for a Monte-Carlo mean).
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 import numpy as np
 import sympy
+from flint import arb
+
+from verify.certified import (
+    CertificationError,
+    CertifiedPopulation,
+    certified_hermite_coefficients,
+    certified_kernel,
+)
+from verify.certified.balls import exact, integer_power
+from verify.certified.compile import constant
+from verify.claims.parity import exact_coefficient, opaque_kernel
+from verify.claims.statistics import gradient_energy
+from verify.model.arithmetic import EXACT
+from verify.model.diagnostics import information_exponent
+from verify.model.fast_kernels import fast_kernel
+from verify.model.hermite import hermite_coefficients
+from verify.model.hermite_exact import exact_coefficients
+from verify.model.kernels import closed_form
+from verify.model.population import Population, h, loss
+from verify.model.series import h_series
 
 #: Quantities whose value depends on ξ (the steps append ξ as their last argument).
 SCALE_DEPENDENT = ("h", "Phi", "hcoef", "grad_var")
@@ -44,12 +62,25 @@ class Unavailable(Exception):
     """This backend cannot evaluate this quantity (the step that asked escalates)."""
 
 
-def _group_pairs(pairs):
-    """Sum the weights of equal keys: for quantized c and G = I only a handful of pair classes remain."""
-    groups: dict = defaultdict(int)
-    for key, weight in pairs:
-        groups[key] += weight
-    return groups
+class _SubstitutedKernel:
+    """K and K' of a closed form at SymPy arguments, each distinct ρ substituted once (for quantized c
+    and G = I only a handful of distinct ρ_ij remain among the k² pairs)."""
+
+    def __init__(self, quantities):
+        self._quantities, self._memo = quantities, {}
+
+    def _at(self, derivative: bool, rho):
+        key = (derivative, rho)
+        if key not in self._memo:
+            q = self._quantities
+            self._memo[key] = q.kernel(derivative).subs(q.rho, rho)
+        return self._memo[key]
+
+    def value(self, rho):
+        return self._at(False, rho)
+
+    def derivative(self, rho):
+        return self._at(True, rho)
 
 
 class ExactQuantities:
@@ -59,9 +90,9 @@ class ExactQuantities:
         self.model, self.act = model, activation
         self.rho = sympy.Symbol("rho", real=True)
         self._kernels: dict[bool, object] = {}
+        self._populations: dict = {}
 
     def kernel(self, derivative: bool):
-        from verify.kernels import closed_form
 
         if self.act is None:
             raise Unavailable("no activation")
@@ -75,69 +106,25 @@ class ExactQuantities:
             raise Unavailable(f"no closed-form kernel for {self.act.name}")
         return self._kernels[derivative]
 
-    def _norms(self, xi):
-        m, diag = self.model, 0 if self.model.scratch else 1
-        n = [sympy.sqrt(diag + xi**2 * c**2) for c in m.c]
-        n_hat = [sympy.sqrt(diag + xi**2 * c**2) for c in m.c_hat]
-        return n, n_hat
+    def _population(self, xi) -> Population:
+        if xi not in self._populations:
+            self._populations[xi] = Population(self.model.exact_view(xi), EXACT, _SubstitutedKernel(self))
+        return self._populations[xi]
 
     def h(self, m, xi):
-        kp = self.kernel(True)
-        mod = self.model
-        n, n_hat = self._norms(xi)
-        groups = _group_pairs(
-            ((mod.gram[i][j], mod.c[i] * mod.c_hat[j], n[i] * n_hat[j]), mod.lam[i] * mod.lam[j])
-            for i in range(mod.k)
-            for j in range(mod.k)
-        )
-        return (
-            2
-            * xi**2
-            * sum(
-                w * a / nn * kp.subs(self.rho, (g + xi**2 * a * m) / nn) for (g, a, nn), w in groups.items()
-            )
-        )
+        return self._population(xi).h(m)
 
     def Phi(self, m, xi):
-        kern = self.kernel(False)
-        mod = self.model
-        n, n_hat = self._norms(xi)
-        k = range(mod.k)
-        terms = [
-            ((g, a, nn), w)
-            for g, a, nn, w in [
-                (mod.gram[i][j], mod.c[i] * mod.c[j], n[i] * n[j], mod.lam[i] * mod.lam[j])
-                for i in k
-                for j in k
-            ]
-            + [
-                (mod.gram[i][j], mod.c_hat[i] * mod.c_hat[j], n_hat[i] * n_hat[j], mod.lam[i] * mod.lam[j])
-                for i in k
-                for j in k
-            ]
-        ]
-        self_part = sum(
-            w * kern.subs(self.rho, (g + xi**2 * a) / nn) for (g, a, nn), w in _group_pairs(terms).items()
-        )
-        cross = _group_pairs(
-            ((mod.gram[i][j], mod.c[i] * mod.c_hat[j], n[i] * n_hat[j]), mod.lam[i] * mod.lam[j])
-            for i in k
-            for j in k
-        )
-        return self_part - 2 * sum(
-            w * kern.subs(self.rho, (g + xi**2 * a * m) / nn) for (g, a, nn), w in cross.items()
-        )
+        return self._population(xi).loss(m)
 
     def hcoef(self, l, xi):
         t = sympy.Dummy("t", real=True)
         return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
 
     def mu(self, p):
-        from verify.hermite_exact import exact_coefficients
 
         values = exact_coefficients(self.act, int(p) + 1) if self.act is not None else None
         if values is None:
-            from verify.claims.parity import exact_coefficient
 
             value = exact_coefficient(self.act, int(p)) if self.act is not None else None
             if value is None:
@@ -149,8 +136,6 @@ class ExactQuantities:
         try:
             return self.kernel(False).subs(self.rho, rho)
         except Unavailable:
-            from verify.claims.parity import opaque_kernel
-
             opaque = opaque_kernel(self.act) if self.act is not None else None
             if opaque is None:
                 raise
@@ -184,7 +169,6 @@ class ExactQuantities:
         if name == "C_sigma":
             return self.kernel(True).subs(self.rho, 1)
         if name == "lstar":
-            from verify.hermite_exact import exact_coefficients
 
             values = exact_coefficients(self.act, LSTAR_TERMS)
             if values is None:
@@ -212,17 +196,14 @@ class FloatQuantities:
         return type(view)(**{**view.__dict__, "activation": self.act})
 
     def h(self, m, xi):
-        from verify.population import h
 
         return h(self._view(xi), m)
 
     def Phi(self, m, xi):
-        from verify.population import loss
 
         return loss(self._view(xi), m)
 
     def hcoef(self, l, xi):
-        from verify.series import h_series
 
         key = (self.model, float(xi), int(l))
         if key not in self._series:
@@ -233,7 +214,6 @@ class FloatQuantities:
         return value
 
     def mu(self, p):
-        from verify.hermite import hermite_coefficients
 
         p = int(p)
         if p >= len(self._mu):
@@ -242,12 +222,10 @@ class FloatQuantities:
         return self._mu[p]
 
     def K(self, rho):
-        from verify.fast_kernels import fast_kernel
 
         return fast_kernel(self.act).value(rho)
 
     def Kp(self, rho):
-        from verify.fast_kernels import fast_kernel
 
         return fast_kernel(self.act).derivative(rho)
 
@@ -260,7 +238,6 @@ class FloatQuantities:
         return float(self.model.k * np.sum(weights * np.outer(a["c"], a["c_hat"]) * power))
 
     def grad_var(self, m, xi):
-        from verify.claims.statistics import gradient_energy
 
         return gradient_energy(self.model, float(xi), float(m)).mean
 
@@ -282,8 +259,6 @@ class FloatQuantities:
     def _activation_scalar(self, name: str) -> float:
         if name == "C_sigma":
             return float(self.Kp(np.array(1.0)))
-        from verify.diagnostics import information_exponent
-        from verify.hermite import hermite_coefficients
 
         found = information_exponent(hermite_coefficients(self.act, LSTAR_TERMS, FLOAT_DPS))
         if found is None:
@@ -302,7 +277,6 @@ class BallQuantities:
         self._kernel = None
 
     def kernel(self):
-        from verify.certified import CertificationError, certified_kernel
 
         if self._kernel is None:
             try:
@@ -312,7 +286,6 @@ class BallQuantities:
         return self._kernel
 
     def population(self, xi):
-        from verify.certified import CertifiedPopulation
 
         xi = _ball(xi)
         key = (xi.mid().str(40), xi.rad().str(5))
@@ -352,7 +325,6 @@ class BallQuantities:
         raise Unavailable("no certified series coefficients")
 
     def mu(self, p):
-        from verify.certified import CertificationError, certified_hermite_coefficients
 
         try:
             return certified_hermite_coefficients(self.act, int(p) + 1, BALL_DPS).balls[int(p)]
@@ -369,9 +341,7 @@ class BallQuantities:
         return self.kernel().derivative(rho)
 
     def T(self, l, s):
-        from flint import arb
 
-        from verify.certified.balls import integer_power
 
         view = self.model.ball_view(arb(1))
         k = self.model.k
@@ -387,9 +357,7 @@ class BallQuantities:
         raise Unavailable("a Monte-Carlo mean has no ball")
 
     def scalar(self, name: str):
-        from flint import arb
 
-        from verify.certified.compile import constant
 
         if name == "C_sigma":
             return self.Kp(arb(1))
@@ -398,6 +366,5 @@ class BallQuantities:
 
 def _ball(value):
     """An int (an exact argument such as h(0)) as an exact ball; balls pass through."""
-    from verify.certified.balls import exact
 
     return exact(value)

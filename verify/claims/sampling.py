@@ -25,7 +25,9 @@ import sympy
 from verify.claims.evaluate import float_function
 from verify.claims.language import DERIVED_SCALARS
 from verify.claims.model import with_rows
+from verify.claims.quantifiers import QuantifierError
 from verify.claims.quantities import FloatQuantities
+from verify.model.activations import get_activation
 
 #: Sign patterns of (c, ĉ) enumerated exactly at most (4^6 = 4096 for both at k = 6).
 ENUMERATION_LIMIT = 4096
@@ -66,8 +68,6 @@ class GridEvaluator:
     """Both sides of a relation on a grid of the inner variables, for any instance of one configuration."""
 
     def __init__(self, setting, activation, lhs, rhs, full: bool):
-        from verify.activations import get_activation
-        from verify.claims.quantifiers import QuantifierError
 
         act = get_activation(activation) if activation else None
         self.backend = FloatQuantities(setting.model, act)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import sympy
 
-from verify.checks.core import Basis
 from verify.claims.decision import Decision
+from verify.verdict import Basis
 
 
 def holds(op: str, value) -> bool:

@@ -27,6 +27,8 @@ from functools import cache
 
 import numpy as np
 
+from verify.simulate.montecarlo import estimate_gradient
+
 BATCHES = 32
 #: Samples per batch (quick / --full): 32·2000 = 64 000 samples per value in the default run.
 BATCH_SAMPLES = (2_000, 20_000)
@@ -36,6 +38,7 @@ TAIL = 1e-7
 
 @cache
 def t_critical(batches: int = BATCHES) -> float:
+    # lazy: scipy.stats costs 0.6 s at import; only Monte-Carlo claims need the t quantile
     from scipy.stats import t
 
     return float(t.ppf(1 - TAIL / 2, batches - 1))
@@ -55,7 +58,6 @@ _ESTIMATES: dict = {}
 
 def gradient_energy(model, xi: float, m: float, full: bool = False, seed: int = 0) -> Estimate:
     """E‖∇̂L‖² at overlap m for the model at scale ξ (module docstring), cached per process."""
-    from verify.simulate.montecarlo import estimate_gradient
 
     key = (model, float(xi), float(m), full, seed)
     if key in _ESTIMATES:

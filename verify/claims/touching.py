@@ -23,6 +23,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
+from flint import arb
+
+from verify.certified.compile import RealBackend, compile_expression
+from verify.certified.errors import CertificationError
+from verify.certified.prover import Status, constant, prove_geq
+from verify.claims.signs import symbolic_sign
 
 #: Touching points settled per interval, derivatives deep, and neighbourhood sizes 2^-n.
 MAX_TOUCHES = 3
@@ -40,7 +46,6 @@ class TouchProof:
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
                    depth: int = 0) -> TouchProof:
     """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points."""
-    from verify.certified.prover import Status
 
     pending = [(low, high)]
     touches: list[str] = []
@@ -72,7 +77,6 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
 
 
 def _prove(expr, variable, a: Fraction, b: Fraction):
-    from verify.certified.prover import constant, prove_geq
 
     function = _ball_function(expr, variable, (a, b))
     if function is None:
@@ -107,8 +111,6 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
     """t -> ball of ``expr``.  √, acos and asin are clamped to their domains when SymPy proves,
     exactly, that their arguments stay in them on ``box`` (1 − ρ² ≥ 0 on [−1, 1]): a ball of ρ near
     ±1 sticks out of the domain by rounding alone, which made every proof near ρ = 1 stall."""
-    from verify.certified.compile import RealBackend, compile_expression
-    from verify.certified.errors import CertificationError
 
     clamped = _domains_proved(expr, variable, box)
     try:
@@ -118,7 +120,6 @@ def _ball_function(expr, variable, box: tuple[Fraction, Fraction]):
 
 
 def _domains_proved(expr, variable, box) -> bool:
-    from verify.claims.signs import symbolic_sign
 
     low, high = (_rational(v) for v in box)
     conditions = []
@@ -193,7 +194,6 @@ def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, 
     x = ±cos θ turns acos(±cos θ) into θ or π − θ and √(1 − cos² θ) into sin θ (θ ∈ [0, π]), so the
     gap is analytic in θ at 0 and the monotonicity proof runs in θ on [0, ANGLE]; the x-side
     neighbourhood is [cos ANGLE, 1] (or its mirror), its inner end rounded to overlap the rest."""
-    from flint import arb
 
     sign = 1 if point == 1 else -1
     theta = sympy.Symbol("theta", positive=True)

@@ -11,7 +11,7 @@ The steps, in order; the first that decides reports itself (``Decision.step``):
    lhs − rhs excludes 0; one continuous variable goes to the branch-and-bound prover
    :func:`verify.certified.prover.prove_geq`, two by bisecting the second around it.  Equalities
    can only be refuted this way (a ball never proves two reals equal).
-3. **search** — float64 counterexample search (:func:`verify.checks.tools.maximise`: corners and
+3. **search** — float64 counterexample search (:func:`verify.verdict.maximise`: corners and
    centre, random starts, Nelder–Mead) on the normalised violation
    (lhs − rhs)/(|lhs| + |rhs|); a violation larger than SEARCH_RTOL is re-checked with balls
    when they are available (their verdict is final), so rounding never makes a counterexample.
@@ -38,14 +38,30 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from verify.budget import guarded
-from verify.checks.core import Basis
+from verify.base.budget import guarded
+from verify.base.errors import clip
+from verify.certified import prover
+from verify.certified.balls import dyadic, interval, working_precision
+from verify.certified.compile import constant as number_ball
+from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
-from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.evaluate import (
+    ClaimEvaluationError,
+    compile_ball,
+    exact,
+    float_function,
+    quantity_calls,
+    scalars_of,
+)
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
-from verify.claims.quantities import BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.claims.quantifiers import as_fraction, inside
+from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.claims.signs import holds, one_variable
-from verify.errors import clip
+from verify.claims.statistics import gradient_energy, t_critical
+from verify.claims.touching import exact_zero_in_stall, prove_touching
+from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
+from verify.verdict import Basis, maximise
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
 #: fast evaluators are accurate to ~1e-14 absolute (fast_kernels.DEFAULT_TOLERANCE) summed over k²
@@ -88,7 +104,6 @@ class Budget:
 
 def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
     """Run the steps on one configuration until one decides (module docstring)."""
-    from verify.activations import get_activation
 
     act = get_activation(setting.activation) if setting.activation else None
     monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))
@@ -210,8 +225,6 @@ def _rational_points(box: dict) -> list[dict]:
 
 # --- 2. certified ------------------------------------------------------------------------------
 def _certified(setting, act, lhs, rhs, op, full) -> Decision:
-    from verify.certified.balls import working_precision
-    from verify.claims.quantities import BALL_DPS
 
     with working_precision(BALL_DPS):
         try:
@@ -227,8 +240,6 @@ def _certified(setting, act, lhs, rhs, op, full) -> Decision:
 def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     """A non-strict inequality attained at a point, proved by :mod:`verify.claims.touching` from
     the exact sides (None when they have no closed form in the box variable)."""
-    from verify.claims.quantifiers import as_fraction
-    from verify.claims.touching import prove_touching
 
     ((variable, (low, high)),) = setting.box.items()
     if not (low.is_Rational and high.is_Rational):
@@ -243,7 +254,6 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     if op in ("<", ">"):
         # A strict relation fails where the sides are exactly equal: at an end, or the simplest
         # rational of the interval where the prover stalled (where balls can never decide it).
-        from verify.claims.touching import exact_zero_in_stall
 
         point = exact_zero_in_stall(difference, variable, as_fraction(low), as_fraction(high))
         if point is not None:
@@ -271,9 +281,8 @@ def _gap_function(setting, act, lhs, rhs, op):
 
 
 def point_balls(point: dict) -> dict:
-    from verify.certified.compile import constant
-
-    return {s: constant(sympy.sympify(v)) for s, v in point.items()}
+    """A configuration's exact values (ints, Fractions, SymPy numbers) as balls."""
+    return {s: number_ball(EXACT.number(v)) for s, v in point.items()}
 
 
 def _decide_ball(op: str, value) -> str:
@@ -290,8 +299,6 @@ def _decide_ball(op: str, value) -> str:
 
 def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
     """holds / fails / undecided for the relation at one exact point, in ball arithmetic."""
-    from verify.certified.balls import working_precision
-    from verify.claims.quantities import BALL_DPS
 
     with working_precision(BALL_DPS):
         try:
@@ -303,9 +310,6 @@ def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
 
 
 def _prove(setting, op, gap, full) -> Decision:
-    from verify.certified.balls import interval
-    from verify.certified.prover import Status, constant, prove_geq
-    from verify.claims.quantifiers import as_fraction
 
     box = setting.box
     if op == "==" or not box:
@@ -329,7 +333,7 @@ def _prove(setting, op, gap, full) -> Decision:
     a, b = as_fraction(box[inner][0], -1), as_fraction(box[inner][1], +1)  # outward: a proof covers the box
     budget = PROVER_EVALUATIONS[full]
     if outer is None:
-        result = prove_geq(lambda t: gap({inner: t}), constant(0), a, b, max_evaluations=budget,
+        result = prove_geq(lambda t: gap({inner: t}), prover.constant(0), a, b, max_evaluations=budget,
                            strict=op in ("<", ">"))
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {}, box)
@@ -351,7 +355,8 @@ def _prove(setting, op, gap, full) -> Decision:
         def slice_gap(t, fixed=fixed):
             return gap({inner: t} | fixed)
 
-        result = prove_geq(slice_gap, constant(0), a, b, max_evaluations=budget, strict=op in ("<", ">"))
+        result = prove_geq(slice_gap, prover.constant(0), a, b, max_evaluations=budget,
+                           strict=op in ("<", ">"))
         proofs += 1
         if result.status is Status.REFUTED:
             return _refuted(result, inner, {outer: sympy.Rational(*_pair((c + d) / 2))}, box)
@@ -375,8 +380,6 @@ def _refuted(result, inner, outer_point: dict, box: dict) -> Decision:
 
     The prover ran on the box rounded outward (irrational endpoints), so a witness outside the
     box asked for refutes nothing: undecided then."""
-    from verify.certified.balls import dyadic
-    from verify.claims.quantifiers import inside
 
     assert result.witness is not None
     point = {inner: sympy.Rational(*_pair(dyadic(result.witness)))} | outer_point
@@ -425,8 +428,6 @@ def violation(op: str, left, right, atol: float = SEARCH_ATOL):
 
 
 def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
-    from verify.checks.tools import maximise
-    from verify.claims.evaluate import ClaimEvaluationError
 
     symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
 
@@ -542,7 +543,6 @@ def shorten(point: dict, box: dict, still_violates) -> dict:
 
 # --- 4. statistical ----------------------------------------------------------------------------
 def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
-    from verify.claims.statistics import gradient_energy, t_critical
 
     backend = FloatQuantities(setting.model, act)
     difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)

@@ -1,10 +1,10 @@
 """The ``verify`` command line.
 
 Each subcommand lives in its own module with ``add_parser(subparsers)`` and
-``run(args) -> int``.  Bad input (a :class:`~verify.errors.VerifyInputError`
+``run(args) -> int``.  Bad input (a :class:`~verify.base.errors.VerifyInputError`
 or an argparse error) prints one line ``verify: error: ...`` and exits 2; a
 numerical failure exits 1 with its message; anything else is a crash.  Every
-subcommand takes ``--force``, which runs sizes beyond :data:`verify.validation.SIZE_LIMITS`
+subcommand takes ``--force``, which runs sizes beyond :data:`verify.base.validation.SIZE_LIMITS`
 instead of refusing them.  Output piped into a program that stops reading (``| head``)
 ends the command quietly, as for any Unix filter.
 """
@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from verify.errors import ConvergenceError, VerifyInputError
+from verify.base.errors import ConvergenceError, VerifyInputError
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -29,6 +29,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    # lazy: the entry point loads its subcommands and options when the parser is built, and the
+    # subcommands import the package they drive, so `import verify.cli` itself stays light
     from verify.cli import (
         bench_cmd,
         calibrate_cmd,
@@ -78,8 +80,9 @@ def _stdout_closed() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from verify.budget import limits
-    from verify.validation import allow_large_sizes
+    # lazy: the entry point loads the budget only when a command runs
+    from verify.base.budget import limits
+    from verify.base.validation import allow_large_sizes
 
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -1,6 +1,6 @@
 """argparse types that reject bad values with a one-line message naming them.
 
-Each type parses the text and hands the value to :mod:`verify.validation`, the one home of
+Each type parses the text and hands the value to :mod:`verify.base.validation`, the one home of
 the suite's domains, so the command line and the Python API accept exactly the same values.
 Size *limits* are not enforced here but by the API, where ``--force`` can lift them.
 """
@@ -13,9 +13,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from verify import validation
-from verify.errors import VerifyInputError
-from verify.hermite import MIN_DPS
+from verify.base import validation
+from verify.base.budget import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
+from verify.base.errors import VerifyInputError
+from verify.model.hermite import MIN_DPS
 
 T = TypeVar("T")
 
@@ -72,7 +73,7 @@ def precision(text: str) -> int:
 
 
 def positive_real(text: str) -> float:
-    """A finite real > 0 up to :data:`verify.validation.MAX_SCALE`, such as the scale ξ of eq. (3)."""
+    """A finite real > 0 up to :data:`verify.base.validation.MAX_SCALE`, such as the scale ξ of eq. (3)."""
     return _real(text, "scale", low=0, high=validation.MAX_SCALE, low_open=True)
 
 
@@ -130,15 +131,13 @@ def timeout_seconds(text: str) -> float:
 
 
 def time_limit(text: str) -> float:
-    """Seconds of symbolic work: finite, > 0, at most :data:`verify.budget.MAX_TIME_LIMIT`."""
-    from verify.budget import MAX_TIME_LIMIT
+    """Seconds of symbolic work: finite, > 0, at most :data:`verify.base.budget.MAX_TIME_LIMIT`."""
 
     return _real(text, "time limit", low=0, high=MAX_TIME_LIMIT, low_open=True, why="seconds")
 
 
 def memory_limit(text: str) -> float:
-    """MiB of memory for symbolic work: at least 64, at most :data:`verify.budget.MAX_MEMORY_LIMIT`."""
-    from verify.budget import MAX_MEMORY_LIMIT
+    """MiB of memory for symbolic work: at least 64, at most :data:`verify.base.budget.MAX_MEMORY_LIMIT`."""
 
     return _real(text, "memory limit", low=64, high=MAX_MEMORY_LIMIT / 2**20, why="MiB")
 

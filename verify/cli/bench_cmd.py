@@ -6,11 +6,13 @@ import json
 import os
 import platform
 
-from verify.files import output_file, write_atomic
+import numpy as np
+
+from verify.base.files import output_file, write_atomic
+from verify.bench import BENCHMARKS
 
 
 def add_parser(sub) -> None:
-    from verify.bench import BENCHMARKS
 
     p = sub.add_parser("bench", help="benchmarks reporting speed ratios measured in one run")
     p.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), help="benchmarks to run")
@@ -20,7 +22,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.bench import BENCHMARKS
 
     json_path = output_file(args.json, "--json") if args.json else None
     outcomes: list[dict] = []
@@ -45,7 +46,6 @@ def _machine() -> dict:
 
 
 def _blas() -> str:
-    import numpy as np
 
     try:
         blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]

@@ -13,6 +13,10 @@ import json
 import sys
 from pathlib import Path
 
+from tqdm import tqdm
+
+from verify import calibration, perturb
+from verify.base.files import output_file
 from verify.cli.arguments import positive_int
 
 
@@ -34,8 +38,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify import calibration
-    from verify.files import output_file
 
     corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
     json_path = output_file(args.json, "--json") if args.json else None
@@ -61,7 +63,6 @@ def run(args) -> int:
     print(calibration.headline(summary, len(results)))
     perturbations = None
     if args.checks:
-        from verify import perturb
 
         perturbations = perturb.run_all(workers=args.workers)
         print()
@@ -88,6 +89,5 @@ def run(args) -> int:
 def _progress(total: int, quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=total, unit="statement", file=sys.stderr, leave=False)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from verify.base.files import distinct_paths, output_file, write_atomic
+from verify.checks import load_all, resolve
+from verify.checks.report import line, summary, to_json_text, to_markdown
+from verify.checks.runner import run_checks
 from verify.cli.arguments import seed
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
@@ -34,9 +38,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.checks import load_all, resolve
-    from verify.checks.report import line, summary, to_json_text, to_markdown
-    from verify.files import distinct_paths, output_file, write_atomic
 
     load_all()
     checks = resolve(args.only)
@@ -48,7 +49,6 @@ def run(args) -> int:
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
     distinct_paths({"--json": json_path, "--markdown": md_path})
-    from verify.checks.runner import run_checks
 
     width = max(len(c.id) for c in checks)
 

@@ -6,9 +6,11 @@ Exit status: 0 when the claim holds or is consistent with the measurements, 1 wh
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
+from verify.claims import claim
 from verify.cli.arguments import positive_int, seed
 
 EXIT_FAILS, EXIT_INCONCLUSIVE = 1, 3
@@ -32,7 +34,6 @@ factorial Sum(term, index, low, high); orders: O(...) Theta(...) Omega(...) as o
 
 
 def add_parser(sub) -> None:
-    import argparse
 
     p = sub.add_parser(
         "claim",
@@ -74,7 +75,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.claims import claim
 
     outcome = claim(
         args.text,

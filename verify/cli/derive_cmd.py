@@ -5,6 +5,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from verify.base.files import output_directory
+from verify.derive import stale, write_all
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("derive", help="regenerate derivations/ (Markdown + LaTeX)")
@@ -15,8 +18,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.derive import stale, write_all
-    from verify.files import output_directory
 
     out = Path(args.out)
     if not args.check:

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import sys
 
+from verify.base.errors import InvalidParameterError
+from verify.base.files import output_directory
+from verify.base.sweep import SchedulerUnreachableError
 from verify.cli.arguments import scheduler_address, timeout_seconds
-from verify.errors import InvalidParameterError
+from verify.figures import FIGURES
+from verify.figures.runner import run_figure
 
 
 class UnknownFigureError(InvalidParameterError):
@@ -45,8 +49,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.figures import FIGURES
-    from verify.files import output_directory
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]
@@ -59,7 +61,7 @@ def run(args) -> int:
     if setup != "both":
         options["setup"] = setup
     if setup == "paper" and args.only is None:  # the scaling experiment is not Appendix B's: no paper setup
-        names = [n for n in names if hasattr(FIGURES[n], "PAPER_SETUP")]
+        names = [n for n in names if FIGURES[n].appendix_b]
     output_directory(args.out, "--out")
     if args.scheduler is not None:
         _check_scheduler(args.scheduler, args.timeout)
@@ -69,7 +71,7 @@ def run(args) -> int:
     # written to the JSON, not an error.  Any other claim that fails is a regression: exit 1.
     regressions = 0
     for name in names:
-        result = FIGURES[name].run(args.quick, args.scheduler, args.out, progress=progress, **options)
+        result = run_figure(FIGURES[name], args.quick, args.scheduler, args.out, progress=progress, **options)
         for desc, ok, numbers in result["claims"]:
             status = numbers.get("status", "") if isinstance(numbers, dict) else ""
             if ok:
@@ -84,9 +86,9 @@ def run(args) -> int:
 
 def _check_scheduler(address: str, timeout: float) -> None:
     """Fail fast, in one line, when no scheduler answers (before any work is done)."""
-    from verify.sweep import SchedulerUnreachableError
 
     try:
+        # lazy: dask is an optional extra, needed only with --scheduler
         from distributed import Client
     except ImportError:
         raise InvalidParameterError("--scheduler needs dask.distributed") from None

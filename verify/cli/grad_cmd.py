@@ -11,6 +11,8 @@ import json
 import sys
 
 from verify.cli.arguments import open_overlap, positive_int, seed
+from verify.model.instance import load
+from verify.simulate.montecarlo import estimate_gradient
 
 
 def add_parser(sub) -> None:
@@ -30,8 +32,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.instance import load
-    from verify.simulate.montecarlo import estimate_gradient
 
     inst = load(args.instance)
     est = estimate_gradient(inst, args.m, args.samples, engine=args.engine, seed=args.seed,

@@ -7,8 +7,14 @@ import sys
 
 import mpmath
 
+from verify.base import cache
+from verify.certified.balls import to_payload
+from verify.certified.hermite import certified_hermite_coefficients
 from verify.cli.arguments import positive_int, precision
-from verify.hermite import METHODS
+from verify.model.activations import get_activation
+from verify.model.diagnostics import decay_fit, information_exponent, parseval_check
+from verify.model.hermite import MAX_COEFFICIENT, METHODS, hermite_coefficients
+from verify.model.hermite_exact import is_finite_expansion
 
 REPORT_CACHE_KIND = "hermite-report"
 
@@ -42,7 +48,6 @@ REPORT_FIELDS = ("activation", "dps", "method", "coefficients", "errors", "exact
 
 
 def _checked_report(report: dict) -> dict:
-    from verify.hermite import MAX_COEFFICIENT
 
     missing = [f for f in REPORT_FIELDS if f not in report]
     if missing or not isinstance(report["coefficients"], list):
@@ -57,17 +62,12 @@ def _checked_report(report: dict) -> dict:
 def build_report(activation: str, terms: int, dps: int, method: str, use_cache: bool = True,
                  progress: bool | None = None) -> dict:
     """The JSON report of ``verify hermite`` (cached as a whole, so a repeat is instant)."""
-    from verify import cache
 
     key = {"activation": activation, "terms": terms, "dps": dps, "method": method}
     if use_cache:
         hit = cache.load(REPORT_CACHE_KIND, key, _checked_report)
         if hit is not None:
             return hit
-    from verify.activations import get_activation
-    from verify.diagnostics import decay_fit, information_exponent, parseval_check
-    from verify.hermite import hermite_coefficients
-    from verify.hermite_exact import is_finite_expansion
 
     act = get_activation(activation)
     coeffs = hermite_coefficients(act, terms, dps, method=method, use_cache=use_cache,
@@ -157,8 +157,6 @@ def run(args) -> int:
 
 def _run_certified(args) -> int:
     """``--certified``: balls that provably contain μ_p (:mod:`verify.certified.hermite`)."""
-    from verify.certified.balls import to_payload
-    from verify.certified.hermite import certified_hermite_coefficients
 
     coeffs = certified_hermite_coefficients(args.activation, args.terms, args.dps, method=args.method,
                                             use_cache=not args.no_cache)

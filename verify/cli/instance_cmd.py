@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from verify.base.errors import InvalidParameterError
+from verify.base.files import output_file
 from verify.cli.arguments import positive_int, positive_real, seed, unit_interval
-from verify.errors import InvalidParameterError
-from verify.instance import GENERATORS
+from verify.model.activations import get_activation
+from verify.model.instance import GENERATORS, save
 
 #: ‖Π_W u‖ when --allow-nonorthogonal-u is given without --alpha: Fig. 5(b)'s value.
 DEFAULT_ALPHA = 0.5
@@ -37,9 +39,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.activations import get_activation
-    from verify.files import output_file
-    from verify.instance import save
 
     output_file(args.output, "--output")
     activation = get_activation(args.activation).name

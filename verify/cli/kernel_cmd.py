@@ -8,6 +8,7 @@ import sys
 import mpmath
 
 from verify.cli.arguments import correlation, positive_int, precision
+from verify.model.kernels import kernel
 
 
 def add_parser(sub) -> None:
@@ -29,7 +30,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.kernels import kernel
 
     k = kernel(args.activation, args.rho, args.derivative, args.dps, args.method, args.terms)
     report = {

@@ -1,8 +1,8 @@
 """``verify h INSTANCE --m M ... [--method closed|series] [--dps D]`` and
 ``verify loss INSTANCE --m M ... [--dps D]``.
 
-With ``--dps`` the closed form is evaluated in mpmath (:func:`verify.population.h_precise`,
-:func:`verify.population.loss_precise`) and printed to that many digits with its error bound.
+With ``--dps`` the closed form is evaluated in mpmath (:func:`verify.model.population.h_precise`,
+:func:`verify.model.population.loss_precise`) and printed to that many digits with its error bound.
 """
 
 from __future__ import annotations
@@ -10,7 +10,14 @@ from __future__ import annotations
 import json
 import sys
 
+import mpmath
+
+from verify.certified.balls import format_ball, to_payload, working_precision
+from verify.certified.population import certified_population
 from verify.cli.arguments import overlap, positive_int, precision
+from verify.model import population
+from verify.model.instance import load
+from verify.model.series import h_series
 
 SERIES_DPS = 30
 
@@ -38,15 +45,12 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify import population
-    from verify.instance import load
 
     inst = load(args.instance)
     if args.certified:
         return _run_certified(args, inst)
     bounds = None
     if args.method == "series":
-        from verify.series import h_series
 
         series = h_series(inst, args.terms, args.dps or SERIES_DPS)
         pairs = [series.evaluate(m) for m in args.m]
@@ -76,7 +80,6 @@ def run(args) -> int:
 
 def _print_precise(args, values, bounds) -> int:
     """Values at ``args.dps`` digits: JSON strings (a float would round them) or a table."""
-    import mpmath
 
     if args.json:
         json.dump({"instance": args.instance, "quantity": args.quantity, "method": args.method,
@@ -95,8 +98,6 @@ def _print_precise(args, values, bounds) -> int:
 
 def _run_certified(args, inst) -> int:
     """``--certified``: balls that provably contain h(m) or Φ(m) (:mod:`verify.certified.population`)."""
-    from verify.certified.balls import format_ball, to_payload, working_precision
-    from verify.certified.population import certified_population
 
     dps = args.dps or SERIES_DPS
     pop = certified_population(inst, dps)

@@ -8,6 +8,8 @@ import sys
 import mpmath
 
 from verify.cli.arguments import positive_int, precision
+from verify.model.instance import load
+from verify.model.series import h_series
 
 
 def add_parser(sub) -> None:
@@ -25,8 +27,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.instance import load
-    from verify.series import h_series
 
     series = h_series(load(args.instance), args.terms, args.dps, args.s_terms)
     report = {

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import sys
 
+from verify.base.files import distinct_paths, output_file
 from verify.cli.arguments import non_negative_int, overlap, positive_int, seed, step_size
+from verify.model.instance import load
+from verify.simulate import save_trajectory, simulate
+from verify.simulate.modes import MODES
+from verify.simulate.sgd import SGD_ENGINES
+from verify.simulate.trajectory import output_format
 
 
 def add_parser(sub) -> None:
-    from verify.simulate.modes import MODES
-    from verify.simulate.sgd import SGD_ENGINES
 
     p = sub.add_parser("simulate", help="online SGD in a mode of the paper, many replicas at once",
                        description=__doc__.split("\n\n")[0].split(": ", 1)[1])
@@ -48,10 +52,6 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from verify.files import distinct_paths, output_file
-    from verify.instance import load
-    from verify.simulate import save_trajectory, simulate
-    from verify.simulate.trajectory import output_format
 
     output_format(args.output)  # refuse a bad extension or path before the run
     output_file(args.output, "--output")

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import importlib
 import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from verify.base.files import write_atomic
 from verify.derive import (
     dual_kernels,
     even_odd,
@@ -58,7 +60,6 @@ def render_all() -> None:
     workers = min(os.cpu_count() or 1, len(names))
     if workers <= 1:
         return
-    from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for name, text in zip(names, pool.map(_build, names), strict=True):
@@ -66,7 +67,6 @@ def render_all() -> None:
 
 
 def write_all(outdir: Path) -> list[Path]:
-    from verify.files import write_atomic
 
     outdir.mkdir(parents=True, exist_ok=True)
     render_all()

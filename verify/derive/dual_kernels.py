@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sympy
 
-from verify.activations import get_activation
-from verify.hermite_exact import exact_coefficients
-from verify.kernels import closed_form
+from verify.model.activations import get_activation
+from verify.model.hermite_exact import exact_coefficients
+from verify.model.kernels import closed_form
 
 FILENAME = "dual_kernels.md"
 ORDER = 9  # Taylor coefficients compared: ρ^0 … ρ^8

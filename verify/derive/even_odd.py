@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sympy
 
-from verify.derive import model, orthonormal
+from verify.derive import claims, model, orthonormal
 
 FILENAME = "even_odd.md"
 
@@ -55,7 +55,6 @@ def eq_8(st: model.Setting, s_start: int = 1):
 
 def claim_1_terms(st: model.Setting):
     """Claim 1's bracket: the odd-l, s = 1 terms plus the even l > 0, s = 0 terms of Prop. 4."""
-    from verify.derive import claims
 
     big_p = st.degree
     odd = sum(claims.prop_4_term(l, 1, st) * st.m**l for l in range(1, big_p - 1, 2))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sympy
 
-from verify.activations import get_activation
-from verify.hermite_exact import exact_coefficients
+from verify.model.activations import get_activation
+from verify.model.hermite_exact import exact_coefficients
 
 FILENAME = "hermite_relu.md"
 TERMS = 13
@@ -61,7 +61,7 @@ $$
 For relu, $q_+(t) = t$ and $q_- = 0$; for abs, $q_+(t) = q_-(t) = t$, so
 $\mu_p(\mathrm{{abs}}) = (1 + (-1)^p)\,\mathbb{{E}}[\mathbf 1\{{g>0\}} g\, h_p(g)]$,
 which vanishes for odd $p$ and equals $2\mu_p(\mathrm{{relu}})$ for even $p$.
-SymPy carries out the expansion exactly (`verify/hermite_exact.py`).
+SymPy carries out the expansion exactly (`verify/model/hermite_exact.py`).
 
 ## Derived values against the quoted formula
 

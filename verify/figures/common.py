@@ -9,7 +9,7 @@ data), NAME.png and NAME.json.
 The table is long format, one row per plotted point: ``panel, series, quantity, step,
 value`` (``quantity`` is ``m``, ``c_overlap``, ``loss``, ``ode_m``, ``steps_to_recovery``,
 ...).  Numbers are written with ``repr`` precision, so a CSV is a pure function of the
-parameters and seeds: the same bytes whichever executor of :mod:`verify.sweep` ran the
+parameters and seeds: the same bytes whichever executor of :mod:`verify.base.sweep` ran the
 tasks.
 
 Sweep tasks are the module-level functions below; each takes a JSON-able instance spec
@@ -26,13 +26,19 @@ import os
 
 import numpy as np
 
+from verify.base.sweep import run_sweep
 from verify.figures.instances import make_instance, theorem_start
+from verify.figures.paper_setup import simulate_kwargs
+from verify.simulate import drift_ode, simulate
+from verify.simulate.modes import MODES
 
 #: Weak recovery (Appendix C.1, drift.WEAK) and the "reaches m ≥ 0.9" level of the claims.
 WEAK = 0.5
 STRONG = 0.9
 #: The JSON status of a claim the --full data do not reproduce (the claim stays, holds: false).
 NOT_REPRODUCED_AT_FULL_STATUS = "not reproduced at full size"
+#: How a caption claim a figure declares not reproduced at the quick size is marked when it fails.
+NOT_REPRODUCED_AT_QUICK_STATUS = "not reproduced at quick size"
 COLUMNS = ("panel", "series", "quantity", "step", "value")
 
 
@@ -52,8 +58,6 @@ def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, se
     ``batch`` > 1: sample-equivalent minibatches (``--batch-rule``, see
     :func:`verify.figures.full_tier.sample_batch`); ``model``: the setup's network
     (:mod:`verify.figures.paper_setup`); ``c_lr_ratio``: ĉ's step over û's (None: the same)."""
-    from verify.figures.paper_setup import simulate_kwargs
-    from verify.simulate import simulate
 
     inst = make_instance(instance)
     tr = simulate(inst, mode=mode, steps=steps, lr=lr, replicas=replicas, seed=seed,
@@ -69,7 +73,6 @@ def sgd_task(instance: dict, mode: str, steps: int, lr: float, replicas: int, se
 
 def drift_task(instance: dict, m0, lr: float, steps: int, points: int = 201, eps: float = 0.01) -> dict:
     """The population ODE dm/dτ = h(m)(1 − m²), τ = ηt (eq. (6)) from the run's start."""
-    from verify.simulate import drift_ode
 
     inst = make_instance(instance)
     start = _start(inst, m0)
@@ -84,7 +87,6 @@ def model_arg(p: dict, mode: str) -> dict:
     paper setup, and ĉ's step ratio where a sensitivity run changes it and ``mode`` trains ĉ;
     nothing that is at its default (so the sweep-cache keys of the runs that do not vary it stay
     what they were, and a frozen-ĉ run is shared across ĉ step ratios)."""
-    from verify.simulate.modes import MODES
 
     out = {"model": p["model"]} if p.get("model", "normalised") != "normalised" else {}
     ratio = p.get("c_lr_ratio")
@@ -101,14 +103,14 @@ class TasksCollected(Exception):
 _COLLECTED: list | None = None
 
 
-def collecting(module, params: dict) -> list:
-    """The tasks ``module.compute(params)`` would sweep, without running them: the runner
+def collecting(spec, params: dict) -> list:
+    """The tasks ``spec.compute(params)`` would sweep, without running them: the runner
     gathers the tasks of several step sizes into one sweep (one process pool), after which
     each ``compute`` finds its results in the sweep cache."""
     global _COLLECTED
     _COLLECTED = []
     try:
-        module.compute(copy.deepcopy(params), None, False)
+        spec.compute(copy.deepcopy(params), None, False)
     except TasksCollected:
         pass
     finally:
@@ -117,10 +119,9 @@ def collecting(module, params: dict) -> list:
 
 
 def sweep(p: dict, tasks: list, scheduler, progress) -> list[dict]:
-    """:func:`verify.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks,
+    """:func:`verify.base.sweep.run_sweep`, recording in ``p["runs"]`` the engines that ran the SGD tasks,
     their batch sizes B and each SGD curve's instance, mode, step and model (the JSON's
     ``params.runs``; an ODE task records none of these)."""
-    from verify.sweep import run_sweep
 
     if _COLLECTED is not None:
         _COLLECTED.append((p, list(tasks)))

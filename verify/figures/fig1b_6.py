@@ -9,13 +9,12 @@ growth is the landscape's, not a step rescaling.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
-from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.figures.spec import FigureSpec
 
 NAME = "fig1b_6"
 PAPER = "Fig. 1(b) = Fig. 6: the plateau before weak recovery lengthens as xi grows (He3, joint training)"
@@ -206,5 +205,6 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES,
+                  setup_rows=setup_rows, setup_plot=setup_plot, paper_variants=paper_variants)

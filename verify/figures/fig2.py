@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import functools
 import math
-import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
-from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.figures.spec import FigureSpec
 
 NAME = "fig2"
 PAPER = "Fig. 2: joint training of c_hat is faster than frozen c_hat; qualitatively similar curves"
@@ -120,7 +119,6 @@ CHOICES = {
 #: they are reported and that no other claim fails on --quick.
 NOT_REPRODUCED_AT_QUICK = (
     "joint training reaches m >= 0.9 sooner than frozen c_hat (median over instances)",)
-NOT_REPRODUCED_STATUS = "not reproduced at quick size"
 
 
 def compute(p, scheduler, progress):
@@ -196,7 +194,7 @@ def claims(table):
                "instances where frozen is sooner": int(np.sum(inf[1] < inf[0])),
                "joint reached": reached, "frozen reached": int(np.isfinite(inf[1]).sum())}
     if not sooner:
-        numbers["status"] = NOT_REPRODUCED_STATUS
+        numbers["status"] = common.NOT_REPRODUCED_AT_QUICK_STATUS
     return [
         (NOT_REPRODUCED_AT_QUICK[0], sooner, numbers),
         ("at least 8 of the 10 joint runs reach m >= 0.9", reached >= 8, {"reached": reached}),
@@ -206,5 +204,7 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES,
+                  setup_rows=setup_rows, setup_plot=setup_plot,
+                  not_reproduced_at_quick=NOT_REPRODUCED_AT_QUICK)

@@ -9,13 +9,12 @@ loss plateaus well above the fine-tuned one.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, paper_setup
-from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.figures.spec import FigureSpec
 
 NAME = "fig3a"
 PAPER = "Fig. 3(a): linearized networks cannot reach small loss at xi = Theta(sqrt k)"
@@ -130,5 +129,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES)

@@ -8,12 +8,10 @@ sign of ⟨ĉ, c⟩ ((ĉ, û) → (−ĉ, −û) leaves the network unchanged), 
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from verify.figures import common, fig3a
-from verify.figures.runner import run_figure
+from verify.figures.spec import FigureSpec
 
 NAME = "fig3b"
 PAPER = "Fig. 3(b): incremental learning, u before c, under joint training"
@@ -61,5 +59,5 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES)

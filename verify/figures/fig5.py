@@ -10,13 +10,12 @@ where the closed form applies.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common, full_tier, overlays, paper_setup
-from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.figures.spec import FigureSpec
 
 NAME = "fig5"
 PAPER = "Fig. 5: violating Assumption 2 (||Pi_W u|| > 0) leaves the S-shaped curves qualitatively unchanged"
@@ -101,7 +100,6 @@ CHOICES = {
 #: in claims() and the JSON (holds: false, status below), and no other claim may fail.
 NOT_REPRODUCED_AT_QUICK = (
     "the times to weak recovery agree within a factor 3 across alpha (qualitatively the same)",)
-NOT_REPRODUCED_STATUS = "not reproduced at quick size"
 
 
 def _spec(p, alpha, seed):
@@ -181,11 +179,13 @@ def claims(table):
         *horizon_claim,
         ("every alpha reaches weak recovery m >= 1/2", all_reach, a),
         (NOT_REPRODUCED_AT_QUICK[0], agree,
-         {**spread, **({} if agree else {"status": NOT_REPRODUCED_STATUS})}),
+         {**spread, **({} if agree else {"status": common.NOT_REPRODUCED_AT_QUICK_STATUS})}),
         ("repeated runs at alpha = 1/2: most runs (>= 3 of 5) complete the S-curve (m ends >= 0.8)",
          int(np.sum(np.array(finals) >= 0.8)) >= 3, {"final m": finals}),
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims,
+                  paper_setup=PAPER_SETUP, paper_choices=PAPER_CHOICES, paper_axes=PAPER_AXES,
+                  setup_rows=setup_rows, setup_plot=setup_plot,
+                  not_reproduced_at_quick=NOT_REPRODUCED_AT_QUICK)

@@ -22,8 +22,13 @@ import math
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.figures.instances import make_instance, theorem_start
+from verify.simulate import drift_ode, estimate_gradient
+from verify.simulate.model import closed_form_h, terms
+from verify.simulate.modes import MODES
+from verify.simulate.problem import build_problem, student_direction
+from verify.simulate.reduced import projections
 
 #: Theorem 16: eta = delta / (d V_k) with delta = min{S_k eps^3 / (4 mu_1 (log d V_k)^2), 1}, i.e.
 #: delta proportional to the drift's lower bound S_k.  We take S = |h(0)| (closed form, frozen
@@ -67,10 +72,6 @@ def gradient_scale(spec: dict, samples: int = V_SAMPLES) -> dict:
     E||g||^2 = E[q^2] ||u - m u_hat||^2 + E||g - q (u - m u_hat)||^2 from
     :func:`verify.simulate.estimate_gradient`'s means and standard errors (at m = 0 the norm is 1).
     """
-    from verify.simulate import estimate_gradient
-    from verify.simulate.model import closed_form_h
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
 
     inst = make_instance(spec)
     g = estimate_gradient(inst, 0.0, samples, engine="reduced", seed=V_SEED)
@@ -85,10 +86,6 @@ def c_gradient_scale(spec: dict, samples: int = V_SAMPLES) -> dict:
     """E||g_c||^2 and ||E g_c|| at m = 0 for the trained c_hat (its per-sample gradient projected
     on the tangent space of S^{k-1}; same seed and sample count as :func:`gradient_scale`), for
     the block displacement of the modes that train c_hat."""
-    from verify.simulate.model import terms
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem, student_direction
-    from verify.simulate.reduced import projections
 
     problem = build_problem(make_instance(spec), MODES["joint"], False)
     _, a, beta = student_direction(problem, 0.0)
@@ -115,7 +112,6 @@ def normalised_lr(spec: dict, delta_over_s: float = DELTA_OVER_S) -> dict:
 def ode_strong_step(spec: dict, lr: float, max_steps: int) -> float:
     """Population ODE (eq. (6), frozen c_hat) from the theorem's start sign(h(0))/sqrt(d): first
     step with sign(h(0)) m >= 1 - ODE_EPS, NaN if not within ``max_steps``."""
-    from verify.simulate import drift_ode
 
     inst = make_instance(spec)
     path = drift_ode(inst, theorem_start(inst), lr, int(max_steps), eps=ODE_EPS, points=2)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import math
 
-from verify import instance as instances
+from verify.model import instance as instances
+from verify.simulate.model import closed_form_h
+from verify.simulate.modes import MODES
+from verify.simulate.problem import build_problem
 
 
 def make_instance(spec: dict):
@@ -23,9 +26,6 @@ def make_instance(spec: dict):
 
 def theorem_start(inst, appendix_b_scaling: bool = False) -> float:
     """m_0 = sign(h(0))/√d: Theorems 11–13 start from ⟨u_0, u⟩ sign(h(0)) ≥ β/√d (β = 1)."""
-    from verify.simulate.model import closed_form_h
-    from verify.simulate.modes import MODES
-    from verify.simulate.problem import build_problem
 
     problem = build_problem(inst, MODES["frozen"], appendix_b_scaling)
     h0 = float(closed_form_h(problem, problem.c_hat, 0.0))

@@ -26,7 +26,7 @@ others at their chosen values: three values spanning a factor 10 each.
   :data:`FACTORS` × ξ with the same η (axis ``xi``, separate runs);
 - Fig. 6's ξ grid: on the sub-grids of its runs (``fig1b_6.paper_variants``).
 
-A figure names the axes it leaves open in ``PAPER_AXES`` (axis → why it is open), each one
+A figure names the axes it leaves open in its spec's ``paper_axes`` (axis → why it is open), each one
 of :data:`AXES`.  λ needs no axis: λ → aλ multiplies every gradient of the squared loss by
 a², so SGD at aλ with step η is SGD at λ with step a²η, for û and ĉ alike (tested to
 rounding), and the η axis covers λ × 10^{∓1/4}.  λ's shape (equal weights) and the
@@ -42,6 +42,9 @@ h(0), V̂ = E‖g‖²/d and d·V̂/h(0)², so that a difference is shown rather
 from __future__ import annotations
 
 import copy
+
+from verify.figures.instances import make_instance
+from verify.simulate import estimate_gradient
 
 SETUPS = ("normalised", "paper")
 #: Sensitivity to a value Appendix B leaves out: every claim is judged at these multiples of the
@@ -84,7 +87,7 @@ GENERIC_CHOICES = {
 }
 
 
-#: Why ĉ's step is open (``PAPER_AXES["c_step"]`` of every figure that trains ĉ).
+#: Why ĉ's step is open (``paper_axes["c_step"]`` of every figure that trains ĉ).
 C_STEP_OPEN = ("Appendix B gives no step size for c_hat and does not say whether it is u_hat's; chosen "
                "equal (ratio 1)")
 
@@ -134,8 +137,6 @@ def curve_scale(spec: dict, lr: float, model: str, samples: int = SCALE_SAMPLES)
     normalisation's pull −(η²/2)‖g‖² m outweighs the drift η h(m)).  When the Monte-Carlo
     h(0) is within :data:`RESOLVED_Z` standard errors of 0 the last three are replaced by
     their one-sided bounds (``*_lower``, ``*_upper``) through |h(0)| ≤ |ĥ(0)| + Z·se."""
-    from verify.figures.instances import make_instance
-    from verify.simulate import estimate_gradient
 
     inst = make_instance(spec)
     g = estimate_gradient(inst, 0.0, samples, engine="reduced", seed=SCALE_SEED,
@@ -190,9 +191,9 @@ def vary(params: dict, axis: str, factor: float) -> dict:
     return out
 
 
-def axis_choices(module) -> dict:
+def axis_choices(spec) -> dict:
     """The JSON ``choices`` entry of every axis the figure leaves open beside η: why it is open,
     and what was varied."""
     values = ", ".join(f"x{f:.3g}" for f in FACTORS)
     return {f"{axis} (sensitivity.{axis})": f"{why}; judged at {AXES[axis][1]} {values}"
-            for axis, why in getattr(module, "PAPER_AXES", {}).items()}
+            for axis, why in (spec.paper_axes or {}).items()}

@@ -24,8 +24,10 @@ import copy
 import io
 import json
 
-from verify.errors import InvalidParameterError
-from verify.figures import paper_setup
+from verify.base.errors import InvalidParameterError
+from verify.base.files import output_directory, write_atomic
+from verify.base.sweep import run_sweep
+from verify.figures import full_tier, paper_setup
 from verify.figures.common import (
     COLUMNS,
     NOT_REPRODUCED_AT_FULL_STATUS,
@@ -34,12 +36,12 @@ from verify.figures.common import (
     collecting,
     table_csv,
 )
-from verify.files import output_directory, write_atomic
+from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
 
 SETUP_CHOICES = (*paper_setup.SETUPS, "both")
 
 
-def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool = False,
+def run_figure(spec, quick: bool, scheduler: str | None, out, progress: bool = False,
                batch_rule: bool = False, setup: str = "both") -> dict:
     """Write the figure's files under ``setup`` (``normalised``, ``paper`` or ``both``); returns
     the normalised table (else the paper one) and every claim, the paper setup's prefixed
@@ -51,23 +53,23 @@ def run_figure(module, quick: bool, scheduler: str | None, out, progress: bool =
         raise InvalidParameterError("--batch-rule applies to the full tier only (--full)")
     out = output_directory(out)
     tier = "quick" if quick else "full"
-    has_paper = hasattr(module, "PAPER_SETUP")
+    has_paper = spec.appendix_b
     runs: dict = {}
     if setup in ("normalised", "both"):
-        runs["normalised"] = _normalised(module, tier, scheduler, progress, out, batch_rule)
+        runs["normalised"] = _normalised(spec, tier, scheduler, progress, out, batch_rule)
     if setup in ("paper", "both") and has_paper:
-        runs["paper"] = _paper(module, tier, scheduler, progress, out)
+        runs["paper"] = _paper(spec, tier, scheduler, progress, out)
     elif setup == "paper":
-        raise InvalidParameterError(f"{module.NAME} is not an Appendix B figure: it has no paper setup "
+        raise InvalidParameterError(f"{spec.name} is not an Appendix B figure: it has no paper setup "
                                     "(use --setup normalised)")
-    if setup == "both" and "paper" in runs and hasattr(module, "setup_rows"):
-        _draw_setups(module, {s: runs[s]["table"] for s in paper_setup.SETUPS}, out)
+    if setup == "both" and "paper" in runs and spec.setup_rows is not None:
+        _draw_setups(spec, {s: runs[s]["table"] for s in paper_setup.SETUPS}, out)
     if "normalised" in runs:
         meta = runs["normalised"]["meta"]
         if setup == "both":
             meta["setups"] = (_comparison(runs["normalised"], runs["paper"]) if "paper" in runs else
                               {"paper": "not applicable: not an Appendix B figure (normalised setup only)"})
-        _write_json(out / f"{module.NAME}.json", meta)
+        _write_json(out / f"{spec.name}.json", meta)
     claims = list(runs["normalised"]["claims"]) if "normalised" in runs else []
     if "paper" in runs:
         claims += [(f"[paper] {d}", ok, n) for d, ok, n in runs["paper"]["claims"]]
@@ -79,17 +81,14 @@ def _write_json(path, meta: dict) -> None:
     write_atomic(path, (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
 
 
-def _draw(module, rows: list[tuple], params: dict, out, stem: str) -> dict:
+def _draw(spec, rows: list[tuple], params: dict, out, stem: str) -> dict:
     """stem.csv (exactly the plotted rows) and stem.png; returns the table."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = _pyplot()
 
     write_atomic(out / f"{stem}.csv", table_csv(rows).encode())
     table = _columns(rows)
-    fig = plt.figure(figsize=module.FIGSIZE)
-    module.plot(table, fig, params)
+    fig = plt.figure(figsize=spec.figsize)
+    spec.plot(table, fig, params)
     if params.get("setup") == "paper":
         fig.suptitle("paper setup (Appendix B as printed): scaled rows k/(k+xi^2), output 1/xi, "
                      f"one eta = {params['lr']:.3g}", fontsize=8)
@@ -97,8 +96,19 @@ def _draw(module, rows: list[tuple], params: dict, out, stem: str) -> dict:
     return table
 
 
-def _save(fig, path) -> None:
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display)."""
+    # lazy: matplotlib costs 0.6 s at import and is needed only when a PNG is drawn
+    import matplotlib
+
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path) -> None:
+    plt = _pyplot()
 
     fig.tight_layout()
     buf = io.BytesIO()
@@ -107,23 +117,20 @@ def _save(fig, path) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _draw_setups(module, tables: dict, out) -> None:
+def _draw_setups(spec, tables: dict, out) -> None:
     """NAME.setups.csv (exactly the plotted data) and NAME.setups.png: the figure's summary under
-    both setups side by side (``module.setup_rows``, ``module.setup_plot``)."""
-    import matplotlib
+    both setups side by side (``spec.setup_rows``, ``spec.setup_plot``)."""
+    plt = _pyplot()
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = module.setup_rows(tables)
-    write_atomic(out / f"{module.NAME}.setups.csv", table_csv(rows).encode())
+    rows = spec.setup_rows(tables)
+    write_atomic(out / f"{spec.name}.setups.csv", table_csv(rows).encode())
     fig = plt.figure(figsize=(10.0, 4.0))
-    module.setup_plot(_columns(rows), fig)
-    _save(fig, out / f"{module.NAME}.setups.png")
+    spec.setup_plot(_columns(rows), fig)
+    _save(fig, out / f"{spec.name}.setups.png")
 
 
-def _judge(module, table) -> list[tuple]:
-    return [(desc, bool(ok), _plain(nums)) for desc, ok, nums in module.claims(table)]
+def _judge(spec, table) -> list[tuple]:
+    return [(desc, bool(ok), _plain(nums)) for desc, ok, nums in spec.claims(table)]
 
 
 def _curve_scales(params: dict) -> dict:
@@ -140,18 +147,17 @@ def _curve_scales(params: dict) -> dict:
     return out
 
 
-def _normalised(module, tier: str, scheduler, progress, out, batch_rule: bool) -> dict:
+def _normalised(spec, tier: str, scheduler, progress, out, batch_rule: bool) -> dict:
     # A copy: the full tier's compute() writes its run plan (step, horizon) into the params it
-    # is given, and module-level PARAMS must stay what the module declares.
-    params = copy.deepcopy(module.PARAMS[tier])
+    # is given, and spec-level PARAMS must stay what the spec declares.
+    params = copy.deepcopy(spec.params[tier])
     if batch_rule:
         params["batch_rule"] = True
-    rows = module.compute(params, scheduler, progress)
-    table = _draw(module, rows, params, out, module.NAME)
-    results = _judge(module, table)
+    rows = spec.compute(params, scheduler, progress)
+    table = _draw(spec, rows, params, out, spec.name)
+    results = _judge(spec, table)
     extra: dict = {}
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
-        from verify.figures.full_tier import BATCH_RULE_NOTE, FULL_TIER_NOTE, horizon_capped
 
         capped = horizon_capped(params)
         for _, ok, nums in results:
@@ -167,24 +173,23 @@ def _normalised(module, tier: str, scheduler, progress, out, batch_rule: bool) -
                  "horizon_cap": {"cap": params.get("step_cap"), "binds": capped}}
     scales = _curve_scales(params)
     meta = {
-        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "setup": "normalised",
-        "params": params, "choices": module.CHOICES, "csv_columns": list(COLUMNS),
+        "figure": spec.name, "paper": spec.paper, "tier": tier, "setup": "normalised",
+        "params": params, "choices": spec.choices, "csv_columns": list(COLUMNS),
         "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
         "curve_scales": scales, **extra,
     }
     return {"meta": meta, "claims": results, "table": table, "scales": scales}
 
 
-def paper_params(module, tier: str) -> dict:
+def paper_params(spec, tier: str) -> dict:
     """The figure's params under the paper setup: its ``PARAMS[tier]`` with ``PAPER_SETUP[tier]``
     on top; at full size a step left as None is :func:`paper_setup.reference_lr` of the
     normalised rule's step for ``PAPER_SETUP[tier]["reference"]`` (and the horizon, if left
     as None, that reference's ODE horizon)."""
-    params = copy.deepcopy(module.PARAMS[tier])
-    params.update(copy.deepcopy(module.PAPER_SETUP[tier]))
+    params = copy.deepcopy(spec.params[tier])
+    params.update(copy.deepcopy(spec.paper_setup[tier]))
     params.update(setup="paper", model="paper", lr_rule="shared")
     if params.get("lr") is None:
-        from verify.figures import full_tier
 
         ref = params["reference"]
         plan = full_tier.plan_run(ref, full_tier.SAFETY_CAP)
@@ -196,41 +201,40 @@ def paper_params(module, tier: str) -> dict:
     return params
 
 
-def _paper(module, tier: str, scheduler, progress, out) -> dict:
-    from verify.sweep import run_sweep
+def _paper(spec, tier: str, scheduler, progress, out) -> dict:
 
-    main = paper_params(module, tier)
-    variants = _sensitivity_runs(module, main)
+    main = paper_params(spec, tier)
+    variants = _sensitivity_runs(spec, main)
     # One sweep (one process pool) for every run; each compute() below then reads the cache.
-    tasks = [t for p in [main, *variants.values()] for t in collecting(module, p)]
+    tasks = [t for p in [main, *variants.values()] for t in collecting(spec, p)]
     run_sweep(tasks, scheduler=scheduler, progress=progress)
-    rows_main = module.compute(main, scheduler, progress)
-    rows_by_run = {label: module.compute(p, scheduler, progress) for label, p in variants.items()}
-    table = _draw(module, rows_main, main, out, f"{module.NAME}.paper")
+    rows_main = spec.compute(main, scheduler, progress)
+    rows_by_run = {label: spec.compute(p, scheduler, progress) for label, p in variants.items()}
+    table = _draw(spec, rows_main, main, out, f"{spec.name}.paper")
     labelled = {_run_label("eta", 1.0): rows_main, **rows_by_run}
     everything = [(f"{label}: {row[0]}", *row[1:]) for label, rows in labelled.items() for row in rows]
-    write_atomic(out / f"{module.NAME}.paper.sensitivity.csv", table_csv(everything).encode())
-    results = _judge(module, table)
+    write_atomic(out / f"{spec.name}.paper.sensitivity.csv", table_csv(everything).encode())
+    results = _judge(spec, table)
     for _, ok, nums in results:
-        # replaces a module's own "not reproduced at quick size", which describes its normalised
+        # replaces a spec's own "not reproduced at quick size", which describes its normalised
         # quick run, not this one
         if not ok and isinstance(nums, dict):
             nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
     # every run-based variant judged once: its verdicts (sensitivity) and its numbers
     judged = {axis: {paper_setup.factor_label(f): results if f == 1.0 else
-                     _judge(module, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}
-              for axis in _axes(module)}
-    judged["horizon"] = {f"T x{fr:.3g}": _judge(module, paper_setup.truncate(table, fr))
+                     _judge(spec, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}
+              for axis in _axes(spec)}
+    judged["horizon"] = {f"T x{fr:.3g}": _judge(spec, paper_setup.truncate(table, fr))
                          for fr in paper_setup.HORIZON_FRACTIONS}
     sensitivity: dict = {axis: {label: {d: ok for d, ok, _ in claims} for label, claims in by.items()}
                          for axis, by in judged.items()}
-    if hasattr(module, "paper_variants"):
-        sensitivity.update(module.paper_variants(table, lambda t: _verdicts(module, t)))
+    if spec.paper_variants is not None:
+        sensitivity.update(spec.paper_variants(table, lambda t: _verdicts(spec, t)))
     scales = _curve_scales(main)
     meta = {
-        "figure": module.NAME, "paper": module.PAPER, "tier": tier, "setup": "paper",
-        "params": main, "choices": {**paper_setup.GENERIC_CHOICES, **module.PAPER_CHOICES,
-                                    **paper_setup.axis_choices(module)},
+        "figure": spec.name, "paper": spec.paper, "tier": tier, "setup": "paper",
+        "params": main, "choices": {**paper_setup.GENERIC_CHOICES, **spec.paper_choices,
+                                    **paper_setup.axis_choices(spec)},
         "csv_columns": list(COLUMNS),
         "claims": [{"claim": d, "holds": ok, "numbers": n} for d, ok, n in results],
         "sensitivity": sensitivity, "curve_scales": scales,
@@ -240,29 +244,29 @@ def _paper(module, tier: str, scheduler, progress, out) -> dict:
                                      "c_lr_ratio": p.get("c_lr_ratio", 1.0), "runs": p.get("runs")}
                              for label, p in variants.items()},
     }
-    _write_json(out / f"{module.NAME}.paper.json", meta)
+    _write_json(out / f"{spec.name}.paper.json", meta)
     return {"meta": meta, "claims": results, "table": table, "scales": scales, "sensitivity": sensitivity}
 
 
-def _axes(module) -> tuple[str, ...]:
-    """η, then the axes the figure leaves open (``PAPER_AXES``)."""
-    return ("eta", *getattr(module, "PAPER_AXES", {}))
+def _axes(spec) -> tuple[str, ...]:
+    """η, then the axes the figure leaves open (``paper_axes``)."""
+    return ("eta", *(spec.paper_axes or {}))
 
 
 def _run_label(axis: str, factor: float) -> str:
     return f"{axis} {paper_setup.factor_label(factor)}"
 
 
-def _sensitivity_runs(module, main: dict) -> dict:
+def _sensitivity_runs(spec, main: dict) -> dict:
     """The params of every sensitivity run: each open value (:func:`_axes`) moved on its own to
     each factor other than 1 (factor 1 is the main run)."""
     return {_run_label(axis, f): paper_setup.vary(main, axis, f)
-            for axis in _axes(module) for f in paper_setup.FACTORS if f != 1.0}
+            for axis in _axes(spec) for f in paper_setup.FACTORS if f != 1.0}
 
 
-def _verdicts(module, table) -> dict:
+def _verdicts(spec, table) -> dict:
     """{claim: holds} of the figure's claims on ``table``."""
-    return {desc: bool(ok) for desc, ok, _ in module.claims(table)}
+    return {desc: bool(ok) for desc, ok, _ in spec.claims(table)}
 
 
 def _comparison(normalised: dict, paper: dict) -> dict:

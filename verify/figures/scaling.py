@@ -19,13 +19,18 @@ every replica that reached it, with a 99.9 % Student-t interval.  The population
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
+from verify.base.sweep import Task
 from verify.figures import common
-from verify.figures.runner import run_figure
-from verify.sweep import Task
+from verify.figures.spec import FigureSpec
+from verify.simulate import drift_map
+from verify.simulate.modes import get_mode
+from verify.simulate.problem import build_problem
+from verify.simulate.reduced import ReducedEngine
+from verify.simulate.streams import generators, root
+from verify.verdict import fit_exponent
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"
@@ -38,10 +43,6 @@ def recovery_task(instance: dict, mode: str, lr: float, max_steps: int, replicas
                   m0, threshold: float, absolute: bool = False) -> dict:
     """First step with m ≥ threshold (|m| ≥ threshold when ``absolute``) for each replica
     (NaN when not within max_steps)."""
-    from verify.simulate.modes import get_mode
-    from verify.simulate.problem import build_problem
-    from verify.simulate.reduced import ReducedEngine
-    from verify.simulate.streams import generators, root
 
     inst = common.make_instance(instance)
     the_mode = get_mode(mode)
@@ -127,7 +128,7 @@ CHOICES = {
                "Claim 2 the population map of eq. (6) itself (verify.simulate.drift_map), iterated up to "
                "1.5x the ODE's time",
     "fit": "least-squares slope of log T on log d over every replica that recovered, 99.9% Student-t "
-           "interval (verify.checks.tools.fit_exponent)",
+           "interval (verify.verdict.fit_exponent)",
     "cap": "a run stops at cap_factor * d^(expected exponent) steps; a replica not recovered by then is "
            "left out of the fit and written to the CSV as NaN (the claims count them)",
 }
@@ -136,7 +137,6 @@ CHOICES = {
 def overlay_task(instance: dict, m0, lr: float, steps: int, eps: float, kind: str) -> dict:
     """Population steps to m >= 1 - eps: the ODE of eq. (6), or (``kind="map"``) the map itself,
     iterated to 1.5x the ODE's time (the map costs one closed-form h per step)."""
-    from verify.simulate import drift_map
 
     ode = common.drift_task(instance, m0, lr, steps, points=2, eps=eps)
     if kind == "ode" or not math.isfinite(ode["strong"]):
@@ -178,8 +178,7 @@ def compute(p, scheduler, progress):
 
 def fit(ds, ts) -> dict:
     """Least-squares slope of log T on log d with its 99.9 % Student-t interval, over the
-    recovered replicas (``verify.checks.tools.fit_exponent``); NaN when fewer than 3 or one d."""
-    from verify.checks.tools import fit_exponent
+    recovered replicas (``verify.verdict.fit_exponent``); NaN when fewer than 3 or one d."""
 
     ds, ts = np.asarray(ds, float), np.asarray(ts, float)
     keep = np.isfinite(ts)
@@ -256,5 +255,4 @@ def claims(table):
     ]
 
 
-def run(quick, scheduler, out, progress=False, **options):
-    return run_figure(sys.modules[__name__], quick, scheduler, out, progress, **options)
+SPEC = FigureSpec(NAME, PAPER, FIGSIZE, PARAMS, CHOICES, compute, plot, claims)

@@ -23,8 +23,10 @@ import json
 import math
 from pathlib import Path
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.figures import FIGURES
 from verify.figures.common import NOT_REACHED
+from verify.figures.explanations import explanation
 
 SETUP_COLUMNS = ("paper", "normalised")
 TIERS = ("quick", "full")
@@ -32,7 +34,6 @@ TIERS = ("quick", "full")
 
 def summarize(directory: str | Path) -> dict:
     """The verdicts of every figure in ``directory`` (see the module docstring)."""
-    from verify.figures import FIGURES
 
     directory = Path(directory)
     figures: dict = {}
@@ -43,9 +44,9 @@ def summarize(directory: str | Path) -> dict:
             continue
         claims, tier, setups = found
         tiers.add(tier)
-        if not hasattr(module, "PAPER_SETUP"):
+        if not module.appendix_b:
             setups = sorted({*setups, "paper"})  # not an Appendix B figure: its paper cells read n/a
-        figures[name] = {"figure": module.PAPER.split(":")[0], "setups": setups, "claims": claims}
+        figures[name] = {"figure": module.paper.split(":")[0], "setups": setups, "claims": claims}
     if not figures:
         raise InvalidParameterError(f"{directory} has no figure JSONs "
                                     f"(run `verify figures --out {directory}`)")
@@ -128,8 +129,6 @@ def _is_real(value) -> bool:
 
 def render(quick: dict | None, full: dict | None) -> str:
     """The README's figures table: one row per caption claim, a column per setup and tier."""
-    from verify.figures import FIGURES
-    from verify.figures.explanations import explanation
 
     summaries = {"quick": quick, "full": full}
     header = (["figure", "claim"] + [f"{setup}, {tier}" for tier in TIERS for setup in SETUP_COLUMNS]

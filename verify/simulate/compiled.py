@@ -54,12 +54,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from verify.activations import HERMITE_DEGREES
+from verify.model.activations import HERMITE_DEGREES
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, perpendicular_dimension
 from verify.simulate.reduced import block_updates, chi2_df, start_state
 
-# Integer codes of the registry's activations (:mod:`verify.activations`) in the kernels;
+# Integer codes of the registry's activations (:mod:`verify.model.activations`) in the kernels;
 # HERMITE is h_p = He_p/√p! (``he1`` … ``he8``), with the degree p passed beside it.
 RELU, ABS, SIGMOID, TANH, ERF, SOFTPLUS, GELU, QUADRATIC, LINEAR, HERMITE = range(10)
 ACTIVATION_CODES = {"relu": RELU, "abs": ABS, "sigmoid": SIGMOID, "tanh": TANH, "erf": ERF,
@@ -96,7 +96,7 @@ def cached_jit(function: Callable) -> Callable:
 
 
 # --- activations ---------------------------------------------------------------------
-# Twins of the registry's NumPy evaluators (verify/activations.py), in the same stable
+# Twins of the registry's NumPy evaluators (verify/model/activations.py), in the same stable
 # forms; the tests compare them over a grid that includes the overflow ranges.
 
 @cached_jit

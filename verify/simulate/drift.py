@@ -5,7 +5,7 @@ Dropping the noise and the normalisation error from eq. (5) leaves the determini
     m̄_{t+1} = m̄_t + η h(m̄_t)(1 − m̄_t²),                                    (eq. (6))
 
 and for small η its continuous-time limit dm/dτ = h(m)(1 − m²) in τ = η t.  h is the
-closed form of :mod:`verify.population` (times 1/ξ² under the Appendix B scaling, and for
+closed form of :mod:`verify.model.population` (times 1/ξ² under the Appendix B scaling, and for
 W = 0 the scratch closed form of :mod:`verify.simulate.model`).  Weak recovery is the
 first step with m ≥ 1/2, strong recovery the first with m ≥ 1 − ε.
 """
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.base.validation import count
 from verify.simulate.model import closed_form_h, closed_form_reason
 from verify.simulate.modes import MODES
 from verify.simulate.problem import build_problem
-from verify.validation import count
 
 WEAK = 0.5
 
@@ -83,6 +83,7 @@ def drift_ode(instance, m0: float, lr: float, steps: int, eps: float = 0.01,
     recovery steps from the solver's event location, on the side of the start: s·m ≥ 1/2 and
     s·m ≥ 1 − ε with s = sign(m0) (+1 for m0 = 0), so a run from sign(h(0))/√d towards −u
     (frozen ĉ with h(0) < 0) has recovery times too."""
+    # lazy: scipy.integrate costs 0.4 s at import; only the ODE integration needs it
     from scipy.integrate import solve_ivp
 
     _check(m0, lr, steps, eps)

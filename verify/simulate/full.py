@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 from verify.simulate.model import FrozenStudent, step_c, terms
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, student_direction

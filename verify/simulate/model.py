@@ -37,7 +37,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from verify import population
+from verify.model import population
+from verify.model.instance import Numbers
 from verify.simulate.problem import Problem
 
 
@@ -148,14 +149,10 @@ def step_c(c_hat: np.ndarray, gc: np.ndarray, eta: float) -> np.ndarray:
 
 
 # --- closed forms -----------------------------------------------------------------
-class _Params:
-    """The fields :func:`verify.population.loss` and ``h`` read, for a given ĉ."""
-
-    def __init__(self, problem: Problem, c_hat: np.ndarray):
-        self.xi, self.c, self.c_hat, self.lam = problem.xi, problem.c, c_hat, problem.lam
-        self.gram = problem.L @ problem.L.T
-        self.activation = problem.activation
-        self.scratch = problem.scratch  # W = 0: population normalises the rows to ±u
+def _numbers(problem: Problem, c_hat: np.ndarray) -> Numbers:
+    """The instance numbers the population formulas read, for the student ĉ (W = 0 gives rows ±u)."""
+    return Numbers(len(problem.c), problem.xi, problem.activation, problem.lam, problem.c, c_hat,
+                   problem.L @ problem.L.T, problem.scratch)
 
 
 def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) -> str | None:
@@ -172,13 +169,13 @@ def closed_form_reason(problem: Problem, constrained: bool, linearized: bool) ->
 
 
 def closed_form_loss(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
-    """Φ(m) for the student ĉ (times s², the Appendix B scale), by :func:`verify.population.loss`
+    """Φ(m) for the student ĉ (times s², the Appendix B scale), by :func:`verify.model.population.loss`
     (which also covers W = 0: rows ±u, ρ_ij = sign(c_i ĉ_j) m)."""
     m = population.validate_overlap(m)
-    return problem.scale**2 * population.loss(_Params(problem, c_hat), m)
+    return problem.scale**2 * population.loss(_numbers(problem, c_hat), m)
 
 
 def closed_form_h(problem: Problem, c_hat: np.ndarray, m) -> np.ndarray:
     """h(m) = −dΦ/dm (times s²), the scale of the projected gradient −h(m)(u − m û)."""
     m = population.validate_overlap(m)
-    return problem.scale**2 * population.h(_Params(problem, c_hat), m)
+    return problem.scale**2 * population.h(_numbers(problem, c_hat), m)

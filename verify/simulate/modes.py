@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 
 ENGINES = ("full", "reduced")
 

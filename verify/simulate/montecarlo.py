@@ -32,12 +32,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.base.validation import count
 from verify.simulate.model import FrozenStudent, closed_form_h, closed_form_loss, closed_form_reason
 from verify.simulate.modes import MODES, check_engine
 from verify.simulate.problem import Problem, build_problem, perpendicular_dimension, student_direction
 from verify.simulate.streams import chi_square, root
-from verify.validation import count
 
 #: Default memory budget for one chunk of samples (the issue's "at most 256 MB").
 CHUNK_BYTES = 256 * 2**20

@@ -15,7 +15,7 @@ from the Gram matrix (L from its eigendecomposition), and u ⊥ span W
 
 Row normalisation (Appendix D.1, eq. (11)): every row is divided by its actual norm,
 v_i = (w_i + ξ c_i u)/‖w_i + ξ c_i u‖, so with ‖w_i‖ = 1 and u ⊥ W the norm is
-√(1 + ξ² c_i²) (= √(1 + ξ²/k) for quantized c) as in :mod:`verify.population`.  With
+√(1 + ξ² c_i²) (= √(1 + ξ²/k) for quantized c) as in :mod:`verify.model.population`.  With
 W = 0 (``scratch``) the rows are sign(c_i) u: for λ = 1/k, c = 1/√k the teacher is
 exactly σ(⟨u, x⟩), the GLM of §1.2, for every ξ.
 
@@ -45,8 +45,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.activations import Activation, get_activation
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
+from verify.model.activations import Activation, get_activation
 from verify.simulate.modes import Mode
 
 #: Singular values of W below this are treated as 0 (rows are unit vectors, so the

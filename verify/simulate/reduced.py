@@ -61,6 +61,7 @@ import math
 
 import numpy as np
 
+from verify.simulate.full import frame_basis
 from verify.simulate.model import FrozenStudent, step_c, terms
 from verify.simulate.modes import Mode
 from verify.simulate.problem import Problem, perpendicular_dimension, student_direction
@@ -100,7 +101,6 @@ def start_state(problem: Problem, rngs: list[np.random.Generator], init: str = "
     dim_perp = perpendicular_dimension(problem)
     a, beta = np.zeros((R, p)), np.zeros(R)
     if init == "instance":
-        from verify.simulate.full import frame_basis
 
         u_hat = problem.u_hat
         if u_hat is None or not problem.has_vectors:

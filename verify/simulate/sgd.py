@@ -8,7 +8,7 @@ the instance's ĉ (the paper's random initialisation, shared by the replicas).
 Every ``record_every`` steps (and at the first and last) the driver records m_t = ⟨û_t, u⟩,
 ⟨ĉ_t, c⟩ and the population loss:
 
-- the closed form Φ(m_t; ĉ_t) of :mod:`verify.population` (times 1/ξ² under the
+- the closed form Φ(m_t; ĉ_t) of :mod:`verify.model.population` (times 1/ξ² under the
   Appendix B scaling) where it describes the run: u ⊥ span W, û ⊥ span W, the
   network of Appendix D.1 (modes ``frozen``, ``joint``, ``scratch``);
 - otherwise (``unconstrained``, ``nonorthogonal``, ``linearized``, or a tilted u) a
@@ -25,7 +25,7 @@ NumPy engine runs and ``meta["engine_fallback"]`` says why; ``meta["engine"]`` i
 engine that ran.
 
 A NaN or infinite iterate (or a zero vector before renormalisation) stops the run with
-:class:`~verify.errors.ConvergenceError` naming the step and the replica: no trajectory
+:class:`~verify.base.errors.ConvergenceError` naming the step and the replica: no trajectory
 with NaN is ever returned.  A tqdm bar is shown only when stderr is a terminal and
 ``quiet`` is false.
 """
@@ -36,8 +36,10 @@ import math
 import sys
 
 import numpy as np
+from tqdm import tqdm
 
-from verify.errors import ConvergenceError, InvalidParameterError
+from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.base.validation import SIZE_LIMITS, count, real, within_limit
 from verify.simulate.full import FullEngine
 from verify.simulate.model import closed_form_loss, closed_form_reason, terms
 from verify.simulate.modes import ENGINES, check_engine, check_instance, get_mode
@@ -45,7 +47,6 @@ from verify.simulate.problem import Problem, build_problem
 from verify.simulate.reduced import ReducedEngine, projections
 from verify.simulate.streams import generators, root
 from verify.simulate.trajectory import Trajectory
-from verify.validation import SIZE_LIMITS, count, real, within_limit
 
 DEFAULT_LOSS_SAMPLES = 200
 INITS = ("random", "instance")
@@ -115,6 +116,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     counts = [0, *(int(n) // batch for n in np.diff(record_at))]  # updates before each record
     bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
     if engine == "compiled":
+        # lazy: the compiled engine imports numba (0.2 s) and JIT-compiles; only --engine compiled needs it
         from verify.simulate.compiled import CompiledEngine
 
         compiled = CompiledEngine(problem, the_mode, rngs[:replicas], init=init, m0=m0, batch=batch)
@@ -158,6 +160,7 @@ def _resolve_engine(engine: str, problem: Problem, batch: int) -> tuple[str, str
         engine = "compiled" if batch == 1 else "reduced"
     if engine != "compiled":
         return engine, None
+    # lazy: the compiled engine imports numba (0.2 s); only --engine compiled needs it
     from verify.simulate.compiled import unsupported_reason
 
     reason = unsupported_reason(problem)
@@ -202,7 +205,6 @@ def _diverged(step: int, replica: int, what: str, norm: float) -> None:
 def _progress(steps: int, quiet: bool, label: str):
     if quiet or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=steps, desc=f"simulate {label}", unit="step", file=sys.stderr)
 
@@ -213,7 +215,8 @@ class _LossRecorder:
     def __init__(self, problem: Problem, mode, reason: str | None, samples: int, rng):
         self.problem, self.mode, self.reason, self.samples, self.rng = problem, mode, reason, samples, rng
         if reason is None:
-            self.method = "closed form (verify.population" + (", scratch rows)" if problem.scratch else ")")
+            rows = ", scratch rows)" if problem.scratch else ")"
+            self.method = "closed form (verify.model.population" + rows
         elif samples:
             self.method = f"monte carlo, {samples} samples per record (no closed form: {reason})"
         else:

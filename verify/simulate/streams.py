@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.validation import seed as validate_seed
+from verify.base.validation import seed as validate_seed
 
 
 def root(seed: int | None) -> np.random.SeedSequence:

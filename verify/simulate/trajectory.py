@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from verify.errors import InvalidParameterError
-from verify.files import write_atomic
+from verify.base.errors import InvalidParameterError
+from verify.base.files import write_atomic
 
 FORMATS = (".csv", ".npz")
 

@@ -1,10 +1,14 @@
-r"""From the user's options to a :class:`ClaimSpec`, and from a spec to its configurations.
+r"""The first stage of ``verify claim``: the claim's text and options, parsed and validated
+into a :class:`ClaimSpec` (else a one-line :class:`~verify.base.errors.VerifyInputError`).
 
-A *configuration* fixes everything discrete: the family, the activation, the instance seed,
-the integer variables (k, d, …), listed values and bindings.  What stays free are the real
-ranges (the *box*): a universal claim must hold at every point of it.  Configurations are
-ordered simplest first (small k, then the others in the order declared, then the seed), so the
-first one that fails is the smallest counterexample the ranges contain.
+The stages, each a module that hands one value to the next:
+
+1. :mod:`~verify.claims.spec`            text and options → :class:`ClaimSpec`;
+2. :mod:`~verify.claims.configurations`  spec → its configurations (instances drawn);
+3. :mod:`~verify.claims.decide`          configurations → one decision each (symbolic, certified,
+   search, statistical; or per probability / asymptotic group);
+4. :mod:`~verify.claims.outcome`         decisions → the :class:`~verify.verdict.Outcome` and its
+   rerun command.
 
 Defaults, stated in every outcome and rerun command: k = 4, ξ = 1 and d as in
 :func:`verify.claims.model.default_dimension` when a family is given and they are not
@@ -14,11 +18,13 @@ draws of the parts it names); activation relu.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 
 import sympy
 
+from verify.base.budget import guarded_if_forced
+from verify.base.validation import count
+from verify.base.validation import seed as validate_seed
 from verify.claims.language import (
     INSTANCE_PARAMETERS,
     NEEDS_ACTIVATION,
@@ -28,7 +34,7 @@ from verify.claims.language import (
     parse_claim,
     scalar_symbol,
 )
-from verify.claims.model import Model, default_dimension, draw, random_parts
+from verify.claims.model import random_parts
 from verify.claims.quantifiers import (
     Probability,
     Quantifier,
@@ -38,7 +44,7 @@ from verify.claims.quantifiers import (
     parse_quantifier,
     parse_seeds,
 )
-from verify.validation import count
+from verify.model.activations import get_activation
 
 FAMILIES = ("orthonormal", "separated", "claim2", "glm")
 DEFAULT_K, DEFAULT_XI = 4, 1
@@ -57,6 +63,8 @@ DOMAINS = {
     "Kp": (-1, 1, "rho is a correlation"),
 }
 MAX_INTEGER_ARGUMENT = {"mu": 200, "hcoef": 40, "T": 200}
+#: Relations that go with each order (O bounds from above, Omega from below).
+ORDER_RELATIONS = {"O": ("==", "<=", "<"), "Omega": ("==", ">=", ">"), "Theta": ("==",)}
 
 
 @dataclass(frozen=True)
@@ -110,9 +118,8 @@ def build_spec(
     seed: int = 0,
     full: bool = False,
 ) -> ClaimSpec:
-    """Parse and validate every part of a claim (else a one-line :class:`~verify.errors.VerifyInputError`)."""
-    from verify.activations import get_activation
-    from verify.validation import seed as validate_seed
+    """Parse and validate every part of a claim (else a one-line
+    :class:`~verify.base.errors.VerifyInputError`)."""
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
@@ -125,7 +132,6 @@ def build_spec(
         names[q.name] = q.symbol
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
-    from verify.budget import guarded_if_forced
 
     claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
     used = claim.quantities()
@@ -189,6 +195,8 @@ def build_spec(
         },
     )
     _check_usage(spec)
+    if claim.order is not None:
+        check_relation(claim)
     growth = _growth(spec, growth)
     return ClaimSpec(**{**spec.__dict__, "growth": growth})
 
@@ -276,130 +284,11 @@ def _growth(spec: ClaimSpec, growth: str | None) -> str | None:
     return growth
 
 
-@dataclass(frozen=True)
-class Setting:
-    """One configuration: discrete ``values`` (symbol -> exact number, bindings included), the box of
-    continuous variables, and the instance it fixes (``model`` is None for claims without one)."""
-
-    family: str | None
-    activation: str | None
-    seed: int | None
-    values: dict
-    box: dict
-    model: Model | None
-    xi: object  # the exact ξ, or its symbol when ξ ranges over the box
-
-    def describe(self) -> dict:
-        out: dict = {}
-        if self.family is not None:
-            out["family"] = self.family
-        if self.activation is not None:
-            out["activation"] = self.activation
-        if self.model is not None:
-            out.update(k=self.model.k, d=self.model.d, seed=self.seed)
-            if not isinstance(self.xi, sympy.Symbol):
-                out["xi"] = str(self.xi)
-        for symbol, value in self.values.items():
-            if symbol.name not in out and value.is_number:
-                out[symbol.name] = str(value)
-        return out
 
 
-def discrete_points(q: Quantifier, spec: ClaimSpec) -> list | None:
-    """The values a quantifier takes as a configuration, or None when it stays a continuous box variable."""
-    from verify.claims.asymptotic import growth_points, integer_growth_points
-    from verify.claims.probability import GRID_OUTER
-
-    if q.kind == "binding":
-        return None
-    if q.name == spec.growth and q.kind != "values":
-        return integer_growth_points(q, spec.full) if q.kind == "integer" else growth_points(q, spec.full)
-    if q.kind != "real" or not q.continuous:
-        return q.points()
-    if spec.mode == "universal" or q.name not in INSTANCE_PARAMETERS:
-        return None
-    return [q.low + (q.high - q.low) * sympy.Rational(i, GRID_OUTER - 1) for i in range(GRID_OUTER)]
-
-
-def settings(spec: ClaimSpec) -> list[Setting]:
-    """All configurations of ``spec``, simplest first, their instances drawn."""
-    discrete = [(q, discrete_points(q, spec)) for q in spec.quantifiers]
-    axes = [(q, pts) for q, pts in discrete if pts is not None]
-    box_quantifiers = [q for q, pts in discrete if pts is None and q.kind == "real"]
-    total = len(spec.families) * len(spec.activations) * len(spec.seeds)
-    for _, pts in axes:
-        total *= len(pts)
-    if total > MAX_CONFIGURATIONS:
+def check_relation(claim) -> None:
+    """An order goes with the relations that bound from its side (``h(0) <= O(k)``, not ``>=``)."""
+    if claim.op not in ORDER_RELATIONS[claim.order]:
         raise QuantifierError(
-            f"the ranges give {total} configurations, more than the limit of {MAX_CONFIGURATIONS}; "
-            "narrow them (or list values with --for 'k in {4, 16, 64}')"
+            f"claim: {claim.order}(...) goes with {' or '.join(ORDER_RELATIONS[claim.order])}, not {claim.op}"
         )
-    models: dict = {}
-    out = []
-    for family, activation, combo, seed in itertools.product(
-        spec.families, spec.activations, itertools.product(*[pts for _, pts in axes]), spec.seeds
-    ):
-        values = {q.symbol: v for (q, _), v in zip(axes, combo, strict=True)}
-        values = _bindings(spec, values)
-        box = {q.symbol: (q.low, q.high) for q in box_quantifiers}
-        out.append(_setting(spec, family, activation, seed if family else None, values, box, models))
-        if family is None and seed != spec.seeds[0]:
-            out.pop()  # without an instance the seed changes nothing
-    out.sort(key=lambda s: _simplicity(spec, s))
-    return out
-
-
-def _simplicity(spec: ClaimSpec, s: Setting) -> tuple:
-    """Small k first, then the other discrete values in the order declared, then activation, family, seed."""
-    numbers = [
-        float(s.values[q.symbol]) if q.symbol in s.values and s.values[q.symbol].is_number else 0.0
-        for q in spec.quantifiers
-        if q.name != "k"
-    ]
-    return (
-        s.model.k if s.model else 0,
-        *numbers,
-        spec.families.index(s.family),
-        spec.activations.index(s.activation),
-        s.seed or 0,
-    )
-
-
-def _bindings(spec: ClaimSpec, values: dict) -> dict:
-    values = dict(values)
-    for q in spec.quantifiers:
-        if q.kind == "binding":
-            value = q.expression.xreplace(values)
-            values[q.symbol] = value  # exact: the binding's text was parsed to rationals
-    return values
-
-
-def _instance_value(spec: ClaimSpec, name: str, values: dict, default):
-    symbol = scalar_symbol(name)
-    q = spec.quantifier(name)
-    if q is None:
-        return default
-    value = values.get(q.symbol)
-    if value is None:
-        return symbol if q.kind == "real" else default
-    if not value.is_number:
-        raise QuantifierError(f"--for {q.text!r}: {name} must not depend on a continuous variable")
-    from verify.claims.quantifiers import check_parameter
-
-    check_parameter(name, [value], f"--for {q.text!r}")
-    return value
-
-
-def _setting(spec: ClaimSpec, family, activation, seed, values, box, models) -> Setting:
-    xi = _instance_value(spec, "xi", values, sympy.Integer(DEFAULT_XI))
-    if family is None:
-        return Setting(None, activation, None, values, box, None, xi)
-    k = int(_instance_value(spec, "k", values, sympy.Integer(DEFAULT_K)))
-    d = int(_instance_value(spec, "d", values, sympy.Integer(default_dimension(family, k))))
-    key = (family, activation, k, d, seed)
-    if key not in models:
-        models[key] = draw(family, activation, k, d, seed, spec.lam)
-    values = values | {scalar_symbol("k"): sympy.Integer(k), scalar_symbol("d"): sympy.Integer(d)}
-    if not isinstance(xi, sympy.Symbol):
-        values[scalar_symbol("xi")] = xi
-    return Setting(family, activation, seed, values, box, models[key], xi)

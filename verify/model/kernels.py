@@ -28,12 +28,15 @@ import sys
 from dataclasses import dataclass
 
 import mpmath
+import sympy
 from mpmath.calculus.quadrature import TanhSinh
 from tqdm import tqdm
 
-from verify.errors import ConvergenceError, InvalidParameterError
-from verify.hermite import TARGET_EXTRA_DIGITS, validate_dps
-from verify.quadrature import (
+from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite import TARGET_EXTRA_DIGITS, hermite_coefficients, validate_dps
+from verify.model.hermite_exact import erf_scale, exact_coefficients, is_finite_expansion, polynomial_degree
+from verify.model.quadrature import (
     GUARD_DIGITS,
     breakpoints,
     extrapolated_error,
@@ -72,14 +75,7 @@ def validate_rho(rho) -> object:
 
 def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
-    import sympy
 
-    from verify.hermite_exact import (
-        erf_scale,
-        exact_coefficients,
-        is_finite_expansion,
-        polynomial_degree,
-    )
 
     rho = sympy.Symbol("rho", real=True)
     x, expr = activation.x, activation.expr
@@ -115,7 +111,6 @@ def kernel(activation, rho, derivative: bool = False, dps: int = 30,
     ``method="auto"`` uses the closed form where one exists and the 2-D
     quadrature otherwise; ``"series"`` uses ``terms`` Hermite coefficients.
     """
-    from verify.activations import Activation, get_activation
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     r = validate_rho(rho)
@@ -144,7 +139,6 @@ def kernel(activation, rho, derivative: bool = False, dps: int = 30,
 
 
 def _evaluate_closed(expr, rho, dps: int):
-    import sympy
 
     (symbol,) = expr.free_symbols or {sympy.Symbol("rho", real=True)}
     with mpmath.workdps(dps + GUARD_DIGITS):
@@ -162,7 +156,7 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
     where ρ g₁ + √(1−ρ²) z crosses a kink (tanh-sinh nodes of [0, ∞) shifted
     there).  Both dimensions use the nested level-L rule, so one pass yields
     the level-L and level-(L−1) estimates; levels increase until the
-    extrapolated error (:func:`~verify.quadrature.extrapolated_error`) is
+    extrapolated error (:func:`~verify.model.quadrature.extrapolated_error`) is
     below 10^-(dps+2).  Nodes with |x| beyond 2√(D ln 10) (D working digits)
     are skipped: s ∈ L²(N(0,1)) grows slower than e^{x²/4}, so s·φ there is
     below the working precision.
@@ -280,7 +274,6 @@ def kernel_series(act, rho, derivative: bool = False, dps: int = 30, terms: int 
     E[σ²] and E[σ'²] come from an independent 1-D quadrature; quadrature
     errors of the coefficients are added.
     """
-    from verify.hermite import hermite_coefficients
 
     coeffs = hermite_coefficients(act, terms, dps)
     s = act.mpmath_derivative if derivative else act.mpmath_function

@@ -4,7 +4,7 @@ Assumption 6.2: there exist C_σ, ρ > 0 with |μ_p(σ)| ≤ C_σ p^{−1−ρ}.
 Proposition 23 uses C_σ = Σ_p p μ_p² = E[σ'(g)²].  The GLM comparison
 (§1.3) uses the information exponent l* = min{p ≥ 1 : μ_p ≠ 0}.
 
-Everything here is computed from a :class:`~verify.hermite.HermiteCoefficients`
+Everything here is computed from a :class:`~verify.model.hermite.HermiteCoefficients`
 and independent 1-D quadratures, never from the paper's statements.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import mpmath
 
-from verify.quadrature import gaussian_expectation
+from verify.model.quadrature import gaussian_expectation
 
 # A coefficient counts as nonzero when it exceeds this many error estimates
 # and 10^-(dps-5): the quadrature is accurate to ~10^-(dps+2) absolutely.

@@ -1,7 +1,7 @@
 r"""Exact Hermite coefficients, derived (not transcribed) in SymPy.
 
 Two families have closed forms here; tests compare both with the quadrature
-of :mod:`verify.hermite` at 30 and 60 digits.
+of :mod:`verify.model.hermite` at 30 and 60 digits.
 
 1. **Piecewise polynomials with a single break at 0** — polynomials, relu,
    abs, Max(x,0)^k, Heaviside(x)·q(x), ….  Write σ(t) = q₊(t) and
@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import sympy
+
 
 def exact_coefficients(activation, terms: int) -> list | None:
     """[μ_0, …, μ_{terms−1}] as SymPy numbers, or None when no closed form is known."""
@@ -47,7 +49,6 @@ def is_finite_expansion(activation) -> bool:
 
 def polynomial_degree(activation) -> int:
     """Degree of a polynomial σ; −1 for σ = 0 (SymPy says −∞)."""
-    import sympy
 
     degree = sympy.Poly(activation.expr, activation.x).degree()
     return -1 if degree == -sympy.oo else int(degree)
@@ -55,7 +56,6 @@ def polynomial_degree(activation) -> int:
 
 def _half_line_pieces(activation):
     """(q₊, q₋) as Polys in t > 0 with σ(t) = q₊(t), σ(−t) = q₋(t), or None."""
-    import sympy
 
     if any(k != 0 for k in activation.kinks):
         return None
@@ -74,7 +74,6 @@ def _half_line_pieces(activation):
 @lru_cache(maxsize=256)
 def _half_normal_moment(k: int):
     """M_k = E[g^k 1{g>0}] for g ~ N(0,1)."""
-    import sympy
 
     dfact = sympy.factorial2(k - 1)
     return dfact / 2 if k % 2 == 0 else dfact / sympy.sqrt(2 * sympy.pi)
@@ -82,7 +81,6 @@ def _half_normal_moment(k: int):
 
 def _half_line_expectation(poly) -> object:
     """E[1{g>0} poly(g)] for a Poly in one variable."""
-    import sympy
 
     total = sympy.Integer(0)
     for (k,), coeff in poly.terms():
@@ -91,7 +89,6 @@ def _half_line_expectation(poly) -> object:
 
 
 def _piecewise_polynomial_coefficients(activation, terms: int) -> list | None:
-    import sympy
 
     pieces = _half_line_pieces(activation)
     if pieces is None:
@@ -113,7 +110,6 @@ def _piecewise_polynomial_coefficients(activation, terms: int) -> list | None:
 
 def erf_scale(activation):
     """c when σ(x) = erf(c x) with a positive constant c, else None."""
-    import sympy
 
     expr, x = activation.expr, activation.x
     if not isinstance(expr, sympy.erf):
@@ -125,7 +121,6 @@ def erf_scale(activation):
 
 
 def _erf_coefficients(activation, terms: int) -> list | None:
-    import sympy
 
     c = erf_scale(activation)
     if c is None:

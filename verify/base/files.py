@@ -14,7 +14,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from verify.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError
 
 
 class OutputPathError(InvalidParameterError):

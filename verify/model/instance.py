@@ -36,9 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from verify.errors import VerifyInputError
-from verify.validation import MAX_SCALE, count, real, within_limit
-from verify.validation import seed as validate_seed
+from verify.base.errors import VerifyInputError
+from verify.base.files import write_atomic
+from verify.base.validation import MAX_SCALE, count, real, within_limit
+from verify.base.validation import seed as validate_seed
+from verify.model.arithmetic import Arithmetic, array
 
 # --- tolerances -------------------------------------------------------------------
 #: ‖·‖ = 1 checks (rows of W, c, ĉ, u, û): a norm from d float64 terms errs by ~d·eps,
@@ -107,6 +109,34 @@ def assumption_5_holds(gram: np.ndarray, k: int) -> bool:
         return True
     off = np.abs(gram[~np.eye(k, dtype=bool)])
     return bool(off.max() <= 1.0 - math.log(k) / math.sqrt(k) + GRAM_TOL)
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """What the population formulas read of an instance: k, ξ, σ, λ, c, ĉ, G and D = ‖w_i‖².
+
+    The one interface every arithmetic shares (:mod:`verify.model.geometry`): the fields hold
+    float64 arrays (:meth:`Instance.numbers`), SymPy numbers or Arb balls (the exact and ball
+    views of :class:`verify.claims.model.Model`).  An :class:`Instance` has the same fields, so
+    either may be handed to the model's formulas."""
+
+    k: int
+    xi: Any
+    activation: Any
+    lam: Any
+    c: Any
+    c_hat: Any
+    gram: Any
+    scratch: bool = False
+    d: int | None = None
+    W: Any = None
+    u: Any = None
+    u_hat: Any = None
+
+    @property
+    def row_norm2(self) -> int:
+        """D = ‖w_i‖²: 1 (Assumption 1), or 0 for the scratch / GLM case."""
+        return 0 if self.scratch else 1
 
 
 @dataclass(frozen=True)
@@ -238,6 +268,23 @@ class Instance:
                                                 " (allow_nonorthogonal_u=True relaxes this, Fig. 5)"))
 
     # --- derived quantities -------------------------------------------------------
+    @property
+    def row_norm2(self) -> int:
+        """‖w_i‖² = D: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0), exact in any arithmetic."""
+        return 0 if self.scratch else 1
+
+    def numbers(self, xi=None, arith: Arithmetic | None = None) -> Numbers:
+        """The instance's numbers with G_ii = D exactly (:func:`nominal_gram`), at its ξ or at ``xi``:
+        as stored (float64 arrays), or every number converted into ``arith`` (e.g. exact balls,
+        :data:`verify.certified.balls.BALLS`, for claim hooks evaluated in ball arithmetic)."""
+        xi = self.xi if xi is None else xi
+        arrays = [self.lam, self.c, self.c_hat, nominal_gram(self), self.W, self.u, self.u_hat]
+        if arith is not None:
+            xi = arith.number(xi)
+            arrays = [None if a is None else array(arith, a) for a in arrays]
+        lam, c, c_hat, gram, W, u, u_hat = arrays
+        return Numbers(self.k, xi, self.activation, lam, c, c_hat, gram, self.scratch, self.d, W, u, u_hat)
+
     @property
     def assumption_5(self) -> bool:
         """Whether Assumption 5 (angular separation) holds for this base network."""
@@ -546,7 +593,6 @@ def save(instance: Instance, path: str | os.PathLike[str]) -> None:
     """Write ``instance`` as sorted, indented JSON: to a temporary file, then renamed."""
     path = Path(path)
     text = json.dumps(to_json(instance), sort_keys=True, indent=2) + "\n"
-    from verify.files import write_atomic
 
     try:
         write_atomic(path, text)
@@ -643,11 +689,8 @@ __all__ = [
 
 
 def nominal_row_norm2(instance) -> float:
-    """‖w_i‖²: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0).
-
-    Lives here, not in :mod:`verify.population`, so that the population and series
-    modules both read it without importing each other."""
-    return 0.0 if getattr(instance, "scratch", False) else 1.0
+    """‖w_i‖² as a float: 1 by Assumption 1, 0 for the scratch / GLM case (W = 0)."""
+    return float(instance.row_norm2)
 
 
 def nominal_gram(instance) -> np.ndarray:

@@ -24,7 +24,7 @@ level m−1.  The per-coefficient error estimate is mpmath's extrapolation
 two level differences), floored by the accumulated rounding error.  The
 integration stops when every estimate is below 10^-(dps+2).
 
-Exact values are used instead wherever :mod:`verify.hermite_exact` has a
+Exact values are used instead wherever :mod:`verify.model.hermite_exact` has a
 closed form (``method="auto"``).
 """
 
@@ -37,9 +37,16 @@ from dataclasses import dataclass
 
 import mpmath
 from mpmath.calculus.quadrature import TanhSinh
+from tqdm import tqdm
 
-from verify.errors import ConvergenceError, InvalidParameterError
-from verify.quadrature import GUARD_DIGITS, extrapolated_error, integration_intervals
+from verify.base import cache
+from verify.base.budget import guarded
+from verify.base.errors import ConvergenceError, InvalidParameterError
+from verify.base.expressions import parse_expression
+from verify.base.validation import count
+from verify.model.activations import Activation, get_activation
+from verify.model.hermite_exact import exact_coefficients
+from verify.model.quadrature import GUARD_DIGITS, extrapolated_error, integration_intervals
 
 MIN_DPS = 15
 TARGET_EXTRA_DIGITS = 2  # stop when every error estimate is below 10^-(dps+2)
@@ -73,14 +80,12 @@ class HermiteCoefficients:
 
 def validate_terms(terms) -> int:
     """A number of coefficients: an integer >= 1 within the ``terms`` size limit."""
-    from verify.validation import count
 
     return count("terms", terms, limit="terms")
 
 
 def validate_dps(dps) -> int:
     """Decimal digits: an integer >= MIN_DPS (double precision is the floor), within the limit."""
-    from verify.validation import count
 
     return count("dps", dps, minimum=MIN_DPS, limit="dps")
 
@@ -98,17 +103,15 @@ def hermite_coefficients(
     Parameters
     ----------
     activation:
-        A registry name, ``expr:…`` string or :class:`~verify.activations.Activation`.
+        A registry name, ``expr:…`` string or :class:`~verify.model.activations.Activation`.
     method:
         ``"exact"`` (SymPy closed form; error if none exists), ``"quadrature"``,
         or ``"auto"`` (exact where available, quadrature otherwise).
     use_cache:
-        Read and write the on-disk cache (:mod:`verify.cache`).
+        Read and write the on-disk cache (:mod:`verify.base.cache`).
     progress:
         Show a progress bar; default: only when stderr is a terminal.
     """
-    from verify import cache
-    from verify.activations import Activation, get_activation
 
     terms = validate_terms(terms)
     dps = validate_dps(dps)
@@ -123,10 +126,8 @@ def hermite_coefficients(
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     result = None
     if method in ("auto", "exact"):
-        from verify.hermite_exact import exact_coefficients
 
         if act.name.startswith("expr:"):
-            from verify.budget import guarded
 
             # Untrusted text: SymPy's simplify and expand run under the time and memory guard.
             exact = guarded(f"activation {act.name!r}", exact_coefficients, act, terms)
@@ -168,7 +169,7 @@ def _to_payload(c: HermiteCoefficients) -> dict:
     return payload
 
 
-#: Largest |mu_p| a cache entry may hold: mu_p^2 <= E[sigma^2] <= verify.activations.MAX_SECOND_MOMENT.
+#: Largest |mu_p| a cache entry may hold: mu_p^2 <= E[sigma^2] <= verify.model.activations.MAX_SECOND_MOMENT.
 MAX_COEFFICIENT = 1e50
 
 
@@ -191,7 +192,6 @@ def _from_payload(p: dict, activation: str, dps: int, terms: int) -> HermiteCoef
     exact = None
     if "exact" in p:
         # Cache files are data, not code: exact values go through the whitelist parser.
-        from verify.expressions import parse_expression
 
         exact = tuple(parse_expression(e, variables={}, what="cached exact Hermite coefficient",
                                        max_integer_digits=EXACT_INTEGER_DIGITS) for e in p["exact"])
@@ -215,7 +215,6 @@ def quadrature_coefficients(
     ConvergenceError
         If the estimates have not reached 10^-(dps+2) at ``max_degree``.
     """
-    from tqdm import tqdm
 
     target_exp10 = -(dps + TARGET_EXTRA_DIGITS)
     if progress is None:

@@ -28,15 +28,22 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
+import mpmath
 import numpy as np
+import sympy
+from scipy.special import erf, expit, ndtr
+from sympy.calculus.singularities import singularities
 
-from verify.errors import (
+from verify.base.budget import guarded, guarded_if_forced
+from verify.base.errors import (
     ActivationScaleError,
     MalformedExpressionError,
     NotSquareIntegrableError,
     UnknownActivationError,
     VerifyInputError,
 )
+from verify.base.expressions import parse_expression
+from verify.model.polynomials import normalized_hermite
 
 EXPR_PREFIX = "expr:"
 HERMITE_DEGREES = range(1, 9)
@@ -45,7 +52,6 @@ ArrayFunction = Callable[[np.ndarray], np.ndarray]
 
 
 def _symbol():
-    import sympy
 
     return sympy.Symbol("x", real=True)
 
@@ -69,7 +75,6 @@ def _abs_prime(x):
 
 
 def _sigmoid(x):
-    from scipy.special import expit
 
     return expit(x)
 
@@ -86,7 +91,6 @@ def _tanh_prime(x):
 
 
 def _erf(x):
-    from scipy.special import erf
 
     return erf(x)
 
@@ -101,13 +105,11 @@ def _softplus(x):
 
 
 def _gelu(x):
-    from scipy.special import ndtr
 
     return x * ndtr(x)
 
 
 def _gelu_prime(x):
-    from scipy.special import ndtr
 
     return ndtr(x) + x * np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi)
 
@@ -129,11 +131,8 @@ def _one(x):
 
 
 def _normalized_hermite(p: int, x):
-    """h_p(x) = He_p(x)/√p! by the three-term recurrence (stable for all x)."""
-    h_prev, h = np.zeros_like(x), np.ones_like(x)
-    for q in range(p):
-        h_prev, h = h, (x * h - math.sqrt(q) * h_prev) / math.sqrt(q + 1)
-    return h
+    """h_p(x) = He_p(x)/√p! on a NumPy array (:mod:`verify.model.polynomials`)."""
+    return normalized_hermite(p, x, np.ones_like(x))
 
 
 # --- the registry ----------------------------------------------------------------
@@ -171,7 +170,6 @@ class Activation:
     @cached_property
     def derivative_expr(self):
         """σ' as a SymPy expression (Heaviside / DiracDelta at kinks and jumps)."""
-        import sympy
 
         return sympy.diff(self.expr, self.x)
 
@@ -183,7 +181,6 @@ class Activation:
     @property
     def has_jumps(self) -> bool:
         """True when σ is discontinuous, so σ' has a Dirac mass and E[σ'²] = ∞."""
-        import sympy
 
         return self.derivative_expr.has(sympy.DiracDelta)
 
@@ -201,7 +198,6 @@ class Activation:
 
     @cached_property
     def _lambdified_numpy(self):
-        import sympy
 
         modules = [{"Heaviside": lambda t, h0=0.5: np.heaviside(t, h0)}, "scipy", "numpy"]
         return (
@@ -222,8 +218,6 @@ class Activation:
 
 
 def _lambdify_mpmath(x, expr):
-    import mpmath
-    import sympy
 
     def heaviside(t, h0=0.5):
         return mpmath.mpf(1) if t > 0 else (mpmath.mpf(0) if t < 0 else mpmath.mpf(h0))
@@ -240,15 +234,13 @@ def _lambdify_mpmath(x, expr):
 
 
 def _parse(source: str, name: str):
-    """σ from untrusted text: the whitelist parser of :mod:`verify.expressions`, never ``eval``."""
-    from verify.expressions import parse_expression
+    """σ from untrusted text: the whitelist parser of :mod:`verify.base.expressions`, never ``eval``."""
 
     return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 
 
 def _kinks(expr, x) -> tuple:
     """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
-    import sympy
 
     candidates = []
     for node in sympy.preorder_traversal(expr):
@@ -282,8 +274,6 @@ def check_square_integrable(activation: Activation) -> None:
     registered activation and every polynomial meets).  The limit is taken by
     SymPy; where SymPy cannot decide, the growth is probed numerically.
     """
-    import mpmath
-    import sympy
 
     expr, x = activation.expr, activation.x
     sing = _real_singularities(expr, x)
@@ -347,7 +337,6 @@ def _validated_expression(expr, name: str):
 
 def check_scale(activation: Activation) -> None:
     """Raise :class:`ActivationScaleError` unless E[σ(g)²] <= :data:`MAX_SECOND_MOMENT`."""
-    import mpmath
 
     f = activation.mpmath_function
     with mpmath.workdps(15):
@@ -365,8 +354,6 @@ def check_scale(activation: Activation) -> None:
 
 
 def _real_singularities(expr, x) -> list:
-    import sympy
-    from sympy.calculus.singularities import singularities
 
     try:
         sing = singularities(expr, x, sympy.S.Reals)
@@ -378,7 +365,6 @@ def _real_singularities(expr, x) -> list:
 
 
 def _numerically_decays(activation: Activation, sign: int) -> bool:
-    import mpmath
 
     with mpmath.workdps(30):
         f = activation.mpmath_function
@@ -457,7 +443,6 @@ def get_activation(name: str) -> Activation:
         source = key[len(EXPR_PREFIX) :].strip()
         if not source:
             raise MalformedExpressionError("activation 'expr:' has an empty expression")
-        from verify.budget import guarded, guarded_if_forced
 
         # Parsing is bounded by the static limits; the SymPy limits, solveset and quadrature
         # below are not, so they run in a worker under the time and memory guard.

@@ -1,6 +1,6 @@
 """A wall-clock and memory budget for untrusted symbolic work.
 
-Static limits (:mod:`verify.expressions`: text length, tree size, degree, towers, digits,
+Static limits (:mod:`verify.base.expressions`: text length, tree size, degree, towers, digits,
 magnitudes) refuse most inputs that would make SymPy or mpmath run for hours, before either
 sees them.  What they cannot foresee (a ``limit``, ``solveset``, ``simplify`` or quadrature
 that stalls on a small but unlucky expression) runs under :func:`guarded`: in a forked worker
@@ -25,8 +25,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from verify.errors import VerifyInputError
-from verify.errors import clip as _clip
+from verify.base.errors import VerifyInputError
+from verify.base.errors import clip as _clip
+from verify.base.validation import large_sizes_allowed
 
 T = TypeVar("T")
 
@@ -111,7 +112,6 @@ def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
 
     The parser's static limits make parsing cheap; once ``--force`` lifts them, the parse
     itself may build a huge tree, so it runs under the guard too."""
-    from verify.validation import large_sizes_allowed
 
     return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
 
@@ -122,6 +122,7 @@ def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
     status = 0
     try:
         try:
+            # lazy: POSIX only; the guard runs without a memory limit where it is missing
             import resource
 
             limit = _address_space() + memory

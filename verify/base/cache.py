@@ -18,7 +18,7 @@ served from an entry an older release wrote.  Anything else (a torn or
 truncated file, JSON of the wrong type, an altered digit, an older schema, a payload the
 caller cannot read) is a miss: the caller recomputes and :func:`store` rewrites the entry,
 so a damaged cache heals itself and never changes a result.  Writes are atomic
-(:func:`verify.files.write_atomic`).
+(:func:`verify.base.files.write_atomic`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
+
+from verify.base.files import write_atomic
 
 CACHE_ENV = "VERIFY_CACHE_DIR"
 #: Bump when the stored payload changes meaning; entries of another version are misses.
@@ -46,6 +48,7 @@ def cache_dir() -> Path:
     override = os.environ.get(CACHE_ENV)
     if override:
         return Path(override)
+    # lazy: only when no VERIFY_CACHE_DIR override is set
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("verify"))
@@ -58,6 +61,7 @@ def _canonical(value: Any) -> str:
 def _package_version() -> str:
     """The installed package's version, from its metadata (importing ``verify`` itself from here
     would close an import cycle: the package's __init__ reaches the claims, which use the cache)."""
+    # lazy: importlib.metadata reads the installed distribution's files; only a cache write needs it
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -158,7 +162,6 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
 
 def store(kind: str, key: dict, payload: dict) -> None:
     """Atomically write ``payload`` under ``key``; an unwritable cache is skipped."""
-    from verify.files import write_atomic
 
     path = _path(kind, key)
     entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,

@@ -5,7 +5,7 @@ parameter dict that includes its own seed.  Results depend only on (function,
 params), so
 
 - the same seeds give the same results whichever executor ran them;
-- each finished task is stored in the on-disk cache (:mod:`verify.cache`, kind
+- each finished task is stored in the on-disk cache (:mod:`verify.base.cache`, kind
   ``"sweep"``) the moment it completes, and a rerun skips it: an interrupted
   sweep resumes where it stopped.
 
@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
-from verify import cache
-from verify.errors import InvalidParameterError
+from verify.base import cache
+from verify.base.errors import InvalidParameterError
 
 CACHE_KIND = "sweep"
 SWEEP_FORMAT = 1  # bump when a task function's output changes meaning
@@ -161,6 +162,7 @@ def _single_threaded_blas():
 
 def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
     try:
+        # lazy: dask is an optional extra, needed only with --scheduler
         from distributed import Client
         from distributed import as_completed as dask_completed
     except ImportError:
@@ -183,6 +185,5 @@ def _run_dask(tasks, todo, scheduler, timeout, finish) -> None:
 def _bar(total: int, progress: bool):
     if not progress or total == 0 or not sys.stderr.isatty():
         return None
-    from tqdm import tqdm
 
     return tqdm(total=total, unit="run", file=sys.stderr, leave=False)

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from verify.errors import InvalidParameterError, VerifyInputError
+from verify.base.errors import InvalidParameterError, VerifyInputError
 
 
 class SizeLimitError(InvalidParameterError):
@@ -73,7 +73,7 @@ def within_limit(name: str, value: int, error: type[VerifyInputError] = SizeLimi
     if value > limit and not _ALLOW_LARGE.get():
         cls = error if issubclass(error, SizeLimitError) else SizeLimitError
         raise cls(f"{name} = {value} exceeds the limit {limit} ({reason}); "
-                  "pass --force (or use verify.validation.allow_large_sizes()) to run it anyway")
+                  "pass --force (or use verify.base.validation.allow_large_sizes()) to run it anyway")
     return value
 
 

@@ -1,11 +1,11 @@
 r"""Vectorised float64 dual kernels K_σ(ρ) and K'_σ(ρ) for the population formulas.
 
-The high-precision references are in :mod:`verify.kernels`; this module is the
+The high-precision references are in :mod:`verify.model.kernels`; this module is the
 fast path that the population loss and h(m) evaluate on k×k×(number of m)
 arrays.  Two engines, chosen per activation:
 
 ``closed``
-    The SymPy closed form of :func:`verify.kernels.closed_form`, lambdified with
+    The SymPy closed form of :func:`verify.model.kernels.closed_form`, lambdified with
     NumPy (relu, abs, erf, every polynomial).  Exact up to float64 rounding.
 ``series``
     Σ_{p<N} μ_p² ρ^p (and Σ p μ_p² ρ^{p−1}) with μ_p from the cached Hermite
@@ -20,8 +20,13 @@ from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
+import sympy
 
-from verify.errors import ConvergenceError
+from verify.base.errors import ConvergenceError
+from verify.model.activations import Activation, get_activation
+from verify.model.diagnostics import parseval_check
+from verify.model.hermite import hermite_coefficients
+from verify.model.kernels import closed_form
 
 DEFAULT_TOLERANCE = 1e-14  # absolute, on K and K' (float64 rounding of O(1) values is ~1e-16)
 SERIES_DPS = 30
@@ -54,7 +59,6 @@ def fast_kernel(activation, tolerance: float = DEFAULT_TOLERANCE) -> FastKernel:
     ρ is clipped to [−1, 1]: correlations computed in float64 can exceed 1 by an ulp,
     where the closed forms (√(1−ρ²), acos ρ) would return NaN.
     """
-    from verify.activations import Activation, get_activation
 
     act = activation if isinstance(activation, Activation) else get_activation(activation)
     key = (act.name, tolerance)
@@ -64,9 +68,7 @@ def fast_kernel(activation, tolerance: float = DEFAULT_TOLERANCE) -> FastKernel:
 
 
 def _build(act, tolerance: float) -> FastKernel:
-    import sympy
 
-    from verify.kernels import closed_form
 
     k_expr = closed_form(act)
     if k_expr is not None:
@@ -78,7 +80,6 @@ def _build(act, tolerance: float) -> FastKernel:
 
 
 def _vectorised(rho, expr):
-    import sympy
 
     f = sympy.lambdify(rho, expr, modules="numpy")
 
@@ -89,8 +90,6 @@ def _vectorised(rho, expr):
 
 
 def _series(act, tolerance: float) -> FastKernel:
-    from verify.diagnostics import parseval_check
-    from verify.hermite import hermite_coefficients
 
     if act.has_jumps:
         raise ConvergenceError(

@@ -20,7 +20,7 @@ walked node by node.  The walk admits
 and builds the SymPy expression itself from those nodes.  Anything else
 (attribute access, subscripts, lambdas, comprehensions, keyword arguments,
 underscore names, non-ASCII identifiers, which Python would NFKC-normalise)
-is refused with :class:`~verify.errors.MalformedExpressionError` naming the
+is refused with :class:`~verify.base.errors.MalformedExpressionError` naming the
 construct.  Sizes are bounded before SymPy sees anything, so no input can make
 the parser hang: text length, nesting depth, node count, exponents and integer
 literal sizes all have limits (constants below, each with its reason).
@@ -35,8 +35,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import NoReturn
 
-from verify.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
-from verify.errors import clip as _clip
+import mpmath
+import sympy
+
+from verify.base.errors import ExpressionLimitError, MalformedExpressionError, VerifyInputError
+from verify.base.errors import clip as _clip
+from verify.base.validation import large_sizes_allowed
 
 # A paper's formula fits in a few hundred characters; 2000 leaves room and keeps
 # ast.parse and the walk below well under a millisecond per node.
@@ -58,7 +62,7 @@ MAX_INTEGER_ARGUMENT = 100
 
 # Static limits on the *built* SymPy tree, checked node by node as the walk builds it, so that
 # nothing SymPy later expands, integrates or simplifies can be large.  ``--force``
-# (verify.validation.allow_large_sizes) lifts these four; the guard of verify.budget still applies.
+# (verify.base.validation.allow_large_sizes) lifts these four; the guard of verify.base.budget still applies.
 #: SymPy nodes: hermite_prob(100, hermite_prob(100, x)) is a few hundred characters but would
 #: be thousands of nodes; a paper's formula is a few hundred.
 MAX_TREE_SIZE = 5000
@@ -96,7 +100,6 @@ class Function:
 
 
 def _sympy_functions() -> dict[str, Function]:
-    import sympy
 
     one = {name: Function(getattr(sympy, name), 1) for name in (
         "exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
@@ -117,7 +120,6 @@ def activation_functions() -> dict[str, Function]:
 
 
 def standard_constants() -> dict[str, object]:
-    import sympy
 
     return {"pi": sympy.pi, "E": sympy.E}
 
@@ -209,7 +211,6 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
 
 
 def _forced() -> bool:
-    from verify.validation import large_sizes_allowed
 
     return large_sizes_allowed()
 
@@ -248,7 +249,6 @@ def _check_text(text: str, what: str) -> None:
 
 
 def _check_finite(expr, text: str, what: str) -> None:
-    import sympy
 
     if isinstance(expr, sympy.Basic) and expr.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
         raise MalformedExpressionError(f"{what}: {_clip(text)!r} is not finite (it simplifies to "
@@ -305,7 +305,6 @@ class _Walker:
         self.fail(f"{construct} not allowed")
 
     def constant(self, node: ast.Constant):
-        import sympy
 
         value = node.value
         if isinstance(value, bool) or value is None or value is Ellipsis:
@@ -386,7 +385,6 @@ class _Walker:
 
     def measure(self, expr) -> tuple[int, int, int]:
         """(SymPy nodes, a bound on the total degree after expansion, exp/log tower height)."""
-        import sympy
 
         known = self.measures.get(expr)
         if known is not None:
@@ -422,7 +420,6 @@ class _Walker:
 
     def check_budget(self, result) -> None:
         """The static limits on what SymPy will later expand, integrate or simplify."""
-        import sympy
 
         if not isinstance(result, sympy.Basic):
             return
@@ -457,7 +454,6 @@ class _Walker:
 
     def check_magnitude(self, value) -> None:
         """|value| <= 10**MAX_CONSTANT_LOG10; safe to evaluate because its parts already passed."""
-        import mpmath
 
         try:
             with mpmath.workdps(15):
@@ -484,7 +480,6 @@ class _Walker:
                                f"1e{MAX_CONSTANT_LOG10} in magnitude)")
 
     def check_size(self, result) -> None:
-        import sympy
 
         # Products and powers of powers merge exponents (x**60 * x**60 = x**120): check the result.
         if isinstance(result, sympy.Pow) and result.exp.is_Number and abs(result.exp) > MAX_EXPONENT \
