@@ -25,9 +25,18 @@ def test_fast_verdicts(check_id, verdict):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("check_id", ["lemma-6", "proposition-7", "lemma-8", "eq-13"])
+@pytest.mark.parametrize("check_id", ["proposition-7", "lemma-8", "eq-13"])
 def test_measured_verdicts(check_id):
     assert run(check_id).verdict in (Verdict.CONSISTENT, Verdict.HOLDS)
+
+
+@pytest.mark.slow
+def test_lemma_6_fails_as_printed_with_a_verified_correction():
+    """With the paper's own λ = (1/k)1 the printed bound fails at the 90 % quantile (as printed:
+    the proof's constant is λ-dependent); the correction is verified on the same draws."""
+    outcome = run("lemma-6")
+    assert outcome.verdict is Verdict.FAILS, outcome.evidence
+    assert outcome.counterexample and outcome.correction and outcome.correction_verified
 
 
 def test_even_odd_corrected_display_holds(monkeypatch):

@@ -153,13 +153,17 @@ def test_claim_gets_the_verdict_of_its_check_in_under_30_cpu_seconds(check_id, r
 @pytest.mark.parametrize("check_id", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CHECKS else c
                                       for c in sorted(DOGFOOD)])
 def test_claim_agrees_with_the_hand_written_check_run_now(check_id, results):
-    """The claim never contradicts the check; it may be weaker (inconclusive where the check, with
-    its own proof or search, decides), never the other way round."""
+    """The claim never contradicts the check.  It may be weaker (inconclusive where the check, with
+    its own proof or search, decides), and a claim proved on its configurations may hold where the
+    check is only consistent because its scope is a proxy (Prop. 4: the series identity proved
+    exactly up to a degree, measured beyond it); a fail on one side is a fail on the other."""
     from verify.checks import run_check
 
     claimed, checked = results[check_id][1]["verdict"], run_check(check_id).verdict.value
     if claimed == "inconclusive":
         assert checked in ("holds", "consistent", "inconclusive")
+    elif claimed in ("holds", "consistent"):
+        assert checked in ("holds", "consistent")
     else:
         assert claimed == checked
 
