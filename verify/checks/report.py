@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
+from verify.paper.ledger import coverage_table
 from verify.verdict import FailureKind
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
@@ -81,10 +82,22 @@ def _failure_section(r: Result, seed: int) -> list[str]:
     return lines + [f"- **Rerun:** `verify check --only {r.check.id} --seed {seed}`", ""]
 
 
+def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
+    """check id -> (verdict, basis) of a run, for the ledger's coverage."""
+    return {r.check.id: (r.verdict, str(r.outcome.basis) if r.outcome and r.outcome.basis else None)
+            for r in results}
+
+
 def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     lines = ["# verify check report", "", f"Seed {seed}, {'full' if full else 'quick'} run.", ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
+    lines += ["", "## Coverage of the paper's displays", "",
+              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.toml): decided "
+              "by a check of this run (holds, fails or consistent), not decided (its check was "
+              "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
+              "restatement or prose), or missing (a computable relation not yet checked).", "",
+              coverage_table(verdicts(results))]
     lines += ["", "## Statements that fail", ""]
     failing = [r for r in results if r.verdict == "fails"]
     if not failing:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_atomic
 from verify.checks import load_all, resolve
-from verify.checks.report import line, summary, to_json_text, to_markdown
+from verify.checks.report import line, summary, to_json_text, to_markdown, verdicts
 from verify.checks.runner import run_checks
 from verify.cli.arguments import seed
+from verify.paper.ledger import coverage_table
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
 #: that rerunning one check from the report never overwrites the report it came from.
@@ -34,6 +35,9 @@ def add_parser(sub) -> None:
                    help="Markdown report (default report.md; report.partial.md with --only)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--coverage", action="store_true",
+                   help="also print, per part of the paper, how many displayed equations are decided, "
+                   "not decidable (with the kind) or missing (verify/paper/ledger.toml)")
     p.set_defaults(run=run)
 
 
@@ -59,6 +63,9 @@ def run(args) -> int:
     write_atomic(json_path, to_json_text(results, args.seed, args.full))
     write_atomic(md_path, to_markdown(results, args.seed, args.full))
     print("\n" + summary(results))
+    if args.coverage:
+        print("\nCoverage of the paper's displayed equations (verify/paper/ledger.toml):\n")
+        print(coverage_table(verdicts(results)))
     print(f"Reports: {json_path} and {md_path}" + ("  (partial run: the full reports are untouched)"
                                                    if args.only and not (args.json or args.markdown) else ""))
     crashed = [r.check.id for r in results if r.crashed]
