@@ -84,3 +84,22 @@ def test_bench_quick_reports_ratios(tmp_path, monkeypatch):
     assert rows[0]["activation"] == "tanh"
     assert rows[0]["speedup"] > 0
     assert float(rows[0]["max_abs_difference"]) < 1e-25
+
+
+@pytest.mark.parametrize("ratio, status", [(1.5, 0), (2.5, 1)])
+def test_bench_exits_1_when_a_target_is_missed(monkeypatch, capsys, ratio, status):
+    """A missed target is a failure the exit status carries, named on stderr (it used to print
+    the miss and exit 0).  --quick prints ratios at smoke-test sizes without judging them."""
+    import types
+
+    from verify import bench
+
+    fake = types.SimpleNamespace(run=lambda quick: {"name": "fake", "rows": [
+        {"benchmark": "step / unavoidable work", "ratio": ratio, "target": "<= 2"},
+        {"benchmark": "speed-up", "ratio": 40.0, "target": ">= 30"},
+        {"benchmark": "untargeted", "ratio": 7.0, "target": ""}]})
+    monkeypatch.setitem(bench.BENCHMARKS, "fake", fake)
+    assert main(["bench", "--only", "fake"]) == status
+    err = capsys.readouterr().err
+    assert ("target missed: fake: step / unavoidable work = 2.5 (target <= 2)" in err) == bool(status)
+    assert main(["bench", "--only", "fake", "--quick"]) == 0

@@ -1,10 +1,16 @@
-"""``verify bench [--only NAME ...] [--quick] [--json FILE]``: side-by-side ratios."""
+"""``verify bench [--only NAME ...] [--quick] [--json FILE]``: side-by-side ratios.
+
+Each row with a ``target`` (``<= 2``, ``>= 30``) is judged: the command exits 1 and names the
+rows whose ratio misses its target.  The targets are stated for the full sizes; ``--quick``
+(smoke-test sizes) prints the ratios without judging them."""
 
 from __future__ import annotations
 
 import json
+import operator
 import os
 import platform
+import sys
 
 import numpy as np
 
@@ -32,7 +38,28 @@ def run(args) -> int:
         _print_table(outcome)
     if json_path is not None:
         write_atomic(json_path, json.dumps(results, indent=2, sort_keys=True) + "\n")
-    return 0
+    if args.quick:
+        print("(--quick: smoke-test sizes; the targets are judged at full size only)")
+        return 0
+    missed = [f"{outcome['name']}: {row.get('benchmark', '?')} = {row['ratio']} (target {row['target']})"
+              for outcome in outcomes for row in outcome["rows"] if not meets_target(row)]
+    for text in missed:
+        sys.stderr.write(f"verify bench: target missed: {text}\n")
+    return 1 if missed else 0
+
+
+_COMPARE = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
+
+
+def meets_target(row: dict) -> bool:
+    """Whether a row's ratio meets its target (``"<= 2"``, ``">= 30"``); rows without one pass."""
+    target = row.get("target")
+    if not target:
+        return True
+    op, _, bound = str(target).strip().partition(" ")
+    if op not in _COMPARE:
+        raise ValueError(f"benchmark target {target!r} is not '<= x' or '>= x'")
+    return _COMPARE[op](float(row["ratio"]), float(bound))
 
 
 def _machine() -> dict:
