@@ -103,3 +103,17 @@ def test_bench_exits_1_when_a_target_is_missed(monkeypatch, capsys, ratio, statu
     err = capsys.readouterr().err
     assert ("target missed: fake: step / unavoidable work = 2.5 (target <= 2)" in err) == bool(status)
     assert main(["bench", "--only", "fake", "--quick"]) == 0
+
+
+def test_every_command_has_a_description_and_no_sphinx_markup():
+    """`verify COMMAND --help` reads as text: a description, and no :mod:/:func: roles or
+    ``literals`` leaking from the docstrings it is built from."""
+    import argparse
+
+    from verify.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name, parser in sub.choices.items():
+        assert parser.description, name
+        text = parser.format_help()
+        assert not any(role in text for role in (":mod:", ":func:", ":class:", ":data:", "``")), name

@@ -22,7 +22,13 @@ from verify.cli.arguments import positive_int
 
 def add_parser(sub) -> None:
     p = sub.add_parser("calibrate", help="run the calibration corpus (statements of known truth) and print "
-                                         "the confusion matrix truth x verdict")
+                                         "the confusion matrix truth x verdict",
+                       description="Decide every statement of the calibration corpus (tests/calibration/"
+                       "corpus/*.toml: true and barely-false statements of known truth) with verify claim "
+                       "and print the confusion matrix truth x verdict; --checks also perturbs every "
+                       "check's claimed_* hook by factors 1 + 10^-j and reruns it.  Exit 1 when a false "
+                       "statement (or a perturbed hook) holds or is consistent, a true one fails, or "
+                       "fewer than 90 % of the true statements are decided.")
     p.add_argument("--corpus", default=None, metavar="DIR",
                    help="directory of corpus .toml files "
                         "(default: tests/calibration/corpus of this checkout)")

@@ -10,7 +10,10 @@ from verify.derive import stale, write_all
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("derive", help="regenerate derivations/ (Markdown + LaTeX)")
+    p = sub.add_parser("derive", help="regenerate derivations/ (Markdown + LaTeX)",
+                       description="Regenerate the SymPy derivations (h = -dPhi/dm, Proposition 4's series, "
+                       "the dual kernels, the lazy and GLM limits...) as Markdown with LaTeX under "
+                       "derivations/; --check regenerates in memory and exits 1 naming stale files.")
     p.add_argument("--out", default="derivations", help="output directory (default: derivations)")
     p.add_argument("--check", action="store_true",
                    help="regenerate in memory and exit 1 naming the files that would change")

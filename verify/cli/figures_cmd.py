@@ -2,8 +2,8 @@
 [--scheduler ADDRESS] --out DIR``.
 
 Regenerates the paper's figures (Appendix B) and the scaling experiment: NAME.png,
-NAME.csv and NAME.json per figure (NAME.paper.* under the paper setup, see
-:mod:`verify.figures.runner`), and prints each figure's claims with their verdicts.
+NAME.csv and NAME.json per figure (NAME.paper.* under the paper setup, as
+verify/figures/runner.py writes them), and prints each figure's claims with their verdicts.
 Exit 0 when every claim holds or is reported as not reproduced at this size (with its
 evidence in the JSON); 1 when any other claim fails (a regression); 2 for bad arguments.
 """
