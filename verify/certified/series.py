@@ -18,6 +18,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.hermite import certified_hermite_coefficients
 from verify.certified.kernels import SERIES_TERMS, certified_second_moment
 from verify.model.geometry import pair_geometry
+from verify.model.instance import as_numbers
 from verify.model.series import HSeries, series_from
 
 
@@ -26,7 +27,7 @@ def h_series_balls(instance, terms: int, dps: int = 30, s_terms: int | None = No
 
     μ_p are computed to at least as many terms as the certified series kernels use, so the
     cache entry is shared."""
-    numbers = instance.numbers() if hasattr(instance, "numbers") else instance
+    numbers = as_numbers(instance)
     s_terms = 4 * terms + 40 if s_terms is None else s_terms
     p_max = terms + s_terms
     mu = certified_hermite_coefficients(numbers.activation, max(p_max + 1, SERIES_TERMS), dps).balls

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from verify.model.arithmetic import FLOAT64, Arithmetic, array, overlap_axis
+from verify.model.arithmetic import FLOAT64, Arithmetic, array, entrywise, overlap_axis
 from verify.model.instance import Numbers
 
 
@@ -72,20 +72,11 @@ def row_norms2(row_norm2, xi2, c: np.ndarray) -> np.ndarray:
 
 def row_norms(arith: Arithmetic, row_norm2, xi2, c: np.ndarray) -> np.ndarray:
     """n_i = √(D + ξ² c_i²)."""
-    return _sqrt(arith, row_norms2(row_norm2, xi2, c))
-
-
-def _sqrt(arith: Arithmetic, values: np.ndarray) -> np.ndarray:
-    if not arith.objects:
-        return np.sqrt(values)
-    out = np.empty(np.shape(values), dtype=object)
-    for index, value in np.ndenumerate(values):
-        out[index] = arith.sqrt(value)
-    return out
+    return entrywise(arith, arith.sqrt, row_norms2(row_norm2, xi2, c))
 
 
 def _self_overlaps(arith: Arithmetic, gram: np.ndarray, xi2, c: np.ndarray, squares: np.ndarray):
-    rho = (gram + xi2 * np.outer(c, c)) / _sqrt(arith, np.outer(squares, squares))
+    rho = (gram + xi2 * np.outer(c, c)) / entrywise(arith, arith.sqrt, np.outer(squares, squares))
     for i in range(len(c)):
         rho[i, i] = arith.number(1)
     return rho
@@ -108,7 +99,7 @@ def pair_geometry(numbers: Numbers, arith: Arithmetic = FLOAT64) -> PairGeometry
         gram=gram,
         products=np.outer(c, c_hat),
         scaled=xi2 * np.outer(c, c_hat),
-        norms=_sqrt(arith, np.outer(squares, squares_hat)),
+        norms=entrywise(arith, arith.sqrt, np.outer(squares, squares_hat)),
         teacher=_self_overlaps(arith, gram, xi2, c, squares),
         student=_self_overlaps(arith, gram, xi2, c_hat, squares_hat),
     )

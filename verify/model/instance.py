@@ -139,6 +139,12 @@ class Numbers:
         return 0 if self.scratch else 1
 
 
+def as_numbers(instance) -> Numbers:
+    """The numbers of an :class:`Instance` (:meth:`Instance.numbers`), or ``instance`` itself when it
+    already is a :class:`Numbers` view."""
+    return instance.numbers() if isinstance(instance, Instance) else instance
+
+
 @dataclass(frozen=True)
 class Instance:
     """One fine-tuning problem: base network (λ, W), teacher (c, u), student (ĉ, û), scale ξ.

@@ -49,7 +49,7 @@ from verify.model.arithmetic import FLOAT64, MPMATH, Arithmetic, entrywise, pair
 from verify.model.fast_kernels import fast_kernel
 from verify.model.geometry import PairGeometry, pair_geometry
 from verify.model.hermite import GUARD_DIGITS, hermite_coefficients, validate_dps
-from verify.model.instance import Numbers
+from verify.model.instance import Numbers, as_numbers
 from verify.model.kernels import closed_form
 from verify.model.quadrature import gaussian_expectation
 from verify.model.series import h_series
@@ -113,9 +113,9 @@ class Population:
         return self._self_sum(error, weights) + 2 * self._cross_sum(error, weights, m)
 
 
-def population(instance, xi=None) -> Population:
+def population(instance) -> Population:
     """The float64 :class:`Population` of an instance (or of its :class:`Numbers`)."""
-    numbers = instance.numbers(xi) if hasattr(instance, "numbers") else instance
+    numbers = as_numbers(instance)
     return Population(numbers, FLOAT64, fast_kernel(numbers.activation))
 
 
@@ -170,7 +170,7 @@ class _PreciseKernel:
 def _precise_numbers(instance, m, dps: int):
     dps = validate_dps(dps)
     m_value = float(validate_overlap(m))
-    numbers = instance.numbers() if hasattr(instance, "numbers") else instance
+    numbers = as_numbers(instance)
     return numbers, dps, m_value
 
 

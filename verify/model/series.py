@@ -44,6 +44,7 @@ from verify.model.arithmetic import MPMATH, Arithmetic
 from verify.model.diagnostics import parseval_check
 from verify.model.geometry import PairGeometry, pair_geometry
 from verify.model.hermite import GUARD_DIGITS, hermite_coefficients, validate_dps, validate_terms
+from verify.model.instance import as_numbers
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) ->
     terms = validate_terms(terms)
     dps = validate_dps(dps)
     s_terms = validate_terms(4 * terms + 40 if s_terms is None else s_terms)
-    numbers = instance.numbers() if hasattr(instance, "numbers") else instance
+    numbers = as_numbers(instance)
     act = get_activation(numbers.activation)
     if act.has_jumps:
         raise InvalidParameterError(
