@@ -28,21 +28,42 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> int:
     from verify.figures.summary import summarize
-    from verify.readme import FIGURE_SUMMARIES, REGION_SUMMARIES, block, figures_block, regions_block, replace_block
+    from verify.readme import (
+        FIGURE_SUMMARIES,
+        REGION_SUMMARIES,
+        block,
+        figures_block,
+        regions_block,
+        replace_block,
+    )
     from verify.regions.summary import summarize as summarize_regions
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for tier in ("quick", "full"):
-        parser.add_argument(f"--{tier}", metavar="DIR",
-                            help=f"a `verify figures --{tier} --setup both` output directory")
-        parser.add_argument(f"--regions-{tier}", metavar="DIR", help=f"a `verify regions --{tier}` output directory")
+        parser.add_argument(
+            f"--{tier}", metavar="DIR", help=f"a `verify figures --{tier} --setup both` output directory"
+        )
+        parser.add_argument(
+            f"--regions-{tier}", metavar="DIR", help=f"a `verify regions --{tier}` output directory"
+        )
     parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 if stale")
     args = parser.parse_args()
     stale = []
-    runs = [(tier, getattr(args, tier), summarize, FIGURE_SUMMARIES[tier], FULL_EVIDENCE, "*.json")
-            for tier in ("quick", "full")]
-    runs += [(tier, getattr(args, f"regions_{tier}"), summarize_regions, REGION_SUMMARIES[tier],
-              REGION_EVIDENCE, "regions.*.json") for tier in ("quick", "full")]
+    runs = [
+        (tier, getattr(args, tier), summarize, FIGURE_SUMMARIES[tier], FULL_EVIDENCE, "*.json")
+        for tier in ("quick", "full")
+    ]
+    runs += [
+        (
+            tier,
+            getattr(args, f"regions_{tier}"),
+            summarize_regions,
+            REGION_SUMMARIES[tier],
+            REGION_EVIDENCE,
+            "regions.*.json",
+        )
+        for tier in ("quick", "full")
+    ]
     for tier, directory, reduce, target, evidence, pattern in runs:
         if directory is None:
             continue

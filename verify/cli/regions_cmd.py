@@ -32,22 +32,44 @@ def _workers(text: str) -> int:
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("regions", help="figure claims over many instances and step grids: where each holds",
-                       description=__doc__.split("\n\n")[1])
+    p = sub.add_parser(
+        "regions",
+        help="figure claims over many instances and step grids: where each holds",
+        description=__doc__.split("\n\n")[1],
+    )
     tier = p.add_mutually_exclusive_group()
-    tier.add_argument("--quick", dest="quick", action="store_true", default=True,
-                      help="k = 10, d = 100, 20 instances (default; about a minute on 2 cores)")
-    tier.add_argument("--full", dest="quick", action="store_false",
-                      help="k = 20, d = 400, 24 instances, a denser grid (about 15 minutes on 2 cores)")
-    p.add_argument("--only", nargs="+", metavar="STUDY", default=None,
-                   help=f"only these studies ({', '.join(STUDIES)})")
-    p.add_argument("--workers", type=_workers, default=None,
-                   help="local processes (default: every core; 1 runs in-process, the SGD chains then "
-                        "on threads)")
-    p.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
-                   help="dask.distributed scheduler (tcp://host:port); default: local processes")
-    p.add_argument("--timeout", type=timeout_seconds, default=10.0,
-                   help="seconds to wait for the scheduler (default 10)")
+    tier.add_argument(
+        "--quick",
+        dest="quick",
+        action="store_true",
+        default=True,
+        help="k = 10, d = 100, 20 instances (default; about a minute on 2 cores)",
+    )
+    tier.add_argument(
+        "--full",
+        dest="quick",
+        action="store_false",
+        help="k = 20, d = 400, 24 instances, a denser grid (about 15 minutes on 2 cores)",
+    )
+    p.add_argument(
+        "--only", nargs="+", metavar="STUDY", default=None, help=f"only these studies ({', '.join(STUDIES)})"
+    )
+    p.add_argument(
+        "--workers",
+        type=_workers,
+        default=None,
+        help="local processes (default: every core; 1 runs in-process, the SGD chains then on threads)",
+    )
+    p.add_argument(
+        "--scheduler",
+        type=scheduler_address,
+        default=None,
+        metavar="ADDRESS",
+        help="dask.distributed scheduler (tcp://host:port); default: local processes",
+    )
+    p.add_argument(
+        "--timeout", type=timeout_seconds, default=10.0, help="seconds to wait for the scheduler (default 10)"
+    )
     p.add_argument("--out", required=True, help="output directory")
     p.set_defaults(run=run)
 
@@ -61,19 +83,31 @@ def run(args) -> int:
     if args.scheduler is not None:
         _check_scheduler(args.scheduler, args.timeout)
     for name in names:
-        doc = run_study(STUDIES[name], args.quick, args.out, args.scheduler, args.workers,
-                        progress=sys.stderr.isatty())
-        gaps = "; ".join(f"{fig}: median |gap| {g['median_abs_gap']:.3f} over {g['overlap_runs']} runs, "
-                         f"flow {'used' if g['flow_used'] else 'NOT used'}" for fig, g in doc["flow_gap"].items())
-        print(f"{name} ({doc['tier']}, {doc['cost']['sgd_samples']:.3g} SGD samples, {doc['cost']['wall_s']} s); "
-              f"flow against SGD: {gaps}")
+        doc = run_study(
+            STUDIES[name], args.quick, args.out, args.scheduler, args.workers, progress=sys.stderr.isatty()
+        )
+        gaps = "; ".join(
+            f"{fig}: median |gap| {g['median_abs_gap']:.3f} over {g['overlap_runs']} runs, "
+            f"flow {'used' if g['flow_used'] else 'NOT used'}"
+            for fig, g in doc["flow_gap"].items()
+        )
+        print(
+            f"{name} ({doc['tier']}, {doc['cost']['sgd_samples']:.3g} SGD samples, "
+            f"{doc['cost']['wall_s']} s); "
+            f"flow against SGD: {gaps}"
+        )
         for claim in doc["claims"]:
-            print(f"  {claim['figure']}: {claim['verdict']} [{', '.join(claim['reproduced_by'])}]: {claim['claim']}")
+            print(
+                f"  {claim['figure']}: {claim['verdict']} [{', '.join(claim['reproduced_by'])}]: "
+                f"{claim['claim']}"
+            )
             for words in claim["words"]:
                 print(f"    {words}")
             if claim["explanation"]:
                 best = claim["explanation"]["best"]
                 rho = claim["explanation"]["correlations"][best]["spearman"]
-                print(f"    best predictor of its {claim['explanation']['statistic']}: {best} "
-                      f"(Spearman {rho:+.2f})")
+                print(
+                    f"    best predictor of its {claim['explanation']['statistic']}: {best} "
+                    f"(Spearman {rho:+.2f})"
+                )
     return 0

@@ -42,12 +42,16 @@ def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
                     overlap.append(gap)
     absolute = np.abs(overlap) if overlap else np.array([math.nan])
     median = float(np.median(absolute))
-    return {"overlap_runs": len(overlap), "median_abs_gap": median,
-            "p90_abs_gap": float(np.percentile(absolute, 90)), "tolerance": FLOW_GAP_TOLERANCE,
-            "flow_used": bool(overlap) and median <= FLOW_GAP_TOLERANCE,
-            "median_gap_per_eta_d": {f"{k:.4g}": float(np.median(v)) for k, v in sorted(per_step.items())},
-            "rule": "the flow stands in for SGD below each curve's smallest SGD step only when the median "
-                    f"|t_SGD/t_flow - 1| at the two smallest SGD steps is <= {FLOW_GAP_TOLERANCE:g}"}
+    return {
+        "overlap_runs": len(overlap),
+        "median_abs_gap": median,
+        "p90_abs_gap": float(np.percentile(absolute, 90)),
+        "tolerance": FLOW_GAP_TOLERANCE,
+        "flow_used": bool(overlap) and median <= FLOW_GAP_TOLERANCE,
+        "median_gap_per_eta_d": {f"{k:.4g}": float(np.median(v)) for k, v in sorted(per_step.items())},
+        "rule": "the flow stands in for SGD below each curve's smallest SGD step only when the median "
+        f"|t_SGD/t_flow - 1| at the two smallest SGD steps is <= {FLOW_GAP_TOLERANCE:g}",
+    }
 
 
 def curve_times(curve: dict, grid: list[float], level: float, d: int, flow_used: bool) -> np.ndarray:
@@ -81,6 +85,8 @@ def outcome(claim: Claim, times: dict[str, float]) -> bool | None:
         if any(math.isnan(t) for t in values):
             return None
         return bool(claim.kind == "reach" or max(values) <= claim.bound * min(values))
+    if claim.kind in ("grows", "monotone"):
+        return _ordered(claim, values)
     first, second = times[claim.first], times[claim.second]
     if math.isinf(first):
         return False
@@ -89,12 +95,34 @@ def outcome(claim: Claim, times: dict[str, float]) -> bool | None:
     return bool(first < second)
 
 
+def _ordered(claim: Claim, values: list[float]) -> bool | None:
+    """``grows``: last >= bound x first; ``monotone``: each time >= the one before; both need
+    the first curve to reach (else every curve stuck would read as a lengthening plateau).
+    Not reaching (inf) is the longest time; an unknown (NaN) decides only when the
+    known times already fail the claim."""
+    if claim.kind == "grows":
+        first, last = values[0], values[-1]
+        if math.isinf(first):
+            return False
+        if math.isnan(first) or math.isnan(last):
+            return None
+        return bool(last >= claim.bound * first)
+    if math.isinf(values[0]):
+        return False  # nothing leaves the plateau at all: not evidence that it lengthens
+    known = [v for v in values if not math.isnan(v)]
+    if any(later < earlier for i, earlier in enumerate(known) for later in known[i + 1 :]):
+        return False  # a known later time below a known earlier one, whatever lies between
+    return None if any(math.isnan(v) for v in values) else True
+
+
 def statistic(claim: Claim, times: dict[str, float]) -> float:
     """The continuous quantity behind the claim on one instance (for the explanations): the
     spread max/min, or the second curve's time over the first's."""
     values = np.array(list(times.values()))
     if claim.kind == "sooner":
         return times[claim.second] / times[claim.first]
+    if claim.kind in ("grows", "monotone"):
+        return float(values[-1] / values[0])
     return float(np.max(values) / np.min(values))
 
 
@@ -106,8 +134,14 @@ def cell(outcomes: list[bool | None]) -> dict:
     lo = clopper_pearson(holds, n, CONFIDENCE)[0]
     hi = clopper_pearson(holds + unknown, n, CONFIDENCE)[1]
     status = "holds" if lo > 0.5 else ("fails" if hi < 0.5 else "undecided")
-    return {"holds": holds, "fails": n - holds - unknown, "unknown": unknown, "instances": n,
-            "interval": [lo, hi], "status": status}
+    return {
+        "holds": holds,
+        "fails": n - holds - unknown,
+        "unknown": unknown,
+        "instances": n,
+        "interval": [lo, hi],
+        "status": status,
+    }
 
 
 def _spearman(x: list[float], y: list[float]) -> float:
@@ -115,6 +149,8 @@ def _spearman(x: list[float], y: list[float]) -> float:
     # lazy: scipy.stats costs 0.6 s at import; only the explanations need it
     from scipy.stats import spearmanr
 
+    if len(set(x)) < 2 or len(set(y)) < 2:  # a constant has no rank correlation
+        return math.nan
     value = spearmanr(x, y).statistic
     return float(value) if np.isfinite(value) else math.nan
 
@@ -123,13 +159,21 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
     """The per-instance quantities tested as explanations of ``claim``'s statistic."""
     q, curves = run["quantities"], run["curves"]
     h0 = {label: abs(c["h0"]) for label, c in curves.items()}
-    out = {"|lambda.c|": q["lam_c"], "|lambda.c_hat|": q["lam_c_hat"],
-           "|lambda.c| |lambda.c_hat|": q["lam_c"] * q["lam_c_hat"],
-           "min |h(0)| over the curves": min(h0.values())}
+    out = {
+        "|lambda.c|": q["lam_c"],
+        "|lambda.c_hat|": q["lam_c_hat"],
+        "|lambda.c| |lambda.c_hat|": q["lam_c"] * q["lam_c_hat"],
+        "min |h(0)| over the curves": min(h0.values()),
+    }
     taus = {label: c["tau"][-1] if c["tau"][-1] is not None else math.inf for label, c in curves.items()}
-    if claim.kind == "sooner":
+    if claim.kind in ("grows", "monotone"):
+        ordered = list(taus.values())
+        out["flow time ratio last/first"] = ordered[-1] / ordered[0]
+    elif claim.kind == "sooner":
         out["flow time ratio (second/first)"] = taus[claim.second] / taus[claim.first]
-        out["residual loss of the second curve's student at m = 1"] = curves[claim.second]["frozen_residual_loss"]
+        out["residual loss of the second curve's student at m = 1"] = curves[claim.second][
+            "frozen_residual_loss"
+        ]
     else:
         out["flow time ratio max/min"] = max(taus.values()) / min(taus.values())
     return out
@@ -147,10 +191,17 @@ def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dic
         for name, value in _candidates(run, claim).items():
             cands.setdefault(name, []).append(min(value, 1e300))
     table = {name: {"spearman": _spearman(values, stats), "n": len(values)} for name, values in cands.items()}
-    ranked = sorted(table, key=lambda name: -abs(table[name]["spearman"]) if math.isfinite(
-        table[name]["spearman"]) else 0.0)
-    return {"statistic": "second/first time" if claim.kind == "sooner" else "max/min time",
-            "protocol": "tuned steps", "best": ranked[0] if ranked else None, "correlations": table}
+    ranked = sorted(
+        table,
+        key=lambda name: -abs(table[name]["spearman"]) if math.isfinite(table[name]["spearman"]) else 0.0,
+    )
+    name = {"sooner": "second/first time", "grows": "last/first time", "monotone": "last/first time"}
+    return {
+        "statistic": name.get(claim.kind, "max/min time"),
+        "protocol": "tuned steps",
+        "best": ranked[0] if ranked else None,
+        "correlations": table,
+    }
 
 
 def _eta_ranges(grid: list[float], cells: list[dict]) -> list[list[float]]:
@@ -169,8 +220,16 @@ def _eta_ranges(grid: list[float], cells: list[dict]) -> list[list[float]]:
 
 def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -> dict:
     """``runs[(xi_label, lam_shape)]`` = the instances' task results; one claim's cells and words."""
-    out = {"figure": claim.figure, "claim": claim.text, "kind": claim.kind, "bound": claim.bound,
-           "shared": {}, "tuned": {}, "tuned_steps": {}, "words": []}
+    out = {
+        "figure": claim.figure,
+        "claim": claim.text,
+        "kind": claim.kind,
+        "bound": claim.bound,
+        "shared": {},
+        "tuned": {},
+        "tuned_steps": {},
+        "words": [],
+    }
     every, rows = [], []
     for (xi_label, shape), instances in runs.items():
         if spec.figure_of(xi_label) != claim.figure:
@@ -180,7 +239,9 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         shared = [[] for _ in grid]
         tuned, steps = [], {c.label: [] for c in spec.curves}
         for run in instances:
-            times = {label: curve_times(c, grid, spec.level, d, flow_used) for label, c in run["curves"].items()}
+            times = {
+                label: curve_times(c, grid, spec.level, d, flow_used) for label, c in run["curves"].items()
+            }
             for g in range(len(grid)):
                 shared[g].append(outcome(claim, {label: t[g] for label, t in times.items()}))
             best, at_top = {}, False
@@ -197,21 +258,37 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         out["shared"][key] = {"eta_d": grid, "cells": cells, "holds_at_eta_d": _eta_ranges(grid, cells)}
         out["tuned"][key] = cell(tuned)
         out["tuned_steps"][key] = {
-            label: {"median_eta_d": float(np.median([s for s in v if s is not None])) if any(
-                s is not None for s in v) else None,
-                "at_grid_top": sum(s == grid[0] for s in v), "none": sum(s is None for s in v)}
-            for label, v in steps.items()}
+            label: {
+                "median_eta_d": float(np.median([s for s in v if s is not None]))
+                if any(s is not None for s in v)
+                else None,
+                "at_grid_top": sum(s == grid[0] for s in v),
+                "none": sum(s is None for s in v),
+            }
+            for label, v in steps.items()
+        }
         every += [o for group in shared for o in group] + tuned
         tc = out["tuned"][key]
         ranges = out["shared"][key]["holds_at_eta_d"]
-        shared_words = ("shared step: holds on most instances at eta*d in "
-                        + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)) if ranges else \
-            "shared step: holds on most instances at no grid step"
-        out["words"].append(f"{key}: tuned steps: holds on {tc['holds']}/{tc['instances']} "
-                            f"[{tc['interval'][0]:.2f}, {tc['interval'][1]:.2f}] ({tc['status']}); {shared_words}")
-    statuses = ([c["status"] for v in out["shared"].values() for c in v["cells"]],
-                [v["status"] for v in out["tuned"].values()])
-    protocols = [name for name, st in zip(("shared step", "tuned steps"), statuses, strict=True) if "holds" in st]
+        shared_words = (
+            (
+                "shared step: holds on most instances at eta*d in "
+                + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
+            )
+            if ranges
+            else "shared step: holds on most instances at no grid step"
+        )
+        out["words"].append(
+            f"{key}: tuned steps: holds on {tc['holds']}/{tc['instances']} "
+            f"[{tc['interval'][0]:.2f}, {tc['interval'][1]:.2f}] ({tc['status']}); {shared_words}"
+        )
+    statuses = (
+        [c["status"] for v in out["shared"].values() for c in v["cells"]],
+        [v["status"] for v in out["tuned"].values()],
+    )
+    protocols = [
+        name for name, st in zip(("shared step", "tuned steps"), statuses, strict=True) if "holds" in st
+    ]
     if protocols:
         verdict = "holds in a region"
     elif every and all(o is False for o in every):
@@ -220,6 +297,9 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         verdict = "fails on most instances wherever decided"
     else:
         verdict = "undecided"
-    out.update(verdict=verdict, reproduced_by=protocols or ["neither"],
-               explanation=explanations(claim, rows) if any(o is False for o in every) else None)
+    out.update(
+        verdict=verdict,
+        reproduced_by=protocols or ["neither"],
+        explanation=explanations(claim, rows) if any(o is False for o in every) else None,
+    )
     return out

@@ -16,7 +16,7 @@ import numpy as np
 
 from verify.model import instance as instances
 from verify.model.population import population
-from verify.regions.spec import HORIZON_OVER_FLOW, STUDIES, Tier
+from verify.regions.spec import HORIZON_OVER_FLOW, Curve, Tier
 from verify.simulate.drift import population_flow
 from verify.simulate.passage import Passage, run_passages, seeds_for
 
@@ -37,49 +37,70 @@ def lam_vector(shape: str, k: int, seed: int) -> np.ndarray:
 
 
 def make_instance(k: int, d: int, xi: float, activation: str, seed: int, lam_shape: str):
-    return instances.separated(k, d, xi, activation, seed=seed, quantized=False,
-                               lam=lam_vector(lam_shape, k, seed))
+    return instances.separated(
+        k, d, xi, activation, seed=seed, quantized=False, lam=lam_vector(lam_shape, k, seed)
+    )
 
 
 def _none_if_inf(x: float) -> float | None:
     return None if math.isinf(x) else float(x)
 
 
-def instance_task(study: str, tier: dict, seed: int, lam_shape: str, xi: float) -> dict:
-    """Every curve of ``study`` on instance ``seed`` with λ ``lam_shape`` at ``xi``."""
-    spec, t = STUDIES[study], Tier(**tier)
-    levels = sorted({0.5, spec.level})
+def instance_task(curves: list[dict], level: float, tier: dict, seed: int, lam_shape: str, xi: float) -> dict:
+    """Every curve (``{"label", "activation", "mode"}``) on instance ``seed`` with λ ``lam_shape``
+    at ``xi``, timed to ``level`` (and to 1/2); everything that defines the runs is a parameter,
+    so the sweep cache's key is the whole task."""
+    t = Tier(**tier)
+    levels = sorted({0.5, level})
     grid = t.grid
-    curves, jobs, where = {}, [], []
-    for curve in spec.curves:
-        inst = make_instance(t.k, t.d, xi, curve.activation, seed, lam_shape)
+    out_curves, jobs, where = {}, [], []
+    for curve in (Curve(**c) for c in curves):
+        own_xi = xi if curve.xi_over_sqrt_k is None else curve.xi_over_sqrt_k * math.sqrt(t.k)
+        inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape)
         pop = population(inst)
         h0 = float(pop.h(0.0))
         m0 = math.copysign(1.0, h0) / math.sqrt(t.d)
-        flow = population_flow(inst, m0, 1.0 if curve.mode == "joint" else 0.0, tuple(levels), TAU_MAX,
-                               rtol=1e-6)
-        tau = flow.tau[levels.index(spec.level)]
-        curves[curve.label] = {
-            "h0": h0, "m0": m0, "tau": [_none_if_inf(x) for x in flow.tau], "levels": levels,
-            "flow_m_end": flow.m_end, "frozen_residual_loss": float(pop.loss(1.0)),
-            "sgd": [None] * len(grid), "samples": [0] * len(grid), "diverged": [False] * len(grid),
-            "ran": []}
+        flow = population_flow(
+            inst, m0, 1.0 if curve.mode == "joint" else 0.0, tuple(levels), TAU_MAX, rtol=1e-6
+        )
+        tau = flow.tau[levels.index(level)]
+        out_curves[curve.label] = {
+            "h0": h0,
+            "m0": m0,
+            "tau": [_none_if_inf(x) for x in flow.tau],
+            "levels": levels,
+            "flow_m_end": flow.m_end,
+            "frozen_residual_loss": float(pop.loss(1.0)),
+            "sgd": [None] * len(grid),
+            "samples": [0] * len(grid),
+            "diverged": [False] * len(grid),
+            "ran": [],
+        }
         seeds = seeds_for(int(np.random.SeedSequence([seed, SGD_STREAM]).generate_state(1)[0]), len(grid))
         for g, eta_d in enumerate(grid):
             lr = eta_d / t.d
             horizon = HORIZON_OVER_FLOW * tau / lr if math.isfinite(tau) else math.inf
             if horizon <= t.sgd_cap:
-                jobs.append(Passage(inst, curve.mode, lr, max(100, math.ceil(horizon)), (spec.level,),
-                                    int(seeds[g]), m0=m0))
+                jobs.append(
+                    Passage(
+                        inst, curve.mode, lr, max(100, math.ceil(horizon)), (level,), int(seeds[g]), m0=m0
+                    )
+                )
                 where.append((curve.label, g))
     for (label, g), res in zip(where, run_passages(jobs), strict=True):
-        out = curves[label]
+        out = out_curves[label]
         out["sgd"][g] = _none_if_inf(res["times"][0])
         out["samples"][g] = res["samples"]
         out["diverged"][g] = res["diverged"]
         out["ran"].append(g)
     inst = make_instance(t.k, t.d, xi, "relu", seed, lam_shape)
     lam = lam_vector(lam_shape, t.k, seed)
-    return {"curves": curves, "grid": grid,
-            "quantities": {"lam_c": float(abs(lam @ inst.c)), "lam_c_hat": float(abs(lam @ inst.c_hat)),
-                           "c_overlap": float(inst.c @ inst.c_hat)}}
+    return {
+        "curves": out_curves,
+        "grid": grid,
+        "quantities": {
+            "lam_c": float(abs(lam @ inst.c)),
+            "lam_c_hat": float(abs(lam @ inst.c_hat)),
+            "c_overlap": float(inst.c @ inst.c_hat),
+        },
+    }

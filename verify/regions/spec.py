@@ -23,11 +23,14 @@ CONFIDENCE = 0.99
 
 @dataclass(frozen=True)
 class Curve:
-    """One compared curve: ``label`` in the plots, trained in ``mode`` with ``activation``."""
+    """One compared curve: ``label`` in the plots, trained in ``mode`` with ``activation``;
+    ``xi_over_sqrt_k`` (Fig. 6's curves) sets the curve's own ξ = xi_over_sqrt_k·√k instead of
+    the cell's."""
 
     label: str
     activation: str
     mode: str
+    xi_over_sqrt_k: float | None = None
 
 
 @dataclass(frozen=True)
@@ -35,8 +38,10 @@ class Claim:
     """A caption claim judged per instance at each cell of ``figure``'s ξ values.
 
     ``kind``: ``reach`` (every curve reaches ``level``), ``ratio`` (every curve reaches it and
-    the slowest time is within ``bound`` × the fastest) or ``sooner`` (curve ``first`` reaches
-    it before curve ``second``)."""
+    the slowest time is within ``bound`` × the fastest), ``sooner`` (curve ``first`` reaches
+    it before curve ``second``), ``grows`` (the last curve takes at least ``bound`` × the first
+    curve's time, which must be finite; never reaching counts as longer) or ``monotone`` (no
+    curve is faster than the one before it, in the curves' order)."""
 
     figure: str
     text: str
@@ -87,20 +92,23 @@ class StudySpec:
 
 _COMMON_CHOICES = {
     "model": "Appendix D.1's normalised model with u_hat projected onto span(W)-perp (eq. (4)), the one "
-             "the theorems and the population flow describe",
+    "the theorems and the population flow describe",
     "start": "m_0 = sign(h(0)) / sqrt(d) (Theorems 11-13's start), u_hat_0 otherwise uniform; c_hat_0 the "
-             "instance's",
+    "instance's",
     "instance": "separated rows, c and c_hat uniform on S^{k-1}, one draw per instance seed shared by every "
-                "curve, xi and lambda shape (paired comparisons)",
+    "curve, xi and lambda shape (paired comparisons)",
     "c_step": "c_hat's step equals u_hat's",
     "horizon": f"a run that has not reached the level by {HORIZON_OVER_FLOW:g} x its population-flow time "
-               "counts as not reaching it at that step",
+    "counts as not reaching it at that step",
     "replicas": "one SGD run per (instance, curve, step): the instances carry the spread",
 }
 
 ACTIVATIONS = (
-    Curve("relu", "relu", "joint"), Curve("sigmoid", "sigmoid", "joint"),
-    Curve("quadratic", "quadratic", "joint"), Curve("He3", "he3", "joint"))
+    Curve("relu", "relu", "joint"),
+    Curve("sigmoid", "sigmoid", "joint"),
+    Curve("quadratic", "quadratic", "joint"),
+    Curve("He3", "he3", "joint"),
+)
 
 ACTIVATION_STUDY = StudySpec(
     name="activations",
@@ -114,11 +122,18 @@ ACTIVATION_STUDY = StudySpec(
         Claim("fig1a_4b", "every activation reaches weak recovery |m| >= 1/2", "reach"),
         Claim("fig1a_4b", "steps to weak recovery agree across activations within a factor 5", "ratio", 5.0),
     ),
-    tiers={"quick": Tier(k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5,
-                         sgd_cap=400_000),
-           "full": Tier(k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25,
-                        sgd_cap=8_000_000)},
-    choices={**_COMMON_CHOICES, "curves": "ReLU, sigmoid, quadratic, He3 trained jointly (Appendix B's four)"},
+    tiers={
+        "quick": Tier(
+            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
+        ),
+        "full": Tier(
+            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
+        ),
+    },
+    choices={
+        **_COMMON_CHOICES,
+        "curves": "ReLU, sigmoid, quadratic, He3 trained jointly (Appendix B's four)",
+    },
 )
 
 JOINT_FROZEN_STUDY = StudySpec(
@@ -126,19 +141,75 @@ JOINT_FROZEN_STUDY = StudySpec(
     paper="Fig. 2: freezing c_hat leads to somewhat longer time scales than joint training",
     curves=(Curve("joint", "relu", "joint"), Curve("frozen", "relu", "frozen")),
     level=0.9,
-    xis={"0.32": ("fig2", lambda k: 10 ** -0.5), "1": ("fig2", lambda k: 1.0),
-         "3.2": ("fig2", lambda k: 10 ** 0.5)},
+    xis={
+        "0.32": ("fig2", lambda k: 10**-0.5),
+        "1": ("fig2", lambda k: 1.0),
+        "3.2": ("fig2", lambda k: 10**0.5),
+    },
     claims=(
         Claim("fig2", "joint and frozen runs both reach m >= 0.9", "reach"),
-        Claim("fig2", "joint training reaches m >= 0.9 sooner than frozen c_hat", "sooner",
-              first="joint", second="frozen"),
+        Claim(
+            "fig2",
+            "joint training reaches m >= 0.9 sooner than frozen c_hat",
+            "sooner",
+            first="joint",
+            second="frozen",
+        ),
     ),
-    tiers={"quick": Tier(k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5,
-                         sgd_cap=400_000),
-           "full": Tier(k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25,
-                        sgd_cap=8_000_000)},
-    choices={**_COMMON_CHOICES, "activation": "ReLU (Appendix B's)",
-             "xi": "'xi = Theta(1)': 10^(-1/2), 1 and 10^(1/2)"},
+    tiers={
+        "quick": Tier(
+            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
+        ),
+        "full": Tier(
+            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
+        ),
+    },
+    choices={
+        **_COMMON_CHOICES,
+        "activation": "ReLU (Appendix B's)",
+        "xi": "'xi = Theta(1)': 10^(-1/2), 1 and 10^(1/2)",
+    },
 )
 
-STUDIES: dict[str, StudySpec] = {s.name: s for s in (ACTIVATION_STUDY, JOINT_FROZEN_STUDY)}
+PLATEAU_STUDY = StudySpec(
+    name="plateau",
+    paper="Fig. 1(b) = Fig. 6: the plateau before weak recovery lengthens as xi grows (He3, joint training)",
+    curves=tuple(
+        Curve(label, "he3", "joint", r)
+        for label, r in (
+            ("xi=sqrt(k)/4", 0.25),
+            ("xi=sqrt(k)/2", 0.5),
+            ("xi=sqrt(k)", 1.0),
+            ("xi=sqrt(10k)", 10**0.5),
+            ("xi=10sqrt(k)", 10.0),
+        )
+    ),
+    level=0.5,
+    xis={"sqrt(k) x {1/4, 1/2, 1, sqrt(10), 10}": ("fig1b_6", lambda k: 1.0)},
+    claims=(
+        Claim(
+            "fig1b_6",
+            "the plateau before weak recovery (first |m| >= 1/2) does not shorten as xi grows",
+            "monotone",
+        ),
+        Claim("fig1b_6", "at the largest xi the plateau is at least 3x the smallest xi's", "grows", 3.0),
+        Claim("fig1b_6", "every xi reaches weak recovery |m| >= 1/2", "reach"),
+    ),
+    tiers={
+        "quick": Tier(
+            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
+        ),
+        "full": Tier(
+            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
+        ),
+    },
+    choices={
+        **_COMMON_CHOICES,
+        "activation": "He3 (Appendix B's choice for Fig. 6)",
+        "xi": "xi / sqrt(k) in {1/4, 1/2, 1, sqrt(10), 10} (Appendix B's grid, as the figures module)",
+        "output scale": "no 1/xi factor (Appendix D.1): with it a shared eta would shrink the effective "
+        "step like xi^-4, which the tuned protocol undoes anyway",
+    },
+)
+
+STUDIES: dict[str, StudySpec] = {s.name: s for s in (ACTIVATION_STUDY, JOINT_FROZEN_STUDY, PLATEAU_STUDY)}
