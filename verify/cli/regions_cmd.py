@@ -15,7 +15,7 @@ import sys
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory
-from verify.cli.arguments import scheduler_address, timeout_seconds
+from verify.cli.arguments import add_scheduler_options
 from verify.cli.figures_cmd import _check_scheduler
 from verify.regions import STUDIES
 from verify.regions.runner import run_study
@@ -60,16 +60,7 @@ def add_parser(sub) -> None:
         default=None,
         help="local processes (default: every core; 1 runs in-process, the SGD chains then on threads)",
     )
-    p.add_argument(
-        "--scheduler",
-        type=scheduler_address,
-        default=None,
-        metavar="ADDRESS",
-        help="dask.distributed scheduler (tcp://host:port); default: local processes",
-    )
-    p.add_argument(
-        "--timeout", type=timeout_seconds, default=10.0, help="seconds to wait for the scheduler (default 10)"
-    )
+    add_scheduler_options(p)
     p.add_argument("--out", required=True, help="output directory")
     p.set_defaults(run=run)
 

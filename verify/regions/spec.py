@@ -90,6 +90,14 @@ class StudySpec:
         return self.xis[xi_label][0]
 
 
+#: Every study's sizes: quick (k = 10, d = 100, 20 instances, half decades of eta*d from 10^5 to
+#: 10^-2) and full (k = 20, d = 400, 24 instances, quarter decades).
+TIERS = {
+    "quick": Tier(k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000),
+    "full": Tier(k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25,
+                 sgd_cap=8_000_000),
+}
+
 _COMMON_CHOICES = {
     "model": "Appendix D.1's normalised model with u_hat projected onto span(W)-perp (eq. (4)), the one "
     "the theorems and the population flow describe",
@@ -122,14 +130,7 @@ ACTIVATION_STUDY = StudySpec(
         Claim("fig1a_4b", "every activation reaches weak recovery |m| >= 1/2", "reach"),
         Claim("fig1a_4b", "steps to weak recovery agree across activations within a factor 5", "ratio", 5.0),
     ),
-    tiers={
-        "quick": Tier(
-            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
-        ),
-        "full": Tier(
-            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
-        ),
-    },
+    tiers=TIERS,
     choices={
         **_COMMON_CHOICES,
         "curves": "ReLU, sigmoid, quadratic, He3 trained jointly (Appendix B's four)",
@@ -156,14 +157,7 @@ JOINT_FROZEN_STUDY = StudySpec(
             second="frozen",
         ),
     ),
-    tiers={
-        "quick": Tier(
-            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
-        ),
-        "full": Tier(
-            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
-        ),
-    },
+    tiers=TIERS,
     choices={
         **_COMMON_CHOICES,
         "activation": "ReLU (Appendix B's)",
@@ -195,14 +189,7 @@ PLATEAU_STUDY = StudySpec(
         Claim("fig1b_6", "at the largest xi the plateau is at least 3x the smallest xi's", "grows", 3.0),
         Claim("fig1b_6", "every xi reaches weak recovery |m| >= 1/2", "reach"),
     ),
-    tiers={
-        "quick": Tier(
-            k=10, d=100, instances=20, grid_top=5.0, grid_bottom=-2.0, grid_step=0.5, sgd_cap=400_000
-        ),
-        "full": Tier(
-            k=20, d=400, instances=24, grid_top=5.0, grid_bottom=-2.0, grid_step=0.25, sgd_cap=8_000_000
-        ),
-    },
+    tiers=TIERS,
     choices={
         **_COMMON_CHOICES,
         "activation": "He3 (Appendix B's choice for Fig. 6)",
