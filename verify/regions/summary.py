@@ -49,7 +49,8 @@ def summarize(directory: str | Path) -> dict:
     return {"tier": tiers.pop(), "studies": studies}
 
 
-_FIGURE_NAMES = {"fig4a": "Fig. 4(a)", "fig1a_4b": "Fig. 1(a) = Fig. 4(b)", "fig2": "Fig. 2"}
+_FIGURE_NAMES = {"fig4a": "Fig. 4(a)", "fig1a_4b": "Fig. 1(a) = Fig. 4(b)", "fig2": "Fig. 2",
+                 "fig1b_6": "Fig. 1(b) = Fig. 6"}
 
 
 def render(quick: dict | None, full: dict | None) -> str:
@@ -69,7 +70,7 @@ def render(quick: dict | None, full: dict | None) -> str:
             size = f"{tier} (k={sizes['k']}, d={sizes['d']}, {sizes['instances']} inst.)"
             for c in study["claims"]:
                 exp = c["explanation"]
-                why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})" if exp else ""
+                why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})".replace("|", "\\|") if exp else ""
                 words = "<br>".join(w.replace("|", "\\|") for w in c["words"])
                 lines.append(
                     f"| {_FIGURE_NAMES.get(c['figure'], c['figure'])} "
