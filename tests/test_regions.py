@@ -158,7 +158,7 @@ def test_committed_quick_summary_renders_in_the_readme():
     assert block((root / "README.md").read_text(encoding="utf-8"), "regions") == regions_block()
     quick = json.loads((root / "results/regions-quick.json").read_text(encoding="utf-8"))
     claims = [c for s in quick["studies"].values() for c in s["claims"]]
-    assert {c["figure"] for c in claims} == {"fig4a", "fig1a_4b", "fig2"}
+    assert {c["figure"] for c in claims} == {"fig4a", "fig1a_4b", "fig2", "fig1b_6"}
     assert all(c["verdict"] for c in claims)
 
 

@@ -70,7 +70,8 @@ def render(quick: dict | None, full: dict | None) -> str:
             size = f"{tier} (k={sizes['k']}, d={sizes['d']}, {sizes['instances']} inst.)"
             for c in study["claims"]:
                 exp = c["explanation"]
-                why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})".replace("|", "\\|") if exp else ""
+                why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})" if exp else ""
+                why = why.replace("|", "\\|")
                 words = "<br>".join(w.replace("|", "\\|") for w in c["words"])
                 lines.append(
                     f"| {_FIGURE_NAMES.get(c['figure'], c['figure'])} "
