@@ -4,6 +4,8 @@
     verify figures --quick --out q/ && python scripts/update_readme_figures.py --quick q/
     verify figures --full --out f/  && python scripts/update_readme_figures.py --full f/
     python scripts/update_readme_figures.py --check --quick q/   # CI: exit 1 if stale
+    verify regions --quick --out r/ && python scripts/update_readme_figures.py --regions-quick r/
+    verify regions --full --out rf/ && python scripts/update_readme_figures.py --regions-full rf/
 
 A run directory is reduced to its verdicts (:func:`verify.figures.summary.summarize`) and
 written to ``results/figures-{quick,full}.json`` (a full run's JSONs themselves are kept in
@@ -26,62 +28,92 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> int:
     from verify.figures.summary import summarize
-    from verify.readme import FIGURE_SUMMARIES, block, figures_block, replace_block
+    from verify.readme import (
+        FIGURE_SUMMARIES,
+        REGION_SUMMARIES,
+        block,
+        figures_block,
+        regions_block,
+        replace_block,
+    )
+    from verify.regions.summary import summarize as summarize_regions
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for tier in ("quick", "full"):
-        parser.add_argument(f"--{tier}", metavar="DIR",
-                            help=f"a `verify figures --{tier} --setup both` output directory")
+        parser.add_argument(
+            f"--{tier}", metavar="DIR", help=f"a `verify figures --{tier} --setup both` output directory"
+        )
+        parser.add_argument(
+            f"--regions-{tier}", metavar="DIR", help=f"a `verify regions --{tier}` output directory"
+        )
     parser.add_argument("--check", action="store_true", help="compare instead of writing; exit 1 if stale")
     args = parser.parse_args()
     stale = []
-    for tier in ("quick", "full"):
-        directory = getattr(args, tier)
+    runs = [
+        (tier, getattr(args, tier), summarize, FIGURE_SUMMARIES[tier], FULL_EVIDENCE, "*.json")
+        for tier in ("quick", "full")
+    ]
+    runs += [
+        (
+            tier,
+            getattr(args, f"regions_{tier}"),
+            summarize_regions,
+            REGION_SUMMARIES[tier],
+            REGION_EVIDENCE,
+            "regions.*.json",
+        )
+        for tier in ("quick", "full")
+    ]
+    for tier, directory, reduce, target, evidence, pattern in runs:
         if directory is None:
             continue
-        summary = summarize(directory)
+        summary = reduce(directory)
         if summary["tier"] != tier:
-            sys.stderr.write(f"{directory} holds a {summary['tier']} run, given as --{tier}\n")
+            sys.stderr.write(f"{directory} holds a {summary['tier']} run, given as a {tier} run\n")
             return 2
-        path = ROOT / FIGURE_SUMMARIES[tier]
+        path = ROOT / target
         text = json.dumps(summary, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(f"{FIGURE_SUMMARIES[tier]} differs from the run in {directory}")
+                stale.append(f"{target} differs from the run in {directory}")
         else:
             path.parent.mkdir(exist_ok=True)
             path.write_text(text, encoding="utf-8")
             if tier == "full":
-                _keep_evidence(Path(directory))
+                _keep_evidence(Path(directory), evidence, pattern)
     readme = ROOT / "README.md"
     current = readme.read_text(encoding="utf-8")
     if args.check:
         if block(current, "figures") != figures_block():
             stale.append("README.md's figures block differs from the committed summaries")
+        if block(current, "regions") != regions_block():
+            stale.append("README.md's regions block differs from the committed summaries")
         for line in stale:
             sys.stderr.write(line + ": run scripts/update_readme_figures.py with the same directories\n")
         if not stale:
             print("figures summaries and README.md's figures block match")
         return 1 if stale else 0
-    readme.write_text(replace_block(current, "figures", figures_block()), encoding="utf-8")
+    current = replace_block(current, "figures", figures_block())
+    readme.write_text(replace_block(current, "regions", regions_block()), encoding="utf-8")
     return 0
 
 
-def _keep_evidence(directory: Path) -> None:
+def _keep_evidence(directory: Path, evidence: str, pattern: str) -> None:
     """The full run's JSONs (parameters, choices, every claim's numbers, the per-curve quantities
     and the sensitivity runs: ~0.3 MB) go to results/figures-full/, so the README's numbers can
     be checked without the hour-long run; the CSVs and PNGs are not kept (tox -e figures-full)."""
     import shutil
 
-    target = ROOT / FULL_EVIDENCE
+    target = ROOT / evidence
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)
-    for path in sorted(directory.glob("*.json")):
+    for path in sorted(directory.glob(pattern)):
         shutil.copyfile(path, target / path.name)
 
 
 FULL_EVIDENCE = "results/figures-full"
+REGION_EVIDENCE = "results/regions-full"
 
 
 if __name__ == "__main__":

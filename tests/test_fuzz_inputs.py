@@ -116,6 +116,7 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 @example("2**1000")
 @example("1e300*1e300")
 @example("(1e-200)**2")
+@example("(3.0026072290293744e-147)**(3.0026072290293744e-147)")  # found: a root of order 10^163 hung
 @example("((1.0000000000000002e+86)**0.5)**100")  # found by the fuzz suite: str() of a 4300-digit integer
 @example("log(log(log(log(log(log(log(log(log(pi)))))))))")  # found: complex constants, evalf hung
 @example("sqrt(" * 20 + "(hermite_prob(8, 1e-200))**-1" + ")" * 20)  # found: 1600-digit rationals, slow roots

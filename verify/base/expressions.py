@@ -66,6 +66,8 @@ MAX_INTEGER_ARGUMENT = 100
 #: SymPy nodes: hermite_prob(100, hermite_prob(100, x)) is a few hundred characters but would
 #: be thousands of nodes; a paper's formula is a few hundred.
 MAX_TREE_SIZE = 5000
+#: A constant's fractional power p/q is taken exactly only for q up to this (x**0.5, 2**(1/3), 10**0.25 pass).
+MAX_ROOT_ORDER = 10**6
 #: Total degree after expansion, bounded without expanding (deg(a*b) = deg a + deg b, deg(a**n) =
 #: n deg a): ((x+1)**100+1)**100 would expand to 10^4 terms; (x+1)**100*(x-1)**100 still passes.
 MAX_DEGREE = 200
@@ -474,6 +476,12 @@ class _Walker:
             if abs(exponent) > limit:
                 self.limit(f"exponent {_clip(_text(exponent), 30)} exceeds the limit of {limit}")
             if getattr(base, "is_Number", False) and base != 0:
+                # a constant to a fractional power: SymPy extracts exact roots, and a root of order
+                # 10^163 (from a decimal exponent such as 3e-147, found by the fuzz suite) never ends
+                if exponent.is_Rational and exponent.q > MAX_ROOT_ORDER:
+                    self.limit(f"{_clip(_text(base), 30)}**{_clip(_text(exponent), 30)} takes a root of "
+                               f"order {_clip(str(exponent.q), 20)} (constants take roots of order at "
+                               f"most {MAX_ROOT_ORDER})")
                 digits = abs(float(exponent)) * abs(math.log10(abs(float(base)) or 1.0))
                 if digits > MAX_CONSTANT_LOG10:
                     self.limit(f"{base}**{exponent} has about {digits:.0f} digits (constants stay within "

@@ -5,6 +5,6 @@ the same process, interleaved, is what the README quotes.  Each benchmark
 module exposes ``run(quick: bool) -> dict`` with a ``rows`` list.
 """
 
-from verify.bench import hermite_bench, simulator_bench
+from verify.bench import hermite_bench, regions_bench, simulator_bench
 
-BENCHMARKS = {"hermite": hermite_bench, "simulator": simulator_bench}
+BENCHMARKS = {"hermite": hermite_bench, "simulator": simulator_bench, "regions": regions_bench}

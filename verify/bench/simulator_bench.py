@@ -43,7 +43,7 @@ from verify.simulate.streams import generators, root
 
 
 @cached_jit
-def _unavoidable_sample(rng, n, LT, uc, a, df):
+def unavoidable_samples(rng, n, LT, uc, a, df):
     """n samples of the compiled step's unavoidable work; returns a checksum (kept live)."""
     r, k = LT.shape
     p = uc.size
@@ -110,7 +110,7 @@ def run(quick: bool = False) -> dict:
             pass
 
     def floor() -> None:
-        _unavoidable_sample(rng_floor, compiled_samples, LT, joint_problem.uc, a_floor, df)
+        unavoidable_samples(rng_floor, compiled_samples, LT, joint_problem.uc, a_floor, df)
 
     def unavoidable() -> None:  # per replica-step: draw x, then [W; u; û] x
         for _ in range(full_steps):

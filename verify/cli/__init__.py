@@ -43,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         instance_cmd,
         kernel_cmd,
         population_cmd,
+        regions_cmd,
         series_cmd,
         simulate_cmd,
     )
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in (
         check_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
-        bench_cmd, grad_cmd, simulate_cmd, figures_cmd, calibrate_cmd,
+        bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd,
     ):
         module.add_parser(sub)
     for command in sub.choices.values():

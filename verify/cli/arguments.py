@@ -147,6 +147,14 @@ _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx)://)?[A-Za-z0-9_.\-]+:(\d{1,5})$|^\[[
 _INPROC = re.compile(r"^inproc://[A-Za-z0-9_.\-]+/\d+/\d+$")
 
 
+def add_scheduler_options(parser) -> None:
+    """``--scheduler ADDRESS`` and ``--timeout SECONDS``, for the commands that sweep."""
+    parser.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
+                        help="dask.distributed scheduler (tcp://host:port); default: local processes")
+    parser.add_argument("--timeout", type=timeout_seconds, default=10.0,
+                        help="seconds to wait for the scheduler (default 10)")
+
+
 def scheduler_address(text: str) -> str:
     """A dask scheduler address ``[tcp://]host:port`` with a port in 1..65535, or ``inproc://…``."""
     if len(text) <= 255 and _INPROC.match(text):

@@ -15,7 +15,7 @@ import sys
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory
 from verify.base.sweep import SchedulerUnreachableError
-from verify.cli.arguments import scheduler_address, timeout_seconds
+from verify.cli.arguments import add_scheduler_options
 from verify.figures import FIGURES
 from verify.figures.runner import run_figure
 
@@ -40,10 +40,7 @@ def add_parser(sub) -> None:
                         "horizon) moved over a factor 10; normalised: Appendix D.1's model; both "
                         "(default): each claim judged under both")
     p.add_argument("--only", nargs="+", metavar="NAME", default=None, help="only these figures")
-    p.add_argument("--scheduler", type=scheduler_address, default=None, metavar="ADDRESS",
-                   help="dask.distributed scheduler (tcp://host:port); default: local processes")
-    p.add_argument("--timeout", type=timeout_seconds, default=10.0,
-                   help="seconds to wait for the scheduler (default 10)")
+    add_scheduler_options(p)
     p.add_argument("--out", required=True, help="output directory")
     p.set_defaults(run=run)
 

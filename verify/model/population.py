@@ -47,7 +47,7 @@ from verify.base.errors import InvalidParameterError
 from verify.model.activations import get_activation
 from verify.model.arithmetic import FLOAT64, MPMATH, Arithmetic, entrywise, pair_sum
 from verify.model.fast_kernels import fast_kernel
-from verify.model.geometry import PairGeometry, pair_geometry
+from verify.model.geometry import PairGeometry, pair_geometry, row_norms2
 from verify.model.hermite import GUARD_DIGITS, hermite_coefficients, validate_dps
 from verify.model.instance import Numbers, as_numbers
 from verify.model.kernels import closed_form
@@ -80,7 +80,7 @@ class Population:
 
     def __init__(self, numbers: Numbers, arith: Arithmetic, kernel):
         self.geometry: PairGeometry = pair_geometry(numbers, arith)
-        self.arith, self.kernel = arith, kernel
+        self.numbers, self.arith, self.kernel = numbers, arith, kernel
 
     def _self_sum(self, function, weights):
         """Σ_ij w_ij [f(ρ^tt_ij) + f(ρ^ss_ij)]."""
@@ -105,6 +105,31 @@ class Population:
         """h(m) = 2 Σ_ij λ_iλ_j ξ² A_ij K'(ρ_ij(m))."""
         geo = self.geometry
         return 2 * self._cross_sum(self.kernel.derivative, geo.weights * geo.slope, m)
+
+    def c_gradient(self, m: float) -> np.ndarray:
+        """∂Φ/∂ĉ at one m (float64; Euclidean, before the projection onto the sphere's tangent).
+
+        With ŝ_l = D + ξ²ĉ_l² and n̂_l = √ŝ_l, only ρ^ss and the cross ρ(m) move with ĉ:
+
+            ∂ρ_il(m)/∂ĉ_l = ξ² c_i m/(n_i n̂_l) − ρ_il(m) ξ² ĉ_l/ŝ_l,
+            ∂ρ^ss_lj/∂ĉ_l = ξ² ĉ_j/(n̂_l n̂_j) − ρ^ss_lj ξ² ĉ_l/ŝ_l   (0 for j = l, where ρ^ss_ll = 1),
+
+        so ∂Φ/∂ĉ_l = 2 Σ_j λ_lλ_j K'(ρ^ss_lj) ∂ρ^ss_lj/∂ĉ_l − 2 Σ_i λ_iλ_l K'(ρ_il(m)) ∂ρ_il/∂ĉ_l
+        (ρ^ss is symmetric, so the i = l and j = l terms of Σ_ij are equal).  The tests check it
+        against central differences of :meth:`loss` and against the Monte-Carlo mean of the
+        per-sample gradient of :mod:`verify.simulate.model`."""
+        geo, num = self.geometry, self.numbers
+        xi2 = geo.xi2
+        c, c_hat = np.asarray(num.c, dtype=float), np.asarray(num.c_hat, dtype=float)
+        s_hat = row_norms2(num.row_norm2, xi2, c_hat)
+        n_hat, n = np.sqrt(s_hat), np.sqrt(row_norms2(num.row_norm2, xi2, c))
+        rho = geo.cross(np.asarray(m, dtype=float))
+        d_cross = xi2 * np.outer(c / n, m / n_hat) - rho * (xi2 * c_hat / s_hat)[None, :]
+        cross = (geo.weights * self.kernel.derivative(rho) * d_cross).sum(axis=0)
+        d_self = xi2 * np.outer(1 / n_hat, c_hat / n_hat) - geo.student * (xi2 * c_hat / s_hat)[:, None]
+        np.fill_diagonal(d_self, 0.0)
+        own = (geo.weights * self.kernel.derivative(geo.student) * d_self).sum(axis=1)
+        return 2 * own - 2 * cross
 
     def loss_error(self, m, error):
         """Σ_ij |λ_iλ_j| [e(ρ^tt_ij) + e(ρ^ss_ij) + 2 e(ρ_ij(m))]: the error of :meth:`loss` when

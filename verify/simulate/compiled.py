@@ -75,7 +75,8 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 def cached_jit(function: Callable) -> Callable:
-    """``numba.njit(cache=True)``, with a cache directory that works in any install, and NumPy's
+    """``numba.njit(cache=True, nogil=True)``, with a cache directory that works in any install
+    (``nogil``: :mod:`verify.simulate.passage` runs many chains on threads at once), and NumPy's
     floating-point error model (x/0 gives ±inf or NaN, which the finiteness checks catch,
     instead of a branch per division that keeps the loops from being vectorised).
 
@@ -84,7 +85,7 @@ def cached_jit(function: Callable) -> Callable:
     either) the cache goes to the temporary directory.
     """
     def compile_cached() -> Callable:
-        return numba.njit(cache=True, error_model="numpy")(function)
+        return numba.njit(cache=True, error_model="numpy", nogil=True)(function)
 
     try:
         return compile_cached()

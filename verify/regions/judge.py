@@ -1,0 +1,305 @@
+"""A study's runs reduced to verdicts: per cell the fraction of instances where each claim holds,
+the region where it holds on most, the flow-against-SGD gap, and the quantities that predict
+the failures.
+
+Times (in samples) of a curve at grid step η: the SGD first-passage time where SGD ran (inf
+when the run did not reach the level within HORIZON_OVER_FLOW × its flow time, or diverged);
+below the smallest SGD step the flow's τ/η, but only when the figure's flow gap is within
+FLOW_GAP_TOLERANCE, else unknown (NaN).  A per-instance outcome is ``True``/``False``, or
+``None`` when an unknown time could decide it; the cell's interval then spans both readings.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from verify.regions.spec import CONFIDENCE, FLOW_GAP_TOLERANCE, Claim, StudySpec
+from verify.verdict.statistics import clopper_pearson
+
+
+def _level_tau(curve: dict, level: float) -> float:
+    tau = curve["tau"][curve["levels"].index(level)]
+    return math.inf if tau is None else tau
+
+
+def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
+    """t_SGD/t_flow − 1 at each curve's two smallest SGD steps that reached the level (the
+    overlap with the flow), and the median gap per grid step (it should shrink with η)."""
+    overlap, per_step = [], {}
+    for run in runs:
+        for curve in run["curves"].values():
+            tau = _level_tau(curve, level)
+            reached = [g for g in curve["ran"] if curve["sgd"][g] is not None]
+            if not math.isfinite(tau) or not reached:
+                continue
+            for g in reached:
+                gap = curve["sgd"][g] * (run["grid"][g] / d) / tau - 1
+                per_step.setdefault(run["grid"][g], []).append(gap)
+                if g in sorted(reached)[-2:]:
+                    overlap.append(gap)
+    absolute = np.abs(overlap) if overlap else np.array([math.nan])
+    median = float(np.median(absolute))
+    return {
+        "overlap_runs": len(overlap),
+        "median_abs_gap": median,
+        "p90_abs_gap": float(np.percentile(absolute, 90)),
+        "tolerance": FLOW_GAP_TOLERANCE,
+        "flow_used": bool(overlap) and median <= FLOW_GAP_TOLERANCE,
+        "median_gap_per_eta_d": {f"{k:.4g}": float(np.median(v)) for k, v in sorted(per_step.items())},
+        "rule": "the flow stands in for SGD below each curve's smallest SGD step only when the median "
+        f"|t_SGD/t_flow - 1| at the two smallest SGD steps is <= {FLOW_GAP_TOLERANCE:g}",
+    }
+
+
+def curve_times(curve: dict, grid: list[float], level: float, d: int, flow_used: bool) -> np.ndarray:
+    """The curve's time at every grid step (inf: not reached; NaN: unknown)."""
+    tau = _level_tau(curve, level)
+    out = np.full(len(grid), math.nan)
+    for g, eta_d in enumerate(grid):
+        if g in curve["ran"]:
+            out[g] = math.inf if curve["sgd"][g] is None else curve["sgd"][g]
+        elif flow_used:
+            out[g] = tau / (eta_d / d)
+    return out
+
+
+def best_time(times: np.ndarray) -> tuple[float, int | None]:
+    """The tuned step's time and grid index: the fastest known time; NaN when no known time is
+    finite and some are unknown (an unknown step might reach)."""
+    finite = np.isfinite(times)
+    if finite.any():
+        g = int(np.argmin(np.where(finite, times, np.inf)))
+        return float(times[g]), g
+    return (math.nan, None) if np.isnan(times).any() else (math.inf, None)
+
+
+def outcome(claim: Claim, times: dict[str, float]) -> bool | None:
+    """The claim on one instance from each curve's time (inf: not reached, NaN: unknown)."""
+    values = list(times.values())
+    if claim.kind in ("reach", "ratio"):
+        if any(math.isinf(t) for t in values):
+            return False
+        if any(math.isnan(t) for t in values):
+            return None
+        return bool(claim.kind == "reach" or max(values) <= claim.bound * min(values))
+    if claim.kind in ("grows", "monotone"):
+        return _ordered(claim, values)
+    first, second = times[claim.first], times[claim.second]
+    if math.isinf(first):
+        return False
+    if math.isnan(first) or math.isnan(second):
+        return None
+    return bool(first < second)
+
+
+def _ordered(claim: Claim, values: list[float]) -> bool | None:
+    """``grows``: last >= bound x first; ``monotone``: each time >= the one before; both need
+    the first curve to reach (else every curve stuck would read as a lengthening plateau).
+    Not reaching (inf) is the longest time; an unknown (NaN) decides only when the
+    known times already fail the claim."""
+    if claim.kind == "grows":
+        first, last = values[0], values[-1]
+        if math.isinf(first):
+            return False
+        if math.isnan(first) or math.isnan(last):
+            return None
+        return bool(last >= claim.bound * first)
+    if math.isinf(values[0]):
+        return False  # nothing leaves the plateau at all: not evidence that it lengthens
+    known = [v for v in values if not math.isnan(v)]
+    if any(later < earlier for i, earlier in enumerate(known) for later in known[i + 1 :]):
+        return False  # a known later time below a known earlier one, whatever lies between
+    return None if any(math.isnan(v) for v in values) else True
+
+
+def statistic(claim: Claim, times: dict[str, float]) -> float:
+    """The continuous quantity behind the claim on one instance (for the explanations): the
+    spread max/min, or the second curve's time over the first's."""
+    values = np.array(list(times.values()))
+    if claim.kind == "sooner":
+        return times[claim.second] / times[claim.first]
+    if claim.kind in ("grows", "monotone"):
+        return float(values[-1] / values[0])
+    return float(np.max(values) / np.min(values))
+
+
+def cell(outcomes: list[bool | None]) -> dict:
+    """Counts, the Clopper–Pearson interval (unknowns read both ways) and the status."""
+    n = len(outcomes)
+    holds = sum(o is True for o in outcomes)
+    unknown = sum(o is None for o in outcomes)
+    lo = clopper_pearson(holds, n, CONFIDENCE)[0]
+    hi = clopper_pearson(holds + unknown, n, CONFIDENCE)[1]
+    status = "holds" if lo > 0.5 else ("fails" if hi < 0.5 else "undecided")
+    return {
+        "holds": holds,
+        "fails": n - holds - unknown,
+        "unknown": unknown,
+        "instances": n,
+        "interval": [lo, hi],
+        "status": status,
+    }
+
+
+def _spearman(x: list[float], y: list[float]) -> float:
+    """Spearman's rank correlation (ties averaged; ±inf rank at the ends)."""
+    # lazy: scipy.stats costs 0.6 s at import; only the explanations need it
+    from scipy.stats import spearmanr
+
+    if len(set(x)) < 2 or len(set(y)) < 2:  # a constant has no rank correlation
+        return math.nan
+    value = spearmanr(x, y).statistic
+    return float(value) if np.isfinite(value) else math.nan
+
+
+def _candidates(run: dict, claim: Claim) -> dict[str, float]:
+    """The per-instance quantities tested as explanations of ``claim``'s statistic."""
+    q, curves = run["quantities"], run["curves"]
+    h0 = {label: abs(c["h0"]) for label, c in curves.items()}
+    out = {
+        "|lambda.c|": q["lam_c"],
+        "|lambda.c_hat|": q["lam_c_hat"],
+        "|lambda.c| |lambda.c_hat|": q["lam_c"] * q["lam_c_hat"],
+        "min |h(0)| over the curves": min(h0.values()),
+    }
+    taus = {label: c["tau"][-1] if c["tau"][-1] is not None else math.inf for label, c in curves.items()}
+    if claim.kind in ("grows", "monotone"):
+        ordered = list(taus.values())
+        out["flow time ratio last/first"] = ordered[-1] / ordered[0]
+    elif claim.kind == "sooner":
+        out["flow time ratio (second/first)"] = taus[claim.second] / taus[claim.first]
+        out["residual loss of the second curve's student at m = 1"] = curves[claim.second][
+            "frozen_residual_loss"
+        ]
+    else:
+        out["flow time ratio max/min"] = max(taus.values()) / min(taus.values())
+    return out
+
+
+def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dict:
+    """Spearman correlation, across instances (and cells), of each candidate quantity with the
+    claim's statistic at the tuned steps; the best predictor first."""
+    stats, cands = [], {}
+    for run, times in rows:
+        s = statistic(claim, times)
+        if math.isnan(s):
+            continue
+        stats.append(min(s, 1e300))
+        for name, value in _candidates(run, claim).items():
+            cands.setdefault(name, []).append(min(value, 1e300))
+    table = {name: {"spearman": _spearman(values, stats), "n": len(values)} for name, values in cands.items()}
+    ranked = sorted(
+        table,
+        key=lambda name: -abs(table[name]["spearman"]) if math.isfinite(table[name]["spearman"]) else 0.0,
+    )
+    name = {"sooner": "second/first time", "grows": "last/first time", "monotone": "last/first time"}
+    return {
+        "statistic": name.get(claim.kind, "max/min time"),
+        "protocol": "tuned steps",
+        "best": ranked[0] if ranked else None,
+        "correlations": table,
+    }
+
+
+def _eta_ranges(grid: list[float], cells: list[dict]) -> list[list[float]]:
+    """Maximal runs of consecutive grid steps whose cell holds, as [smallest, largest] η·d."""
+    runs, current = [], []
+    for eta_d, c in zip(grid, cells, strict=True):
+        if c["status"] == "holds":
+            current.append(eta_d)
+        elif current:
+            runs.append([min(current), max(current)])
+            current = []
+    if current:
+        runs.append([min(current), max(current)])
+    return runs
+
+
+def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -> dict:
+    """``runs[(xi_label, lam_shape)]`` = the instances' task results; one claim's cells and words."""
+    out = {
+        "figure": claim.figure,
+        "claim": claim.text,
+        "kind": claim.kind,
+        "bound": claim.bound,
+        "shared": {},
+        "tuned": {},
+        "tuned_steps": {},
+        "words": [],
+    }
+    every, rows = [], []
+    for (xi_label, shape), instances in runs.items():
+        if spec.figure_of(xi_label) != claim.figure:
+            continue
+        grid = instances[0]["grid"]
+        flow_used = gaps[claim.figure]["flow_used"]
+        shared = [[] for _ in grid]
+        tuned, steps = [], {c.label: [] for c in spec.curves}
+        for run in instances:
+            times = {
+                label: curve_times(c, grid, spec.level, d, flow_used) for label, c in run["curves"].items()
+            }
+            for g in range(len(grid)):
+                shared[g].append(outcome(claim, {label: t[g] for label, t in times.items()}))
+            best, at_top = {}, False
+            for label, t in times.items():
+                best[label], g = best_time(t)
+                steps[label].append(None if g is None else grid[g])
+                at_top |= g == 0
+            # a best step at the grid's top is only an upper bound on that curve's tuned time:
+            # a comparison of times is then unknown (reaching is not)
+            tuned.append(None if at_top and claim.kind != "reach" else outcome(claim, best))
+            rows.append((run, best))
+        cells = [cell(o) for o in shared]
+        key = f"xi={xi_label}, lambda {shape}"
+        out["shared"][key] = {"eta_d": grid, "cells": cells, "holds_at_eta_d": _eta_ranges(grid, cells)}
+        out["tuned"][key] = cell(tuned)
+        out["tuned_steps"][key] = {
+            label: {
+                "median_eta_d": float(np.median([s for s in v if s is not None]))
+                if any(s is not None for s in v)
+                else None,
+                "at_grid_top": sum(s == grid[0] for s in v),
+                "none": sum(s is None for s in v),
+            }
+            for label, v in steps.items()
+        }
+        every += [o for group in shared for o in group] + tuned
+        tc = out["tuned"][key]
+        ranges = out["shared"][key]["holds_at_eta_d"]
+        shared_words = (
+            (
+                "shared step: holds on most instances at eta*d in "
+                + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
+            )
+            if ranges
+            else "shared step: holds on most instances at no grid step"
+        )
+        out["words"].append(
+            f"{key}: tuned steps: holds on {tc['holds']}/{tc['instances']} "
+            f"[{tc['interval'][0]:.2f}, {tc['interval'][1]:.2f}] ({tc['status']}); {shared_words}"
+        )
+    statuses = (
+        [c["status"] for v in out["shared"].values() for c in v["cells"]],
+        [v["status"] for v in out["tuned"].values()],
+    )
+    protocols = [
+        name for name, st in zip(("shared step", "tuned steps"), statuses, strict=True) if "holds" in st
+    ]
+    if protocols:
+        verdict = "holds in a region"
+    elif every and all(o is False for o in every):
+        verdict = "never (every instance fails at every grid step, both protocols)"
+    elif any("fails" in st for st in statuses):
+        verdict = "fails on most instances wherever decided"
+    else:
+        verdict = "undecided"
+    out.update(
+        verdict=verdict,
+        reproduced_by=protocols or ["neither"],
+        explanation=explanations(claim, rows) if any(o is False for o in every) else None,
+    )
+    return out

@@ -1,0 +1,96 @@
+"""Run a region study: its sweep (one task per instance, λ shape and ξ), the verdicts, and
+``regions.NAME.json`` plus one heat map ``NAME.regions.png`` per figure in the output directory."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+
+from verify.base.files import write_atomic
+from verify.base.sweep import Task, run_sweep
+from verify.regions.judge import flow_gaps, judge_claim
+from verify.regions.plot import heat_map
+from verify.regions.runs import instance_task
+from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, StudySpec
+
+
+def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, str]]]:
+    tier = spec.tiers[tier_name]
+    out, keys = [], []
+    for xi_label, xi in spec.xi_values(tier.k).items():
+        for shape in LAMBDA_SHAPES:
+            for seed in range(tier.instances):
+                out.append(
+                    Task(
+                        instance_task,
+                        {
+                            "curves": [dataclasses.asdict(c) for c in spec.curves],
+                            "level": spec.level,
+                            "tier": dataclasses.asdict(tier),
+                            "seed": seed,
+                            "lam_shape": shape,
+                            "xi": xi,
+                        },
+                    )
+                )
+                keys.append((xi_label, shape))
+    return out, keys
+
+
+def run_study(
+    spec: StudySpec,
+    quick: bool,
+    out_dir: str,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+) -> dict:
+    tier_name = "quick" if quick else "full"
+    tier = spec.tiers[tier_name]
+    todo, keys = tasks(spec, tier_name)
+    start = time.perf_counter()
+    results = run_sweep(todo, scheduler=scheduler, workers=workers, progress=progress)
+    runs: dict[tuple[str, str], list[dict]] = {}
+    for key, result in zip(keys, results, strict=True):
+        runs.setdefault(key, []).append(result)
+    figures = sorted(
+        {spec.figure_of(xi) for xi, _ in runs},
+        key=list(dict.fromkeys(spec.figure_of(x) for x in spec.xis)).index,
+    )
+    gaps = {
+        fig: flow_gaps(
+            [r for (xi, _), group in runs.items() if spec.figure_of(xi) == fig for r in group],
+            spec.level,
+            tier.d,
+        )
+        for fig in figures
+    }
+    claims = [judge_claim(spec, claim, runs, tier.d, gaps) for claim in spec.claims]
+    samples = sum(sum(c["samples"]) for group in runs.values() for r in group for c in r["curves"].values())
+    doc = {
+        "study": spec.name,
+        "paper": spec.paper,
+        "tier": tier_name,
+        "sizes": dataclasses.asdict(tier),
+        "grid_eta_d": tier.grid,
+        "lambda_shapes": list(LAMBDA_SHAPES),
+        "confidence": CONFIDENCE,
+        "horizon_over_flow": HORIZON_OVER_FLOW,
+        "choices": spec.choices,
+        "curves": [dataclasses.asdict(c) for c in spec.curves],
+        "xi": spec.xi_values(tier.k),
+        "flow_gap": gaps,
+        "claims": claims,
+        "cost": {"sgd_samples": samples, "tasks": len(todo), "wall_s": round(time.perf_counter() - start, 1)},
+    }
+    write_atomic(os.path.join(out_dir, f"regions.{spec.name}.json"), json.dumps(doc, indent=1))
+    for fig in figures:
+        heat_map(
+            os.path.join(out_dir, f"{fig}.regions.png"),
+            fig,
+            [c for c in claims if c["figure"] == fig],
+            spec.paper,
+        )
+    return doc

@@ -1,0 +1,108 @@
+"""First-passage runs: many independent online-SGD chains, each stopped when |m| reaches its
+highest level, run on all cores in one call.
+
+A region study (:mod:`verify.regions`) asks only when |m_t| = |⟨û_t, u⟩| first reaches a
+few levels, over thousands of (instance, activation, step) chains.  Each chain is one
+replica of :class:`~verify.simulate.compiled.CompiledEngine` (the exact reduced chain, its
+random numbers from child 0 of ``SeedSequence(seed)`` as in :func:`verify.simulate.simulate`,
+so a passage run and a ``simulate`` run with the same seed, start and records see the same
+samples), read record by record and stopped at the first record where |m| ≥ max(levels): a
+run costs the samples it needs, not its horizon.
+
+:func:`run_passages` runs a list of :class:`Passage` on a thread pool: the compiled kernel
+releases the GIL (``nogil``), so the threads use every core, and each chain owns its
+generator, so the results do not depend on the number of threads or on the order.
+(numba's ``prange`` cannot do this: a ``Generator`` cannot be created inside a compiled
+region, and one shared stream would make the samples depend on the schedule.)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from verify.base.errors import ConvergenceError
+from verify.simulate.compiled import CompiledEngine
+from verify.simulate.modes import get_mode
+from verify.simulate.problem import build_problem
+from verify.simulate.streams import generators, root
+
+#: Records per horizon: a first-passage time is the first record at or past the level, so it
+#: is an upper bound on the true time within horizon/RECORDS samples.
+RECORDS = 400
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One chain: ``instance`` trained in ``mode`` with step ``lr`` (ĉ's step ``c_lr``, default
+    ``lr``) from ⟨û_0, u⟩ = ``m0`` for at most ``horizon`` samples, seeded by ``seed``."""
+
+    instance: object
+    mode: str
+    lr: float
+    horizon: int
+    levels: tuple[float, ...]
+    seed: int
+    m0: float | None = None
+    c_lr: float | None = None
+
+
+def _diverged(step: int, _replica: int, what: str, norm: float) -> None:
+    raise ConvergenceError(f"diverged at sample {step}: the {what} iterate's norm became {norm!r}")
+
+
+def first_passage(job: Passage) -> dict:
+    """``{"times": [first recorded sample with |m| >= level, inf if not by the horizon],
+    "samples": samples run, "diverged": bool, "m_end": last recorded m}``."""
+    mode = get_mode(job.mode)
+    problem = build_problem(job.instance, mode)
+    rngs = generators(root(job.seed), 1)
+    engine = CompiledEngine(problem, mode, rngs, init="random", m0=job.m0)
+    every = max(1, job.horizon // RECORDS)
+    records = [0, *([every] * (job.horizon // every))]
+    times = [math.inf] * len(job.levels)
+    top = max(job.levels)
+    samples, m = 0, float(job.m0 or 0.0)
+    try:
+        for j, snap in enumerate(engine.records(job.lr, records, False, _diverged, eta_c=job.c_lr)):
+            samples = j * every
+            m = float(snap.m[0])
+            for i, level in enumerate(job.levels):
+                if math.isinf(times[i]) and abs(m) >= level:
+                    times[i] = float(samples)
+            if abs(m) >= top:
+                break
+    except ConvergenceError:
+        return {"times": times, "samples": samples, "diverged": True, "m_end": math.nan}
+    return {"times": times, "samples": samples, "diverged": False, "m_end": m}
+
+
+def default_threads() -> int:
+    """``$VERIFY_THREADS`` if set, else the cores this process may run on."""
+    value = os.environ.get("VERIFY_THREADS")
+    if value:
+        return max(1, int(value))
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def run_passages(jobs: list[Passage], threads: int | None = None) -> list[dict]:
+    """:func:`first_passage` of every job, in order, on ``threads`` threads (default
+    :func:`default_threads`); the results are the same for any number of threads."""
+    threads = default_threads() if threads is None else threads
+    if threads <= 1 or len(jobs) <= 1:
+        return [first_passage(job) for job in jobs]
+    # longest first: the pool's tail is then short chains
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i].horizon)
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        results = dict(zip(order, pool.map(first_passage, [jobs[i] for i in order]), strict=True))
+    return [results[i] for i in range(len(jobs))]
+
+
+def seeds_for(base: int, n: int) -> np.ndarray:
+    """``n`` chain seeds from one base seed (children of ``SeedSequence(base)``, as integers)."""
+    return np.array([int(s.generate_state(1, np.uint64)[0] >> np.uint64(1))
+                     for s in np.random.SeedSequence(base).spawn(n)], dtype=np.int64)
