@@ -1,6 +1,6 @@
 """``verify regions [--quick | --full] [--only STUDY ...] [--workers N] [--scheduler ADDRESS] --out DIR``.
 
-Judges the figure claims of Figs. 1(a)/4 and 2 over many instances, two λ shapes, a step
+Judges the caption claims of Figs. 1(a)/4, 1(b)/6, 2, 3 and 5 over many instances, two λ shapes, a step
 grid spanning 10⁷ and both step protocols (one step shared by the compared curves, or tuned
 per curve), and reports the region where each claim holds on most instances (99 %
 Clopper–Pearson), with the flow-against-SGD gap and the quantity that best predicts the

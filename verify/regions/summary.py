@@ -33,7 +33,7 @@ def summarize(directory: str | Path) -> dict:
                     "reproduced_by": c["reproduced_by"],
                     "words": c["words"],
                     "explanation": None
-                    if not c["explanation"]
+                    if not c["explanation"] or c["explanation"]["best"] is None
                     else {
                         "statistic": c["explanation"]["statistic"],
                         "best": c["explanation"]["best"],
@@ -50,7 +50,7 @@ def summarize(directory: str | Path) -> dict:
 
 
 _FIGURE_NAMES = {"fig4a": "Fig. 4(a)", "fig1a_4b": "Fig. 1(a) = Fig. 4(b)", "fig2": "Fig. 2",
-                 "fig1b_6": "Fig. 1(b) = Fig. 6"}
+                 "fig1b_6": "Fig. 1(b) = Fig. 6", "fig3": "Fig. 3", "fig5": "Fig. 5"}
 
 
 def render(quick: dict | None, full: dict | None) -> str:
