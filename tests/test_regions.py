@@ -109,8 +109,8 @@ def test_curve_times_of_a_curve_without_its_own_flow():
     """A yardstick curve (flow False) and a ĉ-overlap series are unknown below the SGD steps,
     never the flow's time."""
     grid = [100.0, 10.0, 1.0]
-    curve = {"tau": [None], "levels": [0.5], "ran": [0, 1], "flow": False, "sgd_at": {"0.5": [None, 400.0, None]},
-             "sgd_c_at": {"0.5": [50.0, None, None]}}
+    curve = {"tau": [None], "levels": [0.5], "ran": [0, 1], "flow": False,
+             "sgd_at": {"0.5": [None, 400.0, None]}, "sgd_c_at": {"0.5": [50.0, None, None]}}
     times = curve_times(curve, grid, 0.5, 100, True)
     assert list(times[:2]) == [INF, 400.0] and math.isnan(times[2])
     own = {**curve, "flow": True, "tau": [10.0]}
@@ -156,7 +156,8 @@ def test_known_truth_yardstick_and_losses(tiny_run):
     )
     spec = StudySpec(
         name="tiny", paper="a test", curves=curves, level=0.5, xis={"1": ("f", lambda k: 1.0)},
-        claims=claims, tiers={"quick": CAPPED}, choices={}, c_levels=(0.5,), to_horizon=True, loss_samples=100,
+        claims=claims, tiers={"quick": CAPPED}, choices={}, c_levels=(0.5,), to_horizon=True,
+        loss_samples=100,
     )
     doc = tiny_run.spec(spec)
     within, equal, barely, u_first, c_first, reach = doc["claims"]

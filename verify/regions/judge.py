@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from verify.regions.spec import CONFIDENCE, FLOW_GAP_TOLERANCE, Claim, StudySpec
 from verify.verdict.statistics import clopper_pearson
-
 
 #: z-score that decides a ``loss_above`` comparison of two Monte-Carlo losses on one instance:
 #: |z| >= 4.89 is a two-sided normal tail of 1e-6, so a comparison decided the wrong way by
@@ -43,7 +43,8 @@ def _sgd_times(curve: dict, level: float, series: str) -> list[float | None]:
 def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
     """t_SGD/t_flow − 1 at each curve's two smallest SGD steps that reached the level (the
     overlap with the flow), and the median gap per grid step (it should shrink with η)."""
-    overlap, per_step = [], {}
+    overlap: list[float] = []
+    per_step: dict[float, list[float]] = {}
     for run in runs:
         for curve in run["curves"].values():
             tau = _level_tau(curve, level)
@@ -101,7 +102,7 @@ def curve_losses(curve: dict, grid: list[float]) -> np.ndarray:
 def series_names(spec: StudySpec, claim: Claim) -> list[str]:
     """The series a claim compares, in order."""
     if claim.kind in ("sooner", "loss_above"):
-        return [claim.first, claim.second]
+        return list(claim.pair)
     return list(claim.curves or [c.label for c in spec.curves])
 
 
@@ -121,7 +122,10 @@ def series_values(run: dict, claim: Claim, spec: StudySpec, d: int, flow_used: b
 
 def same_run(claim: Claim) -> bool:
     """Whether the claim compares two series of one run (so one step, and ties are unknown)."""
-    return claim.kind == "sooner" and claim.first.partition(":")[0] == claim.second.partition(":")[0]
+    if claim.kind != "sooner":
+        return False
+    first, second = claim.pair
+    return first.partition(":")[0] == second.partition(":")[0]
 
 
 def loss_outcome(claim: Claim, first: np.ndarray, second: np.ndarray) -> bool | None:
@@ -131,7 +135,7 @@ def loss_outcome(claim: Claim, first: np.ndarray, second: np.ndarray) -> bool | 
         return None
     if math.isinf(a) or math.isinf(b):
         return bool(math.isinf(a))
-    diff, se = a - claim.bound * b, math.hypot(sa, claim.bound * sb)
+    diff, se = a - claim.factor * b, math.hypot(sa, claim.factor * sb)
     if se == 0.0:
         return bool(diff >= 0)
     z = diff / se
@@ -156,10 +160,10 @@ def outcome(claim: Claim, times: dict[str, float]) -> bool | None:
             return False
         if any(math.isnan(t) for t in values):
             return None
-        return bool(claim.kind == "reach" or max(values) <= claim.bound * min(values))
+        return bool(claim.kind == "reach" or max(values) <= claim.factor * min(values))
     if claim.kind in ("grows", "monotone"):
         return _ordered(claim, values)
-    first, second = times[claim.first], times[claim.second]
+    first, second = (times[name] for name in claim.pair)
     if math.isinf(first):
         return False
     if math.isnan(first) or math.isnan(second):
@@ -180,7 +184,7 @@ def _ordered(claim: Claim, values: list[float]) -> bool | None:
             return False
         if math.isnan(first) or math.isnan(last):
             return None
-        return bool(last >= claim.bound * first)
+        return bool(last >= claim.factor * first)
     if math.isinf(values[0]):
         return False  # nothing leaves the plateau at all: not evidence that it lengthens
     known = [v for v in values if not math.isnan(v)]
@@ -200,9 +204,9 @@ def statistic(claim: Claim, times: dict[str, float]) -> float:
     spread max/min, or the second curve's time over the first's."""
     values = np.array(list(times.values()))
     if claim.kind == "loss_above":
-        return _ratio(times[claim.first], times[claim.second])
+        return _ratio(times[claim.pair[0]], times[claim.pair[1]])
     if claim.kind == "sooner":
-        return _ratio(times[claim.second], times[claim.first])
+        return _ratio(times[claim.pair[1]], times[claim.pair[0]])
     if claim.kind in ("grows", "monotone"):
         return float(values[-1] / values[0])
     return float(np.max(values) / np.min(values))
@@ -241,8 +245,9 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
     """The per-instance quantities tested as explanations of ``claim``'s statistic."""
     q, curves = run["quantities"], run["curves"]
     h0 = {label: abs(c["h0"]) for label, c in curves.items()}
-    first, second = (None, None) if claim.first is None else (claim.first.partition(":")[0],
-                                                               claim.second.partition(":")[0])
+    first, second = (
+        (None, None) if claim.first is None else (name.partition(":")[0] for name in claim.pair)
+    )
     out = {
         "|lambda.c|": q["lam_c"],
         "|lambda.c_hat|": q["lam_c_hat"],
@@ -270,7 +275,8 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
 def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dict:
     """Spearman correlation, across instances (and cells), of each candidate quantity with the
     claim's statistic at the tuned steps; the best predictor first."""
-    stats, cands = [], {}
+    stats: list[float] = []
+    cands: dict[str, list[float]] = {}
     for run, times in rows:
         s = statistic(claim, times)
         if math.isnan(s):
@@ -284,10 +290,10 @@ def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dic
         (name for name in table if math.isfinite(table[name]["spearman"])),
         key=lambda name: -abs(table[name]["spearman"]),
     )
-    name = {"sooner": "second/first time", "grows": "last/first time", "monotone": "last/first time",
-            "loss_above": "first/second final loss"}
+    statistic_names = {"sooner": "second/first time", "grows": "last/first time",
+                       "monotone": "last/first time", "loss_above": "first/second final loss"}
     return {
-        "statistic": name.get(claim.kind, "max/min time"),
+        "statistic": statistic_names.get(claim.kind, "max/min time"),
         "protocol": "tuned steps",
         "best": ranked[0] if ranked else None,
         "correlations": table,
@@ -310,7 +316,7 @@ def _eta_ranges(grid: list[float], cells: list[dict]) -> list[list[float]]:
 
 def _outcome_at(claim: Claim, values: dict) -> bool | None:
     if claim.kind == "loss_above":
-        return loss_outcome(claim, values[claim.first], values[claim.second])
+        return loss_outcome(claim, *(values[name] for name in claim.pair))
     return outcome(claim, values)
 
 
@@ -323,23 +329,24 @@ def best_loss(rows: np.ndarray) -> tuple[np.ndarray, int | None]:
     return rows[g], g
 
 
-def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict, bool, dict[str, int | None]]:
+def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any], bool, dict[str, int | None]]:
     """Each series at its tuned step: (values, whether a best step is the grid's top, steps).
     Two series of one run share the step: the first series' best."""
-    best, chosen = {}, {}
+    best: dict[str, Any] = {}
+    chosen: dict[str, int | None] = {}
     for name, v in values.items():
         best[name], chosen[name] = best_loss(v) if claim.kind == "loss_above" else best_time(v)
     if same_run(claim):
-        g = chosen[claim.first]
-        second = values[claim.second]
-        chosen[claim.second] = g
-        best[claim.second] = float(second[g]) if g is not None else math.nan
+        first, second = claim.pair
+        g = chosen[first]
+        chosen[second] = g
+        best[second] = float(values[second][g]) if g is not None else math.nan
     return best, any(g == 0 for g in chosen.values()), chosen
 
 
 def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -> dict:
     """``runs[(xi_label, lam_shape)]`` = the instances' task results; one claim's cells and words."""
-    out = {
+    out: dict[str, Any] = {
         "figure": claim.figure,
         "claim": claim.text,
         "kind": claim.kind,
@@ -349,26 +356,29 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         "tuned_steps": {},
         "words": [],
     }
-    every, rows = [], []
+    every: list[bool | None] = []
+    rows: list[tuple[dict, dict[str, float]]] = []
     for (xi_label, shape), instances in runs.items():
         if spec.figure_of(xi_label) != claim.figure:
             continue
         grid = instances[0]["grid"]
         flow_used = gaps[claim.figure]["flow_used"]
-        shared = [[] for _ in grid]
-        tuned, steps = [], {name: [] for name in series_names(spec, claim)}
+        shared: list[list[bool | None]] = [[] for _ in grid]
+        tuned: list[bool | None] = []
+        steps: dict[str, list[float | None]] = {name: [] for name in series_names(spec, claim)}
         for run in instances:
             values = series_values(run, claim, spec, d, flow_used)
             for g in range(len(grid)):
                 shared[g].append(_outcome_at(claim, {name: v[g] for name, v in values.items()}))
             best, at_top, chosen = _tuned(claim, values)
-            for name, g in chosen.items():
+            for name, step in chosen.items():
                 if name in steps:
-                    steps[name].append(None if g is None else grid[g])
+                    steps[name].append(None if step is None else grid[step])
             # a best step at the grid's top is only an upper bound on that curve's tuned time:
             # a comparison of times is then unknown (reaching is not)
             tuned.append(None if at_top and claim.kind != "reach" else _outcome_at(claim, best))
-            rows.append((run, {name: (v[0] if claim.kind == "loss_above" else v) for name, v in best.items()}))
+            loss = claim.kind == "loss_above"
+            rows.append((run, {name: (v[0] if loss else v) for name, v in best.items()}))
         cells = [cell(o) for o in shared]
         key = f"xi={xi_label}, lambda {shape}"
         out["shared"][key] = {"eta_d": grid, "cells": cells, "holds_at_eta_d": _eta_ranges(grid, cells)}

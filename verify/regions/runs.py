@@ -72,7 +72,8 @@ def _yardstick_record(curve: Curve, yardstick: dict, levels: list[float]) -> dic
         "flow": False,
         "yardstick": curve.yardstick,
         "horizon_tau": [
-            None if t is None else t * curve.horizon_factor for t in yardstick.get("horizon_tau", yardstick["tau"])
+            None if t is None else t * curve.horizon_factor
+            for t in yardstick.get("horizon_tau", yardstick["tau"])
         ],
         "flow_m_end": None,
         "frozen_residual_loss": None,
@@ -98,25 +99,27 @@ def instance_task(
     HORIZON_OVER_FLOW × the flow's τ at ``level``.  Everything that defines the runs is a
     parameter, so the sweep cache's key is the whole task."""
     t = Tier(**tier)
-    levels = sorted(set(levels or ()) | {0.5, level})
-    c_levels = tuple(c_levels or ())
+    timed = sorted(set(levels or ()) | {0.5, level})
+    c_timed = tuple(c_levels or ())
     grid = t.grid
-    out_curves, jobs, where = {}, [], []
+    out_curves: dict[str, dict] = {}
+    jobs: list[Passage] = []
+    where: list[tuple[str, int]] = []
     for curve in (Curve(**c) for c in curves):
         own_xi = xi if curve.xi_over_sqrt_k is None else curve.xi_over_sqrt_k * math.sqrt(t.k)
         inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape, curve.alpha)
         if curve.yardstick is None:
-            record = _flow_record(curve, inst, levels)
+            record = _flow_record(curve, inst, timed)
         else:
-            record = _yardstick_record(curve, out_curves[curve.yardstick], levels)
-        tau = (record.get("horizon_tau") or record["tau"])[levels.index(level)]
+            record = _yardstick_record(curve, out_curves[curve.yardstick], timed)
+        tau = (record.get("horizon_tau") or record["tau"])[timed.index(level)]
         tau = math.inf if tau is None else tau
         out_curves[curve.label] = {
             **record,
-            "levels": levels,
+            "levels": timed,
             "sgd": [None] * len(grid),
-            "sgd_at": {f"{x:g}": [None] * len(grid) for x in levels},
-            "sgd_c_at": {f"{x:g}": [None] * len(grid) for x in c_levels},
+            "sgd_at": {f"{x:g}": [None] * len(grid) for x in timed},
+            "sgd_c_at": {f"{x:g}": [None] * len(grid) for x in c_timed},
             "loss": [None] * len(grid),
             "loss_se": [None] * len(grid),
             "samples": [0] * len(grid),
@@ -134,10 +137,10 @@ def instance_task(
                         curve.mode,
                         lr,
                         max(100, math.ceil(horizon)),
-                        tuple(levels),
+                        tuple(timed),
                         int(seeds[g]),
                         m0=record["m0"],
-                        c_levels=c_levels,
+                        c_levels=c_timed,
                         to_horizon=to_horizon,
                         loss_samples=loss_samples,
                     )
@@ -145,9 +148,9 @@ def instance_task(
                 where.append((curve.label, g))
     for (label, g), res in zip(where, run_passages(jobs), strict=True):
         out = out_curves[label]
-        for x, time in zip(levels, res["times"], strict=True):
+        for x, time in zip(timed, res["times"], strict=True):
             out["sgd_at"][f"{x:g}"][g] = _none_if_inf(time)
-        for x, time in zip(c_levels, res["c_times"], strict=True):
+        for x, time in zip(c_timed, res["c_times"], strict=True):
             out["sgd_c_at"][f"{x:g}"][g] = _none_if_inf(time)
         out["sgd"][g] = out["sgd_at"][f"{level:g}"][g]
         out["loss"][g], out["loss_se"][g] = res["loss"], res["loss_se"]

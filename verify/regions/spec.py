@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: λ's shapes (Appendix B never gives λ): ``equal`` λ = 1/k·1 (the figures' choice), ``signed``
@@ -77,6 +78,26 @@ class Claim:
     level: float | None = None
     curves: tuple[str, ...] | None = None
 
+    def __post_init__(self) -> None:
+        if self.kind in ("sooner", "loss_above") and (self.first is None or self.second is None):
+            raise ValueError(f"a {self.kind} claim names its first and second series: {self.text!r}")
+        if self.kind in ("ratio", "grows", "loss_above") and self.bound is None:
+            raise ValueError(f"a {self.kind} claim has a bound: {self.text!r}")
+
+    @property
+    def pair(self) -> tuple[str, str]:
+        """(first, second) of a ``sooner`` or ``loss_above`` claim."""
+        if self.first is None or self.second is None:
+            raise ValueError(f"{self.kind} claim {self.text!r} compares no pair of series")
+        return self.first, self.second
+
+    @property
+    def factor(self) -> float:
+        """The bound of a ``ratio``, ``grows`` or ``loss_above`` claim."""
+        if self.bound is None:
+            raise ValueError(f"{self.kind} claim {self.text!r} has no bound")
+        return self.bound
+
 
 @dataclass(frozen=True)
 class Tier:
@@ -105,7 +126,7 @@ class StudySpec:
     paper: str
     curves: tuple[Curve, ...]
     level: float
-    xis: dict[str, tuple[str, object]]  # cell label -> (figure, ξ(k))
+    xis: dict[str, tuple[str, Callable[[int], float]]]  # cell label -> (figure, ξ(k))
     claims: tuple[Claim, ...]
     tiers: dict[str, Tier]
     choices: dict[str, str]

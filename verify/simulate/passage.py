@@ -87,7 +87,7 @@ def first_passage(job: Passage) -> dict:
     c_times = [math.inf] * len(job.c_levels)
     top = max(job.levels)
     samples, m = 0, float(job.m0 or 0.0)
-    out = {"times": times, "c_times": c_times, "loss": None, "loss_se": None}
+    out: dict = {"times": times, "c_times": c_times, "loss": None, "loss_se": None}
     snap = None
     keep = job.loss_samples > 0  # the state (a, β, ĉ) of each record, which the loss reads
     try:
