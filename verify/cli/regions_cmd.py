@@ -19,6 +19,7 @@ from verify.cli.arguments import add_scheduler_options
 from verify.cli.figures_cmd import _check_scheduler
 from verify.regions import STUDIES
 from verify.regions.runner import run_study
+from verify.regions.summary import gap_words
 
 
 def _workers(text: str) -> int:
@@ -77,11 +78,7 @@ def run(args) -> int:
         doc = run_study(
             STUDIES[name], args.quick, args.out, args.scheduler, args.workers, progress=sys.stderr.isatty()
         )
-        gaps = "; ".join(
-            f"{fig}: median |gap| {g['median_abs_gap']:.3f} over {g['overlap_runs']} runs, "
-            f"flow {'used' if g['flow_used'] else 'NOT used'}"
-            for fig, g in doc["flow_gap"].items()
-        )
+        gaps = "; ".join(f"{fig}: {gap_words(g)}" for fig, g in doc["flow_gap"].items())
         print(
             f"{name} ({doc['tier']}, {doc['cost']['sgd_samples']:.3g} SGD samples, "
             f"{doc['cost']['wall_s']} s); "
@@ -94,7 +91,7 @@ def run(args) -> int:
             )
             for words in claim["words"]:
                 print(f"    {words}")
-            if claim["explanation"]:
+            if claim["explanation"] and claim["explanation"]["best"]:
                 best = claim["explanation"]["best"]
                 rho = claim["explanation"]["correlations"][best]["spearman"]
                 print(

@@ -49,7 +49,7 @@ def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
         for curve in run["curves"].values():
             tau = _level_tau(curve, level)
             reached = [g for g in curve["ran"] if curve["sgd"][g] is not None]
-            if not math.isfinite(tau) or not reached:
+            if not curve.get("flow", True) or not math.isfinite(tau) or not reached:
                 continue
             for g in reached:
                 gap = curve["sgd"][g] * (run["grid"][g] / d) / tau - 1
@@ -254,20 +254,22 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
         "|lambda.c| |lambda.c_hat|": q["lam_c"] * q["lam_c_hat"],
         "min |h(0)| over the curves": min(h0.values()),
     }
+    # each curve's own flow time (a curve on a yardstick has none): a predictor even where
+    # the flow does not describe the runs (û free to enter span W)
     taus = {
         label: c["tau"][-1] if c["tau"][-1] is not None else math.inf
         for label, c in curves.items()
-        if c.get("flow", True)
+        if "yardstick" not in c
     }
-    if claim.kind in ("grows", "monotone"):
-        ordered = list(taus.values())
-        out["flow time ratio last/first"] = ordered[-1] / ordered[0]
-    elif claim.kind == "sooner" and first != second:
+    if claim.kind in ("sooner", "loss_above"):
+        out["|<c_hat_0, c>|"] = abs(q["c_overlap"])
+    if claim.kind == "sooner" and first != second and first in taus and second in taus:
         out["flow time ratio (second/first)"] = taus[second] / taus[first]
         out["residual loss of the second curve's student at m = 1"] = curves[second]["frozen_residual_loss"]
-    elif claim.kind in ("sooner", "loss_above"):
-        out["|<c_hat_0, c>|"] = abs(q["c_overlap"])
-    else:
+    elif claim.kind in ("grows", "monotone"):
+        ordered = list(taus.values())
+        out["flow time ratio last/first"] = ordered[-1] / ordered[0]
+    elif claim.kind in ("reach", "ratio") and taus:
         out["flow time ratio max/min"] = max(taus.values()) / min(taus.values())
     return out
 

@@ -18,7 +18,8 @@ from verify.model import instance as instances
 from verify.model.population import population
 from verify.regions.spec import HORIZON_OVER_FLOW, Curve, Tier
 from verify.simulate.drift import population_flow
-from verify.simulate.passage import Passage, run_passages, seeds_for
+from verify.simulate.modes import get_mode
+from verify.simulate.passage import RECORDS, Passage, run_passages, seeds_for
 
 #: The flow integrates to this τ at most; beyond it a curve is "not reached by the flow".
 TAU_MAX = 1e9
@@ -47,17 +48,25 @@ def _none_if_inf(x: float) -> float | None:
     return None if math.isinf(x) else float(x)
 
 
+#: The modes whose small-step limit is the population flow: û projected onto span(W)⊥, the
+#: flow's own assumption.  In the others (û free to enter span W) the flow sets the curve's
+#: start and horizon only, and never stands in for its SGD times.
+FLOW_MODES = ("frozen", "joint")
+
+
 def _flow_record(curve: Curve, inst, levels: list[float]) -> dict:
-    """The curve's population flow: h(0), the start m₀ = sign(h(0))/√d, τ per level."""
+    """The curve's population flow: h(0), the start m₀ = sign(h(0))/√d, τ per level, and
+    whether the flow describes the curve's runs (``flow``)."""
     pop = population(inst)
     h0 = float(pop.h(0.0))
     m0 = math.copysign(1.0, h0) / math.sqrt(inst.d)
-    flow = population_flow(inst, m0, 1.0 if curve.mode == "joint" else 0.0, tuple(levels), TAU_MAX, rtol=1e-6)
+    c_rate = 1.0 if get_mode(curve.mode).train_c else 0.0
+    flow = population_flow(inst, m0, c_rate, tuple(levels), TAU_MAX, rtol=1e-6)
     return {
         "h0": h0,
         "m0": m0,
         "tau": [_none_if_inf(x) for x in flow.tau],
-        "flow": True,
+        "flow": curve.mode in FLOW_MODES,
         "flow_m_end": flow.m_end,
         "frozen_residual_loss": float(pop.loss(1.0)),
     }
@@ -143,6 +152,9 @@ def instance_task(
                         c_levels=c_timed,
                         to_horizon=to_horizon,
                         loss_samples=loss_samples,
+                        # the yardstick's record spacing: times of curves with longer horizons
+                        # are as fine as the yardstick's
+                        records=math.ceil(RECORDS * curve.horizon_factor),
                     )
                 )
                 where.append((curve.label, g))

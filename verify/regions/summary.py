@@ -53,6 +53,22 @@ _FIGURE_NAMES = {"fig4a": "Fig. 4(a)", "fig1a_4b": "Fig. 1(a) = Fig. 4(b)", "fig
                  "fig1b_6": "Fig. 1(b) = Fig. 6", "fig3": "Fig. 3", "fig5": "Fig. 5"}
 
 
+def gap_words(gap: dict, detail: bool = False) -> str:
+    """The flow-against-SGD gap of one figure in words."""
+    if not gap["overlap_runs"]:
+        return (
+            "no curve's runs are described by the population flow (u_hat not projected, or no flow): "
+            "not used"
+        )
+    p90 = f" (90th percentile {gap['p90_abs_gap']:.3f})" if detail else ""
+    where = " at each curve's two smallest SGD steps" if detail else ""
+    used = ("used below them" if detail else "used") if gap["flow_used"] else "not used"
+    return (
+        f"median |t_SGD/t_flow − 1| {gap['median_abs_gap']:.3f}{p90} over {gap['overlap_runs']} runs{where}; "
+        f"flow {used}"
+    )
+
+
 def render(quick: dict | None, full: dict | None) -> str:
     """The README table: per claim and tier, the verdict, the protocol that reproduces it, and
     the region in words; then the flow gaps."""
@@ -79,10 +95,5 @@ def render(quick: dict | None, full: dict | None) -> str:
                     f"| {size} | {c['verdict']} | {', '.join(c['reproduced_by'])} | {words} | {why} |"
                 )
             for fig, g in study["flow_gap"].items():
-                gaps.append(
-                    f"- {_FIGURE_NAMES.get(fig, fig)}, {tier}: median |t_SGD/t_flow − 1| "
-                    f"{g['median_abs_gap']:.3f} (90th percentile {g['p90_abs_gap']:.3f}) over "
-                    f"{g['overlap_runs']} runs at each curve's two smallest SGD steps; flow "
-                    f"{'used below them' if g['flow_used'] else 'not used'}"
-                )
+                gaps.append(f"- {_FIGURE_NAMES.get(fig, fig)}, {tier}: {gap_words(g, detail=True)}")
     return "\n".join(lines) + "\n\nPopulation flow against SGD where both run:\n\n" + "\n".join(gaps) + "\n"

@@ -58,6 +58,8 @@ class Passage:
     #: > 0: the population loss of the final state, a Monte-Carlo mean of this many fresh samples
     #: with its standard error where there is no closed form (the closed form, SE 0, elsewhere)
     loss_samples: int = 0
+    #: records over the horizon: a first-passage time is read to within horizon/records samples
+    records: int = RECORDS
 
 
 def _diverged(step: int, _replica: int, what: str, norm: float) -> None:
@@ -81,7 +83,7 @@ def first_passage(job: Passage) -> dict:
     # leaves the chain's own samples unchanged
     rngs = generators(root(job.seed), 2)
     engine = CompiledEngine(problem, mode, rngs[:1], init="random", m0=job.m0)
-    every = max(1, job.horizon // RECORDS)
+    every = max(1, job.horizon // job.records)
     records = [0, *([every] * (job.horizon // every))]
     times = [math.inf] * len(job.levels)
     c_times = [math.inf] * len(job.c_levels)
