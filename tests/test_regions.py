@@ -140,6 +140,37 @@ def test_passage_loss_and_c_levels_leave_the_chain_unchanged():
     assert frozen["c_times"] == [0.0 if overlap >= 0.01 else INF, INF]
 
 
+def test_the_flow_stands_in_only_for_runs_it_describes():
+    """u_hat free to enter span W (Figs. 4, 5 and 6's modes): the projected population flow
+    sets the start and horizon but never replaces SGD times, so the flow gap is not measured
+    on such curves and their times below the SGD steps stay unknown."""
+    from verify.regions.runs import instance_task
+
+    tier = {**TINY.__dict__, "instances": 1, "sgd_cap": 2_000}
+    curves = [{"label": "free", "activation": "relu", "mode": "nonorthogonal", "alpha": 0.0},
+              {"label": "projected", "activation": "relu", "mode": "frozen"}]
+    run = instance_task(curves, 0.5, tier, 0, "equal", 1.0)
+    free, projected = run["curves"]["free"], run["curves"]["projected"]
+    assert free["flow"] is False and projected["flow"] is True
+    assert free["tau"] == projected["tau"]  # the same flow sets both horizons
+    grid = run["grid"]
+    assert np.isnan(curve_times(free, grid, 0.5, TINY.d, True)[-1])
+    assert np.isfinite(curve_times(projected, grid, 0.5, TINY.d, True)[-1])
+
+
+def test_records_set_the_resolution_of_a_passage_time():
+    """A chain read at 3x the records of another with the same samples: the same path, its
+    times at least as early and never more than one coarse record apart."""
+    from verify.model.instance import separated
+    from verify.simulate.passage import Passage, first_passage
+
+    inst = separated(6, 60, 1.0, "relu", seed=3, quantized=False)
+    coarse = first_passage(Passage(inst, "joint", 0.05, 6000, (0.3, 0.6), 9, m0=0.1, records=40))
+    fine = first_passage(Passage(inst, "joint", 0.05, 6000, (0.3, 0.6), 9, m0=0.1, records=120))
+    for c, f in zip(coarse["times"], fine["times"], strict=True):
+        assert f <= c and (math.isinf(c) or c - f <= 6000 // 40)
+
+
 def test_known_truth_yardstick_and_losses(tiny_run):
     """Known truth by construction: curve b is curve a (same instance, start, steps and
     samples) with no flow of its own, so 'within a factor 1' holds wherever SGD ran and is
