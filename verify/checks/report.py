@@ -13,6 +13,7 @@ from typing import Any
 
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.paper.ledger import coverage_table
+from verify.paper.provenance import PAPER, arxiv_label
 from verify.verdict import FailureKind
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
@@ -25,11 +26,29 @@ FAILURE_HEADINGS = {
 }
 
 
+def _record(r: Result) -> dict[str, Any]:
+    """A check's report.json record, with its statement's arXiv v1 number where it differs."""
+    return {**r.to_dict(), "arxiv_v1": arxiv_label(r.check.statement)}
+
+
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
-    return {"paper": "Dayı & Chen, Low-rank fine-tuning lies between lazy training and feature learning",
-            "seed": seed, "full": full, "counts": counts(results),
+    return {"paper": PAPER, "seed": seed, "full": full, "counts": counts(results),
             "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
-            "checks": [r.to_dict() for r in results]}
+            "checks": [_record(r) for r in results]}
+
+
+def provenance_lines() -> list[str]:
+    """report.md's opening: which paper and which version its numbers refer to."""
+    return [f"**{PAPER['title']}** — {PAPER['authors']}. {PAPER['venue']}.", "",
+            f"- Checked text: {PAPER['text']}.",
+            f"- arXiv: {PAPER['arxiv_id']}{PAPER['arxiv_version']}, \"{PAPER['arxiv_title']}\": "
+            f"{PAPER['arxiv_note']}.", ""]
+
+
+def _where(r: Result) -> str:
+    """§ of the statement, and its arXiv v1 number where that differs."""
+    arxiv = arxiv_label(r.check.statement)
+    return f"§{r.check.section}" + (f"; arXiv v1: {arxiv}" if arxiv else "")
 
 
 def to_json_text(results: list[Result], seed: int, full: bool) -> str:
@@ -73,7 +92,7 @@ def errata_table(records: list[dict[str, Any]]) -> str:
 def _failure_section(r: Result, seed: int) -> list[str]:
     o = r.outcome
     assert o is not None
-    lines = [f"### {r.check.statement} (`{r.check.id}`, §{r.check.section})", "",
+    lines = [f"### {r.check.statement} (`{r.check.id}`, {_where(r)})", "",
              f"> {r.check.quote}", "", f"- **Evidence** ({o.basis}): {o.evidence}",
              f"- **Counterexample:** `{_json_inline(o.counterexample)}`"]
     if o.correction:
@@ -89,7 +108,8 @@ def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
 
 
 def to_markdown(results: list[Result], seed: int, full: bool) -> str:
-    lines = ["# verify check report", "", f"Seed {seed}, {'full' if full else 'quick'} run.", ""]
+    run = f"Seed {seed}, {'full' if full else 'quick'} run."
+    lines = ["# verify check report", "", *provenance_lines(), run, ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
     lines += ["", "## Coverage of the paper's displays", "",
@@ -113,17 +133,18 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     if crashed:
         lines += ["## Checks that crashed", ""]
         lines += [f"- `{r.check.id}`: {(r.error or '').strip().splitlines()[-1]}" for r in crashed] + [""]
-    lines += ["## All checks", "", "| id | statement | § | verdict | evidence kind | evidence |",
+    lines += ["## All checks", "", "| id | statement | where | verdict | evidence kind | evidence |",
               "|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: ORDER.get(r.verdict, 9)):
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
-        lines.append(f"| `{r.check.id}` | {r.check.statement} | {r.check.section} | **{verdict}** "
+        lines.append(f"| `{r.check.id}` | {r.check.statement} | {_where(r)} | **{verdict}** "
                      f"| {basis} | {_cell(ev)} |")
     lines += ["", "## Details", ""]
     for r in results:
-        lines += [f"### `{r.check.id}` — {r.check.statement}: {r.verdict}", "", f"> {r.check.quote}", ""]
+        lines += [f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
+                  f"> {r.check.quote}", ""]
         if r.outcome is None:
             lines += ["```", (r.error or "").rstrip(), "```", ""]
             continue
