@@ -34,7 +34,7 @@ MAX_DEPTH = 32
 MAX_INTEGER_DIGITS = 64
 
 #: The record fields shown, by the JSON type each must have (None allowed for every one but id).
-_TEXT_FIELDS = ("id", "statement", "section", "quote", "method", "verdict", "basis", "scope",
+_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "method", "verdict", "basis", "scope",
                 "failure_kind", "evidence", "correction", "reproduce", "error")
 _OBJECT_FIELDS = ("counterexample", "numbers", "parameters")
 _VERDICTS = ("holds", "fails", "consistent", "inconclusive", "cited", "crashed")
@@ -179,8 +179,10 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
         for i, item in enumerate(items):
             field(label if i == 0 else "", item, hang)
 
-    where = " ".join(p for p in (record.get("statement"), f"(§{record['section']})" if record.get("section")
-                                  else None) if p)
+    section = f"§{record['section']}" if record.get("section") else None
+    arxiv = f"arXiv v1: {record['arxiv_v1']}" if record.get("arxiv_v1") else None
+    place = "; ".join(p for p in (section, arxiv) if p)
+    where = " ".join(p for p in (record.get("statement"), f"({place})" if place else None) if p)
     out += textwrap.wrap(_clean(f"{record['id']}: {where}" if where else record["id"]), width=width)
     if record.get("quote"):
         out += [""] + textwrap.wrap(_clean(record["quote"]), width=width, initial_indent="  ",
