@@ -82,21 +82,28 @@ def synthetic_table(name: str, setup: str) -> dict:
 
 
 APPENDIX_B = [name for name, spec in FIGURES.items() if spec.appendix_b]
-CASES = [(name, setup) for name in APPENDIX_B for setup in ("normalised", "paper")]
+CASES = [(name, setup, tier) for name in APPENDIX_B for setup in ("normalised", "paper")
+         for tier in ("quick", "full")]
 
 
-def _params(spec, setup: str) -> dict:
-    return dict(spec.params["quick"]) if setup == "normalised" else paper_params(spec, "quick")
+def _params(spec, setup: str, tier: str = "quick") -> dict:
+    """The run's params as plot() gets them (at full size the paper setup's step and horizon are
+    planned from an ODE run; stand-ins here: the synthetic table's horizon and any step)."""
+    if setup == "normalised":
+        return dict(spec.params[tier])
+    if tier == "quick":
+        return paper_params(spec, tier)
+    return {**spec.params[tier], **spec.paper_setup[tier], "setup": "paper", "lr": 0.01, "steps": 2000}
 
 
 @pytest.fixture
 def drawn(request):
     """``render`` of a figure on its synthetic table, its claims, drawn; closed afterwards."""
-    name, setup = request.param
+    name, setup, *tier = request.param
     spec = FIGURES[name]
     table = synthetic_table(name, setup)
     claims = spec.claims(table)
-    fig = plotting.render(spec, table, _params(spec, setup), claims)
+    fig = plotting.render(spec, table, _params(spec, setup, *tier), claims)
     fig.canvas.draw()
     yield spec, fig, claims, setup
     plotting.pyplot().close(fig)
@@ -142,7 +149,7 @@ def assert_readable(spec, fig, claims) -> None:
         assert shown <= _drawn_labels(fig), shown - _drawn_labels(fig)
 
 
-@pytest.mark.parametrize("drawn", CASES, indirect=True, ids=[f"{n}-{s}" for n, s in CASES])
+@pytest.mark.parametrize("drawn", CASES, indirect=True, ids=["-".join(case) for case in CASES])
 def test_every_figure_reads_as_the_paper_writes_it(drawn):
     spec, fig, claims, _ = drawn
     assert_readable(spec, fig, claims)
@@ -158,6 +165,18 @@ def test_the_ode_is_announced_exactly_where_it_is_drawn(drawn):
     assert all(line.get_linestyle() == "--" for line in odes)
     entries = {t.get_text() for legend in _legends(fig) for t in legend.get_texts()}
     assert (plotting.ODE_LABEL in entries) == (setup == "normalised") == bool(odes)
+
+
+@pytest.mark.parametrize("drawn", [("fig2", "normalised"), ("fig2", "paper")], indirect=True,
+                         ids=["fig2-normalised", "fig2-paper"])
+def test_a_shared_legend_shows_each_curve_as_every_panel_draws_it(drawn):
+    """Fig. 2's panels share one legend: instance i has one colour, marker and line style in both."""
+    _, fig, _, _ = drawn
+    styles = [{line.get_label(): (line.get_color(), line.get_marker(), line.get_linestyle())
+               for line in ax.lines if not line.get_label().startswith("_")} for ax in fig.axes]
+    shared = styles[0].keys() & styles[1].keys()
+    assert len(shared) == 10
+    assert all(styles[0][name] == styles[1][name] for name in shared)
 
 
 @pytest.mark.parametrize("drawn", [("fig1b_6", "paper")], indirect=True)

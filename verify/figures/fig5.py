@@ -138,11 +138,11 @@ def compute(p, scheduler, progress):
 
 def plot(table, fig, p):
     for i, (panel, claim, detail) in enumerate((
-            ("a", "varying ||Pi_W u||, the S-curves", "alpha = ||Pi_W u||"),
-            ("b", f"||Pi_W u|| = {p['repeat_alpha']:g}, S-curves on random instances", "random instances"))):
+            ("a", "varying ||Pi_W u||, the S-curves", "alpha = ||Pi_W u||; "),
+            ("b", f"||Pi_W u|| = {p['repeat_alpha']:g}, S-curves on random instances", ""))):
         ax = fig.add_subplot(1, 2, i + 1)
         plotting.plot_curves(ax, table, panel)
-        plotting.title(ax, f"Fig. 5({panel})", claim, f"{detail}; ReLU, k = {p['k']}, d = {p['d']}")
+        plotting.title(ax, f"Fig. 5({panel})", claim, f"{detail}ReLU, k = {p['k']}, d = {p['d']}")
         plotting.legend_right(ax)
 
 

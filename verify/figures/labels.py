@@ -18,11 +18,12 @@ NOTATION = (
     (r"<(\w)_t, ?(\w)>", r"$\\langle \1_t, \2\\rangle$"),
     (r"\bd\^\(l\*-1\)", r"$d^{\\ell^*-1}$"),
     (r"\bl\* - 1\b", r"$\\ell^* - 1$"),
+    (r"\bl\*", r"$\\ell^*$"),
     (r"\bsqrt\((\w)\)", r"$\\sqrt{\1}$"),
     (r"\bsqrt (\w)\b", r"$\\sqrt{\1}$"),
     (r"\b(\w)_hat\b", r"$\\hat{\1}$"),
     (r"\bPi_W\b", r"$\\Pi_W$"),
-    (r"\bHe3\b", r"He$_3$"),
+    (r"\b[Hh]e([34])\b", r"He$_\1$"),
     (r"\b(xi|eta|mu|lambda|alpha|sigma|Theta)\b", r"$\\\1$"),
     (r">=", r"$\\geq$"),
     (r"<=", r"$\\leq$"),
@@ -59,8 +60,8 @@ def summary(claims) -> str:
     holds, else "not reproduced", with the count."""
     failing = sum(not ok for _, ok, *_ in claims)
     if not failing:
-        return f"verdict: {HOLDS} ({len(claims)} of {len(claims)} claims)"
-    return f"verdict: {NOT_REPRODUCED} ({failing} of {len(claims)} claims)"
+        return f"verdict: {HOLDS} (all {len(claims)} claims)"
+    return f"verdict: {NOT_REPRODUCED} ({failing} of {len(claims)} claims fail)"
 
 
 def wrap(text: str, width: int) -> list[str]:

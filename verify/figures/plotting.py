@@ -27,7 +27,7 @@ DPI = 110
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 MARKS_PER_CURVE = 6
 LINESTYLES = ("-", (0, (5, 2)), "-.", (0, (1, 1.5)))
-ODE_LABEL = "population ODE, eq. (6) (dashed, same colour)"
+ODE_LABEL = "ODE, eq. (6) (dashed)"
 #: Claim list below the panels: font size and the height a line takes (inches).
 FOOTER_FONTSIZE = 7
 FOOTER_LINE_IN = 0.14
@@ -54,9 +54,9 @@ def plot_curves(ax, table: dict, panel: str, quantity: str = "m", ode: str | Non
     """Every series of ``panel`` (solid, its own marker) and, where the table has one, its
     population ODE (dashed, same colour; one legend entry for all of them)."""
     names = series_names(table, panel, quantity)
-    # where dashes mean "ODE" the curves stay solid; elsewhere the line style varies too, so that a
-    # curve drawn over another one leaves it visible in its gaps
-    has_ode = ode is not None and bool(select(table, panel, None, ode)[0].size)
+    # where dashes mean "ODE" (in any panel: panels may share one legend) the curves stay solid;
+    # elsewhere the line style varies too, so that a curve drawn over another shows in its gaps
+    has_ode = ode is not None and bool(select(table, quantity=ode)[0].size)
     ode_label = ODE_LABEL
     for i, name in enumerate(names):
         s, v = select(table, panel, name, quantity)

@@ -34,7 +34,7 @@ from verify.verdict import fit_exponent
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"
-FIGSIZE = (7.0, 5.0)
+FIGSIZE = (11.0, 5.0)  # the legend (fits with their intervals) sits right of the axes
 CONFIDENCE = 0.999
 CHECK_EVERY = 64
 
