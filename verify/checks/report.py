@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from verify.base.markdown import code_span, markdown_text
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.paper.ledger import coverage_table
 from verify.paper.provenance import PAPER, arxiv_label
@@ -56,7 +57,11 @@ def to_json_text(results: list[Result], seed: int, full: bool) -> str:
 
 
 def _cell(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    return markdown_text(str(text), table_cell=True)
+
+
+def _md(text: str) -> str:
+    return markdown_text(str(text))
 
 
 def _json_inline(value: Any) -> str:
@@ -93,11 +98,11 @@ def _failure_section(r: Result, seed: int) -> list[str]:
     o = r.outcome
     assert o is not None
     lines = [f"### {r.check.statement} (`{r.check.id}`, {_where(r)})", "",
-             f"> {r.check.quote}", "", f"- **Evidence** ({o.basis}): {o.evidence}",
-             f"- **Counterexample:** `{_json_inline(o.counterexample)}`"]
+             f"> {_md(r.check.quote)}", "", f"- **Evidence** ({o.basis}): {_md(o.evidence)}",
+             f"- **Counterexample:** {code_span(_json_inline(o.counterexample))}"]
     if o.correction:
         verified = {True: " — verified", False: " — NOT verified", None: ""}[o.correction_verified]
-        lines.append(f"- **Correction:** {o.correction}{verified}")
+        lines.append(f"- **Correction:** {_md(o.correction)}{verified}")
     return lines + [f"- **Rerun:** `verify check --only {r.check.id} --seed {seed}`", ""]
 
 
@@ -144,19 +149,19 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     lines += ["", "## Details", ""]
     for r in results:
         lines += [f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
-                  f"> {r.check.quote}", ""]
+                  f"> {_md(r.check.quote)}", ""]
         if r.outcome is None:
             lines += ["```", (r.error or "").rstrip(), "```", ""]
             continue
         o = r.outcome
-        lines += [f"- Method: {r.check.method}; decided by: {o.basis}", f"- Evidence: {o.evidence}"]
+        lines += [f"- Method: {_md(r.check.method)}; decided by: {o.basis}", f"- Evidence: {_md(o.evidence)}"]
         if o.scope:
-            lines.append(f"- Scope: {o.scope}")
+            lines.append(f"- Scope: {_md(o.scope)}")
         if o.parameters:
-            lines.append(f"- Parameters: `{_json_inline(o.parameters)}`")
+            lines.append(f"- Parameters: {code_span(_json_inline(o.parameters))}")
         if o.numbers:
-            lines.append(f"- Numbers: `{_json_inline(o.numbers)}`")
-        lines += [f"- Note: {n}" for n in o.notes] + [""]
+            lines.append(f"- Numbers: {code_span(_json_inline(o.numbers))}")
+        lines += [f"- Note: {_md(n)}" for n in o.notes] + [""]
     return "\n".join(lines)
 
 

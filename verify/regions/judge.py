@@ -400,7 +400,7 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         ranges = out["shared"][key]["holds_at_eta_d"]
         shared_words = (
             (
-                "shared step: holds on most instances at eta*d in "
+                "shared step: holds on most instances at η·d in "
                 + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
             )
             if ranges

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from verify.base.markdown import markdown_text
+
 
 def summarize(directory: str | Path) -> dict:
     studies, tiers = {}, set()
@@ -74,7 +76,7 @@ def render(quick: dict | None, full: dict | None) -> str:
     the region in words; then the flow gaps."""
     lines = [
         "| figure | claim | tier | verdict | reproduced by | where (tuned: fraction [99% CI]; shared: "
-        "eta*d where it holds on most) | best predictor of the failures (Spearman) |",
+        "η·d where it holds on most) | best predictor of the failures (Spearman) |",
         "|---|---|---|---|---|---|---|",
     ]
     gaps = []
@@ -87,11 +89,11 @@ def render(quick: dict | None, full: dict | None) -> str:
             for c in study["claims"]:
                 exp = c["explanation"]
                 why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})" if exp else ""
-                why = why.replace("|", "\\|")
-                words = "<br>".join(w.replace("|", "\\|") for w in c["words"])
+                why = markdown_text(why, table_cell=True)
+                words = "<br>".join(markdown_text(w, table_cell=True) for w in c["words"])
                 lines.append(
                     f"| {_FIGURE_NAMES.get(c['figure'], c['figure'])} "
-                    f"| {c['claim'].replace('|', chr(92) + '|')} "
+                    f"| {markdown_text(c['claim'], table_cell=True)} "
                     f"| {size} | {c['verdict']} | {', '.join(c['reproduced_by'])} | {words} | {why} |"
                 )
             for fig, g in study["flow_gap"].items():
