@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
         ("x|y <b> $5 _u_", r"x\|y \<b> \$5 \_u\_"),
         ("keep `a*b` as code", "keep `a*b` as code"),
         ("results/regions-full.json and 1/k", "results/regions-full.json and 1/k"),
+        ("(1/(1 + xi^2/k))^p here", r"$`\left(\frac{1}{1 + \frac{\xi^{2}}{k}}\right)^{p}`$ here"),
     ],
 )
 def test_markdown_text(text, expected):
@@ -43,7 +44,7 @@ def test_every_formula_renders_and_nothing_is_emphasis():
 
 def test_formula_latex_refuses_what_is_not_a_formula():
     assert formula_latex("__import__('os')") is None
-    assert formula_latex("a ^ b") is None  # Python's ^ is not a power
+    assert formula_latex("a ^ b") == "a^{b}"  # the paper's ^ is a power
     assert formula_latex("x.real*2") is None
 
 

@@ -3,7 +3,7 @@ r"""Free text as Markdown that GitHub renders as written: formulas as math, noth
 The reports quote SymPy's printed formulas (``2*xi**2/(k + xi**2)``, ``lambda_max**8``).  In
 Markdown each ``*`` may open or close emphasis, so such text turns into italics and loses its
 stars.  :func:`markdown_text` rewrites every formula span of a text (operands joined by ``*``,
-``**`` or ``/``, with ``+`` and ``-`` between them) as GitHub math in its code-span form,
+``**``, ``^`` or a root, with ``+`` and ``-`` between them) as GitHub math in its code-span form,
 ``$`\frac{2 \xi^{2}}{k + \xi^{2}}`$``, which no Markdown rule can touch, and escapes the
 characters that would still start emphasis, math or HTML (``* _ $ < |``) in the rest.
 
@@ -51,7 +51,7 @@ def _prose(text: str) -> str:
         span, start = _trim(match.group(0), match.start())
         # only products, powers and roots: a ratio such as 1/k reads as written, and a path
         # such as results/x is not one
-        if ("*" not in span and "sqrt(" not in span) or not _NAME.search(span):
+        if not any(mark in span for mark in ("*", "^", "sqrt(")) or not _NAME.search(span):
             continue
         latex = formula_latex(span)
         if latex is None:
@@ -95,11 +95,11 @@ def formula_latex(text: str) -> str | None:
     """LaTeX of a printed formula as written, or None when it is not one the whitelist parser
     accepts (prose, a Python keyword such as ``lambda``, an unbalanced span)."""
     names = {n for n in _NAME.findall(text) if n not in activation_functions()}
-    if "^" in text:
-        return None  # Python's ^ is not a power: the text is not a printed SymPy formula
+    # the paper's x^2 is a power (Python's ^, exclusive or, never appears in a report)
+    python = text.replace("^", "**")
     try:
-        parse_expression(text, variables={n: sympy.Symbol(n) for n in names}, what="formula")
-        return _latex(ast.parse(text, mode="eval").body)
+        parse_expression(python, variables={n: sympy.Symbol(n) for n in names}, what="formula")
+        return _latex(ast.parse(python, mode="eval").body)
     except (VerifyInputError, SyntaxError, ValueError):
         return None
 

@@ -94,16 +94,28 @@ def errata_table(records: list[dict[str, Any]]) -> str:
     return "\n".join(rows) + "\n"
 
 
-def _failure_section(r: Result, seed: int) -> list[str]:
+def _rerun(r: Result, seed: int) -> str:
+    return f"verify check --only {r.check.id} --seed {seed}" + (" --full" if r.full else "")
+
+
+def _link(r: Result) -> str:
+    """The statement, linked to its details (the anchor is the check id)."""
+    return f"[{r.check.statement}](#{r.check.id})"
+
+
+def _correction(o) -> str:
+    verified = {True: " (verified)", False: " (NOT verified)", None: ""}[o.correction_verified]
+    return f"{_md(o.correction)}{verified}"
+
+
+def _failure_item(r: Result, seed: int) -> list[str]:
+    """One failing statement in the summary: where, evidence, correction, rerun."""
     o = r.outcome
     assert o is not None
-    lines = [f"### {r.check.statement} (`{r.check.id}`, {_where(r)})", "",
-             f"> {_md(r.check.quote)}", "", f"- **Evidence** ({o.basis}): {_md(o.evidence)}",
-             f"- **Counterexample:** {code_span(_json_inline(o.counterexample))}"]
+    lines = [f"- {_link(r)} (`{r.check.id}`, {_where(r)}; {o.basis}): {_md(o.evidence)}"]
     if o.correction:
-        verified = {True: " — verified", False: " — NOT verified", None: ""}[o.correction_verified]
-        lines.append(f"- **Correction:** {_md(o.correction)}{verified}")
-    return lines + [f"- **Rerun:** `verify check --only {r.check.id} --seed {seed}`", ""]
+        lines.append(f"  - **Correction:** {_correction(o)}")
+    return lines + [f"  - **Rerun:** `{_rerun(r, seed)}`"]
 
 
 def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
@@ -113,16 +125,13 @@ def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
 
 
 def to_markdown(results: list[Result], seed: int, full: bool) -> str:
+    """report.md: a summary first (counts, the failing statements by kind, the coverage of the
+    paper's displays), then every check's table row and its details, each under an anchor
+    named by its id (``report.md#lemma-31``, ``report.html#lemma-31``)."""
     run = f"Seed {seed}, {'full' if full else 'quick'} run."
     lines = ["# verify check report", "", *provenance_lines(), run, ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
-    lines += ["", "## Coverage of the paper's displays", "",
-              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.toml): decided "
-              "by a check of this run (holds, fails or consistent), not decided (its check was "
-              "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
-              "restatement or prose), or missing (a computable relation not yet checked).", "",
-              coverage_table(verdicts(results))]
     lines += ["", "## Statements that fail", ""]
     failing = [r for r in results if r.verdict == "fails"]
     if not failing:
@@ -132,37 +141,57 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         if group:
             lines += [f"### {heading} ({len(group)})", ""]
             for r in group:
-                section = _failure_section(r, seed)
-                lines += ["#" + text if text.startswith("### ") else text for text in section]
+                lines += _failure_item(r, seed)
+            lines.append("")
     crashed = [r for r in results if r.crashed]
     if crashed:
         lines += ["## Checks that crashed", ""]
-        lines += [f"- `{r.check.id}`: {(r.error or '').strip().splitlines()[-1]}" for r in crashed] + [""]
+        lines += [f"- [`{r.check.id}`](#{r.check.id}): {_md((r.error or '').strip().splitlines()[-1])}"
+                  for r in crashed] + [""]
+    lines += ["## Coverage of the paper's displays", "",
+              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.toml): decided "
+              "by a check of this run (holds, fails or consistent), not decided (its check was "
+              "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
+              "restatement or prose), or missing (a computable relation not yet checked).", "",
+              coverage_table(verdicts(results))]
     lines += ["## All checks", "", "| id | statement | where | verdict | evidence kind | evidence |",
               "|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: ORDER.get(r.verdict, 9)):
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
-        lines.append(f"| `{r.check.id}` | {r.check.statement} | {_where(r)} | **{verdict}** "
+        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {r.check.statement} | {_where(r)} | **{verdict}** "
                      f"| {basis} | {_cell(ev)} |")
     lines += ["", "## Details", ""]
     for r in results:
-        lines += [f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
-                  f"> {_md(r.check.quote)}", ""]
-        if r.outcome is None:
-            lines += ["```", (r.error or "").rstrip(), "```", ""]
-            continue
-        o = r.outcome
-        lines += [f"- Method: {_md(r.check.method)}; decided by: {o.basis}", f"- Evidence: {_md(o.evidence)}"]
-        if o.scope:
-            lines.append(f"- Scope: {_md(o.scope)}")
-        if o.parameters:
-            lines.append(f"- Parameters: {code_span(_json_inline(o.parameters))}")
-        if o.numbers:
-            lines.append(f"- Numbers: {code_span(_json_inline(o.numbers))}")
-        lines += [f"- Note: {_md(n)}" for n in o.notes] + [""]
+        lines += _details(r, seed)
     return "\n".join(lines)
+
+
+def _details(r: Result, seed: int) -> list[str]:
+    """One check in full, under the anchor ``r.check.id``."""
+    lines = [f'<a id="{r.check.id}"></a>', "",
+             f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
+             f"> {_md(r.check.quote)}", ""]
+    if r.outcome is None:
+        return lines + ["```", (r.error or "").rstrip(), "```", f"- Rerun: `{_rerun(r, seed)}`", ""]
+    o = r.outcome
+    verdict = o.verdict.value + (f" ({o.failure_kind}: {FAILURE_HEADINGS[o.failure_kind].lower()})"
+                                 if o.failure_kind else "")
+    lines += [f"- Verdict: **{verdict}**; decided by: {o.basis}", f"- Method: {_md(r.check.method)}",
+              f"- Evidence: {_md(o.evidence)}"]
+    if o.scope:
+        lines.append(f"- Scope: {_md(o.scope)}")
+    if o.counterexample:
+        lines.append(f"- Counterexample: {code_span(_json_inline(o.counterexample))}")
+    if o.correction:
+        lines.append(f"- Correction: {_correction(o)}")
+    if o.parameters:
+        lines.append(f"- Parameters: {code_span(_json_inline(o.parameters))}")
+    if o.numbers:
+        lines.append(f"- Numbers: {code_span(_json_inline(o.numbers))}")
+    lines += [f"- Note: {_md(n)}" for n in o.notes]
+    return lines + [f"- Rerun: `{_rerun(r, seed)}`", ""]
 
 
 def line(r: Result, idw: int, width: int = 120) -> str:
