@@ -288,10 +288,10 @@ def test_a_faster_flow_is_found_faster_at_small_steps(tiny_run):
 def test_committed_quick_summary_renders_in_the_readme():
     from pathlib import Path
 
-    from verify.readme import block, regions_block
+    from verify.readme import read_block, regions_block
 
     root = Path(__file__).resolve().parent.parent
-    assert block((root / "README.md").read_text(encoding="utf-8"), "regions") == regions_block()
+    assert read_block("regions") == regions_block()
     quick = json.loads((root / "results/regions-quick.json").read_text(encoding="utf-8"))
     claims = [c for s in quick["studies"].values() for c in s["claims"]]
     assert {c["figure"] for c in claims} == {"fig4a", "fig1a_4b", "fig2", "fig1b_6", "fig3", "fig5"}

@@ -81,7 +81,8 @@ def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[
 
 def errata_table(records: list[dict[str, Any]]) -> str:
     """Markdown table of the failing statements of report.json's ``checks`` records:
-    number, check id, kind of failure, evidence, correction (the README's errata table)."""
+    number, check id (linked to its entry in report.html), kind of failure, evidence,
+    correction (the README's errata table)."""
     rows = ["| statement | check | kind | evidence | correction |", "|---|---|---|---|---|"]
     rank = {k.value: i for i, k in enumerate(FailureKind)}
     failing = [c for c in records if c["verdict"] == "fails"]
@@ -89,7 +90,8 @@ def errata_table(records: list[dict[str, Any]]) -> str:
         corr = c.get("correction") or "—"
         if c.get("correction_verified"):
             corr += " (verified)"
-        rows.append(f"| {c['statement']} | `{c['id']}` | {c.get('failure_kind')} ({c.get('basis')}) "
+        link = f"[`{c['id']}`](report.html#{c['id']})"
+        rows.append(f"| {c['statement']} | {link} | {c.get('failure_kind')} ({c.get('basis')}) "
                     f"| {_cell(c['evidence'])} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 
