@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
         ("x|y <b> $5 _u_", r"x\|y \<b> \$5 \_u\_"),
         ("keep `a*b` as code", "keep `a*b` as code"),
         ("results/regions-full.json and 1/k", "results/regions-full.json and 1/k"),
+        # the paper's notation in prose: a - between words is not a formula's minus
+        ("sum a_n g1^n - sum a_n g2^n", r"sum a\_n $`g_{1}^{n}`$ - sum a\_n $`g_{2}^{n}`$"),
         ("(1/(1 + xi^2/k))^p here", r"$`\left(\frac{1}{1 + \frac{\xi^{2}}{k}}\right)^{p}`$ here"),
     ],
 )

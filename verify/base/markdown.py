@@ -45,10 +45,37 @@ def markdown_text(text: str, table_cell: bool = False) -> str:
     return result.replace("\n", " ") if table_cell else result
 
 
-def _prose(text: str) -> str:
-    out, last = [], 0
+def _spans(text: str):
+    """(span, start) of each candidate formula.  A span with ``*`` is SymPy's printing, whose
+    ``+`` and ``-`` join its terms; without one it is the paper's notation written in prose
+    (``g1^n - sum a_n g2^n``), where they may join words, so each term outside parentheses
+    stands alone."""
     for match in _SPAN.finditer(text):
         span, start = _trim(match.group(0), match.start())
+        if "*" in span:
+            yield span, start
+            continue
+        for piece, offset in _top_level_terms(span):
+            yield _trim(piece, start + offset)
+
+
+def _top_level_terms(span: str):
+    """(term, offset) of ``span`` split at the `` + `` and `` - `` outside every parenthesis:
+    inside one, as in (1/(1 + xi^2/k))^p, they belong to the formula."""
+    depth, begin = 0, 0
+    for i, char in enumerate(span):
+        depth += (char in "([") - (char in ")]")
+        if depth == 0 and char in "+-" and span[i - 1:i] == " " and span[i + 1:i + 2] == " ":
+            yield span[begin:i - 1], begin
+            begin = i + 2
+    yield span[begin:], begin
+
+
+def _prose(text: str) -> str:
+    out, last = [], 0
+    for span, start in _spans(text):
+        if start < last:
+            continue
         # only products, powers and roots: a ratio such as 1/k reads as written, and a path
         # such as results/x is not one
         if not any(mark in span for mark in ("*", "^", "sqrt(")) or not _NAME.search(span):
@@ -105,6 +132,9 @@ def formula_latex(text: str) -> str | None:
 
 
 def _name(name: str) -> str:
+    indexed = re.fullmatch(r"([A-Za-z])(\d+)", name)
+    if indexed:  # g1 is g with index 1
+        return f"{indexed.group(1)}_{{{indexed.group(2)}}}"
     base, _, sub = name.partition("_")
     if sub == "hat":
         return rf"\hat{{{_name(base)}}}"
