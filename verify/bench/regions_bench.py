@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from verify.base.sweep import Task, run_sweep
-from verify.bench.simulator_bench import unavoidable_samples
+from verify.bench.simulator_bench import draw_and_project, unavoidable_samples
 from verify.model.instance import separated
 from verify.regions.runs import instance_task
 from verify.regions.spec import ACTIVATION_STUDY, Tier
@@ -49,17 +49,7 @@ def unavoidable_joint_samples(rng, n, L, LT, uc, c, lam, xi, inv_n, a, c_hat, df
     beta = 0.0
     total = 0.0
     for _ in range(n):
-        for i in range(p + 1):
-            z[i] = rng.standard_normal()
-        chi = 2.0 * rng.standard_gamma(df / 2.0)
-        zw[:] = 0.0
-        for i in range(r):
-            for q in range(k):
-                zw[q] += z[i] * LT[i, q]
-        zu = zh = 0.0
-        for i in range(p):
-            zu += z[i] * uc[i]
-            zh += z[i] * a[i]
+        chi, zu, zh = draw_and_project(rng, z, zw, LT, uc, a, df)
         zh += beta * z[p]
         target = 0.0
         for q in range(k):
