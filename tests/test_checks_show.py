@@ -44,7 +44,7 @@ def test_show_from_a_report_prints_every_field_in_full(report, capsys, monkeypat
     status, out, err = _show([CHECK, "--from", str(report)], capsys, monkeypatch)
     assert status == 0 and err == ""
     flat = _flat(out)
-    assert out.startswith("remark-9: Remark 9 (§A.1)")
+    assert out.startswith("remark-9: Remark 9 (§A.1; arXiv v1: Remark 2)")
     assert _flat(record["quote"]) in flat
     for label in ("verdict", "failure kind", "basis", "scope", "method", "evidence", "counterexample",
                   "correction", "tolerances", "numbers", "notes", "run", "rerun"):

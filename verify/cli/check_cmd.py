@@ -36,7 +36,7 @@ def add_parser(sub) -> None:
                    help="Markdown report (default report.md; report.partial.md with --only)")
     p.add_argument("--html", type=Path, default=None, metavar="FILE",
                    help="self-contained HTML report, formulas as MathML, for any browser offline "
-                   "(default report.html; report.partial.html with --only)")
+                   "(default: the Markdown report's path with .html, report.html)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--coverage", action="store_true",
@@ -56,7 +56,9 @@ def run(args) -> int:
     default_json, default_md, default_html = PARTIAL_REPORTS if args.only else FULL_REPORTS
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
-    html_path = output_file(args.html or default_html, "--html report")
+    # beside the Markdown report unless given: --markdown r.md writes r.html
+    html_path = output_file(args.html or (md_path.with_suffix(".html") if args.markdown else default_html),
+                            "--html report")
     distinct_paths({"--json": json_path, "--markdown": md_path, "--html": html_path})
 
     width = max(len(c.id) for c in checks)
