@@ -44,13 +44,13 @@ def add_parser(sub) -> None:
         dest="quick",
         action="store_true",
         default=True,
-        help="k = 10, d = 100, 20 instances (default; about a minute on 2 cores)",
+        help="k = 10, d = 100, 20 instances (default; a few minutes on 2 cores)",
     )
     tier.add_argument(
         "--full",
         dest="quick",
         action="store_false",
-        help="k = 20, d = 400, 24 instances, a denser grid (about 15 minutes on 2 cores)",
+        help="k = 20, d = 400, 24 instances, a denser grid (about an hour on 2 cores for all five studies)",
     )
     p.add_argument(
         "--only", nargs="+", metavar="STUDY", default=None, help=f"only these studies ({', '.join(STUDIES)})"

@@ -325,7 +325,9 @@ ORTHOGONALITY_STUDY = StudySpec(
     level=0.8,
     xis={"1": ("fig5", lambda k: 1.0), "sqrt(k)/2": ("fig5", lambda k: math.sqrt(k) / 2)},
     claims=tuple(c for protocol, _ in C_PROTOCOLS for c in _orthogonality_claims(protocol)),
-    tiers=TIERS,
+    # half decades at full size too: eight curves, the α > 0 ones with 3x horizons, cost as much
+    # as the other four studies together, and quarter decades put the full tier past an hour
+    tiers={**TIERS, "full": dataclasses.replace(TIERS["full"], grid_step=0.5)},
     choices={
         **_COMMON_CHOICES,
         "model": "Appendix D.1's normalised model, u = alpha u1 + sqrt(1 - alpha^2) u2 (Appendix B), u_hat "
