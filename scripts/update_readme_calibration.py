@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replace README.md's calibration block with the confusion matrix of a ``verify calibrate`` run.
+"""Replace the calibration blocks (docs/soundness.md) with the confusion matrix of a ``verify calibrate`` run.
 
     verify calibrate --checks --json c.json && python scripts/update_readme_calibration.py c.json
     python scripts/update_readme_calibration.py --check calibration.json   # exit 1 if the README is stale
@@ -22,12 +22,12 @@ sys.path.insert(0, str(ROOT))
 
 def main() -> int:
     from verify.calibration import readme_block_from_json
-    from verify.readme import block, replace_block
+    from verify.readme import stale_blocks, write_blocks
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="?", default="calibration.json")
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if README.md's calibration blocks are stale")
+                        help="exit 1 if the calibration blocks are stale")
     args = parser.parse_args()
     payload = json.loads(Path(args.results).read_text(encoding="utf-8"))
     blocks = {"calibration": readme_block_from_json(payload)}
@@ -35,19 +35,15 @@ def main() -> int:
         from verify.perturb import Perturbed, matrix_markdown
 
         blocks["calibration-checks"] = matrix_markdown([Perturbed(**r) for r in payload["perturbations"]])
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
     if args.check:
-        stale = [name for name, fresh in blocks.items() if block(text, name) != fresh]
+        stale = stale_blocks(blocks)
         if stale:
-            sys.stderr.write(f"README.md's {', '.join(stale)} block(s) differ from the run: run "
+            sys.stderr.write(f"block(s) {', '.join(stale)} differ from the run: run "
                              f"`python scripts/update_readme_calibration.py {args.results}`\n")
             return 1
-        print(f"README.md's {', '.join(blocks)} block(s) match the run")
+        print(f"the {', '.join(blocks)} block(s) (docs/soundness.md) match the run")
         return 0
-    for name, fresh in blocks.items():
-        text = replace_block(text, name, fresh)
-    readme.write_text(text, encoding="utf-8")
+    write_blocks(blocks)
     return 0
 
 

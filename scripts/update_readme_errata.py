@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Replace README.md's errata and coverage blocks from a ``verify check`` report.
+"""Replace the errata (README.md) and coverage (docs/checks.md) blocks from a ``verify check`` report.
 
     verify check --json report.json && python scripts/update_readme_errata.py report.json
     python scripts/update_readme_errata.py --check report.json   # CI: exit 1 if the README is stale
@@ -9,7 +9,7 @@ report's own errata table (:func:`verify.checks.report.errata_table`), built fro
 records, under the report's counts of verdicts, kinds of failure and kinds of evidence.  The
 coverage block (``<!-- coverage:start -->`` … ``<!-- coverage:end -->``) is the ledger's coverage
 of the paper's displays (:func:`verify.paper.ledger.coverage_table`) under the report's verdicts.
-Nothing else in the README is touched.
+Nothing else in either document is touched.
 """
 
 from __future__ import annotations
@@ -43,27 +43,23 @@ def coverage(report: dict) -> str:
 
 
 def main() -> int:
-    from verify.readme import block, replace_block
+    from verify.readme import stale_blocks, write_blocks
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("report", nargs="?", default="report.json")
-    parser.add_argument("--check", action="store_true", help="exit 1 if README.md's errata block is stale")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a block is stale")
     args = parser.parse_args()
     report = json.loads(Path(args.report).read_text(encoding="utf-8"))
-    readme = ROOT / "README.md"
-    text = readme.read_text(encoding="utf-8")
     fresh = {"errata": table(report), "coverage": coverage(report)}
     if args.check:
-        stale = [name for name, body in fresh.items() if block(text, name) != body]
+        stale = stale_blocks(fresh)
         if stale:
-            sys.stderr.write(f"README.md's {' and '.join(stale)} block(s) differ from the report: run "
+            sys.stderr.write(f"block(s) {' and '.join(stale)} differ from the report: run "
                              f"`python scripts/update_readme_errata.py {args.report}`\n")
             return 1
-        print("README.md's errata and coverage blocks match the report")
+        print("the errata (README.md) and coverage (docs/checks.md) blocks match the report")
         return 0
-    for name, body in fresh.items():
-        text = replace_block(text, name, body)
-    readme.write_text(text, encoding="utf-8")
+    write_blocks(fresh)
     return 0
 
 

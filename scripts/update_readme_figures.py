@@ -9,10 +9,10 @@
 
 A run directory is reduced to its verdicts (:func:`verify.figures.summary.summarize`) and
 written to ``results/figures-{quick,full}.json`` (a full run's JSONs themselves are kept in
-``results/figures-full/``); the README's ``figures`` block is then
+``results/figures-full/``); the ``figures`` and ``regions`` blocks (docs/figures.md) are then
 rendered from those committed files (:func:`verify.readme.figures_block`), so the table
 says what the runs said.  With ``--check`` nothing is written: the given directories must
-match the committed summaries, and the README block must match them.
+match the committed summaries, and the blocks must match them.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ def main() -> int:
     from verify.readme import (
         FIGURE_SUMMARIES,
         REGION_SUMMARIES,
-        block,
         figures_block,
         regions_block,
-        replace_block,
+        stale_blocks,
+        write_blocks,
     )
     from verify.regions.summary import summarize as summarize_regions
 
@@ -81,20 +81,15 @@ def main() -> int:
             path.write_text(text, encoding="utf-8")
             if tier == "full":
                 _keep_evidence(Path(directory), evidence, pattern)
-    readme = ROOT / "README.md"
-    current = readme.read_text(encoding="utf-8")
+    fresh = {"figures": figures_block(), "regions": regions_block()}
     if args.check:
-        if block(current, "figures") != figures_block():
-            stale.append("README.md's figures block differs from the committed summaries")
-        if block(current, "regions") != regions_block():
-            stale.append("README.md's regions block differs from the committed summaries")
+        stale += [f"block {name} differs from the committed summaries" for name in stale_blocks(fresh)]
         for line in stale:
             sys.stderr.write(line + ": run scripts/update_readme_figures.py with the same directories\n")
         if not stale:
-            print("figures summaries and README.md's figures block match")
+            print("figures summaries and the figures and regions blocks (docs/figures.md) match")
         return 1 if stale else 0
-    current = replace_block(current, "figures", figures_block())
-    readme.write_text(replace_block(current, "regions", regions_block()), encoding="utf-8")
+    write_blocks(fresh)
     return 0
 
 

@@ -83,6 +83,8 @@ def test_cli_writes_reports_and_exits_0_when_statements_fail(tmp_path):
     assert verdicts == {"d1-h-display": "fails", "d1-parity": "holds"}
     assert report["checks"][0]["reproduce"].startswith("verify check --only d1-h-display")
     assert out_md.read_text().startswith("# verify check report")
+    # the HTML report goes beside the Markdown one, never into the working directory
+    assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
 
 
 def test_same_seed_same_report(tmp_path):

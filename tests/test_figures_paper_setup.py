@@ -321,7 +321,8 @@ def test_setup_overlays_plot_exactly_their_csv(tmp_path, name, panels, quantitie
     hits = {"normalised": {(p, s): 100 * (i + 1) for p, s, i in curves},
             "paper": {(p, s): (None if i else 500) for p, s, i in curves}}
     tables = {setup: _curves(panels, hit) for setup, hit in hits.items()}
-    runner._draw_setups(module, tables, tmp_path)
+    runner._draw_setups(module, tables, {setup: module.claims(t) for setup, t in tables.items()}, "quick",
+                        tmp_path)
     assert (tmp_path / f"{name}.setups.png").stat().st_size > 0
     got = read_table(tmp_path / f"{name}.setups.csv")
     assert set(got["quantity"]) == set(quantities)

@@ -1,4 +1,4 @@
-"""README.md says what the code does: generated blocks are fresh and named paths exist."""
+"""README.md and docs/ say what the code does: generated blocks are fresh and named paths exist."""
 
 from __future__ import annotations
 
@@ -7,15 +7,22 @@ from pathlib import Path
 
 import pytest
 
-from verify.readme import BLOCKS, block, replace_block
+from verify.readme import BLOCKS, HOMES, read_block, replace_block
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCUMENTS = "\n".join(p.read_text(encoding="utf-8")
+                      for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKS))
 def test_generated_block_is_fresh(name):
-    assert block(README, name) == BLOCKS[name](), f"run `python -m verify.readme` to refresh {name}"
+    assert read_block(name) == BLOCKS[name](), f"run `python -m verify.readme` to refresh {name}"
+
+
+@pytest.mark.parametrize("name", sorted(HOMES))
+def test_every_block_sits_in_its_document(name):
+    assert read_block(name).strip(), f"block {name} is empty in {HOMES[name]}"
 
 
 def test_replace_block_touches_only_the_block():
@@ -26,14 +33,16 @@ def test_replace_block_touches_only_the_block():
 
 
 def test_every_derivation_file_is_listed_and_exists():
-    listed = re.findall(r"^- `([a-z0-9_]+\.md)`", block(README, "derivations"), re.M)
+    listed = re.findall(r"^- `([a-z0-9_]+\.md)`", read_block("derivations"), re.M)
     on_disk = sorted(p.name for p in (ROOT / "derivations").glob("*.md"))
     assert sorted(listed) == on_disk
 
 
 def test_paths_named_in_the_readme_exist():
-    """Every `verify/...`, `tests/...` or `scripts/...` path the README names is in the tree."""
-    named = set(re.findall(r"(?<![\w/.-])((?:verify|tests|scripts)/[\w./-]*[\w/])(?![<*\w])", README))
+    """Every `verify/...`, `tests/...`, `scripts/...` or `docs/...` path the README or docs/ name is
+    in the tree."""
+    named = set(re.findall(r"(?<![\w/.-])((?:verify|tests|scripts|docs)/[\w./-]*[\w/])(?![<*\w])",
+                           DOCUMENTS))
     missing = sorted(p for p in named if not p.endswith("_") and not (ROOT / p).exists())
     assert missing == []
 
@@ -43,4 +52,4 @@ def test_checks_block_does_not_depend_on_import_order():
     import importlib
 
     importlib.import_module("verify.checks.app_f_global_optima")
-    assert block(README, "checks") == BLOCKS["checks"]()
+    assert read_block("checks") == BLOCKS["checks"]()

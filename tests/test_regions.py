@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from verify.cli import main as cli_main
-from verify.regions.judge import best_time, cell, curve_times, outcome
+from verify.regions.judge import LOSS_Z, best_time, cell, curve_times, loss_outcome, outcome
 from verify.regions.runner import run_study
 from verify.regions.spec import Claim, Curve, StudySpec, Tier
 from verify.regions.summary import render, summarize
@@ -75,7 +75,142 @@ def test_best_time_and_curve_times():
     assert math.isnan(curve_times(curve, grid, 0.5, 100, False)[2])  # flow not validated: unknown
 
 
+SAME_RUN = Claim("f", "u before c", "sooner", first="a", second="a:c")
+LOSS5 = Claim("f", "a's loss at least 5x b's", "loss_above", 5.0, first="a", second="b")
+
+
+def test_a_tie_within_one_run_is_unknown():
+    """Two series of one run passed within one record: their order was not observed."""
+    assert outcome(SAME_RUN, {"a": 300.0, "a:c": 300.0}) is None
+    assert outcome(SAME_RUN, {"a": 300.0, "a:c": 301.0}) is True
+    assert outcome(SAME_RUN, {"a": 301.0, "a:c": 300.0}) is False
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "expected"),
+    [
+        ((5.0, 0.0), (1.0, 0.0), True),  # exact losses: equality holds
+        ((4.9999999, 0.0), (1.0, 0.0), False),  # barely false, exact
+        ((5.0 + 1.001 * LOSS_Z * 0.01, 0.01), (1.0, 0.0), True),  # just past |z| = LOSS_Z
+        ((5.0 + 0.99 * LOSS_Z * 0.01, 0.01), (1.0, 0.0), None),  # within the noise: unknown
+        ((5.0 - 1.001 * LOSS_Z * 0.01, 0.0), (1.0, 0.002), False),  # the second's SE counts 5 times
+        ((5.0 - 0.99 * LOSS_Z * 0.01, 0.0), (1.0, 0.002), None),
+        ((NAN, NAN), (1.0, 0.0), None),  # SGD did not run: unknown
+        ((INF, 0.0), (1.0, 0.0), True),  # the first diverged: no small loss at that step
+        ((1.0, 0.0), (INF, 0.0), False),
+        ((INF, 0.0), (INF, 0.0), None),
+    ],
+)
+def test_loss_outcome(first, second, expected):
+    assert loss_outcome(LOSS5, np.array(first), np.array(second)) is expected
+
+
+def test_curve_times_of_a_curve_without_its_own_flow():
+    """A yardstick curve (flow False) and a ĉ-overlap series are unknown below the SGD steps,
+    never the flow's time."""
+    grid = [100.0, 10.0, 1.0]
+    curve = {"tau": [None], "levels": [0.5], "ran": [0, 1], "flow": False,
+             "sgd_at": {"0.5": [None, 400.0, None]}, "sgd_c_at": {"0.5": [50.0, None, None]}}
+    times = curve_times(curve, grid, 0.5, 100, True)
+    assert list(times[:2]) == [INF, 400.0] and math.isnan(times[2])
+    own = {**curve, "flow": True, "tau": [10.0]}
+    assert curve_times(own, grid, 0.5, 100, True)[2] == 1000.0
+    c_times = curve_times(own, grid, 0.5, 100, True, series="c")
+    assert list(c_times[:2]) == [50.0, INF] and math.isnan(c_times[2])
+
+
+def test_passage_loss_and_c_levels_leave_the_chain_unchanged():
+    """Asking for the final loss and ĉ-overlap times draws the loss from a second stream: the
+    chain's own times are bit for bit those of a run without them; a frozen ĉ's overlap is
+    timed at sample 0 or never."""
+    from verify.model.instance import separated
+    from verify.simulate.passage import Passage, first_passage
+
+    inst = separated(6, 60, 1.0, "relu", seed=3, quantized=False)
+    plain = first_passage(Passage(inst, "joint", 0.05, 4000, (0.3, 0.6), 9, m0=0.1))
+    more = first_passage(Passage(inst, "joint", 0.05, 4000, (0.3, 0.6), 9, m0=0.1, c_levels=(0.9,),
+                                 loss_samples=500))
+    assert plain["times"] == more["times"] and plain["m_end"] == more["m_end"]
+    assert more["loss"] > 0 and more["loss_se"] == 0.0  # joint: the closed form
+    lin = first_passage(Passage(inst, "linearized", 0.05, 2000, (0.6,), 9, m0=0.1, to_horizon=True,
+                                loss_samples=2000))
+    assert lin["samples"] == 2000 and lin["loss_se"] > 0  # Monte Carlo, with its SE
+    frozen = first_passage(Passage(inst, "frozen", 0.05, 500, (0.99,), 9, m0=0.1, c_levels=(0.01, 0.999)))
+    overlap = abs(float(inst.c @ inst.c_hat))
+    assert frozen["c_times"] == [0.0 if overlap >= 0.01 else INF, INF]
+
+
+def test_the_flow_stands_in_only_for_runs_it_describes():
+    """u_hat free to enter span W (Figs. 4, 5 and 6's modes): the projected population flow
+    sets the start and horizon but never replaces SGD times, so the flow gap is not measured
+    on such curves and their times below the SGD steps stay unknown."""
+    from verify.regions.runs import instance_task
+
+    tier = {**TINY.__dict__, "instances": 1, "sgd_cap": 2_000}
+    curves = [{"label": "free", "activation": "relu", "mode": "nonorthogonal", "alpha": 0.0},
+              {"label": "projected", "activation": "relu", "mode": "frozen"}]
+    run = instance_task(curves, 0.5, tier, 0, "equal", 1.0)
+    free, projected = run["curves"]["free"], run["curves"]["projected"]
+    assert free["flow"] is False and projected["flow"] is True
+    assert free["tau"] == projected["tau"]  # the same flow sets both horizons
+    grid = run["grid"]
+    assert np.isnan(curve_times(free, grid, 0.5, TINY.d, True)[-1])
+    assert np.isfinite(curve_times(projected, grid, 0.5, TINY.d, True)[-1])
+
+
+def test_records_set_the_resolution_of_a_passage_time():
+    """A chain read at 3x the records of another with the same samples: the same path, its
+    times at least as early and never more than one coarse record apart."""
+    from verify.model.instance import separated
+    from verify.simulate.passage import Passage, first_passage
+
+    inst = separated(6, 60, 1.0, "relu", seed=3, quantized=False)
+    coarse = first_passage(Passage(inst, "joint", 0.05, 6000, (0.3, 0.6), 9, m0=0.1, records=40))
+    fine = first_passage(Passage(inst, "joint", 0.05, 6000, (0.3, 0.6), 9, m0=0.1, records=120))
+    for c, f in zip(coarse["times"], fine["times"], strict=True):
+        assert f <= c and (math.isinf(c) or c - f <= 6000 // 40)
+
+
+def test_known_truth_yardstick_and_losses(tiny_run):
+    """Known truth by construction: curve b is curve a (same instance, start, steps and
+    samples) with no flow of its own, so 'within a factor 1' holds wherever SGD ran and is
+    unknown below it; their final losses are equal closed forms, so 'b's loss >= 1 x a's'
+    holds and 'b's >= 1.0001 x a's' (barely false) fails wherever both ran."""
+    curves = (Curve("a", "relu", "joint"), Curve("b", "relu", "joint", yardstick="a"))
+    claims = (
+        Claim("f", "within 1", "ratio", 1.0),
+        Claim("f", "loss b >= a", "loss_above", 1.0, first="b", second="a"),
+        Claim("f", "loss b >= 1.0001 a", "loss_above", 1.0001, first="b", second="a"),
+        Claim("f", "u before c", "sooner", first="a", second="a:c"),
+        Claim("f", "c before u", "sooner", first="a:c", second="a"),
+        Claim("f", "a reaches", "reach", curves=("a",)),
+    )
+    spec = StudySpec(
+        name="tiny", paper="a test", curves=curves, level=0.5, xis={"1": ("f", lambda k: 1.0)},
+        claims=claims, tiers={"quick": CAPPED}, choices={}, c_levels=(0.5,), to_horizon=True,
+        loss_samples=100,
+    )
+    doc = tiny_run.spec(spec)
+    within, equal, barely, u_first, c_first, reach = doc["claims"]
+    key = "xi=1, lambda equal"
+    ran = [i for i, c in enumerate(within["shared"][key]["cells"]) if c["unknown"] < TINY.instances]
+    assert ran, "SGD ran at some grid step"
+    for c, r in zip(within["shared"][key]["cells"], reach["shared"][key]["cells"], strict=True):
+        if c["unknown"] == 0:  # equal times: within a factor 1 exactly where a reaches
+            assert c["holds"] == r["holds"]
+    below = within["shared"][key]["cells"][-1]
+    assert below["unknown"] == TINY.instances  # b has no flow: never the flow's time
+    assert equal["tuned"][key]["holds"] == TINY.instances
+    assert all(c["holds"] + c["unknown"] == TINY.instances for c in equal["shared"][key]["cells"])
+    assert all(c["holds"] == 0 for c in barely["shared"][key]["cells"])
+    assert barely["tuned"][key]["fails"] == TINY.instances
+    for a, b in zip(u_first["shared"][key]["cells"], c_first["shared"][key]["cells"], strict=True):
+        assert a["holds"] + b["holds"] <= TINY.instances
+
+
 TINY = Tier(k=4, d=100, instances=10, grid_top=4.0, grid_bottom=-1.0, grid_step=1.0, sgd_cap=200_000)
+#: the smallest step's horizon (4 τ / η at η d = 10^-2) is past this cap on every instance
+CAPPED = Tier(k=4, d=100, instances=10, grid_top=4.0, grid_bottom=-2.0, grid_step=1.0, sgd_cap=20_000)
 
 
 def _tiny(curves, claims) -> StudySpec:
@@ -96,6 +231,7 @@ def tiny_run(tmp_path):
     def run(curves, claims):
         return run_study(_tiny(curves, claims), True, str(tmp_path), workers=1), tmp_path
 
+    run.spec = lambda spec: run_study(spec, True, str(tmp_path), workers=1)
     return run
 
 
@@ -152,13 +288,13 @@ def test_a_faster_flow_is_found_faster_at_small_steps(tiny_run):
 def test_committed_quick_summary_renders_in_the_readme():
     from pathlib import Path
 
-    from verify.readme import block, regions_block
+    from verify.readme import read_block, regions_block
 
     root = Path(__file__).resolve().parent.parent
-    assert block((root / "README.md").read_text(encoding="utf-8"), "regions") == regions_block()
+    assert read_block("regions") == regions_block()
     quick = json.loads((root / "results/regions-quick.json").read_text(encoding="utf-8"))
     claims = [c for s in quick["studies"].values() for c in s["claims"]]
-    assert {c["figure"] for c in claims} == {"fig4a", "fig1a_4b", "fig2", "fig1b_6"}
+    assert {c["figure"] for c in claims} == {"fig4a", "fig1a_4b", "fig2", "fig1b_6", "fig3", "fig5"}
     assert all(c["verdict"] for c in claims)
 
 

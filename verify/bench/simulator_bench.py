@@ -43,24 +43,34 @@ from verify.simulate.streams import generators, root
 
 
 @cached_jit
+def draw_and_project(rng, z, zw, LT, uc, a, df):
+    """One sample's draws (p + 1 normals into ``z``, then the χ²_df variable) and its projections
+    ⟨w_j, x⟩ (into ``zw``), ⟨u, x⟩ and ⟨û, x⟩ over the frame; returns (χ², ⟨u, x⟩, ⟨û, x⟩)."""
+    r, k = LT.shape
+    p = uc.size
+    for i in range(p + 1):
+        z[i] = rng.standard_normal()
+    chi2 = 2.0 * rng.standard_gamma(df / 2.0)
+    zw[:] = 0.0
+    for i in range(r):
+        for q in range(k):
+            zw[q] += z[i] * LT[i, q]
+    zu = zh = 0.0
+    for i in range(p):
+        zu += z[i] * uc[i]
+        zh += z[i] * a[i]
+    return chi2, zu, zh
+
+
+@cached_jit
 def unavoidable_samples(rng, n, LT, uc, a, df):
     """n samples of the compiled step's unavoidable work; returns a checksum (kept live)."""
-    r, k = LT.shape
+    k = LT.shape[1]
     p = uc.size
     z, zw = np.empty(p + 1), np.empty(k)
     total = 0.0
     for _ in range(n):
-        for i in range(p + 1):
-            z[i] = rng.standard_normal()
-        chi2 = 2.0 * rng.standard_gamma(df / 2.0)
-        zw[:] = 0.0
-        for i in range(r):
-            for q in range(k):
-                zw[q] += z[i] * LT[i, q]
-        zu = zh = 0.0
-        for i in range(p):
-            zu += z[i] * uc[i]
-            zh += z[i] * a[i]
+        chi2, zu, zh = draw_and_project(rng, z, zw, LT, uc, a, df)
         total += zw[0] + zu + zh + z[p] * chi2
     return total
 

@@ -16,10 +16,11 @@ or measurement.  The verdict is
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -91,6 +92,16 @@ def check(id: str, statement: str, section: str, method: str, fails_as: FailureK
     return register
 
 
+def close_ids(word: str, ids: Iterable[str], n: int = 5) -> str:
+    """``"; did you mean a, b?"`` naming the ids most like ``word`` (difflib's ratio ≥ 0.6, then
+    ids sharing its first word), or ``""`` when none is close."""
+    ids = list(ids)
+    key = check_id(word)
+    close = difflib.get_close_matches(key, ids, n=n, cutoff=0.6)
+    close += [k for k in ids if k.split("-")[0] == key.split("-")[0] and k not in close][: n - len(close)]
+    return f"; did you mean {', '.join(close)}?" if close else ""
+
+
 def resolve(ids: list[str] | None) -> list[Check]:
     """The checks named by ``ids`` (all, in registry order, when None)."""
     if not ids:
@@ -99,9 +110,8 @@ def resolve(ids: list[str] | None) -> list[Check]:
     for raw in ids:
         key = check_id(raw)
         if key not in REGISTRY:
-            close = [k for k in REGISTRY if k.startswith(key.split("-")[0])][:6]
-            hint = f"; checks starting alike: {', '.join(close)}" if close else ""
-            raise UnknownCheckError(f"unknown check id {raw!r} (see `verify check --list`){hint}")
+            raise UnknownCheckError(f"unknown check id {raw!r} (see `verify check --list`)"
+                                    + close_ids(raw, REGISTRY))
         if REGISTRY[key] not in out:
             out.append(REGISTRY[key])
     return out

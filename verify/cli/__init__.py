@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         population_cmd,
         regions_cmd,
         series_cmd,
+        show_cmd,
         simulate_cmd,
     )
     from verify.cli.arguments import memory_limit, time_limit
@@ -57,8 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (
-        check_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd, derive_cmd,
-        bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd,
+        check_cmd, show_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd,
+        derive_cmd, bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd,
     ):
         module.add_parser(sub)
     for command in sub.choices.values():

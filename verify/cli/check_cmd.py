@@ -1,4 +1,4 @@
-"""``verify check [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--list]``."""
+"""``verify check [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--html FILE] [--list]``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_atomic
 from verify.checks import load_all, resolve
+from verify.checks.html_report import to_html
 from verify.checks.report import line, summary, to_json_text, to_markdown, verdicts
 from verify.checks.runner import run_checks
 from verify.cli.arguments import seed
@@ -14,8 +15,8 @@ from verify.paper.ledger import coverage_table
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
 #: that rerunning one check from the report never overwrites the report it came from.
-FULL_REPORTS = (Path("report.json"), Path("report.md"))
-PARTIAL_REPORTS = (Path("report.partial.json"), Path("report.partial.md"))
+FULL_REPORTS = (Path("report.json"), Path("report.md"), Path("report.html"))
+PARTIAL_REPORTS = (Path("report.partial.json"), Path("report.partial.md"), Path("report.partial.html"))
 
 
 def add_parser(sub) -> None:
@@ -33,6 +34,9 @@ def add_parser(sub) -> None:
                    help="JSON report (default report.json; report.partial.json with --only)")
     p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
                    help="Markdown report (default report.md; report.partial.md with --only)")
+    p.add_argument("--html", type=Path, default=None, metavar="FILE",
+                   help="self-contained HTML report, formulas as MathML, for any browser offline "
+                   "(default: the Markdown report's path with .html, report.html)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--coverage", action="store_true",
@@ -49,10 +53,13 @@ def run(args) -> int:
         for c in checks:
             print(f"{c.id:<28} {c.statement:<22} [{c.method}] {c.quote[:90]}")
         return 0
-    default_json, default_md = PARTIAL_REPORTS if args.only else FULL_REPORTS
+    default_json, default_md, default_html = PARTIAL_REPORTS if args.only else FULL_REPORTS
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
-    distinct_paths({"--json": json_path, "--markdown": md_path})
+    # beside the Markdown report unless given: --markdown r.md writes r.html
+    html_path = output_file(args.html or (md_path.with_suffix(".html") if args.markdown else default_html),
+                            "--html report")
+    distinct_paths({"--json": json_path, "--markdown": md_path, "--html": html_path})
 
     width = max(len(c.id) for c in checks)
 
@@ -61,13 +68,16 @@ def run(args) -> int:
 
     results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show)
     write_atomic(json_path, to_json_text(results, args.seed, args.full))
-    write_atomic(md_path, to_markdown(results, args.seed, args.full))
+    markdown = to_markdown(results, args.seed, args.full)
+    write_atomic(md_path, markdown)
+    write_atomic(html_path, to_html(markdown))
     print("\n" + summary(results))
     if args.coverage:
         print("\nCoverage of the paper's displayed equations (verify/paper/ledger.toml):\n")
         print(coverage_table(verdicts(results)))
-    print(f"Reports: {json_path} and {md_path}" + ("  (partial run: the full reports are untouched)"
-                                                   if args.only and not (args.json or args.markdown) else ""))
+    partial = args.only and not (args.json or args.markdown or args.html)
+    print(f"Reports: {json_path}, {md_path} and {html_path}"
+          + ("  (partial run: the full reports are untouched)" if partial else ""))
     crashed = [r.check.id for r in results if r.crashed]
     if crashed:
         sys.stderr.write(f"verify check: {len(crashed)} check(s) crashed: {', '.join(crashed)}\n")

@@ -1,6 +1,6 @@
 """``verify regions [--quick | --full] [--only STUDY ...] [--workers N] [--scheduler ADDRESS] --out DIR``.
 
-Judges the figure claims of Figs. 1(a)/4 and 2 over many instances, two λ shapes, a step
+Judges the caption claims of Figs. 1(a)/4, 1(b)/6, 2, 3 and 5 over many instances, two λ shapes, a step
 grid spanning 10⁷ and both step protocols (one step shared by the compared curves, or tuned
 per curve), and reports the region where each claim holds on most instances (99 %
 Clopper–Pearson), with the flow-against-SGD gap and the quantity that best predicts the
@@ -19,6 +19,7 @@ from verify.cli.arguments import add_scheduler_options
 from verify.cli.figures_cmd import _check_scheduler
 from verify.regions import STUDIES
 from verify.regions.runner import run_study
+from verify.regions.summary import gap_words
 
 
 def _workers(text: str) -> int:
@@ -43,13 +44,13 @@ def add_parser(sub) -> None:
         dest="quick",
         action="store_true",
         default=True,
-        help="k = 10, d = 100, 20 instances (default; about a minute on 2 cores)",
+        help="k = 10, d = 100, 20 instances (default; a few minutes on 2 cores)",
     )
     tier.add_argument(
         "--full",
         dest="quick",
         action="store_false",
-        help="k = 20, d = 400, 24 instances, a denser grid (about 15 minutes on 2 cores)",
+        help="k = 20, d = 400, 24 instances, a denser grid (about an hour on 2 cores for all five studies)",
     )
     p.add_argument(
         "--only", nargs="+", metavar="STUDY", default=None, help=f"only these studies ({', '.join(STUDIES)})"
@@ -77,11 +78,7 @@ def run(args) -> int:
         doc = run_study(
             STUDIES[name], args.quick, args.out, args.scheduler, args.workers, progress=sys.stderr.isatty()
         )
-        gaps = "; ".join(
-            f"{fig}: median |gap| {g['median_abs_gap']:.3f} over {g['overlap_runs']} runs, "
-            f"flow {'used' if g['flow_used'] else 'NOT used'}"
-            for fig, g in doc["flow_gap"].items()
-        )
+        gaps = "; ".join(f"{fig}: {gap_words(g)}" for fig, g in doc["flow_gap"].items())
         print(
             f"{name} ({doc['tier']}, {doc['cost']['sgd_samples']:.3g} SGD samples, "
             f"{doc['cost']['wall_s']} s); "
@@ -94,7 +91,7 @@ def run(args) -> int:
             )
             for words in claim["words"]:
                 print(f"    {words}")
-            if claim["explanation"]:
+            if claim["explanation"] and claim["explanation"]["best"]:
                 best = claim["explanation"]["best"]
                 rho = claim["explanation"]["correlations"][best]["spearman"]
                 print(

@@ -16,7 +16,7 @@ from functools import partial
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common, full_tier, overlays, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup, plotting
 from verify.figures.spec import FigureSpec
 from verify.model.activations import get_activation
 from verify.simulate.modes import MODES
@@ -79,12 +79,15 @@ def compute(p: dict, scheduler, progress) -> list[tuple]:
     return rows
 
 
-def plot(table, fig, p) -> None:
+def plot(table, fig, p, figure: str, claim: str) -> None:
+    """``figure``, ``claim``: the paper's figure number and caption claim (the two figures share
+    this experiment)."""
     ax = fig.add_subplot(1, 1, 1)
-    common.plot_curves(ax, table, "m", ode=None,
-                       ylabel=r"$|\langle u_t, u\rangle|$" + f" (median of {p['replicas']} runs)")
-    ax.set_title(f"joint training ({p['mode']}), xi = {p['xi']:.3g}, k = {p['k']}, d = {p['d']}")
-    ax.legend(title="activation")
+    plotting.plot_curves(ax, table, "m", ode=None,
+                         ylabel=r"$|\langle u_t, u\rangle|$" + f" (median of {p['replicas']} runs)")
+    plotting.title(ax, figure, claim,
+                   f"joint training ({p['mode']}), xi = {p['xi']:.3g}, k = {p['k']}, d = {p['d']}")
+    plotting.legend_right(ax, title="activation")
 
 
 def weak_times(table) -> dict:
@@ -180,7 +183,7 @@ def figure(name: str, paper: str, xi: dict[str, float], max_ratio: float, axes: 
         },
         choices={**CHOICES, **(choices or {})},
         compute=compute,
-        plot=plot,
+        plot=partial(plot, figure=paper.split(": ")[0], claim=paper.split(": ", 1)[1]),
         claims=partial(claims, max_ratio=max_ratio),
         paper_setup={
             "quick": paper_setup_params(k=k["quick"], d=d["quick"], xi=xi["quick"], steps=10000, eta0=20.0,

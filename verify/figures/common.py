@@ -252,18 +252,3 @@ def instance_spec(kind: str, k: int, d: int, xi: float, activation: str, seed: i
 def median_curve(m: np.ndarray) -> np.ndarray:
     """The replica median of m_t (records × replicas)."""
     return np.median(np.asarray(m), axis=1)
-
-
-def plot_curves(ax, table: dict, panel: str, quantity: str = "m", ode: str | None = "ode_m",
-                ylabel: str = r"$m_t = \langle u_t, u\rangle$", label_prefix: str = "") -> None:
-    """Every series of ``panel`` (solid) and its population ODE (dashed, same colour)."""
-    for name in series_names(table, panel, quantity):
-        s, v = select(table, panel, name, quantity)
-        line, = ax.plot(s, v, label=f"{label_prefix}{name}", lw=1.4)
-        if ode is not None:
-            so, vo = select(table, panel, name, ode)
-            if so.size:
-                ax.plot(so, vo, ls="--", lw=1.0, color=line.get_color())
-    ax.set_xlabel("SGD step t (samples seen)")
-    ax.set_ylabel(ylabel)
-    ax.grid(alpha=0.3)

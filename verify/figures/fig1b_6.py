@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common, full_tier, overlays, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup, plotting
 from verify.figures.spec import FigureSpec
 
 NAME = "fig1b_6"
@@ -145,13 +145,14 @@ def compute(p, scheduler, progress):
 
 
 def plot(table, fig, p):
-    for i, (title, stop) in enumerate((("(a) short time scale", p["short_fraction"] * p["steps"]),
-                                       ("(b) long time scale", p["steps"]))):
+    for i, (panel, scale, stop) in enumerate((("a", "short", p["short_fraction"] * p["steps"]),
+                                              ("b", "long", p["steps"]))):
         ax = fig.add_subplot(1, 2, i + 1)
-        common.plot_curves(ax, table, "m", ode=None, ylabel=r"$|\langle u_t, u\rangle|$")
+        plotting.plot_curves(ax, table, "m", ode=None, ylabel=r"$|\langle u_t, u\rangle|$")
         ax.set_xlim(0, stop)
-        ax.set_title(f"{title}: He3, k = {p['k']}, d = {p['d']}")
-        ax.legend(fontsize=8)
+        plotting.title(ax, f"Fig. 6({panel}) (cf. Fig. 1(b))", "the plateau lengthens as xi grows",
+                       f"{scale} time scale; He3, k = {p['k']}, d = {p['d']}")
+    plotting.figure_legend(fig, title=f"median of {p['replicas']} runs")
 
 
 def _plateaus(table) -> tuple[list[str], list[float]]:

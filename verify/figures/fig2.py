@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common, full_tier, overlays, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup, plotting
 from verify.figures.spec import FigureSpec
 
 NAME = "fig2"
@@ -151,12 +151,18 @@ def compute(p, scheduler, progress):
     return rows
 
 
+#: Per panel, the caption's claim (Fig. 2: "though time scales differ ..., trajectories exhibit
+#: similar behavior"; Sec. 4: joint "roughly twice as efficient").
+PANEL_CLAIMS = {"a": "joint c_hat, faster than frozen", "b": "frozen c_hat, the same S-shape, slower"}
+
+
 def plot(table, fig, p):
-    for i, (panel, mode) in enumerate(PANELS):
-        ax = fig.add_subplot(1, 2, i + 1)
-        common.plot_curves(ax, table, panel)
-        ax.set_title(f"({panel}) {mode} c_hat, xi = 1, k = {p['k']}, d = {p['d']}")
-        ax.legend(fontsize=6, ncol=2, title="solid: SGD, dashed: ODE" if panel == "b" else None)
+    for i, (panel, _) in enumerate(PANELS):
+        ax = fig.add_subplot(1, 2, i + 1, sharey=fig.axes[0] if i else None)
+        # one curve per instance, the same colour and marker in both panels: one legend for both
+        plotting.plot_curves(ax, table, panel)
+        plotting.title(ax, f"Fig. 2({panel})", PANEL_CLAIMS[panel], f"xi = 1, k = {p['k']}, d = {p['d']}")
+    plotting.figure_legend(fig, title="SGD, one run per instance")
 
 
 def _times(table, panel):

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common, full_tier, paper_setup
+from verify.figures import common, full_tier, paper_setup, plotting
 from verify.figures.spec import FigureSpec
 
 NAME = "fig3a"
@@ -103,10 +103,11 @@ def compute(p, scheduler, progress):
 
 def plot(table, fig, p):
     ax = fig.add_subplot(1, 1, 1)
-    common.plot_curves(ax, table, "loss", quantity="loss", ode=None, ylabel="population loss")
+    plotting.plot_curves(ax, table, "loss", quantity="loss", ode=None, ylabel="population loss")
     ax.set_yscale("log")
-    ax.set_title(f"xi = sqrt(k), k = {p['k']}, d = {p['d']}, ReLU")
-    ax.legend()
+    plotting.title(ax, "Fig. 3(a)", "linearized training cannot reach small loss",
+                   f"xi = sqrt(k), k = {p['k']}, d = {p['d']}, ReLU")
+    plotting.legend_right(ax, title=f"mean of {p['replicas']} runs")
 
 
 def _tail(table, label):

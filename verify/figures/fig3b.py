@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from verify.figures import common, fig3a
+from verify.figures import common, fig3a, plotting
 from verify.figures.spec import FigureSpec
 
 NAME = "fig3b"
@@ -36,9 +36,10 @@ def compute(p, scheduler, progress):
 
 def plot(table, fig, p):
     ax = fig.add_subplot(1, 1, 1)
-    common.plot_curves(ax, table, "overlaps", ode=None, ylabel=f"overlap (mean of {p['replicas']} runs)")
-    ax.set_title(f"joint training, xi = sqrt(k), k = {p['k']}, d = {p['d']}")
-    ax.legend()
+    plotting.plot_curves(ax, table, "overlaps", ode=None, ylabel=f"overlap (mean of {p['replicas']} runs)")
+    plotting.title(ax, "Fig. 3(b)", "<u_t, u> is learned before <c_t, c> (joint training)",
+                   f"xi = sqrt(k), k = {p['k']}, d = {p['d']}")
+    plotting.legend_right(ax)
 
 
 def claims(table):

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common, full_tier, overlays, paper_setup
+from verify.figures import common, full_tier, overlays, paper_setup, plotting
 from verify.figures.spec import FigureSpec
 
 NAME = "fig5"
@@ -137,12 +137,13 @@ def compute(p, scheduler, progress):
 
 
 def plot(table, fig, p):
-    for i, (panel, title) in enumerate((("a", "(a) varying ||Pi_W u||"),
-                                        ("b", f"(b) ||Pi_W u|| = {p['repeat_alpha']:g}, random instances"))):
+    for i, (panel, claim, detail) in enumerate((
+            ("a", "varying ||Pi_W u||, the S-curves", "alpha = ||Pi_W u||; "),
+            ("b", f"||Pi_W u|| = {p['repeat_alpha']:g}, S-curves on random instances", ""))):
         ax = fig.add_subplot(1, 2, i + 1)
-        common.plot_curves(ax, table, panel)
-        ax.set_title(f"{title}; ReLU, k = {p['k']}, d = {p['d']}", fontsize=9)
-        ax.legend(fontsize=7)
+        plotting.plot_curves(ax, table, panel)
+        plotting.title(ax, f"Fig. 5({panel})", claim, f"{detail}ReLU, k = {p['k']}, d = {p['d']}")
+        plotting.legend_right(ax)
 
 
 def _weak(table, panel):

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from verify.figures import labels
 from verify.figures.common import NOT_REACHED, spread_ratio
 
 
@@ -32,7 +33,8 @@ def time_rows(tables: dict, times: Callable[[dict], dict], quantity: str) -> lis
 def _panels(table: dict, fig):
     panels = list(dict.fromkeys(table["panel"]))
     for i, setup in enumerate(panels):
-        yield setup, table["panel"] == setup, fig.add_subplot(1, len(panels), i + 1)
+        # the axes' label names its setup: the runner titles each panel with that setup's verdict
+        yield setup, table["panel"] == setup, fig.add_subplot(1, len(panels), i + 1, label=setup)
 
 
 def _spread(names, times: np.ndarray, horizons: np.ndarray) -> str:
@@ -54,16 +56,14 @@ def per_series(table: dict, fig, what: str) -> None:
         names, t, horizon = table["series"][keep], table["value"][keep], table["step"][keep]
         x = np.arange(len(names))
         hit = np.isfinite(t)
-        ax.plot(x[hit], t[hit], "o", ms=8, color="C0", label="steps to the level")
-        ax.plot(x[~hit], horizon[~hit], "^", ms=8, mfc="none", color="C3", label="not within T (drawn at T)")
-        ax.set_xticks(x, names, fontsize=8)
+        _points(ax, x, np.where(hit, t, horizon), hit, ms=8)
+        ax.set_xticks(x, [labels.math(n) for n in names], fontsize=8)
         ax.set_xlim(-0.5, len(names) - 0.5)
         ax.set_yscale("log")
         ax.margins(y=0.15)  # in log space: no point sits on the frame
         ax.set_ylabel("SGD steps (samples)")
-        ax.set_title(f"{setup} setup: {what}\n({_spread(names, t, horizon)})", fontsize=9)
+        ax.set_title(labels.math(f"{setup} setup: {what}\n({_spread(names, t, horizon)})"), fontsize=9)
         ax.grid(alpha=0.3, axis="y", which="both")
-        ax.legend(fontsize=7)
 
 
 def against(table: dict, fig, what: str, xlabel: str, parse: Callable[[str], float],
@@ -73,16 +73,15 @@ def against(table: dict, fig, what: str, xlabel: str, parse: Callable[[str], flo
         x = np.array([parse(name) for name in table["series"][keep]])
         t, horizon = table["value"][keep], table["step"][keep]
         hit = np.isfinite(t)
-        ax.plot(x[hit], t[hit], "o-", label="steps to the level")
-        ax.plot(x[~hit], horizon[~hit], "^", mfc="none", color="C3", label="not within T (drawn at T)")
+        _points(ax, x, np.where(hit, t, horizon), hit, ls="-")
         ax.set_yscale("log")
         if logx:
             ax.set_xscale("log")
-        ax.set_xlabel(xlabel)
+        ax.set_xlabel(labels.math(xlabel))
         ax.set_ylabel("SGD steps (samples)")
-        ax.set_title(f"{setup} setup: {what} ({_spread(table['series'][keep], t, horizon)})", fontsize=9)
+        ax.set_title(labels.math(f"{setup} setup: {what}\n({_spread(table['series'][keep], t, horizon)})"),
+                     fontsize=9)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7)
 
 
 def pairs(table: dict, fig, x_quantity: str, y_quantity: str, what: str) -> None:
@@ -97,18 +96,35 @@ def pairs(table: dict, fig, x_quantity: str, y_quantity: str, what: str) -> None
         xs = np.array([x[n] for n in names])
         ys = np.array([y[n] for n in names])
         both = np.isfinite(xs) & np.isfinite(ys)
-        ax.loglog(xs[both], ys[both], "o", label="both reach the level")
         drawn_x, drawn_y = np.where(np.isfinite(xs), xs, horizon), np.where(np.isfinite(ys), ys, horizon)
-        ax.loglog(drawn_x[~both], drawn_y[~both], "^", mfc="none", color="C3",
-                  label="one not within T (drawn at T)")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        _points(ax, drawn_x, drawn_y, both, reached_label="both reach the level",
+                missed_label="one not within T (drawn at T)")
         span = np.array([np.nanmin(np.r_[drawn_x, drawn_y]), horizon])
         ax.loglog(span, span, "k-", lw=0.8, label="equal")
         ax.loglog(span, span / 2, "k--", lw=0.8, label="twice as fast")
-        ax.set_xlabel(x_quantity.replace("_", " "))
-        ax.set_ylabel(y_quantity.replace("_", " "))
-        ax.set_title(f"{setup} setup: {what}", fontsize=9)
+        ax.set_xlabel(_quantity(x_quantity))
+        ax.set_ylabel(_quantity(y_quantity))
+        ax.set_title(labels.math(f"{setup} setup: {what}"), fontsize=9)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=7)
+
+
+def _points(ax, x, y, reached, ls: str = "none", ms: float = 6.0, reached_label: str = "steps to the level",
+            missed_label: str = "not within T (drawn at T)") -> None:
+    """Filled points where the level was reached (joined by ``ls``), open triangles at T where not;
+    a legend entry only for a kind of point that is drawn."""
+    if reached.any():
+        ax.plot(x[reached], y[reached], marker="o", ls=ls, ms=ms, color="C0", label=reached_label)
+    if (~reached).any():
+        ax.plot(x[~reached], y[~reached], marker="^", ls="none", ms=ms, mfc="none", color="C3",
+                label=missed_label)
+
+
+def _quantity(name: str) -> str:
+    """An axis label for a setups.csv quantity (``joint_steps_to_0.9``: joint, steps to m >= 0.9)."""
+    mode, _, level = name.partition("_steps_to_")
+    return labels.math(f"{mode}: steps to m >= {level}")
 
 
 def _by_series(table: dict, quantity: str) -> dict:

@@ -21,13 +21,12 @@ only and says so.
 from __future__ import annotations
 
 import copy
-import io
 import json
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory, write_atomic
 from verify.base.sweep import run_sweep
-from verify.figures import full_tier, paper_setup
+from verify.figures import full_tier, paper_setup, plotting
 from verify.figures.common import (
     COLUMNS,
     NOT_REPRODUCED_AT_FULL_STATUS,
@@ -63,7 +62,8 @@ def run_figure(spec, quick: bool, scheduler: str | None, out, progress: bool = F
         raise InvalidParameterError(f"{spec.name} is not an Appendix B figure: it has no paper setup "
                                     "(use --setup normalised)")
     if setup == "both" and "paper" in runs and spec.setup_rows is not None:
-        _draw_setups(spec, {s: runs[s]["table"] for s in paper_setup.SETUPS}, out)
+        _draw_setups(spec, {s: runs[s]["table"] for s in paper_setup.SETUPS},
+                     {s: runs[s]["claims"] for s in paper_setup.SETUPS}, tier, out)
     if "normalised" in runs:
         meta = runs["normalised"]["meta"]
         if setup == "both":
@@ -81,52 +81,26 @@ def _write_json(path, meta: dict) -> None:
     write_atomic(path, (json.dumps(_plain(meta), indent=2, sort_keys=True) + "\n").encode())
 
 
-def _draw(spec, rows: list[tuple], params: dict, out, stem: str) -> dict:
-    """stem.csv (exactly the plotted rows) and stem.png; returns the table."""
-    plt = _pyplot()
-
-    write_atomic(out / f"{stem}.csv", table_csv(rows).encode())
-    table = _columns(rows)
-    fig = plt.figure(figsize=spec.figsize)
-    spec.plot(table, fig, params)
-    if params.get("setup") == "paper":
-        fig.suptitle("paper setup (Appendix B as printed): scaled rows k/(k+xi^2), output 1/xi, "
-                     f"one eta = {params['lr']:.3g}", fontsize=8)
-    _save(fig, out / f"{stem}.png")
-    return table
+def _write_table(rows: list[tuple], path) -> dict:
+    """The CSV (exactly the rows the PNG plots); returns them as columns."""
+    write_atomic(path, table_csv(rows).encode())
+    return _columns(rows)
 
 
-def _pyplot():
-    """matplotlib's pyplot on the Agg backend (files only, no display)."""
-    # lazy: matplotlib costs 0.6 s at import and is needed only when a PNG is drawn
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+def _draw(spec, table, params: dict, claims: list, tier: str, path) -> None:
+    """The PNG of ``table`` with the verdicts of ``claims``, listed in its metadata too."""
+    setup = params.get("setup", "normalised")
+    plotting.save(plotting.render(spec, table, params, claims), path,
+                  plotting.metadata(spec, tier, {setup: claims}))
 
 
-def _save(fig, path) -> None:
-    plt = _pyplot()
-
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
-    write_atomic(path, buf.getvalue())
-
-
-def _draw_setups(spec, tables: dict, out) -> None:
+def _draw_setups(spec, tables: dict, claims: dict, tier: str, out) -> None:
     """NAME.setups.csv (exactly the plotted data) and NAME.setups.png: the figure's summary under
-    both setups side by side (``spec.setup_rows``, ``spec.setup_plot``)."""
-    plt = _pyplot()
-
-    rows = spec.setup_rows(tables)
-    write_atomic(out / f"{spec.name}.setups.csv", table_csv(rows).encode())
-    fig = plt.figure(figsize=(10.0, 4.0))
-    spec.setup_plot(_columns(rows), fig)
-    _save(fig, out / f"{spec.name}.setups.png")
+    both setups side by side (``spec.setup_rows``, ``spec.setup_plot``), with each setup's
+    ``claims`` and verdicts."""
+    table = _write_table(spec.setup_rows(tables), out / f"{spec.name}.setups.csv")
+    plotting.save(plotting.render_setups(spec, table, claims), out / f"{spec.name}.setups.png",
+                  plotting.metadata(spec, tier, claims))
 
 
 def _judge(spec, table) -> list[tuple]:
@@ -154,7 +128,7 @@ def _normalised(spec, tier: str, scheduler, progress, out, batch_rule: bool) -> 
     if batch_rule:
         params["batch_rule"] = True
     rows = spec.compute(params, scheduler, progress)
-    table = _draw(spec, rows, params, out, spec.name)
+    table = _write_table(rows, out / f"{spec.name}.csv")
     results = _judge(spec, table)
     extra: dict = {}
     if tier == "full":  # a failing claim stays, marked (the modules' claims() mark the quick tier's)
@@ -171,6 +145,7 @@ def _normalised(spec, tier: str, scheduler, progress, out, batch_rule: bool) -> 
                             {"step_cap": params["step_cap"]}))
         extra = {"full_tier": BATCH_RULE_NOTE if batch_rule else FULL_TIER_NOTE,
                  "horizon_cap": {"cap": params.get("step_cap"), "binds": capped}}
+    _draw(spec, table, params, results, tier, out / f"{spec.name}.png")
     scales = _curve_scales(params)
     meta = {
         "figure": spec.name, "paper": spec.paper, "tier": tier, "setup": "normalised",
@@ -210,7 +185,7 @@ def _paper(spec, tier: str, scheduler, progress, out) -> dict:
     run_sweep(tasks, scheduler=scheduler, progress=progress)
     rows_main = spec.compute(main, scheduler, progress)
     rows_by_run = {label: spec.compute(p, scheduler, progress) for label, p in variants.items()}
-    table = _draw(spec, rows_main, main, out, f"{spec.name}.paper")
+    table = _write_table(rows_main, out / f"{spec.name}.paper.csv")
     labelled = {_run_label("eta", 1.0): rows_main, **rows_by_run}
     everything = [(f"{label}: {row[0]}", *row[1:]) for label, rows in labelled.items() for row in rows]
     write_atomic(out / f"{spec.name}.paper.sensitivity.csv", table_csv(everything).encode())
@@ -220,6 +195,7 @@ def _paper(spec, tier: str, scheduler, progress, out) -> dict:
         # quick run, not this one
         if not ok and isinstance(nums, dict):
             nums["status"] = paper_setup.NOT_REPRODUCED_PAPER_STATUS
+    _draw(spec, table, main, results, tier, out / f"{spec.name}.paper.png")
     # every run-based variant judged once: its verdicts (sensitivity) and its numbers
     judged = {axis: {paper_setup.factor_label(f): results if f == 1.0 else
                      _judge(spec, _columns(rows_by_run[_run_label(axis, f)])) for f in paper_setup.FACTORS}

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from verify.base.sweep import Task
-from verify.figures import common
+from verify.figures import common, labels, plotting
 from verify.figures.spec import FigureSpec
 from verify.simulate import drift_map
 from verify.simulate.modes import get_mode
@@ -34,7 +34,7 @@ from verify.verdict import fit_exponent
 
 NAME = "scaling"
 PAPER = "Theorems 1-3 / Remark 15: fine-tuning needs ~d steps, scratch GLM ~d^(l*-1)"
-FIGSIZE = (7.0, 5.0)
+FIGSIZE = (11.0, 5.0)  # the legend (fits with their intervals) sits right of the axes
 CONFIDENCE = 0.999
 CHECK_EVERY = 64
 
@@ -202,29 +202,33 @@ def fits(table) -> dict:
 def plot(table, fig, p):
     ax = fig.add_subplot(1, 1, 1)
     fitted = fits(table)
-    for fam in p["families"]:
+    ode_label = "population ODE (dashed, same colour)"
+    for i, fam in enumerate(p["families"]):
         label = fam["label"]
         keep = (table["panel"] == "sgd") & (table["series"] == label)
         ds, ts = table["step"][keep], table["value"][keep]
         f = fitted[label]
-        pts = ax.scatter(ds, ts, s=10, alpha=0.6)
+        pts = ax.scatter(ds, ts, s=10, alpha=0.6, marker=plotting.MARKERS[i % len(plotting.MARKERS)])
         color = pts.get_facecolor()[0]
         grid = np.unique(ds)
-        text = (f"{label}: exponent {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}] "
-                f"(expected {fam['expected_exponent']:g})")
+        text = labels.math(f"{label}: exponent {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}] "
+                           f"(expected {fam['expected_exponent']:g})")
         if math.isfinite(f["exponent"]):
             ax.plot(grid, np.exp(f["intercept"]) * grid ** f["exponent"], color=color, label=text)
         else:
             pts.set_label(text)
         od, ot = common.select(table, "ode", label, "population")
-        ax.plot(od, ot, ls="--", color=color, lw=1)
+        if od.size:  # the legend names the ODE once, and only where one is drawn
+            ax.plot(od, ot, ls="--", color=color, lw=1, label=ode_label)
+            ode_label = "_nolegend_"
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("dimension d")
-    ax.set_ylabel(f"SGD steps to m >= {p['threshold']:g}")
-    ax.set_title("steps to strong recovery vs d (dots: replicas; dashed: population ODE; "
-                 f"fits with {CONFIDENCE:.1%} CI)", fontsize=8)
-    ax.legend(fontsize=6)
+    ax.set_ylabel(labels.math(f"SGD steps to m >= {p['threshold']:g}"))
+    plotting.title(ax, "Theorems 1-3, Remark 15", "fine-tuning needs ~d steps, learning from scratch "
+                   "~d^(l*-1)", f"steps to strong recovery against d (dots: replicas; lines: fits with "
+                   f"{CONFIDENCE:.1%} CI)")
+    plotting.legend_right(ax)
     ax.grid(alpha=0.3, which="both")
 
 

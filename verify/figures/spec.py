@@ -45,6 +45,11 @@ class FigureSpec:
     not_reproduced_at_quick: tuple[str, ...] = ()
 
     @property
+    def label(self) -> str:
+        """The paper's name for the figure, as ``paper`` starts (e.g. "Fig. 3(a)")."""
+        return self.paper.split(":")[0]
+
+    @property
     def appendix_b(self) -> bool:
         """Whether the figure is one of Appendix B's (it then has a paper setup)."""
         return self.paper_setup is not None

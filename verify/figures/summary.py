@@ -24,6 +24,7 @@ import math
 from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
+from verify.base.markdown import markdown_text
 from verify.figures import FIGURES
 from verify.figures.common import NOT_REACHED
 from verify.figures.explanations import explanation
@@ -152,7 +153,7 @@ def render(quick: dict | None, full: dict | None) -> str:
                                                                                 full_row["normalised"]):
                 numbers = "; ".join(f"{setup}: {full_row['headline'][setup]}" for setup in SETUP_COLUMNS
                                     if full_row["headline"].get(setup))
-                neither.append(f"{label}: {claim}" + (f" ({numbers})" if numbers else "")
+                neither.append(markdown_text(f"{label}: {claim}" + (f" ({numbers})" if numbers else ""))
                                + f"; rerun: `verify figures --full --only {name} --out figures-full/`")
     text = "\n".join(lines) + "\n"
     if neither:
@@ -178,7 +179,8 @@ def _figure_label(summaries: dict, name: str) -> str:
 
 
 def _escape(text: str) -> str:
-    return text.replace("|", "\\|")  # |m| inside a claim must not end the table cell
+    # |m| inside a claim must not end the table cell; SymPy's * must not turn into emphasis
+    return markdown_text(text, table_cell=True)
 
 
 def _sensitivity_cell(row: dict | None) -> str:

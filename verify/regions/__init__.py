@@ -7,7 +7,8 @@ figure's caption claims over a distribution of instances instead:
 - every instance draws W's rotation, c, ĉ and û (``separated`` rows, c and ĉ uniform on the
   sphere, :mod:`verify.model.instance`); λ's shape is drawn too where it is not 1/k
   (:data:`~verify.regions.spec.LAMBDA_SHAPES`);
-- every curve (an activation, or frozen against joint ĉ) runs on a step grid η·d spanning
+- every curve (an activation, frozen against joint ĉ, a level α of ‖Π_W u‖, or the linearized
+  student against the fine-tuned one) runs on a step grid η·d spanning
   at least 10³, from above every curve's noise limit down;
 - two protocols: one step *shared* by the compared curves, and the step *tuned* per curve
   (the best of the grid);

@@ -13,11 +13,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
 from verify.regions.spec import CONFIDENCE, FLOW_GAP_TOLERANCE, Claim, StudySpec
 from verify.verdict.statistics import clopper_pearson
+
+#: z-score that decides a ``loss_above`` comparison of two Monte-Carlo losses on one instance:
+#: |z| >= 4.89 is a two-sided normal tail of 1e-6, so a comparison decided the wrong way by
+#: sampling noise is rarer than one in a million; a smaller |z| leaves the instance unknown.
+LOSS_Z = 4.89
 
 
 def _level_tau(curve: dict, level: float) -> float:
@@ -25,15 +31,25 @@ def _level_tau(curve: dict, level: float) -> float:
     return math.inf if tau is None else tau
 
 
+def _sgd_times(curve: dict, level: float, series: str) -> list[float | None]:
+    """The curve's SGD times at ``level`` per grid step, of |m| (``series`` "m") or |⟨ĉ, c⟩| ("c")."""
+    if series == "c":
+        return curve["sgd_c_at"][f"{level:g}"]
+    if "sgd_at" in curve:
+        return curve["sgd_at"][f"{level:g}"]
+    return curve["sgd"]  # a cached run of a study that timed its one level only
+
+
 def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
     """t_SGD/t_flow − 1 at each curve's two smallest SGD steps that reached the level (the
     overlap with the flow), and the median gap per grid step (it should shrink with η)."""
-    overlap, per_step = [], {}
+    overlap: list[float] = []
+    per_step: dict[float, list[float]] = {}
     for run in runs:
         for curve in run["curves"].values():
             tau = _level_tau(curve, level)
             reached = [g for g in curve["ran"] if curve["sgd"][g] is not None]
-            if not math.isfinite(tau) or not reached:
+            if not curve.get("flow", True) or not math.isfinite(tau) or not reached:
                 continue
             for g in reached:
                 gap = curve["sgd"][g] * (run["grid"][g] / d) / tau - 1
@@ -54,16 +70,76 @@ def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
     }
 
 
-def curve_times(curve: dict, grid: list[float], level: float, d: int, flow_used: bool) -> np.ndarray:
-    """The curve's time at every grid step (inf: not reached; NaN: unknown)."""
-    tau = _level_tau(curve, level)
+def curve_times(
+    curve: dict, grid: list[float], level: float, d: int, flow_used: bool, series: str = "m"
+) -> np.ndarray:
+    """The curve's time at every grid step (inf: not reached; NaN: unknown).  The flow stands
+    in below the SGD steps only for |m| of a curve with a flow of its own."""
+    sgd = _sgd_times(curve, level, series)
+    has_flow = flow_used and series == "m" and curve.get("flow", True)
+    tau = _level_tau(curve, level) if has_flow else math.nan
     out = np.full(len(grid), math.nan)
     for g, eta_d in enumerate(grid):
         if g in curve["ran"]:
-            out[g] = math.inf if curve["sgd"][g] is None else curve["sgd"][g]
-        elif flow_used:
+            out[g] = math.inf if sgd[g] is None else sgd[g]
+        elif has_flow:
             out[g] = tau / (eta_d / d)
     return out
+
+
+def curve_losses(curve: dict, grid: list[float]) -> np.ndarray:
+    """(loss, standard error) at every grid step: NaN where SGD did not run, inf where it
+    diverged (it did not reach a small loss at that step)."""
+    out = np.full((len(grid), 2), math.nan)
+    for g in curve["ran"]:
+        if curve["diverged"][g]:
+            out[g] = (math.inf, 0.0)
+        elif curve["loss"][g] is not None:
+            out[g] = (curve["loss"][g], curve["loss_se"][g])
+    return out
+
+
+def series_names(spec: StudySpec, claim: Claim) -> list[str]:
+    """The series a claim compares, in order."""
+    if claim.kind in ("sooner", "loss_above"):
+        return list(claim.pair)
+    return list(claim.curves or [c.label for c in spec.curves])
+
+
+def series_values(run: dict, claim: Claim, spec: StudySpec, d: int, flow_used: bool) -> dict[str, np.ndarray]:
+    """Per series of ``claim``, its time at every grid step (``loss_above``: (loss, SE) rows)."""
+    level = spec.level if claim.level is None else claim.level
+    out = {}
+    for name in series_names(spec, claim):
+        label, _, series = name.partition(":")
+        curve = run["curves"][label]
+        if claim.kind == "loss_above":
+            out[name] = curve_losses(curve, run["grid"])
+        else:
+            out[name] = curve_times(curve, run["grid"], level, d, flow_used, series or "m")
+    return out
+
+
+def same_run(claim: Claim) -> bool:
+    """Whether the claim compares two series of one run (so one step, and ties are unknown)."""
+    if claim.kind != "sooner":
+        return False
+    first, second = claim.pair
+    return first.partition(":")[0] == second.partition(":")[0]
+
+
+def loss_outcome(claim: Claim, first: np.ndarray, second: np.ndarray) -> bool | None:
+    """first loss >= bound × second loss, decided when |z| >= LOSS_Z (each row: loss, SE)."""
+    (a, sa), (b, sb) = first, second
+    if math.isnan(a) or math.isnan(b) or (math.isinf(a) and math.isinf(b)):
+        return None
+    if math.isinf(a) or math.isinf(b):
+        return bool(math.isinf(a))
+    diff, se = a - claim.factor * b, math.hypot(sa, claim.factor * sb)
+    if se == 0.0:
+        return bool(diff >= 0)
+    z = diff / se
+    return True if z >= LOSS_Z else (False if z <= -LOSS_Z else None)
 
 
 def best_time(times: np.ndarray) -> tuple[float, int | None]:
@@ -84,14 +160,16 @@ def outcome(claim: Claim, times: dict[str, float]) -> bool | None:
             return False
         if any(math.isnan(t) for t in values):
             return None
-        return bool(claim.kind == "reach" or max(values) <= claim.bound * min(values))
+        return bool(claim.kind == "reach" or max(values) <= claim.factor * min(values))
     if claim.kind in ("grows", "monotone"):
         return _ordered(claim, values)
-    first, second = times[claim.first], times[claim.second]
+    first, second = (times[name] for name in claim.pair)
     if math.isinf(first):
         return False
     if math.isnan(first) or math.isnan(second):
         return None
+    if first == second and same_run(claim):
+        return None  # both passed within one record of the run: their order was not seen
     return bool(first < second)
 
 
@@ -106,7 +184,7 @@ def _ordered(claim: Claim, values: list[float]) -> bool | None:
             return False
         if math.isnan(first) or math.isnan(last):
             return None
-        return bool(last >= claim.bound * first)
+        return bool(last >= claim.factor * first)
     if math.isinf(values[0]):
         return False  # nothing leaves the plateau at all: not evidence that it lengthens
     known = [v for v in values if not math.isnan(v)]
@@ -115,12 +193,20 @@ def _ordered(claim: Claim, values: list[float]) -> bool | None:
     return None if any(math.isnan(v) for v in values) else True
 
 
+def _ratio(a: float, b: float) -> float:
+    """a/b with IEEE semantics (a time of 0, passed at the start, gives inf or NaN)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return float(np.float64(a) / np.float64(b))
+
+
 def statistic(claim: Claim, times: dict[str, float]) -> float:
     """The continuous quantity behind the claim on one instance (for the explanations): the
     spread max/min, or the second curve's time over the first's."""
     values = np.array(list(times.values()))
+    if claim.kind == "loss_above":
+        return _ratio(times[claim.pair[0]], times[claim.pair[1]])
     if claim.kind == "sooner":
-        return times[claim.second] / times[claim.first]
+        return _ratio(times[claim.pair[1]], times[claim.pair[0]])
     if claim.kind in ("grows", "monotone"):
         return float(values[-1] / values[0])
     return float(np.max(values) / np.min(values))
@@ -159,22 +245,31 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
     """The per-instance quantities tested as explanations of ``claim``'s statistic."""
     q, curves = run["quantities"], run["curves"]
     h0 = {label: abs(c["h0"]) for label, c in curves.items()}
+    first, second = (
+        (None, None) if claim.first is None else (name.partition(":")[0] for name in claim.pair)
+    )
     out = {
         "|lambda.c|": q["lam_c"],
         "|lambda.c_hat|": q["lam_c_hat"],
         "|lambda.c| |lambda.c_hat|": q["lam_c"] * q["lam_c_hat"],
         "min |h(0)| over the curves": min(h0.values()),
     }
-    taus = {label: c["tau"][-1] if c["tau"][-1] is not None else math.inf for label, c in curves.items()}
-    if claim.kind in ("grows", "monotone"):
+    # each curve's own flow time (a curve on a yardstick has none): a predictor even where
+    # the flow does not describe the runs (û free to enter span W)
+    taus = {
+        label: c["tau"][-1] if c["tau"][-1] is not None else math.inf
+        for label, c in curves.items()
+        if "yardstick" not in c
+    }
+    if claim.kind in ("sooner", "loss_above"):
+        out["|<c_hat_0, c>|"] = abs(q["c_overlap"])
+    if claim.kind == "sooner" and first != second and first in taus and second in taus:
+        out["flow time ratio (second/first)"] = taus[second] / taus[first]
+        out["residual loss of the second curve's student at m = 1"] = curves[second]["frozen_residual_loss"]
+    elif claim.kind in ("grows", "monotone"):
         ordered = list(taus.values())
         out["flow time ratio last/first"] = ordered[-1] / ordered[0]
-    elif claim.kind == "sooner":
-        out["flow time ratio (second/first)"] = taus[claim.second] / taus[claim.first]
-        out["residual loss of the second curve's student at m = 1"] = curves[claim.second][
-            "frozen_residual_loss"
-        ]
-    else:
+    elif claim.kind in ("reach", "ratio") and taus:
         out["flow time ratio max/min"] = max(taus.values()) / min(taus.values())
     return out
 
@@ -182,7 +277,8 @@ def _candidates(run: dict, claim: Claim) -> dict[str, float]:
 def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dict:
     """Spearman correlation, across instances (and cells), of each candidate quantity with the
     claim's statistic at the tuned steps; the best predictor first."""
-    stats, cands = [], {}
+    stats: list[float] = []
+    cands: dict[str, list[float]] = {}
     for run, times in rows:
         s = statistic(claim, times)
         if math.isnan(s):
@@ -191,13 +287,15 @@ def explanations(claim: Claim, rows: list[tuple[dict, dict[str, float]]]) -> dic
         for name, value in _candidates(run, claim).items():
             cands.setdefault(name, []).append(min(value, 1e300))
     table = {name: {"spearman": _spearman(values, stats), "n": len(values)} for name, values in cands.items()}
+    # a candidate with no finite correlation (a constant, or too few instances) predicts nothing
     ranked = sorted(
-        table,
-        key=lambda name: -abs(table[name]["spearman"]) if math.isfinite(table[name]["spearman"]) else 0.0,
+        (name for name in table if math.isfinite(table[name]["spearman"])),
+        key=lambda name: -abs(table[name]["spearman"]),
     )
-    name = {"sooner": "second/first time", "grows": "last/first time", "monotone": "last/first time"}
+    statistic_names = {"sooner": "second/first time", "grows": "last/first time",
+                       "monotone": "last/first time", "loss_above": "first/second final loss"}
     return {
-        "statistic": name.get(claim.kind, "max/min time"),
+        "statistic": statistic_names.get(claim.kind, "max/min time"),
         "protocol": "tuned steps",
         "best": ranked[0] if ranked else None,
         "correlations": table,
@@ -218,9 +316,39 @@ def _eta_ranges(grid: list[float], cells: list[dict]) -> list[list[float]]:
     return runs
 
 
+def _outcome_at(claim: Claim, values: dict) -> bool | None:
+    if claim.kind == "loss_above":
+        return loss_outcome(claim, *(values[name] for name in claim.pair))
+    return outcome(claim, values)
+
+
+def best_loss(rows: np.ndarray) -> tuple[np.ndarray, int | None]:
+    """The tuned step's (loss, SE) and grid index: the lowest loss where SGD ran (NaN if none)."""
+    known = ~np.isnan(rows[:, 0])
+    if not known.any():
+        return np.array([math.nan, math.nan]), None
+    g = int(np.argmin(np.where(known, rows[:, 0], np.inf)))
+    return rows[g], g
+
+
+def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any], bool, dict[str, int | None]]:
+    """Each series at its tuned step: (values, whether a best step is the grid's top, steps).
+    Two series of one run share the step: the first series' best."""
+    best: dict[str, Any] = {}
+    chosen: dict[str, int | None] = {}
+    for name, v in values.items():
+        best[name], chosen[name] = best_loss(v) if claim.kind == "loss_above" else best_time(v)
+    if same_run(claim):
+        first, second = claim.pair
+        g = chosen[first]
+        chosen[second] = g
+        best[second] = float(values[second][g]) if g is not None else math.nan
+    return best, any(g == 0 for g in chosen.values()), chosen
+
+
 def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -> dict:
     """``runs[(xi_label, lam_shape)]`` = the instances' task results; one claim's cells and words."""
-    out = {
+    out: dict[str, Any] = {
         "figure": claim.figure,
         "claim": claim.text,
         "kind": claim.kind,
@@ -230,29 +358,29 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         "tuned_steps": {},
         "words": [],
     }
-    every, rows = [], []
+    every: list[bool | None] = []
+    rows: list[tuple[dict, dict[str, float]]] = []
     for (xi_label, shape), instances in runs.items():
         if spec.figure_of(xi_label) != claim.figure:
             continue
         grid = instances[0]["grid"]
         flow_used = gaps[claim.figure]["flow_used"]
-        shared = [[] for _ in grid]
-        tuned, steps = [], {c.label: [] for c in spec.curves}
+        shared: list[list[bool | None]] = [[] for _ in grid]
+        tuned: list[bool | None] = []
+        steps: dict[str, list[float | None]] = {name: [] for name in series_names(spec, claim)}
         for run in instances:
-            times = {
-                label: curve_times(c, grid, spec.level, d, flow_used) for label, c in run["curves"].items()
-            }
+            values = series_values(run, claim, spec, d, flow_used)
             for g in range(len(grid)):
-                shared[g].append(outcome(claim, {label: t[g] for label, t in times.items()}))
-            best, at_top = {}, False
-            for label, t in times.items():
-                best[label], g = best_time(t)
-                steps[label].append(None if g is None else grid[g])
-                at_top |= g == 0
+                shared[g].append(_outcome_at(claim, {name: v[g] for name, v in values.items()}))
+            best, at_top, chosen = _tuned(claim, values)
+            for name, step in chosen.items():
+                if name in steps:
+                    steps[name].append(None if step is None else grid[step])
             # a best step at the grid's top is only an upper bound on that curve's tuned time:
             # a comparison of times is then unknown (reaching is not)
-            tuned.append(None if at_top and claim.kind != "reach" else outcome(claim, best))
-            rows.append((run, best))
+            tuned.append(None if at_top and claim.kind != "reach" else _outcome_at(claim, best))
+            loss = claim.kind == "loss_above"
+            rows.append((run, {name: (v[0] if loss else v) for name, v in best.items()}))
         cells = [cell(o) for o in shared]
         key = f"xi={xi_label}, lambda {shape}"
         out["shared"][key] = {"eta_d": grid, "cells": cells, "holds_at_eta_d": _eta_ranges(grid, cells)}
@@ -272,7 +400,7 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         ranges = out["shared"][key]["holds_at_eta_d"]
         shared_words = (
             (
-                "shared step: holds on most instances at eta*d in "
+                "shared step: holds on most instances at η·d in "
                 + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
             )
             if ranges

@@ -13,7 +13,7 @@ from verify.base.sweep import Task, run_sweep
 from verify.regions.judge import flow_gaps, judge_claim
 from verify.regions.plot import heat_map
 from verify.regions.runs import instance_task
-from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, StudySpec
+from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, StudySpec, curve_params
 
 
 def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, str]]]:
@@ -26,12 +26,13 @@ def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, 
                     Task(
                         instance_task,
                         {
-                            "curves": [dataclasses.asdict(c) for c in spec.curves],
+                            "curves": [curve_params(c) for c in spec.curves],
                             "level": spec.level,
                             "tier": dataclasses.asdict(tier),
                             "seed": seed,
                             "lam_shape": shape,
                             "xi": xi,
+                            **spec.task_options(),
                         },
                     )
                 )

@@ -18,7 +18,8 @@ from verify.model import instance as instances
 from verify.model.population import population
 from verify.regions.spec import HORIZON_OVER_FLOW, Curve, Tier
 from verify.simulate.drift import population_flow
-from verify.simulate.passage import Passage, run_passages, seeds_for
+from verify.simulate.modes import get_mode
+from verify.simulate.passage import RECORDS, Passage, run_passages, seeds_for
 
 #: The flow integrates to this τ at most; beyond it a curve is "not reached by the flow".
 TAU_MAX = 1e9
@@ -36,9 +37,10 @@ def lam_vector(shape: str, k: int, seed: int) -> np.ndarray:
     raise ValueError(f"unknown lambda shape {shape!r}")
 
 
-def make_instance(k: int, d: int, xi: float, activation: str, seed: int, lam_shape: str):
+def make_instance(k: int, d: int, xi: float, activation: str, seed: int, lam_shape: str,
+                  alpha: float | None = None):
     return instances.separated(
-        k, d, xi, activation, seed=seed, quantized=False, lam=lam_vector(lam_shape, k, seed)
+        k, d, xi, activation, seed=seed, quantized=False, lam=lam_vector(lam_shape, k, seed), alpha=alpha
     )
 
 
@@ -46,32 +48,89 @@ def _none_if_inf(x: float) -> float | None:
     return None if math.isinf(x) else float(x)
 
 
-def instance_task(curves: list[dict], level: float, tier: dict, seed: int, lam_shape: str, xi: float) -> dict:
-    """Every curve (``{"label", "activation", "mode"}``) on instance ``seed`` with λ ``lam_shape``
-    at ``xi``, timed to ``level`` (and to 1/2); everything that defines the runs is a parameter,
-    so the sweep cache's key is the whole task."""
+#: The modes whose small-step limit is the population flow: û projected onto span(W)⊥, the
+#: flow's own assumption.  In the others (û free to enter span W) the flow sets the curve's
+#: start and horizon only, and never stands in for its SGD times.
+FLOW_MODES = ("frozen", "joint")
+
+
+def _flow_record(curve: Curve, inst, levels: list[float]) -> dict:
+    """The curve's population flow: h(0), the start m₀ = sign(h(0))/√d, τ per level, and
+    whether the flow describes the curve's runs (``flow``)."""
+    pop = population(inst)
+    h0 = float(pop.h(0.0))
+    m0 = math.copysign(1.0, h0) / math.sqrt(inst.d)
+    c_rate = 1.0 if get_mode(curve.mode).train_c else 0.0
+    flow = population_flow(inst, m0, c_rate, tuple(levels), TAU_MAX, rtol=1e-6)
+    return {
+        "h0": h0,
+        "m0": m0,
+        "tau": [_none_if_inf(x) for x in flow.tau],
+        "flow": curve.mode in FLOW_MODES,
+        "flow_m_end": flow.m_end,
+        "frozen_residual_loss": float(pop.loss(1.0)),
+    }
+
+
+def _yardstick_record(curve: Curve, yardstick: dict, levels: list[float]) -> dict:
+    """A curve without a flow of its own: the yardstick's h(0) and m₀, no τ of its own."""
+    return {
+        "h0": yardstick["h0"],
+        "m0": yardstick["m0"],
+        "tau": [None] * len(levels),
+        "flow": False,
+        "yardstick": curve.yardstick,
+        "horizon_tau": [
+            None if t is None else t * curve.horizon_factor
+            for t in yardstick.get("horizon_tau", yardstick["tau"])
+        ],
+        "flow_m_end": None,
+        "frozen_residual_loss": None,
+    }
+
+
+def instance_task(
+    curves: list[dict],
+    level: float,
+    tier: dict,
+    seed: int,
+    lam_shape: str,
+    xi: float,
+    levels: list[float] | None = None,
+    c_levels: list[float] | None = None,
+    to_horizon: bool = False,
+    loss_samples: int = 0,
+) -> dict:
+    """Every curve (``{"label", "activation", "mode", ...}``) on instance ``seed`` with λ
+    ``lam_shape`` at ``xi``, timed to every level of ``levels`` (default ``level`` and 1/2) and
+    |⟨ĉ, c⟩| to ``c_levels``; each run stops at the highest level unless ``to_horizon``, and
+    with ``loss_samples`` it ends with its population loss.  The horizon is
+    HORIZON_OVER_FLOW × the flow's τ at ``level``.  Everything that defines the runs is a
+    parameter, so the sweep cache's key is the whole task."""
     t = Tier(**tier)
-    levels = sorted({0.5, level})
+    timed = sorted(set(levels or ()) | {0.5, level})
+    c_timed = tuple(c_levels or ())
     grid = t.grid
-    out_curves, jobs, where = {}, [], []
+    out_curves: dict[str, dict] = {}
+    jobs: list[Passage] = []
+    where: list[tuple[str, int]] = []
     for curve in (Curve(**c) for c in curves):
         own_xi = xi if curve.xi_over_sqrt_k is None else curve.xi_over_sqrt_k * math.sqrt(t.k)
-        inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape)
-        pop = population(inst)
-        h0 = float(pop.h(0.0))
-        m0 = math.copysign(1.0, h0) / math.sqrt(t.d)
-        flow = population_flow(
-            inst, m0, 1.0 if curve.mode == "joint" else 0.0, tuple(levels), TAU_MAX, rtol=1e-6
-        )
-        tau = flow.tau[levels.index(level)]
+        inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape, curve.alpha)
+        if curve.yardstick is None:
+            record = _flow_record(curve, inst, timed)
+        else:
+            record = _yardstick_record(curve, out_curves[curve.yardstick], timed)
+        tau = (record.get("horizon_tau") or record["tau"])[timed.index(level)]
+        tau = math.inf if tau is None else tau
         out_curves[curve.label] = {
-            "h0": h0,
-            "m0": m0,
-            "tau": [_none_if_inf(x) for x in flow.tau],
-            "levels": levels,
-            "flow_m_end": flow.m_end,
-            "frozen_residual_loss": float(pop.loss(1.0)),
+            **record,
+            "levels": timed,
             "sgd": [None] * len(grid),
+            "sgd_at": {f"{x:g}": [None] * len(grid) for x in timed},
+            "sgd_c_at": {f"{x:g}": [None] * len(grid) for x in c_timed},
+            "loss": [None] * len(grid),
+            "loss_se": [None] * len(grid),
             "samples": [0] * len(grid),
             "diverged": [False] * len(grid),
             "ran": [],
@@ -83,13 +142,30 @@ def instance_task(curves: list[dict], level: float, tier: dict, seed: int, lam_s
             if horizon <= t.sgd_cap:
                 jobs.append(
                     Passage(
-                        inst, curve.mode, lr, max(100, math.ceil(horizon)), (level,), int(seeds[g]), m0=m0
+                        inst,
+                        curve.mode,
+                        lr,
+                        max(100, math.ceil(horizon)),
+                        tuple(timed),
+                        int(seeds[g]),
+                        m0=record["m0"],
+                        c_levels=c_timed,
+                        to_horizon=to_horizon,
+                        loss_samples=loss_samples,
+                        # the yardstick's record spacing: times of curves with longer horizons
+                        # are as fine as the yardstick's
+                        records=math.ceil(RECORDS * curve.horizon_factor),
                     )
                 )
                 where.append((curve.label, g))
     for (label, g), res in zip(where, run_passages(jobs), strict=True):
         out = out_curves[label]
-        out["sgd"][g] = _none_if_inf(res["times"][0])
+        for x, time in zip(timed, res["times"], strict=True):
+            out["sgd_at"][f"{x:g}"][g] = _none_if_inf(time)
+        for x, time in zip(c_timed, res["c_times"], strict=True):
+            out["sgd_c_at"][f"{x:g}"][g] = _none_if_inf(time)
+        out["sgd"][g] = out["sgd_at"][f"{level:g}"][g]
+        out["loss"][g], out["loss_se"][g] = res["loss"], res["loss_se"]
         out["samples"][g] = res["samples"]
         out["diverged"][g] = res["diverged"]
         out["ran"].append(g)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from verify.base.markdown import markdown_text
+
 
 def summarize(directory: str | Path) -> dict:
     studies, tiers = {}, set()
@@ -33,7 +35,7 @@ def summarize(directory: str | Path) -> dict:
                     "reproduced_by": c["reproduced_by"],
                     "words": c["words"],
                     "explanation": None
-                    if not c["explanation"]
+                    if not c["explanation"] or c["explanation"]["best"] is None
                     else {
                         "statistic": c["explanation"]["statistic"],
                         "best": c["explanation"]["best"],
@@ -50,7 +52,23 @@ def summarize(directory: str | Path) -> dict:
 
 
 _FIGURE_NAMES = {"fig4a": "Fig. 4(a)", "fig1a_4b": "Fig. 1(a) = Fig. 4(b)", "fig2": "Fig. 2",
-                 "fig1b_6": "Fig. 1(b) = Fig. 6"}
+                 "fig1b_6": "Fig. 1(b) = Fig. 6", "fig3": "Fig. 3", "fig5": "Fig. 5"}
+
+
+def gap_words(gap: dict, detail: bool = False) -> str:
+    """The flow-against-SGD gap of one figure in words."""
+    if not gap["overlap_runs"]:
+        return (
+            "no curve's runs are described by the population flow (u_hat not projected, or no flow): "
+            "not used"
+        )
+    p90 = f" (90th percentile {gap['p90_abs_gap']:.3f})" if detail else ""
+    where = " at each curve's two smallest SGD steps" if detail else ""
+    used = ("used below them" if detail else "used") if gap["flow_used"] else "not used"
+    return (
+        f"median |t_SGD/t_flow − 1| {gap['median_abs_gap']:.3f}{p90} over {gap['overlap_runs']} runs{where}; "
+        f"flow {used}"
+    )
 
 
 def render(quick: dict | None, full: dict | None) -> str:
@@ -58,7 +76,7 @@ def render(quick: dict | None, full: dict | None) -> str:
     the region in words; then the flow gaps."""
     lines = [
         "| figure | claim | tier | verdict | reproduced by | where (tuned: fraction [99% CI]; shared: "
-        "eta*d where it holds on most) | best predictor of the failures (Spearman) |",
+        "η·d where it holds on most) | best predictor of the failures (Spearman) |",
         "|---|---|---|---|---|---|---|",
     ]
     gaps = []
@@ -71,18 +89,13 @@ def render(quick: dict | None, full: dict | None) -> str:
             for c in study["claims"]:
                 exp = c["explanation"]
                 why = f"{exp['best']} ({exp['spearman']:+.2f}, n={exp['n']})" if exp else ""
-                why = why.replace("|", "\\|")
-                words = "<br>".join(w.replace("|", "\\|") for w in c["words"])
+                why = markdown_text(why, table_cell=True)
+                words = "<br>".join(markdown_text(w, table_cell=True) for w in c["words"])
                 lines.append(
                     f"| {_FIGURE_NAMES.get(c['figure'], c['figure'])} "
-                    f"| {c['claim'].replace('|', chr(92) + '|')} "
+                    f"| {markdown_text(c['claim'], table_cell=True)} "
                     f"| {size} | {c['verdict']} | {', '.join(c['reproduced_by'])} | {words} | {why} |"
                 )
             for fig, g in study["flow_gap"].items():
-                gaps.append(
-                    f"- {_FIGURE_NAMES.get(fig, fig)}, {tier}: median |t_SGD/t_flow − 1| "
-                    f"{g['median_abs_gap']:.3f} (90th percentile {g['p90_abs_gap']:.3f}) over "
-                    f"{g['overlap_runs']} runs at each curve's two smallest SGD steps; flow "
-                    f"{'used below them' if g['flow_used'] else 'not used'}"
-                )
+                gaps.append(f"- {_FIGURE_NAMES.get(fig, fig)}, {tier}: {gap_words(g, detail=True)}")
     return "\n".join(lines) + "\n\nPopulation flow against SGD where both run:\n\n" + "\n".join(gaps) + "\n"

@@ -162,7 +162,7 @@ def population_flow(instance, m0: float, c_rate: float, levels: tuple[float, ...
         return out
 
     events = [lambda _t, y, level=level: abs(y[0]) - level for level in levels]
-    events[int(np.argmax(levels))].terminal = True
+    events[int(np.argmax(levels))].terminal = True  # type: ignore[attr-defined]  # solve_ivp reads it
     y0 = np.concatenate([[m0], np.asarray(numbers.c_hat, dtype=float)])
     sol = solve_ivp(rhs, (0.0, float(tau_max)), y0, events=events, rtol=rtol, atol=1e-12)
     tau = tuple(0.0 if abs(m0) >= level else (float(ev[0]) if len(ev) else math.inf)

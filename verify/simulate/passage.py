@@ -27,8 +27,10 @@ import numpy as np
 
 from verify.base.errors import ConvergenceError
 from verify.simulate.compiled import CompiledEngine
+from verify.simulate.model import closed_form_reason
 from verify.simulate.modes import get_mode
 from verify.simulate.problem import build_problem
+from verify.simulate.sgd import LossRecorder
 from verify.simulate.streams import generators, root
 
 #: Records per horizon: a first-passage time is the first record at or past the level, so it
@@ -49,36 +51,62 @@ class Passage:
     seed: int
     m0: float | None = None
     c_lr: float | None = None
+    #: levels of |⟨ĉ_t, c⟩| whose first recorded passage is timed too (ĉ trained)
+    c_levels: tuple[float, ...] = ()
+    #: run the whole horizon instead of stopping at max(levels) (the final state's loss is wanted)
+    to_horizon: bool = False
+    #: > 0: the population loss of the final state, a Monte-Carlo mean of this many fresh samples
+    #: with its standard error where there is no closed form (the closed form, SE 0, elsewhere)
+    loss_samples: int = 0
+    #: records over the horizon: a first-passage time is read to within horizon/records samples
+    records: int = RECORDS
 
 
 def _diverged(step: int, _replica: int, what: str, norm: float) -> None:
     raise ConvergenceError(f"diverged at sample {step}: the {what} iterate's norm became {norm!r}")
 
 
+def _first_records(levels: tuple[float, ...], times: list[float], value: float, samples: int) -> None:
+    for i, level in enumerate(levels):
+        if math.isinf(times[i]) and abs(value) >= level:
+            times[i] = float(samples)
+
+
 def first_passage(job: Passage) -> dict:
     """``{"times": [first recorded sample with |m| >= level, inf if not by the horizon],
-    "samples": samples run, "diverged": bool, "m_end": last recorded m}``."""
+    "c_times": the same for |⟨ĉ, c⟩| and ``c_levels``, "samples": samples run, "diverged":
+    bool, "m_end": last recorded m, "loss"/"loss_se": the final state's population loss and
+    its standard error (None unless ``loss_samples``)}``."""
     mode = get_mode(job.mode)
     problem = build_problem(job.instance, mode)
-    rngs = generators(root(job.seed), 1)
-    engine = CompiledEngine(problem, mode, rngs, init="random", m0=job.m0)
-    every = max(1, job.horizon // RECORDS)
+    # the loss's Monte-Carlo samples come from a second child stream, so asking for the loss
+    # leaves the chain's own samples unchanged
+    rngs = generators(root(job.seed), 2)
+    engine = CompiledEngine(problem, mode, rngs[:1], init="random", m0=job.m0)
+    every = max(1, job.horizon // job.records)
     records = [0, *([every] * (job.horizon // every))]
     times = [math.inf] * len(job.levels)
+    c_times = [math.inf] * len(job.c_levels)
     top = max(job.levels)
     samples, m = 0, float(job.m0 or 0.0)
+    out: dict = {"times": times, "c_times": c_times, "loss": None, "loss_se": None}
+    snap = None
+    keep = job.loss_samples > 0  # the state (a, β, ĉ) of each record, which the loss reads
     try:
-        for j, snap in enumerate(engine.records(job.lr, records, False, _diverged, eta_c=job.c_lr)):
+        for j, snap in enumerate(engine.records(job.lr, records, keep, _diverged, eta_c=job.c_lr)):
             samples = j * every
             m = float(snap.m[0])
-            for i, level in enumerate(job.levels):
-                if math.isinf(times[i]) and abs(m) >= level:
-                    times[i] = float(samples)
-            if abs(m) >= top:
+            _first_records(job.levels, times, m, samples)
+            _first_records(job.c_levels, c_times, float(snap.c_overlap[0]), samples)
+            if abs(m) >= top and not job.to_horizon:
                 break
     except ConvergenceError:
-        return {"times": times, "samples": samples, "diverged": True, "m_end": math.nan}
-    return {"times": times, "samples": samples, "diverged": False, "m_end": m}
+        return {**out, "samples": samples, "diverged": True, "m_end": math.nan}
+    if keep and snap is not None:
+        reason = closed_form_reason(problem, mode.constrained, mode.linearized)
+        loss, se = LossRecorder(problem, mode, reason, job.loss_samples, rngs[1])(snap, np.array([m]))
+        out["loss"], out["loss_se"] = float(loss[0]), 0.0 if se is None else float(se[0])
+    return {**out, "samples": samples, "diverged": False, "m_end": m}
 
 
 def default_threads() -> int:

@@ -111,7 +111,7 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     sequence = root(seed)
     rngs = generators(sequence, replicas + 1)
     reason = closed_form_reason(problem, the_mode.constrained, the_mode.linearized)
-    recorder = _LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
+    recorder = LossRecorder(problem, the_mode, reason, loss_samples, rngs[replicas])
     record_at = sorted({0, *range(record_every, steps + 1, record_every), steps})
     counts = [0, *(int(n) // batch for n in np.diff(record_at))]  # updates before each record
     bar = _progress(steps, quiet, f"{the_mode.name}/{engine}")
@@ -209,7 +209,7 @@ def _progress(steps: int, quiet: bool, label: str):
     return tqdm(total=steps, desc=f"simulate {label}", unit="step", file=sys.stderr)
 
 
-class _LossRecorder:
+class LossRecorder:
     """Closed-form loss where valid, else a Monte-Carlo mean with SE, else nothing (with reason)."""
 
     def __init__(self, problem: Problem, mode, reason: str | None, samples: int, rng):

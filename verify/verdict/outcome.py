@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from verify.verdict.display import outcome_html, outcome_markdown
+
 
 class Verdict(enum.StrEnum):
     HOLDS = "holds"
@@ -139,6 +141,14 @@ class Outcome:
     def certified(self) -> bool:
         """True when ball arithmetic decided the verdict (a proof on the instances checked)."""
         return self.basis is Basis.CERTIFIED
+
+    def _repr_markdown_(self) -> str:
+        """Jupyter's Markdown view (:func:`~verify.verdict.display.outcome_markdown`)."""
+        return outcome_markdown(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's HTML view, every field escaped (:func:`~verify.verdict.display.outcome_html`)."""
+        return outcome_html(self)
 
 
 SCOPES = ("statement", "instances", "points", "proxy")

@@ -1,0 +1,77 @@
+"""report.html as a reader sees it: valid HTML, every formula as MathML, every statement under
+an anchor, and, where a browser exists, drawn by headless Chromium (screenshot kept)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import html5lib
+import pytest
+
+from tests.markdown_lint import math_spans
+from verify.checks import load_all, resolve
+from verify.checks.html_report import to_html
+from verify.checks.report import to_markdown
+from verify.checks.runner import run_checks
+
+IDS = ["d1-h-display", "d1-parity", "remark-9"]
+
+
+@pytest.fixture(scope="module")
+def report() -> tuple[str, str]:
+    load_all()
+    md = to_markdown(run_checks(resolve(IDS)), seed=0, full=False)
+    return md, to_html(md)
+
+
+def test_html_parses_and_carries_mathml_for_every_formula(report):
+    md, page = report
+    html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)  # raises on a parse error
+    assert len(math_spans(md)) > 0
+    assert page.count("<math") == len(math_spans(md)), "each $`latex`$ of report.md is one <math>"
+    assert "$<code>" not in page
+
+
+def test_every_statement_has_an_anchor_the_summary_links_to(report):
+    _, page = report
+    for check_id in IDS:
+        assert f'id="{check_id}"' in page
+        assert f'href="#{check_id}"' in page
+    assert page.index("Statements that fail") < page.index("Coverage of the paper") < page.index("Details")
+
+
+def test_page_needs_no_network(report):
+    _, page = report
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page), "the page loads nothing from outside"
+
+
+BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+_PROBE = """<script>
+const maths = document.querySelectorAll('math');
+const drawn = [...maths].filter(m => m.namespaceURI === 'http://www.w3.org/1998/Math/MathML'
+                                  && m.getBoundingClientRect().width > 0).length;
+document.title = 'mathml ' + maths.length + ' drawn ' + drawn;
+</script>"""
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium here (.ci/run installs Debian's chromium)")
+def test_chromium_draws_the_formulas(report, tmp_path):
+    _, page = report
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600"]
+    dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    found = re.search(r"<title>mathml (\d+) drawn (\d+)</title>", dom)
+    assert found, "the browser ran no script or gave no DOM"
+    total, drawn = map(int, found.groups())
+    assert total == page.count("<math") and drawn == total, f"{drawn} of {total} formulas drawn as MathML"
+    shot = tmp_path / "report.png"
+    page_file = tmp_path / "report.html"
+    page_file.write_text(page, encoding="utf-8")
+    subprocess.run([BROWSER, *flags, f"--screenshot={shot}", page_file.as_uri()], capture_output=True,
+                   timeout=120)
+    assert shot.exists() and shot.stat().st_size > 20_000, "the screenshot shows the page"

@@ -1,0 +1,53 @@
+"""report.html: report.md as one self-contained page that reads offline in any browser.
+
+The page is report.md rendered by GitHub's own Markdown parser (cmark-gfm), so the two say
+the same thing in the same order; each formula (GitHub math, ``$`latex`$``) becomes MathML
+(latex2mathml), which browsers draw natively, with no script and no network.  A formula that
+latex2mathml cannot read stays visible as its LaTeX source in a code span (never dropped).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import cmarkgfm
+from cmarkgfm.cmark import Options
+from latex2mathml.converter import convert
+
+from verify.paper.provenance import PAPER
+
+#: GitHub's inline math in code form after cmark-gfm: $<code>LATEX</code>$.
+_MATH = re.compile(r"\$<code>([^<]*)</code>\$")
+
+_STYLE = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
+       margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
+h1, h2, h3 { line-height: 1.25; } h2 { border-bottom: 1px solid #d0d7de; padding-bottom: .3rem; }
+table { border-collapse: collapse; display: block; overflow-x: auto; font-size: 13px; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; vertical-align: top; }
+tr:nth-child(2n) { background: #f6f8fa; }
+code { background: #eff1f3; padding: .1em .3em; border-radius: 4px; font-size: 90%; }
+blockquote { margin: 0; padding: 0 1em; color: #59636e; border-left: .25em solid #d0d7de; }
+math { font-size: 105%; } :target { background: #fff8c5; }
+"""
+
+
+def _mathml(match: re.Match[str]) -> str:
+    latex = html.unescape(match.group(1))
+    try:
+        return convert(latex)
+    except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
+        return f"<code>{html.escape(latex)}</code>"
+
+
+def to_html(markdown: str) -> str:
+    """The whole page for report.md's text ``markdown``."""
+    # unsafe: report.md's only raw HTML is its own anchors; every text field in it was escaped
+    # by verify.base.markdown.markdown_text, so no report content reaches the page as markup
+    body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
+    body = _MATH.sub(_mathml, body)
+    title = html.escape(f"verify check report — {PAPER['title']}")
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{title}</title>\n'
+            f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n")

@@ -1,0 +1,236 @@
+"""One check's whole outcome as terminal text (``verify show ID``).
+
+The record shown is the one report.json holds for the check (:meth:`Result.to_dict`), whether
+it was just computed or read back from a report, so both paths print the same thing: the
+statement's number, section and quote, the verdict with the kind of failure, the basis, the
+scope, the evidence in full, the counterexample, the correction, the tolerances, the numbers,
+the notes and the rerun command, wrapped to the terminal's width.
+
+A report is untrusted input: :func:`record_from_report` reads it with limits (size, nesting,
+integer length), checks the type of every field it shows, and raises :class:`ReportError`
+(one line, exit status 2 on the command line) for anything else; control characters in its
+text are shown escaped, so a report cannot drive the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+import types
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from verify.base.errors import VerifyInputError
+from verify.checks.core import Check, close_ids
+from verify.verdict.display import BASIS_MEANING, FAILURE_MEANING, value_text
+
+#: Largest report read: a full report.json is about 1 MB.
+MAX_REPORT_BYTES = 64 << 20
+#: Deepest nesting read: a report is an object of a list of records with nested numbers.
+MAX_DEPTH = 32
+#: Longest integer read (Python itself refuses integers beyond 4300 digits, with a traceback).
+MAX_INTEGER_DIGITS = 64
+
+#: The record fields shown, by the JSON type each must have (None allowed for every one but id).
+_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "method", "verdict", "basis", "scope",
+                "failure_kind", "evidence", "correction", "reproduce", "error")
+_OBJECT_FIELDS = ("counterexample", "numbers", "parameters")
+_VERDICTS = ("holds", "fails", "consistent", "inconclusive", "cited", "crashed")
+
+#: Names of the constants (in a check's code) and numbers (in its record) that are tolerances,
+#: confidence levels or working precisions.
+_TOLERANCE_NAME = re.compile(r"TOL|DPS|STEP|ROUNDING|CONFIDENCE|(^|_)Z($|_)|Z_CRIT|PREC|SCREEN", re.I)
+
+
+class ReportError(VerifyInputError):
+    """A --from report cannot be read, is not a verify check report, or lacks the check."""
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise ReportError(f"an integer of {len(text.lstrip('-'))} digits is longer than the limit of "
+                          f"{MAX_INTEGER_DIGITS}")
+    return int(text)
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    if level > MAX_DEPTH or not isinstance(value, dict | list):
+        return level - (not isinstance(value, dict | list))
+    children = value.values() if isinstance(value, dict) else value
+    return max((_depth(v, level + 1) for v in children), default=level)
+
+
+def read_report(path: str | Path) -> list[dict[str, Any]]:
+    """The ``checks`` records of the report.json at ``path``, each checked (:class:`ReportError`)."""
+    name = repr(str(path))
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_REPORT_BYTES + 1)
+        if len(raw) > MAX_REPORT_BYTES:
+            raise ReportError(f"report {name} is larger than the limit of {MAX_REPORT_BYTES} bytes")
+        data = json.loads(raw.decode("utf-8"), parse_int=_integer)
+    except ReportError as exc:
+        raise ReportError(f"report {name}: {exc}" if name not in str(exc) else str(exc)) from None
+    except OSError as exc:
+        raise ReportError(f"cannot read report {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ReportError(f"report {name} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"report {name} is not valid JSON: {exc.msg} (line {exc.lineno}, column "
+                          f"{exc.colno})") from None
+    except (RecursionError, ValueError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:120]
+        raise ReportError(f"report {name} cannot be read: {reason}") from None
+    if _depth(data) > MAX_DEPTH:
+        raise ReportError(f"report {name}: JSON nested deeper than the limit of {MAX_DEPTH}")
+    if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
+        raise ReportError(f"report {name} is not a verify check report (no list of 'checks')")
+    for index, record in enumerate(data["checks"]):
+        _validate(record, f"report {name}, check {index + 1}")
+    return data["checks"]
+
+
+def _validate(record: Any, where: str) -> None:
+    if not isinstance(record, dict):
+        raise ReportError(f"{where} is not a JSON object")
+    if not isinstance(record.get("id"), str) or not record["id"]:
+        raise ReportError(f"{where} has no text 'id'")
+    where = f"{where} ({_clean(record['id'])[:40]!r})"
+    for key in _TEXT_FIELDS:
+        if record.get(key) is not None and not isinstance(record[key], str):
+            raise ReportError(f"{where}: field {key!r} is not text")
+    for key in _OBJECT_FIELDS:
+        if record.get(key) is not None and not isinstance(record[key], dict):
+            raise ReportError(f"{where}: field {key!r} is not a JSON object")
+    if record.get("notes") is not None and not (
+            isinstance(record["notes"], list) and all(isinstance(n, str) for n in record["notes"])):
+        raise ReportError(f"{where}: field 'notes' is not a list of text")
+    if record.get("correction_verified") not in (None, True, False):
+        raise ReportError(f"{where}: field 'correction_verified' is not true, false or null")
+    if record.get("verdict") not in _VERDICTS:
+        raise ReportError(f"{where}: verdict {_clean(str(record.get('verdict')))[:40]!r} is not one of "
+                          f"{', '.join(_VERDICTS)}")
+
+
+def record_from_report(path: str | Path, wanted: str) -> dict[str, Any]:
+    """The record of check ``wanted`` in the report at ``path``; an id the report lacks is a
+    :class:`ReportError` naming the report's closest ids."""
+    records = read_report(path)
+    by_id = {r["id"]: r for r in records}
+    key = re.sub(r"[^a-z0-9.]+", "-", wanted.strip().lower()).strip("-")
+    if key in by_id:
+        return by_id[key]
+    raise ReportError(f"report {str(path)!r} has no check {wanted!r}" + _clean(close_ids(wanted, by_id)))
+
+
+def tolerances(record: dict[str, Any], check: Check | None) -> list[str]:
+    """The tolerances behind a verdict, as ``NAME = value (where)`` lines: the module constants
+    the check's own code names (``FD_TOL``, ``Z_CRIT``, ``HERMITE_DPS``; helpers it calls may use
+    more) and the record's numbers and parameters named like a tolerance."""
+    found = []
+    if check is not None:
+        namespace = check.function.__globals__
+        for name in sorted(_code_names(check.function.__code__)):
+            value = namespace.get(name)
+            if name.isupper() and _TOLERANCE_NAME.search(name) and _is_number(value):
+                found.append(f"{name} = {value} (named in the check's code)")
+    for part in ("numbers", "parameters"):
+        for key, value in sorted((record.get(part) or {}).items()):
+            if _TOLERANCE_NAME.search(key) or "tolerance" in key:
+                found.append(f"{key} = {value_text(value)} (in the outcome's {part})")
+    return found
+
+
+def _is_number(value: Any) -> bool:
+    # mpmath's mpf is a number too: its class name is the one thing that marks it without an import
+    return isinstance(value, int | float) and not isinstance(value, bool) or type(value).__name__ == "mpf"
+
+
+def _code_names(code: types.CodeType) -> set[str]:
+    """Global names a function's code uses, its nested functions' included."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _code_names(const)
+    return names
+
+
+def _clean(text: str) -> str:
+    """``text`` with control characters shown as escapes (``\\x1b``), so a report cannot drive the
+    terminal; tabs and newlines become spaces."""
+    text = text.replace("\t", " ").replace("\n", " ")
+    return "".join(f"\\x{ord(ch):02x}" if unicodedata.category(ch) == "Cc" else ch for ch in text)
+
+
+def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100) -> str:
+    """The record as labelled, wrapped paragraphs (the output of ``verify show``)."""
+    width = max(60, width)
+    label_width = 16
+    out: list[str] = []
+
+    def field(label: str, text: str, hang: int = 0) -> None:
+        out.extend(textwrap.wrap(_clean(text), width=width, initial_indent=f"{label:<{label_width}}",
+                                 subsequent_indent=" " * (label_width + hang), break_on_hyphens=False)
+                   or [label])
+
+    def field_lines(label: str, items: list[str], hang: int = 0) -> None:
+        for i, item in enumerate(items):
+            field(label if i == 0 else "", item, hang)
+
+    section = f"§{record['section']}" if record.get("section") else None
+    arxiv = f"arXiv v1: {record['arxiv_v1']}" if record.get("arxiv_v1") else None
+    place = "; ".join(p for p in (section, arxiv) if p)
+    where = " ".join(p for p in (record.get("statement"), f"({place})" if place else None) if p)
+    out += textwrap.wrap(_clean(f"{record['id']}: {where}" if where else record["id"]), width=width)
+    if record.get("quote"):
+        out += [""] + textwrap.wrap(_clean(record["quote"]), width=width, initial_indent="  ",
+                                    subsequent_indent="  ") + [""]
+    verdict = record.get("verdict") or "unknown"
+    field("verdict", verdict)
+    kind = record.get("failure_kind")
+    if kind:
+        field("failure kind", f"{kind}: {FAILURE_MEANING.get(kind, '')}".rstrip(": "))
+    elif verdict == "fails":
+        field("failure kind", "not recorded")
+    else:
+        field("failure kind", "none (only a fails has one)")
+    basis = record.get("basis")
+    field("basis", f"{basis}: {BASIS_MEANING.get(basis, '')}".rstrip(": ") if basis else "none recorded")
+    if record.get("scope"):
+        field("scope", record["scope"])
+    else:
+        field("scope", "none: a fails is covered by its counterexample" if verdict == "fails"
+              else "none (only a holds or consistent has one)")
+    if record.get("method"):
+        field("method", record["method"])
+    if verdict == "crashed":
+        field("error", "the check crashed; its traceback follows")
+        out += ["", *(_clean(line) for line in (record.get("error") or "").rstrip().splitlines()), ""]
+    else:
+        field("evidence", record.get("evidence") or "none recorded")
+    counterexample = record.get("counterexample")
+    if counterexample:
+        field_lines("counterexample", [f"{k} = {value_text(v)}" for k, v in counterexample.items()])
+    elif verdict != "crashed":
+        field("counterexample", "none (only a fails has one)" if verdict != "fails" else "none recorded")
+    if record.get("correction"):
+        state = record.get("correction_verified")
+        verified = (" (verified by the check)" if state is True else " (NOT verified)" if state is False
+                    else " (not checked)")
+        field("correction", record["correction"] + verified)
+    else:
+        field("correction", "none")
+    field_lines("tolerances", tolerance_lines or ["none found in the check's code or its numbers"])
+    for part in ("numbers", "parameters"):
+        if record.get(part):
+            field_lines(part, [f"{k} = {value_text(v)}" for k, v in record[part].items()])
+    field_lines("notes", [f"- {note}" for note in record.get("notes") or []], hang=2)
+    run = [f"seed {record['seed']}" if isinstance(record.get("seed"), int) else None,
+           "full run" if record.get("full") is True else "quick run" if record.get("full") is False else None,
+           f"{record['seconds']} s" if isinstance(record.get("seconds"), int | float) else None]
+    if any(run):
+        field("run", ", ".join(p for p in run if p))
+    field("rerun", record.get("reproduce") or f"verify check --only {record['id']}")
+    return "\n".join(out)
