@@ -77,9 +77,11 @@ def main() -> int:
     args = parser.parse_args()
     previous = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {"runs": {}}
     runs = dict(previous.get("runs", {}))
-    with tempfile.TemporaryDirectory() as shared:
+    # one cache directory per run, except check-warm, which reuses the one check filled
+    with tempfile.TemporaryDirectory() as caches:
         for name in args.only:
-            cache = Path(shared) if name in ("check", "check-warm") else Path(tempfile.mkdtemp())
+            cache = Path(caches) / ("check" if name == "check-warm" else name)
+            cache.mkdir(exist_ok=True)
             runs[name] = measure(name, cache) | {"date": datetime.date.today().isoformat()}
             print(f"{name}: {runs[name]['wall_s']} s", flush=True)
     doc = {"machine": {"cores": len(os.sched_getaffinity(0)), "python": platform.python_version()},

@@ -48,11 +48,12 @@ def flow_gaps(runs: Iterable[dict], level: float, d: int) -> dict:
     for run in runs:
         for curve in run["curves"].values():
             tau = _level_tau(curve, level)
-            reached = [g for g in curve["ran"] if curve["sgd"][g] is not None]
+            sgd = _sgd_times(curve, level, "m")
+            reached = [g for g in curve["ran"] if sgd[g] is not None]
             if not curve.get("flow", True) or not math.isfinite(tau) or not reached:
                 continue
             for g in reached:
-                gap = curve["sgd"][g] * (run["grid"][g] / d) / tau - 1
+                gap = sgd[g] * (run["grid"][g] / d) / tau - 1
                 per_step.setdefault(run["grid"][g], []).append(gap)
                 if g in sorted(reached)[-2:]:
                     overlap.append(gap)

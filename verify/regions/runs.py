@@ -126,7 +126,6 @@ def instance_task(
         out_curves[curve.label] = {
             **record,
             "levels": timed,
-            "sgd": [None] * len(grid),
             "sgd_at": {f"{x:g}": [None] * len(grid) for x in timed},
             "sgd_c_at": {f"{x:g}": [None] * len(grid) for x in c_timed},
             "loss": [None] * len(grid),
@@ -164,7 +163,6 @@ def instance_task(
             out["sgd_at"][f"{x:g}"][g] = _none_if_inf(time)
         for x, time in zip(c_timed, res["c_times"], strict=True):
             out["sgd_c_at"][f"{x:g}"][g] = _none_if_inf(time)
-        out["sgd"][g] = out["sgd_at"][f"{level:g}"][g]
         out["loss"][g], out["loss_se"][g] = res["loss"], res["loss_se"]
         out["samples"][g] = res["samples"]
         out["diverged"][g] = res["diverged"]
