@@ -169,7 +169,7 @@ def save(fig, path, meta: dict) -> None:
 def read_claims(path) -> dict:
     """The :data:`CLAIMS_KEY` record of a PNG :func:`save` wrote."""
     # lazy: Pillow (a matplotlib dependency) is needed only to read a PNG back
-    from PIL import Image
+    from PIL import PngImagePlugin
 
-    with Image.open(path) as image:
+    with PngImagePlugin.PngImageFile(path) as image:  # a PNG's text chunks are its .text
         return json.loads(image.text[CLAIMS_KEY])
