@@ -66,14 +66,39 @@ def test_a_changed_paper_is_refused(monkeypatch, tmp_path):
         source.paper_text.cache_clear()
 
 
-def test_a_wrong_quote_is_refused(monkeypatch, tmp_path):
-    toml = ledger.LEDGER.read_text(encoding="utf-8").replace("\\tag{2}", "\\tag{5}", 1)
-    broken = tmp_path / "ledger.toml"
-    broken.write_text(toml, encoding="utf-8")
-    monkeypatch.setattr(ledger, "LEDGER", broken)
+def _broken_ledger(monkeypatch, tmp_path, name: str, old: str, new: str) -> None:
+    """A copy of the ledger with ``old`` replaced by ``new`` (once) in its file ``name``."""
+    for file in ledger.LEDGER_FILES:
+        text = (ledger.LEDGER / file).read_text(encoding="utf-8")
+        (tmp_path / file).write_text(text.replace(old, new, 1) if file == name else text, encoding="utf-8")
+    monkeypatch.setattr(ledger, "LEDGER", tmp_path)
     ledger.entries.cache_clear()
-    try:
-        with pytest.raises(ledger.LedgerError, match="not the display as printed"):
-            ledger.entries()
-    finally:
-        ledger.entries.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_ledger():
+    yield
+    ledger.entries.cache_clear()
+
+
+def test_a_wrong_quote_is_refused(monkeypatch, tmp_path):
+    _broken_ledger(monkeypatch, tmp_path, "1-3.toml", "\\tag{2}", "\\tag{5}")
+    with pytest.raises(ledger.LedgerError, match="not the display as printed"):
+        ledger.entries()
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("reason = 'defines the base model", "claim = 'h(0) > 0'\nreason = 'defines the base model",
+     "one of check, claim or reason"),
+    ("reason = 'defines the base model", "fails_as = 'step'\nreason = 'defines the base model",
+     "without a claim"),
+    ("reason = 'defines the base model", "claimz = 'x'\nreason = 'defines the base model",
+     "unknown field"),
+    ("[[display]]\nid = '1.1-2'", "[[display]]\nid = '1.1-2'\n", "not valid TOML"),
+])
+def test_a_malformed_entry_is_refused_naming_it(monkeypatch, tmp_path, old, new, message):
+    if message == "not valid TOML":
+        new = "[[display]\nid = '1.1-2'"
+    _broken_ledger(monkeypatch, tmp_path, "1-3.toml", old, new)
+    with pytest.raises(ledger.LedgerError, match=message):
+        ledger.entries()

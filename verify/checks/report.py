@@ -151,7 +151,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         lines += [f"- [`{r.check.id}`](#{r.check.id}): {_md((r.error or '').strip().splitlines()[-1])}"
                   for r in crashed] + [""]
     lines += ["## Coverage of the paper's displays", "",
-              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.toml): decided "
+              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.d/): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",

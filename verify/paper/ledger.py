@@ -1,12 +1,19 @@
 r"""The ledger: one entry per displayed equation of the paper, saying what decides it.
 
-``ledger.toml`` (beside this module) is data, read with :mod:`tomllib`, never executed.  Each
+The ledger is data, read with :mod:`tomllib`, never executed: one TOML file per part of the
+paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's order).  Each
 ``[[display]]`` entry holds
 
 - ``id``: the display's id (:mod:`verify.paper.source`: section and ordinal);
 - ``quote``: its LaTeX exactly as printed (checked against the vendored text);
 - ``kind``: one of :data:`KINDS`;
 - ``check``: the id of the ``verify check`` check that decides it, or
+- ``claim``: the display as one relation of the claim language (``docs/claims.md``), with its
+  quantifiers in ``for``, ``family``, ``activation``, ``seeds``, ``prob``, ``growth`` and ``lam``
+  (the options of :func:`verify.claims.claim`); optionally a ``correction`` (a claim with the same
+  quantifiers that the suite verifies where the printed one fails) and ``fails_as`` (what a fail
+  means: ``step``, the default for a display, ``statement`` or ``as-printed``).  Each such entry is
+  a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
 
@@ -28,15 +35,38 @@ from pathlib import Path
 from verify.base.errors import VerifyInputError
 from verify.paper.source import displays, paper_text
 
-LEDGER = Path(__file__).with_name("ledger.toml")
+LEDGER = Path(__file__).with_name("ledger.d")
+#: The ledger's files, one per part of the paper, in the paper's order.
+LEDGER_FILES = ("1-3.toml", "A-C.toml", "D.toml", "E-F.toml")
 KINDS = ("definition", "identity", "inequality", "asymptotic", "probability", "cited", "restatement", "prose")
 #: The kinds that state a relation computation can decide.
 COMPUTABLE = ("identity", "inequality", "asymptotic", "probability")
 DECIDED = ("holds", "fails", "consistent")
 
 
+#: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
+CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
+FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
+                    *CLAIM_OPTIONS})
+
+
 class LedgerError(VerifyInputError):
-    """ledger.toml does not match the paper or the checks (names the entry and what is wrong)."""
+    """The ledger does not match the paper or the checks (names the entry and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A ledger entry's claim: its text, the options of :func:`verify.claims.claim`, and an optional
+    correction (same options) with what a fail means."""
+
+    text: str
+    options: tuple[tuple[str, object], ...]  # (TOML key, value), in CLAIM_OPTIONS order
+    correction: str | None = None
+    fails_as: str = "step"
+
+    def keywords(self) -> dict:
+        """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
+        return {("for_" if key == "for" else key): value for key, value in self.options}
 
 
 @dataclass(frozen=True)
@@ -49,27 +79,60 @@ class Entry:
     check: str | None = None
     reason: str | None = None
     note: str | None = None
+    claim: ClaimSpec | None = None
+
+    @property
+    def decided_by(self) -> str | None:
+        """The id of the check whose verdict is this entry's: the named check, or the entry's own
+        claim check (``display-<id>``)."""
+        if self.check:
+            return self.check
+        return claim_check_id(self.id) if self.claim else None
 
     @property
     def status(self) -> str:
         """``check``, ``not decidable`` (a reason) or ``missing``."""
-        return "check" if self.check else ("not decidable" if self.reason else "missing")
+        return "check" if self.decided_by else ("not decidable" if self.reason else "missing")
+
+
+def claim_check_id(entry_id: str) -> str:
+    """The ``verify check`` id of a ledger entry's own claim."""
+    return f"display-{entry_id.lower()}"
+
+
+def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
+    if "claim" not in item:
+        stray = [key for key in (*CLAIM_OPTIONS, "correction", "fails_as") if key in item]
+        if stray:
+            raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
+        return None
+    if not isinstance(item["claim"], str) or not item["claim"].strip():
+        raise LedgerError(f"ledger entry {where}: claim must be a non-empty string")
+    fails_as = item.get("fails_as", "step")
+    if fails_as not in ("step", "statement", "as-printed"):
+        raise LedgerError(f"ledger entry {where}: fails_as {fails_as!r} is not step, statement or as-printed")
+    options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
+    return ClaimSpec(item["claim"], options, item.get("correction"), fails_as)
 
 
 @cache
 def entries() -> tuple[Entry, ...]:
     """The ledger, validated against the paper's displays (one entry each, in order, quoted verbatim)."""
-    data = tomllib.loads(LEDGER.read_text(encoding="utf-8"))
-    raw = data.get("display", [])
+    raw = []
+    for name in LEDGER_FILES:
+        try:
+            raw += tomllib.loads((LEDGER / name).read_text(encoding="utf-8")).get("display", [])
+        except tomllib.TOMLDecodeError as exc:
+            raise LedgerError(f"{LEDGER / name}: not valid TOML ({exc})") from None
     shown = displays()
     if [e.get("id") for e in raw] != [d.id for d in shown]:
         missing = [d.id for d in shown if d.id not in {e.get("id") for e in raw}]
-        raise LedgerError(f"ledger.toml must have one entry per display, in order; missing or misplaced: "
+        raise LedgerError(f"the ledger must have one entry per display, in order; missing or misplaced: "
                           f"{', '.join(missing[:5]) or 'order differs'}")
     text = paper_text()
     out = []
     for item, display in zip(raw, shown, strict=True):
-        unknown = set(item) - {"id", "quote", "kind", "check", "reason", "note"}
+        unknown = set(item) - FIELDS
         if unknown:
             raise LedgerError(f"ledger entry {display.id}: unknown field(s) {', '.join(sorted(unknown))}")
         if item.get("quote") != display.latex or f"$${item.get('quote')}$$" not in text:
@@ -77,10 +140,10 @@ def entries() -> tuple[Entry, ...]:
         if item.get("kind") not in KINDS:
             raise LedgerError(f"ledger entry {display.id}: kind {item.get('kind')!r} is not one of "
                               f"{', '.join(KINDS)}")
-        if item.get("check") and item.get("reason"):
-            raise LedgerError(f"ledger entry {display.id}: give a check or a reason, not both")
+        if sum(1 for key in ("check", "claim", "reason") if item.get(key)) > 1:
+            raise LedgerError(f"ledger entry {display.id}: give one of check, claim or reason")
         out.append(Entry(display.id, display.section, item["quote"], item["kind"], item.get("check"),
-                         item.get("reason"), item.get("note")))
+                         item.get("reason"), item.get("note"), _claim_spec(item, display.id)))
     return tuple(out)
 
 
@@ -99,8 +162,8 @@ def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
                                                      "decided": Counter(), "undecided": 0,
                                                      "not_decidable": Counter(), "missing": 0})
         row["displays"] += 1
-        if entry.check:
-            verdict, basis = verdicts.get(entry.check, ("not run", None))
+        if entry.decided_by:
+            verdict, basis = verdicts.get(entry.decided_by, ("not run", None))
             if verdict in DECIDED:
                 row["decided"][basis or "none"] += 1
             else:

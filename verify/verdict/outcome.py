@@ -73,7 +73,9 @@ _METHOD_WORDS = {"exact": Basis.EXACT, "symbolic": Basis.EXACT, "enumeration": B
                  "high-precision": Basis.HIGH_PRECISION, "search": Basis.NUMERICAL,
                  "finite": Basis.NUMERICAL, "differences": Basis.NUMERICAL,
                  "monte-carlo": Basis.STATISTICAL, "sampling": Basis.STATISTICAL,
-                 "scaling": Basis.STATISTICAL, "simulation": Basis.STATISTICAL, "cited": Basis.NONE}
+                 "scaling": Basis.STATISTICAL, "simulation": Basis.STATISTICAL, "cited": Basis.NONE,
+                 # a ledger claim's outcome names its own basis (the claim step that decided it)
+                 "claim": Basis.NONE}
 _STRENGTH = list(Basis)  # strongest first
 
 

@@ -1,0 +1,59 @@
+"""The ledger's claims as checks: each display the ledger states as a claim is a check of its own.
+
+A ledger entry (``verify/paper/ledger.d/``) may decide its display with a one-line claim of the
+claim language instead of naming a check.  Each such entry is registered here as the check
+``display-<id>``: its docstring quotes the display as printed, and its run is
+:func:`verify.claims.claim` on the entry's text and quantifiers, so it answers with the claim's
+verdict, basis, scope, counterexample and rerun command.  Where the printed claim fails and the
+entry gives a ``correction``, the correction is run with the same quantifiers and the outcome says
+whether the suite verifies it.
+
+The claim is the *claim*: the display's formula as printed, written in the claim language.  The
+reference it is compared with is the suite's own (the quantities' closed forms, balls, Monte
+Carlo), never a second copy of the paper's formula.
+"""
+
+from __future__ import annotations
+
+from verify.checks.core import REGISTRY, Check, Context, check_id
+from verify.claims import claim
+from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
+from verify.verdict import FailureKind, Outcome, Verdict
+
+
+def _statement(entry: Entry) -> str:
+    return f"display ({entry.id})"
+
+
+def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outcome:
+    """The outcome of a ledger claim, with its correction checked where the claim fails."""
+    outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
+    if outcome.verdict is Verdict.FAILS:
+        outcome.failure_kind = FailureKind(spec.fails_as)
+        if spec.correction:
+            fixed = claim(spec.correction, **spec.keywords(), seed=seed, full=full)
+            outcome.correction = (f"{spec.correction} ({fixed.verdict}, {fixed.basis}; scope: "
+                                  f"{fixed.scope or 'none'})")
+            # Only a proof or a statistical agreement verifies a correction; a search that found
+            # nothing (inconclusive) does not.
+            outcome.correction_verified = fixed.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+    return outcome
+
+
+def _register(entry: Entry) -> None:
+    spec = entry.claim
+    assert spec is not None
+
+    def run(ctx: Context) -> Outcome:
+        return run_entry_claim(spec, seed=ctx.seed, full=ctx.full)
+
+    # The docstring's first paragraph is the quote (Check.quote): the display as printed.
+    run.__doc__ = f"Display ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {spec.text}"
+    run.__name__ = run.__qualname__ = f"display_{entry.id.replace('.', '_').replace('-', '_')}"
+    key = check_id(claim_check_id(entry.id))
+    REGISTRY[key] = Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))
+
+
+for _entry in entries():
+    if _entry.claim is not None and check_id(claim_check_id(_entry.id)) not in REGISTRY:
+        _register(_entry)
