@@ -1,0 +1,96 @@
+"""The ledger's claims (verify/paper/ledger.d/): each one a check of `verify check`, each one parsed
+by the claim language, and each one sensitive to the formula it states.
+
+The perturbation test is the ledger's own test of power: 20 ledger claims drawn at random (fixed
+seed) that the suite says hold or are consistent with; each must fail once one of its constants or
+exponents is moved (verify/paper/mutants.py).  A claim that survives every perturbation did not
+read its formula.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from verify.checks import load_all, run_check
+from verify.checks.ledger_claims import run_entry_claim
+from verify.claims.spec import build_spec
+from verify.paper import ledger
+from verify.paper.mutants import killed, mutants
+from verify.verdict import FailureKind, Verdict
+
+CLAIMS = [e for e in ledger.entries() if e.claim is not None]
+#: How many ledger claims the perturbation test draws, and its seed.
+PERTURBED, PERTURBATION_SEED = 20, 29
+
+
+def test_every_ledger_claim_is_valid_claim_language():
+    # A claim the language refuses would crash its check inside `verify check`; here it fails fast,
+    # naming the entry.
+    for entry in CLAIMS:
+        spec = entry.claim
+        keywords = spec.keywords()
+        for_ = keywords.pop("for_", ())
+        build_spec(spec.text, for_=tuple(for_), **keywords)
+        if spec.correction:
+            build_spec(spec.correction, for_=tuple(for_), **keywords)
+
+
+def test_each_ledger_claim_is_a_check_quoting_its_display():
+    registry = load_all()
+    for entry in CLAIMS:
+        chk = registry[entry.decided_by]
+        assert chk.section == entry.section and chk.method == "claim"
+        assert entry.quote in chk.quote
+        assert chk.statement == f"display ({entry.id})"
+
+
+def test_a_failing_claim_reports_counterexample_rerun_and_the_verified_correction():
+    # mu_1(relu)^2 = 1/4: the printed 1/3 fails exactly; the correction holds exactly.
+    spec = ledger.ClaimSpec("mu(1)**2 == 1/3", (("activation", "relu"),), correction="mu(1)**2 == 1/4",
+                            fails_as="as-printed")
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS and outcome.failure_kind is FailureKind.AS_PRINTED
+    assert outcome.correction.startswith("mu(1)**2 == 1/4 (holds") and outcome.correction_verified
+    assert outcome.counterexample["rerun"].startswith("verify claim")
+
+
+def test_a_correction_that_is_not_proved_is_not_called_verified():
+    spec = ledger.ClaimSpec("mu(1)**2 == 1/3", (("activation", "relu"),), correction="mu(1)**2 == 1/5")
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified is False
+
+
+def test_mutants_move_each_literal_both_ways_and_leave_names_alone():
+    texts = dict(mutants("mu(1)**2 <= x2*0.5"))
+    assert "mu(2)**2 <= x2*0.5" in texts.values() and "mu(0)**2 <= x2*0.5" in texts.values()
+    assert "mu(1)**3 <= x2*0.5" in texts.values() and "mu(1)**1 <= x2*0.5" in texts.values()
+    assert "mu(1)**2 <= x2*(0.5*(1 + 1/10))" in texts.values()
+    assert not any("x3" in t or "x1" in t for t in texts.values())
+    assert dict(mutants("0 < h(m)")) == {"0 -> 1 at column 0": "1 < h(m)"}
+
+
+def test_a_claim_that_reads_its_formula_is_killed_by_a_perturbation():
+    spec = ledger.ClaimSpec("mu(1)**2 == 1/4", (("activation", "relu"),))
+    assert run_entry_claim(spec).verdict is Verdict.HOLDS
+    assert killed(spec, run_entry_claim) is not None
+
+
+@pytest.mark.skipif(not CLAIMS, reason="no ledger claims yet")
+def test_perturbed_ledger_claims_fail():
+    """20 random ledger claims that hold (or are consistent): each fails once a constant or an
+    exponent of its formula moves."""
+    pool = list(CLAIMS)
+    random.Random(PERTURBATION_SEED).shuffle(pool)
+    tried, survivors = 0, []
+    for entry in pool:
+        if tried == PERTURBED:
+            break
+        verdict = run_check(entry.decided_by).verdict
+        if verdict not in (Verdict.HOLDS, Verdict.CONSISTENT):
+            continue  # a claim that fails or is undecided certifies nothing a mutant could fake
+        tried += 1
+        if killed(entry.claim, run_entry_claim) is None:
+            survivors.append(entry.id)
+    assert not survivors, f"ledger claims that survive every perturbation of their formula: {survivors}"

@@ -1,0 +1,86 @@
+"""Definitions checked against each other: one check per object the paper defines twice or more.
+
+For an object of ``verify/paper/ledger.d/definitions.toml`` (:mod:`verify.paper.definitions`), the
+check ``definitions-<name>`` runs, with the object's quantifiers,
+
+- each pair of consecutive definitions, ``printed_a == printed_b`` (do the paper's two texts agree?);
+- each definition against the suite's own value, ``printed == reference`` (which one is right?).
+
+It holds when every pair is proved equal (with the weakest basis of the pair claims), is consistent
+when some pair agrees only statistically; it fails when a pair
+disagrees, naming the pair, the claim's counterexample and which of the two agrees with the suite's
+value; it is inconclusive when no pair disagrees but some pair could not be decided.
+"""
+
+from __future__ import annotations
+
+from verify.checks.core import REGISTRY, Check, Context, check_id
+from verify.claims import claim
+from verify.claims.quantifiers import QuantifierError
+from verify.paper.definitions import DefinedObject, objects
+from verify.verdict import Basis, FailureKind, Outcome, Verdict
+from verify.verdict.outcome import weakest_basis
+
+
+def _run(obj: DefinedObject, text: str, ctx: Context) -> Outcome:
+    keywords = obj.keywords()
+    try:
+        return claim(text, **keywords, seed=ctx.seed, full=ctx.full)
+    except QuantifierError as exc:
+        # Two printed formulas compared with each other may not depend on the activation (two
+        # constants, say); the claim language refuses an --activation its claim cannot use.
+        if "activation" not in keywords or "uses no quantity of an activation" not in str(exc):
+            raise
+        keywords.pop("activation")
+        return claim(text, **keywords, seed=ctx.seed, full=ctx.full)
+
+
+def compare(obj: DefinedObject, ctx: Context) -> Outcome:
+    """The outcome of ``definitions-<name>`` (module docstring)."""
+    against_suite = {d.entry: _run(obj, f"{d.printed} == {obj.reference}", ctx) for d in obj.definitions}
+    pairs = list(zip(obj.definitions, obj.definitions[1:], strict=False))
+    judged = [(a, b, _run(obj, f"{a.printed} == {b.printed}", ctx)) for a, b in pairs]
+    suite = "; ".join(f"{entry} vs the suite's {obj.reference}: {o.verdict}"
+                      for entry, o in against_suite.items())
+    numbers = {"pairs": {f"{a.entry} vs {b.entry}": o.verdict.value for a, b, o in judged},
+               "against_suite": {entry: o.verdict.value for entry, o in against_suite.items()}}
+    for a, b, outcome in judged:
+        if outcome.verdict is Verdict.FAILS:
+            right = [e for e in (a.entry, b.entry) if against_suite[e].verdict is Verdict.HOLDS]
+            return Outcome(
+                Verdict.FAILS,
+                f"the definitions of {obj.name} in {a.entry} and {b.entry} disagree: {outcome.evidence}; "
+                + (f"the suite agrees with {' and '.join(right)}" if right
+                   else "neither is proved equal to the suite's value") + f" ({suite})",
+                numbers=numbers, counterexample=outcome.counterexample, basis=outcome.basis,
+                failure_kind=FailureKind.STEP)
+    agreed = (Verdict.HOLDS, Verdict.CONSISTENT)
+    undecided = [f"{a.entry} vs {b.entry}" for a, b, o in judged if o.verdict not in agreed]
+    if undecided:
+        return Outcome(Verdict.INCONCLUSIVE,
+                       f"no pair of definitions of {obj.name} disagrees, but {', '.join(undecided)} "
+                       f"could not be proved equal ({suite})", numbers=numbers, basis=Basis.NONE)
+    scopes = {o.scope for _, _, o in judged}
+    proved = all(o.verdict is Verdict.HOLDS for _, _, o in judged)
+    return Outcome(Verdict.HOLDS if proved else Verdict.CONSISTENT,
+                   f"the {len(obj.definitions)} definitions of {obj.name} "
+                   f"({', '.join(d.entry for d in obj.definitions)}) agree pairwise ({suite})",
+                   numbers=numbers, basis=weakest_basis(o.basis for _, _, o in judged),
+                   scope=" | ".join(sorted(s for s in scopes if s)) or None)
+
+
+def _register(obj: DefinedObject) -> None:
+    def run(ctx: Context) -> Outcome:
+        return compare(obj, ctx)
+
+    run.__doc__ = (f"The definitions of {obj.name} in displays "
+                   f"{', '.join(d.entry for d in obj.definitions)} agree with each other.")
+    run.__name__ = run.__qualname__ = f"definitions_{obj.name}"
+    key = check_id(f"definitions-{obj.name}")
+    where = obj.definitions[0].entry.rsplit("-", 1)[0]
+    REGISTRY[key] = Check(key, f"definitions of {obj.name}", where, "claim", run, FailureKind.STEP)
+
+
+for _object in objects():
+    if check_id(f"definitions-{_object.name}") not in REGISTRY:
+        _register(_object)

@@ -1,0 +1,89 @@
+r"""Objects the paper defines more than once, linked across the ledger.
+
+The paper writes some objects twice or more: h in Proposition 4 and again in App. D.1, the
+population gradient in §3.1 and in D.1/D.2, the loss in §2 and in D.1.  ``ledger.d/definitions.toml``
+(data, read with :mod:`tomllib`) links the ledger entries that define the same object:
+
+.. code-block:: toml
+
+    [[object]]
+    name = 'h'                      # a short name: the check is definitions-h
+    reference = 'h(m)'              # the suite's own value of the object (claim language)
+    for = ['k in 1..3', 'm in [-1, 1]']
+    activation = ['relu', 'tanh']   # and family, seeds, lam: the options of verify claim
+
+    [[object.definition]]
+    entry = '3.1-3'                 # a ledger entry (display id)
+    printed = '...'                 # that display's formula for the object, in the claim language
+
+:mod:`verify.checks.definitions` turns each object into the check ``definitions-<name>``, which
+compares consecutive definitions with each other and each with the reference.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+
+from verify.paper.ledger import LEDGER, LedgerError, entries
+
+DEFINITIONS = LEDGER / "definitions.toml"
+#: Options of :func:`verify.claims.claim` an object may set, as TOML keys.
+OPTIONS = ("for", "family", "activation", "seeds", "lam")
+
+
+@dataclass(frozen=True)
+class Definition:
+    entry: str  # the ledger entry (display id) that prints it
+    printed: str  # its formula, in the claim language
+
+
+@dataclass(frozen=True)
+class DefinedObject:
+    name: str
+    reference: str  # the suite's value of the object, in the claim language
+    options: tuple[tuple[str, object], ...]  # (TOML key, value)
+    definitions: tuple[Definition, ...]
+
+    def keywords(self) -> dict:
+        """The options as keyword arguments of :func:`verify.claims.claim`."""
+        return {("for_" if key == "for" else key): value for key, value in self.options}
+
+
+def _definition(item: dict, where: str, known: set[str]) -> Definition:
+    if set(item) != {"entry", "printed"}:
+        raise LedgerError(f"{where}: a definition has exactly the fields entry and printed")
+    if item["entry"] not in known:
+        raise LedgerError(f"{where}: entry {item['entry']!r} is not a ledger entry")
+    return Definition(item["entry"], item["printed"])
+
+
+@cache
+def objects() -> tuple[DefinedObject, ...]:
+    """Every object defined twice or more, validated against the ledger."""
+    try:
+        data = tomllib.loads(DEFINITIONS.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise LedgerError(f"{DEFINITIONS}: not valid TOML ({exc})") from None
+    known = {e.id for e in entries()}
+    out = []
+    for i, item in enumerate(data.get("object", [])):
+        where = f"{DEFINITIONS.name}, object {item.get('name', i)!r}"
+        unknown = set(item) - {"name", "reference", "definition", *OPTIONS}
+        if unknown or not {"name", "reference", "definition"} <= set(item):
+            raise LedgerError(f"{where}: needs name, reference and definitions; unknown: "
+                              f"{', '.join(sorted(unknown)) or 'none'}")
+        defs = tuple(_definition(d, where, known) for d in item["definition"])
+        if len(defs) < 2:
+            raise LedgerError(f"{where}: an object defined once links nothing")
+        options = tuple((key, item[key]) for key in OPTIONS if key in item)
+        out.append(DefinedObject(item["name"], item["reference"], options, defs))
+    if len({o.name for o in out}) != len(out):
+        raise LedgerError(f"{DEFINITIONS.name}: two objects share a name")
+    return tuple(out)
+
+
+def linked(entry_id: str) -> list[str]:
+    """The names of the objects the ledger entry ``entry_id`` defines (its links)."""
+    return [o.name for o in objects() if any(d.entry == entry_id for d in o.definitions)]

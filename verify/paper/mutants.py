@@ -1,0 +1,58 @@
+r"""Perturbed copies of a ledger claim: the suite's power to see a changed constant or exponent.
+
+A ledger claim states a display's formula.  If the suite still says *holds* when a constant or an
+exponent of that formula is changed, the claim did not read the formula, only its shape.
+:func:`mutants` makes the perturbed texts: each numeric literal of the claim (a constant, an
+exponent, an index such as the 1 of ``mu(1)``), one at a time, moved both ways:
+
+- an integer ``n`` to ``n + 1`` and ``n - 1`` (an exponent off by one; never to a negative index);
+- a decimal or the numerator of a fraction ``p/q`` scaled by ``1 ± 1/10``.
+
+Both directions are tried because an inequality is only tight one way: ``x <= 2*y`` survives
+``2 -> 3`` but not ``2 -> 1``.  :func:`killed` runs the mutants until one fails.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from verify.base.errors import VerifyInputError
+from verify.paper.ledger import ClaimSpec
+
+#: A numeric literal not glued to a name (``x2``), a power's ``**`` or another number's digits.
+_NUMBER = re.compile(r"(?<![\w.])(\d+\.\d+|\d+)(?![\w.])")
+#: The relative change of a decimal constant.
+RELATIVE_STEP = "1/10"
+
+
+def _moved(literal: str) -> list[str]:
+    if "." in literal:
+        return [f"({literal}*(1 + {RELATIVE_STEP}))", f"({literal}*(1 - {RELATIVE_STEP}))"]
+    n = int(literal)
+    return [str(n + 1)] + ([str(n - 1)] if n > 0 else [])
+
+
+def mutants(text: str) -> Iterator[tuple[str, str]]:
+    """(description, perturbed text) for each literal of ``text`` moved each way."""
+    for match in _NUMBER.finditer(text):
+        for replacement in _moved(match.group(0)):
+            perturbed = text[: match.start()] + replacement + text[match.end():]
+            yield f"{match.group(0)} -> {replacement} at column {match.start()}", perturbed
+
+
+def killed(spec: ClaimSpec, run, limit: int | None = None) -> tuple[str, str] | None:
+    """The first mutant of ``spec`` that ``run`` (a :class:`ClaimSpec` -> Outcome) says fails:
+    (description, verdict), or None when every mutant tried survives.  A mutant the language
+    refuses (a literal moved into an invalid spot) is skipped."""
+    for i, (what, text) in enumerate(mutants(spec.text)):
+        if limit is not None and i >= limit:
+            break
+        try:
+            outcome = run(dataclasses.replace(spec, text=text, correction=None))
+        except VerifyInputError:
+            continue
+        if outcome.verdict.value == "fails":
+            return what, outcome.verdict.value
+    return None
