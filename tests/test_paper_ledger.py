@@ -1,10 +1,12 @@
-"""The ledger of the paper's displayed equations (verify/paper): complete, verbatim, and honest.
+"""The ledger of the paper's displayed equations and inline relations (verify/paper): complete,
+verbatim, and honest.
 
 - every ``$$`` display of the vendored text has exactly one entry, in order, quoting it verbatim;
+- every inline relation of a proof has exactly one entry, in order, quoting it verbatim;
 - the vendored text is the project's seed (its SHA-256);
 - every entry that names a check names one that exists; every entry that names none either
   gives a reason (definitions, citations, restatements, prose) or counts as missing;
-- the coverage table counts each display once.
+- the coverage table counts each display and each relation once.
 """
 
 from __future__ import annotations
@@ -20,17 +22,57 @@ from verify.paper import ledger, source
 def test_every_display_has_one_entry_quoted_verbatim():
     text = source.paper_text()
     blocks = re.findall(r"\$\$(.+?)\$\$", text, re.S)
-    entries = ledger.entries()
+    entries = [e for e in ledger.entries() if e.what == "display"]
     assert len(entries) == len(blocks) == 229
     for entry, block in zip(entries, blocks, strict=True):
         assert entry.quote == block
         assert f"$${entry.quote}$$" in text
 
 
+def test_every_inline_relation_of_a_proof_has_one_entry_quoted_verbatim():
+    text = source.paper_text()
+    entries = [e for e in ledger.entries() if e.what == "relation"]
+    shown = source.relations()
+    assert len(entries) == len(shown) == 198
+    assert [e.id for e in entries] == [r.id for r in shown]
+    for entry, relation in zip(entries, shown, strict=True):
+        assert entry.quote == relation.latex and f"${entry.quote}$" in text
+        assert entry.section == relation.section
+    # in text order, each inside the proof it names
+    lines = [r.line for r in shown]
+    assert lines == sorted(lines) and all(r.proof_line <= r.line for r in shown)
+
+
+def test_what_counts_as_an_inline_relation():
+    assert source.states_relation(r"|h(0)| \geq \frac{1}{2}") and source.states_relation("i \\neq j")
+    assert source.states_relation(r"\tau = O(k^{-1/2})") and source.states_relation(r"\gamma>0")
+    assert not source.states_relation(r"\sum_{i=1}^k \lambda_i c_i")  # '=' in a subscript
+    assert not source.states_relation(r"Y_t\mathbb{1}\{Y_t\leq T^\nu\}")  # an indicator's condition
+    assert not source.states_relation(r"u \perp w_i") and not source.states_relation(r"c \in \{\pm 1\}^k")
+    # proofs: none in §1-3; the proof of Theorem 13 starts inside a line (**Proof**)
+    assert {r.section.split(".")[0] for r in source.relations()} <= set("CDEF")
+    spans = [(source.paper_text().count("\n", 0, a) + 1, source.paper_text().count("\n", 0, b) + 1)
+             for a, b in source.proofs()]
+    assert len(spans) == 31 and (684, 692) in spans
+
+
 def test_ids_are_section_and_ordinal():
     ids = [e.id for e in ledger.entries()]
     assert len(set(ids)) == len(ids)
-    assert ids[0] == "1.1-1" and all(re.fullmatch(r"([0-9]+|[A-F])(\.[0-9]+)*-[0-9]+", i) for i in ids)
+    displays = [e.id for e in ledger.entries() if e.what == "display"]
+    relations = [e.id for e in ledger.entries() if e.what == "relation"]
+    assert displays[0] == "1.1-1"
+    assert all(re.fullmatch(r"([0-9]+|[A-F])(\.[0-9]+)*-[0-9]+", i) for i in displays)
+    assert relations[0] == "C.2-r1" and all(re.fullmatch(r"[A-F](\.[0-9]+)*-r[0-9]+", i) for i in relations)
+
+
+def test_a_relation_claim_runs_as_its_own_check():
+    assert ledger.claim_check_id("D.4-r3", "relation") == "relation-d.4-r3"
+    assert ledger.claim_check_id("D.4-3") == "display-d.4-3"
+    registry = load_all()
+    for entry in ledger.entries():
+        if entry.claim is not None:
+            assert entry.decided_by == ledger.claim_check_id(entry.id, entry.what) in registry, entry.id
 
 
 def test_named_checks_exist_and_reasons_only_where_computation_cannot_decide():
@@ -42,16 +84,18 @@ def test_named_checks_exist_and_reasons_only_where_computation_cannot_decide():
             assert entry.kind in ("definition", "cited", "restatement", "prose"), entry.id
 
 
-def test_coverage_counts_each_display_once():
+def test_coverage_counts_each_display_and_relation_once():
     verdicts = {c: ("holds", "exact") for c in load_all()}
     rows = ledger.coverage(verdicts)
-    assert sum(r["displays"] for r in rows) == 229
+    assert sum(r["count"] for r in rows if r["what"] == "displays") == 229
+    assert sum(r["count"] for r in rows if r["what"] == "relations") == 198
     for row in rows:
         decided = sum(row["decided"].values())
         rest = row["undecided"] + sum(row["not_decidable"].values()) + row["missing"]
-        assert decided + rest == row["displays"]
+        assert decided + rest == row["count"]
     table = ledger.coverage_table(verdicts)
-    assert "| **all** | 229 |" in table
+    assert "| **all** | displays | 229 |" in table and "| **all** | relations | 198 |" in table
+    assert "| **all** | both | 427 |" in table
 
 
 def test_a_changed_paper_is_refused(monkeypatch, tmp_path):
@@ -68,7 +112,7 @@ def test_a_changed_paper_is_refused(monkeypatch, tmp_path):
 
 def _broken_ledger(monkeypatch, tmp_path, name: str, old: str, new: str) -> None:
     """A copy of the ledger with ``old`` replaced by ``new`` (once) in its file ``name``."""
-    for file in ledger.LEDGER_FILES:
+    for file in (*ledger.LEDGER_FILES, *ledger.RELATION_FILES):
         text = (ledger.LEDGER / file).read_text(encoding="utf-8")
         (tmp_path / file).write_text(text.replace(old, new, 1) if file == name else text, encoding="utf-8")
     monkeypatch.setattr(ledger, "LEDGER", tmp_path)
@@ -84,6 +128,18 @@ def _fresh_ledger():
 def test_a_wrong_quote_is_refused(monkeypatch, tmp_path):
     _broken_ledger(monkeypatch, tmp_path, "1-3.toml", "\\tag{2}", "\\tag{5}")
     with pytest.raises(ledger.LedgerError, match="not the display as printed"):
+        ledger.entries()
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("quote = '\\overline{\\xi} \\leq 1'", "quote = '\\overline{\\xi} \\leq 2'",
+     "not the relation as printed"),
+    ("id = 'C.2-r1'", "id = 'C.2-r9'", "one entry per relation"),
+    ("[[relation]]\nid = 'C.2-r1'", "[[display]]\nid = 'C.2-r1'", "only \\[\\[relation\\]\\] entries"),
+])
+def test_a_wrong_relation_entry_is_refused(monkeypatch, tmp_path, old, new, message):
+    _broken_ledger(monkeypatch, tmp_path, "relations-A-C.toml", old, new)
+    with pytest.raises(ledger.LedgerError, match=message):
         ledger.entries()
 
 

@@ -1,14 +1,16 @@
-"""The ledger's claims as checks: each display the ledger states as a claim is a check of its own.
+"""The ledger's claims as checks: each display or inline relation the ledger states as a claim is a
+check of its own.
 
-A ledger entry (``verify/paper/ledger.d/``) may decide its display with a one-line claim of the
-claim language instead of naming a check.  Each such entry is registered here as the check
-``display-<id>``: its docstring quotes the display as printed, and its run is
+A ledger entry (``verify/paper/ledger.d/``) may decide its display, or its inline relation of a
+proof, with a one-line claim of the claim language instead of naming a check.  Each such entry is
+registered here as the check ``display-<id>`` or ``relation-<id>``: its docstring quotes the
+display or relation as printed, and its run is
 :func:`verify.claims.claim` on the entry's text and quantifiers, so it answers with the claim's
 verdict, basis, scope, counterexample and rerun command.  Where the printed claim fails and the
 entry gives a ``correction``, the correction is run with the same quantifiers and the outcome says
 whether the suite verifies it.
 
-The claim is the *claim*: the display's formula as printed, written in the claim language.  The
+The claim is the *claim*: the formula as printed, written in the claim language.  The
 reference it is compared with is the suite's own (the quantities' closed forms, balls, Monte
 Carlo), never a second copy of the paper's formula.
 """
@@ -22,7 +24,7 @@ from verify.verdict import FailureKind, Outcome, Verdict
 
 
 def _statement(entry: Entry) -> str:
-    return f"display ({entry.id})"
+    return f"{entry.what} ({entry.id})"
 
 
 def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outcome:
@@ -47,13 +49,14 @@ def _register(entry: Entry) -> None:
     def run(ctx: Context) -> Outcome:
         return run_entry_claim(spec, seed=ctx.seed, full=ctx.full)
 
-    # The docstring's first paragraph is the quote (Check.quote): the display as printed.
-    run.__doc__ = f"Display ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {spec.text}"
-    run.__name__ = run.__qualname__ = f"display_{entry.id.replace('.', '_').replace('-', '_')}"
-    key = check_id(claim_check_id(entry.id))
+    # The docstring's first paragraph is the quote (Check.quote): the display or relation as printed.
+    label = "Display" if entry.what == "display" else "Inline relation"
+    run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {spec.text}"
+    run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"
+    key = check_id(claim_check_id(entry.id, entry.what))
     REGISTRY[key] = Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))
 
 
 for _entry in entries():
-    if _entry.claim is not None and check_id(claim_check_id(_entry.id)) not in REGISTRY:
+    if _entry.claim is not None and check_id(claim_check_id(_entry.id, _entry.what)) not in REGISTRY:
         _register(_entry)

@@ -128,7 +128,7 @@ def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
 
 def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     """report.md: a summary first (counts, the failing statements by kind, the coverage of the
-    paper's displays), then every check's table row and its details, each under an anchor
+    paper's displays and inline relations), then every check's table row and its details, each under an anchor
     named by its id (``report.md#lemma-31``, ``report.html#lemma-31``)."""
     run = f"Seed {seed}, {'full' if full else 'quick'} run."
     lines = ["# verify check report", "", *provenance_lines(), run, ""]
@@ -150,8 +150,9 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         lines += ["## Checks that crashed", ""]
         lines += [f"- [`{r.check.id}`](#{r.check.id}): {_md((r.error or '').strip().splitlines()[-1])}"
                   for r in crashed] + [""]
-    lines += ["## Coverage of the paper's displays", "",
-              "Each displayed equation of the paper has a ledger entry (verify/paper/ledger.d/): decided "
+    lines += ["## Coverage of the paper's displays and relations", "",
+              "Each displayed equation of the paper, and each inline relation of its proofs, has a "
+              "ledger entry (verify/paper/ledger.d/): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",

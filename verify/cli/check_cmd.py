@@ -40,8 +40,9 @@ def add_parser(sub) -> None:
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--coverage", action="store_true",
-                   help="also print, per part of the paper, how many displayed equations are decided, "
-                   "not decidable (with the kind) or missing (verify/paper/ledger.d/)")
+                   help="also print, per part of the paper, how many displayed equations and inline "
+                   "relations of proofs are decided, not decidable (with the kind) or missing "
+                   "(verify/paper/ledger.d/)")
     p.set_defaults(run=run)
 
 
@@ -73,7 +74,8 @@ def run(args) -> int:
     write_atomic(html_path, to_html(markdown))
     print("\n" + summary(results))
     if args.coverage:
-        print("\nCoverage of the paper's displayed equations (verify/paper/ledger.d/):\n")
+        print("\nCoverage of the paper's displayed equations and inline relations "
+              "(verify/paper/ledger.d/):\n")
         print(coverage_table(verdicts(results)))
     partial = args.only and not (args.json or args.markdown or args.html)
     print(f"Reports: {json_path}, {md_path} and {html_path}"

@@ -1,4 +1,5 @@
-r"""The ledger: one entry per displayed equation of the paper, saying what decides it.
+r"""The ledger: one entry per displayed equation of the paper, and one per inline relation of its
+proofs, saying what decides it.
 
 The ledger is data, read with :mod:`tomllib`, never executed: one TOML file per part of the
 paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's order).  Each
@@ -17,11 +18,18 @@ paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's 
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
 
-An entry with neither ``check`` nor ``reason`` is **missing**: a computable relation the suite
-has not yet checked.  :func:`coverage` turns the ledger and a report's verdicts into the
-per-section table of ``verify check --coverage``: decided (holds, fails or consistent, with their
-basis), not decided (its check was inconclusive or cited), not decidable (with the reason's kind),
-missing.
+The inline relations of the proofs (:func:`verify.paper.source.relations`: a single-dollar span
+inside a proof that states ``=``, ``≤``, ``<``, ``≠``, ``≍``, …) have files of their own,
+``relations-<part>.toml`` (:data:`RELATION_FILES`), of ``[[relation]]`` entries with the same
+fields: ``id`` is ``<section>-r<ordinal>``, ``quote`` the text between the single dollars, and an
+entry's claim runs as the check ``relation-<id>``.  :func:`entries` gives the displays' entries,
+then the relations', each with ``what`` (``display`` or ``relation``).
+
+An entry with neither ``check``, ``claim`` nor ``reason`` is **missing**: a computable relation
+the suite has not yet checked.  :func:`coverage` turns the ledger and a report's verdicts into the
+per-part table of ``verify check --coverage``, displays and relations in rows of their own:
+decided (holds, fails or consistent, with their basis), not decided (its check was inconclusive or
+cited), not decidable (with the reason's kind), missing.
 """
 
 from __future__ import annotations
@@ -33,11 +41,13 @@ from functools import cache
 from pathlib import Path
 
 from verify.base.errors import VerifyInputError
-from verify.paper.source import displays, paper_text
+from verify.paper.source import displays, paper_text, relations
 
 LEDGER = Path(__file__).with_name("ledger.d")
 #: The ledger's files, one per part of the paper, in the paper's order.
 LEDGER_FILES = ("1-3.toml", "A-C.toml", "D.toml", "E-F.toml")
+#: The inline relations' files ([[relation]] entries), one per part, in the paper's order.
+RELATION_FILES = tuple(f"relations-{name}" for name in LEDGER_FILES)
 KINDS = ("definition", "identity", "inequality", "asymptotic", "probability", "cited", "restatement", "prose")
 #: The kinds that state a relation computation can decide.
 COMPUTABLE = ("identity", "inequality", "asymptotic", "probability")
@@ -80,6 +90,7 @@ class Entry:
     reason: str | None = None
     note: str | None = None
     claim: ClaimSpec | None = None
+    what: str = "display"  # display ($$ block) or relation (inline relation of a proof)
 
     @property
     def decided_by(self) -> str | None:
@@ -87,7 +98,7 @@ class Entry:
         claim check (``display-<id>``)."""
         if self.check:
             return self.check
-        return claim_check_id(self.id) if self.claim else None
+        return claim_check_id(self.id, self.what) if self.claim else None
 
     @property
     def status(self) -> str:
@@ -95,9 +106,9 @@ class Entry:
         return "check" if self.decided_by else ("not decidable" if self.reason else "missing")
 
 
-def claim_check_id(entry_id: str) -> str:
-    """The ``verify check`` id of a ledger entry's own claim."""
-    return f"display-{entry_id.lower()}"
+def claim_check_id(entry_id: str, what: str = "display") -> str:
+    """The ``verify check`` id of a ledger entry's own claim: ``display-<id>`` or ``relation-<id>``."""
+    return f"{what}-{entry_id.lower()}"
 
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
@@ -115,36 +126,54 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     return ClaimSpec(item["claim"], options, item.get("correction"), fails_as)
 
 
-@cache
-def entries() -> tuple[Entry, ...]:
-    """The ledger, validated against the paper's displays (one entry each, in order, quoted verbatim)."""
+def _read(names: tuple[str, ...], table: str) -> list[dict]:
+    """The ``[[table]]`` items of the ledger files ``names``, in order (no other table allowed)."""
     raw = []
-    for name in LEDGER_FILES:
+    for name in names:
         try:
-            raw += tomllib.loads((LEDGER / name).read_text(encoding="utf-8")).get("display", [])
+            data = tomllib.loads((LEDGER / name).read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as exc:
             raise LedgerError(f"{LEDGER / name}: not valid TOML ({exc})") from None
-    shown = displays()
+        stray = set(data) - {table}
+        if stray:
+            raise LedgerError(f"{LEDGER / name}: holds {', '.join(sorted(stray))}; only [[{table}]] entries")
+        raw += data.get(table, [])
+    return raw
+
+
+def _validated(raw: list[dict], shown: tuple, what: str) -> list[Entry]:
+    """The entries ``raw`` checked against the paper's ``shown`` displays or relations: one entry
+    each, in order, quoting it verbatim; ``what`` is ``display`` or ``relation``."""
     if [e.get("id") for e in raw] != [d.id for d in shown]:
         missing = [d.id for d in shown if d.id not in {e.get("id") for e in raw}]
-        raise LedgerError(f"the ledger must have one entry per display, in order; missing or misplaced: "
+        raise LedgerError(f"the ledger must have one entry per {what}, in order; missing or misplaced: "
                           f"{', '.join(missing[:5]) or 'order differs'}")
     text = paper_text()
+    dollars = "$$" if what == "display" else "$"
     out = []
-    for item, display in zip(raw, shown, strict=True):
+    for item, shown_item in zip(raw, shown, strict=True):
+        where = shown_item.id
         unknown = set(item) - FIELDS
         if unknown:
-            raise LedgerError(f"ledger entry {display.id}: unknown field(s) {', '.join(sorted(unknown))}")
-        if item.get("quote") != display.latex or f"$${item.get('quote')}$$" not in text:
-            raise LedgerError(f"ledger entry {display.id}: its quote is not the display as printed")
+            raise LedgerError(f"ledger entry {where}: unknown field(s) {', '.join(sorted(unknown))}")
+        if item.get("quote") != shown_item.latex or f"{dollars}{item.get('quote')}{dollars}" not in text:
+            raise LedgerError(f"ledger entry {where}: its quote is not the {what} as printed")
         if item.get("kind") not in KINDS:
-            raise LedgerError(f"ledger entry {display.id}: kind {item.get('kind')!r} is not one of "
+            raise LedgerError(f"ledger entry {where}: kind {item.get('kind')!r} is not one of "
                               f"{', '.join(KINDS)}")
         if sum(1 for key in ("check", "claim", "reason") if item.get(key)) > 1:
-            raise LedgerError(f"ledger entry {display.id}: give one of check, claim or reason")
-        out.append(Entry(display.id, display.section, item["quote"], item["kind"], item.get("check"),
-                         item.get("reason"), item.get("note"), _claim_spec(item, display.id)))
-    return tuple(out)
+            raise LedgerError(f"ledger entry {where}: give one of check, claim or reason")
+        out.append(Entry(where, shown_item.section, item["quote"], item["kind"], item.get("check"),
+                         item.get("reason"), item.get("note"), _claim_spec(item, where), what))
+    return out
+
+
+@cache
+def entries() -> tuple[Entry, ...]:
+    """The ledger, validated against the paper: the displays' entries (one per display, in order,
+    quoted verbatim), then the inline relations' entries (one per relation of a proof, likewise)."""
+    return (*_validated(_read(LEDGER_FILES, "display"), displays(), "display"),
+            *_validated(_read(RELATION_FILES, "relation"), relations(), "relation"))
 
 
 def part(section: str) -> str:
@@ -153,46 +182,57 @@ def part(section: str) -> str:
     return f"App. {head}" if head.isalpha() else f"§{head}"
 
 
-def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
-    """Per part of the paper: the displays, and how many are decided (by basis), not decided,
-    not decidable (by kind) and missing, given ``verdicts`` (check id -> (verdict, basis))."""
-    rows: dict[str, dict] = {}
-    for entry in entries():
-        row = rows.setdefault(part(entry.section), {"part": part(entry.section), "displays": 0,
-                                                     "decided": Counter(), "undecided": 0,
-                                                     "not_decidable": Counter(), "missing": 0})
-        row["displays"] += 1
-        if entry.decided_by:
-            verdict, basis = verdicts.get(entry.decided_by, ("not run", None))
-            if verdict in DECIDED:
-                row["decided"][basis or "none"] += 1
-            else:
-                row["undecided"] += 1
-        elif entry.reason:
-            row["not_decidable"][entry.kind] += 1
+def _tally(row: dict, entry: Entry, verdicts: dict[str, tuple[str, str | None]]) -> None:
+    row["count"] += 1
+    if entry.decided_by:
+        verdict, basis = verdicts.get(entry.decided_by, ("not run", None))
+        if verdict in DECIDED:
+            row["decided"][basis or "none"] += 1
         else:
-            row["missing"] += 1
+            row["undecided"] += 1
+    elif entry.reason:
+        row["not_decidable"][entry.kind] += 1
+    else:
+        row["missing"] += 1
+
+
+def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
+    """Per part of the paper and kind of entry (``what``: ``displays`` or ``relations``): how many
+    entries (``count``), and how many are decided (by basis), not decided, not decidable (by kind)
+    and missing, given ``verdicts`` (check id -> (verdict, basis)).  Rows come in the paper's
+    order, a part's displays before its relations; a part without relations has no relations row."""
+    rows: dict[tuple[str, str], dict] = {}
+    parts = list(dict.fromkeys(part(e.section) for e in entries() if e.what == "display"))
+    ordered = sorted(entries(), key=lambda e: (parts.index(part(e.section)), e.what))
+    for entry in ordered:
+        key = (part(entry.section), f"{entry.what}s")
+        row = rows.setdefault(key, {"part": key[0], "what": key[1], "count": 0, "decided": Counter(),
+                                    "undecided": 0, "not_decidable": Counter(), "missing": 0})
+        _tally(row, entry, verdicts)
     return list(rows.values())
 
 
+def _counts(counter: Counter) -> str:
+    return f"{sum(counter.values())}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(counter.items()))})"
+                                          if counter else "")
+
+
+def _line(part_name: str, what: str, rows: list[dict]) -> str:
+    count = sum(r["count"] for r in rows)
+    decided = sum((r["decided"] for r in rows), Counter())
+    not_decidable = sum((r["not_decidable"] for r in rows), Counter())
+    return (f"| {part_name} | {what} | {count} | {_counts(decided)} | {sum(r['undecided'] for r in rows)} | "
+            f"{_counts(not_decidable)} | {sum(r['missing'] for r in rows)} |")
+
+
 def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
-    """The coverage as a Markdown table, with a total row."""
+    """The coverage as a Markdown table: a row per part and kind of entry (displays, the inline
+    relations of the proofs), then the totals of each kind and of both."""
     rows = coverage(verdicts)
-    lines = ["| part | displays | decided (basis) | not decided | not decidable (kind) | missing |",
-             "|---|---|---|---|---|---|"]
-
-    def counts(counter: Counter) -> str:
-        return f"{sum(counter.values())}" + (f" ({', '.join(f'{k} {v}' for k, v in sorted(counter.items()))})"
-                                              if counter else "")
-
-    for row in rows:
-        lines.append(f"| {row['part']} | {row['displays']} | {counts(row['decided'])} | {row['undecided']} | "
-                     f"{counts(row['not_decidable'])} | {row['missing']} |")
-    total = {"displays": sum(r["displays"] for r in rows),
-             "decided": sum((r["decided"] for r in rows), Counter()),
-             "undecided": sum(r["undecided"] for r in rows),
-             "not_decidable": sum((r["not_decidable"] for r in rows), Counter()),
-             "missing": sum(r["missing"] for r in rows)}
-    lines.append(f"| **all** | {total['displays']} | {counts(total['decided'])} | {total['undecided']} | "
-                 f"{counts(total['not_decidable'])} | {total['missing']} |")
+    lines = ["| part | entries | count | decided (basis) | not decided | not decidable (kind) | missing |",
+             "|---|---|---|---|---|---|---|"]
+    lines += [_line(row["part"], row["what"], [row]) for row in rows]
+    for what in ("displays", "relations"):
+        lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
+    lines.append(_line("**all**", "both", rows))
     return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
-r"""The paper's text and its displayed equations, each with a stable id.
+r"""The paper's text, its displayed equations and the inline relations of its proofs, each with a
+stable id.
 
 The text is the COLT version of Dayı & Chen, "Low-rank fine-tuning lies between lazy training and
 feature learning", with formulas in LaTeX, vendored beside this module (``dayi_chen_colt.txt``,
@@ -9,6 +10,30 @@ A display is a ``$$ … $$`` block.  Its id is its section and its ordinal withi
 before §1 belong to section ``0``.  Sections are the numbered headings (``3.2.1.``, ``D.5.2.``,
 ``Appendix B.``); inside the appendices a numbered list item (``2. Population gradient upper
 bound:``) is not a heading.
+
+An *inline relation* (:func:`relations`) is a single-dollar span ``$ … $`` inside a proof that
+states a relation.  Precisely:
+
+- a **proof** starts at the word ``Proof`` opening a line (``Proof [Proof of Theorem 4] …``,
+  ``Proof Initially, …``) or at ``**Proof**`` inside one (the proof of Theorem 13), and runs up to
+  the next proof, the next numbered statement opening a line (``Theorem``, ``Lemma``, ``Claim``,
+  ``Proposition``, ``Corollary``, ``Definition``, ``Remark``, ``Assumption``, ``Condition`` or
+  ``Example`` followed by its number), the next section heading, or the end of the text.  The text
+  has no end-of-proof mark, so a proof's last paragraph runs on to that boundary (e.g. the
+  remark after the proof of Proposition 18, up to Theorem 19).  §1–3 hold no proof.
+- a span **states a relation** when, outside every ``{ … }`` group and every ``\{ … \}`` set
+  (so not the ``=`` of ``\sum_{i=1}^k``, a condition in a subscript, nor the condition of an
+  indicator ``\mathbb{1}\{Y_t \leq T^\nu\}`` or of a set-builder), it holds one of :data:`RELATION_SYMBOLS`:
+  ``=``, ``<``, ``>``, ``≤``, ``≥``, ``≠``, ``≈`` or the commands ``\le``, ``\ge``, ``\leq``,
+  ``\geq``, ``\leqslant``, ``\geqslant``, ``\lt``, ``\gt``, ``\ne``, ``\neq``, ``\lesssim``,
+  ``\gtrsim``, ``\approx``, ``\asymp``, ``\sim``, ``\simeq``, ``\equiv``, ``\triangleq``,
+  ``\coloneqq``, ``\ll``, ``\gg``, ``\propto``.  Membership and incidence (``\in``,
+  ``\subset``, ``\perp``) and limits (``\to``) are not relations here.  Definitions
+  (``$Q = \frac{1}{k}\lambda\lambda^\top$``) and assumptions (``$\gamma>0$``) count: the ledger
+  gives them a kind and a reason.
+
+A relation's id is its section and ``r`` with its ordinal among the section's relations
+(``D.4-r3``), so display and relation ids never collide.
 """
 
 from __future__ import annotations
@@ -36,6 +61,18 @@ class Display:
     section: str
     line: int
     latex: str
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One inline relation in a proof: its id, section, 1-based line, its LaTeX as printed (the text
+    between the single dollars), and the line where its proof starts."""
+
+    id: str
+    section: str
+    line: int
+    latex: str
+    proof_line: int
 
 
 @cache
@@ -76,4 +113,71 @@ def displays() -> tuple[Display, ...]:
         section = sections[line]
         counts[section] = counts.get(section, 0) + 1
         out.append(Display(f"{section}-{counts[section]}", section, line + 1, match.group(1)))
+    return tuple(out)
+
+
+#: The relation symbols of an inline span (see the module docstring): characters and commands.
+RELATION_CHARS = frozenset("=<>≤≥≠≈")
+RELATION_COMMANDS = frozenset({"le", "ge", "leq", "geq", "leqslant", "geqslant", "lt", "gt", "ne", "neq",
+                               "lesssim", "gtrsim", "approx", "asymp", "sim", "simeq", "equiv",
+                               "triangleq", "coloneqq", "ll", "gg", "propto"})
+RELATION_SYMBOLS = tuple(sorted(RELATION_CHARS)) + tuple(f"\\{c}" for c in sorted(RELATION_COMMANDS))
+_STATEMENT = re.compile(r"^(?:\*\*)?(?:Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|"
+                        r"Assumption|Condition|Example) \d")
+_PROOF = re.compile(r"^Proof\b|\*\*Proof\*\*", re.M)
+_TOKEN = re.compile(r"\\([A-Za-z]+)|\\.|.", re.S)
+
+
+def states_relation(latex: str) -> bool:
+    """Whether an inline span holds a relation symbol outside every ``{ … }`` group and ``\\{ … \\}`` set."""
+    depth = 0
+    for match in _TOKEN.finditer(latex):
+        token, command = match.group(0), match.group(1)
+        if token in ("{", "\\{"):
+            depth += 1
+        elif token in ("}", "\\}"):
+            depth = max(depth - 1, 0)
+        elif depth == 0 and (token in RELATION_CHARS or command in RELATION_COMMANDS):
+            return True
+    return False
+
+
+def proofs() -> list[tuple[int, int]]:
+    """Each proof as (start, end) character offsets of the text (see the module docstring)."""
+    text = paper_text()
+    lines = text.split("\n")
+    sections = section_of_lines(lines)
+    starts = [m.start() for m in _PROOF.finditer(text)]
+    offsets, at = [], 0
+    for line in lines:
+        offsets.append(at)
+        at += len(line) + 1
+    ends = [offsets[i] for i, line in enumerate(lines)
+            if _STATEMENT.match(line) or (i and sections[i] != sections[i - 1])]
+    out = []
+    for start in starts:
+        end = min([e for e in (*starts, *ends) if e > start], default=len(text))
+        out.append((start, end))
+    return out
+
+
+@cache
+def relations() -> tuple[Relation, ...]:
+    """Every inline span of a proof that states a relation, in order."""
+    text = paper_text()
+    sections = section_of_lines(text.split("\n"))
+    # Blank the $$ displays (keeping line breaks) so that only single-dollar spans remain.
+    inline = re.sub(r"\$\$(.+?)\$\$", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    out: list[Relation] = []
+    counts: dict[str, int] = {}
+    for start, end in proofs():
+        proof_line = text.count("\n", 0, start) + 1
+        for match in re.finditer(r"\$([^$\n]+)\$", inline[start:end]):
+            if not states_relation(match.group(1)):
+                continue
+            line = text.count("\n", 0, start + match.start())
+            section = sections[line]
+            counts[section] = counts.get(section, 0) + 1
+            out.append(Relation(f"{section}-r{counts[section]}", section, line + 1, match.group(1),
+                                proof_line))
     return tuple(out)
