@@ -37,13 +37,13 @@ def test_every_ledger_claim_is_valid_claim_language():
             build_spec(spec.correction, for_=tuple(for_), **keywords)
 
 
-def test_each_ledger_claim_is_a_check_quoting_its_display():
+def test_each_ledger_claim_is_a_check_quoting_its_display_or_relation():
     registry = load_all()
     for entry in CLAIMS:
         chk = registry[entry.decided_by]
         assert chk.section == entry.section and chk.method == "claim"
         assert entry.quote in chk.quote
-        assert chk.statement == f"display ({entry.id})"
+        assert chk.statement == f"{entry.what} ({entry.id})"
 
 
 def test_a_failing_claim_reports_counterexample_rerun_and_the_verified_correction():

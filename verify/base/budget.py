@@ -63,6 +63,16 @@ def limits(seconds: float | None = None, memory: int | None = None) -> Iterator[
         _LIMITS.reset(token)
 
 
+def cpu_seconds() -> float:
+    """CPU seconds this process and its finished workers have used (user + system).
+
+    Budgets that decide *how far* a computation goes (a claim's symbolic and certified steps) count
+    these, not wall-clock seconds: on a machine busy with other work the wall clock runs faster
+    than the work, and a verdict must not depend on what else the machine is doing."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def current_limits() -> tuple[float, int]:
     """(seconds, bytes) that a guarded call gets now."""
     return _LIMITS.get()

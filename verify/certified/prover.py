@@ -61,6 +61,8 @@ class ProofResult:
     witness: arb | None = None
     witness_gap: arb | None = None
     stall: tuple[arb, arb] | None = None
+    #: the interval's end, as the caller gave it, where the refutation was found (else None)
+    endpoint: object = None
 
     @property
     def proved(self) -> bool:
@@ -70,12 +72,12 @@ class ProofResult:
     def refuted(self) -> bool:
         return self.status is Status.REFUTED
 
-    def describe(self) -> str:
+    def describe(self, variable: str = "m") -> str:
         if self.status is Status.PROVED and self.margin is not None:
             return (f"proved: {self.cover_size} intervals, each with f - g >= "
                     f"{self.margin.str(3, radius=False)} > 0")
         if self.status is Status.REFUTED and self.witness is not None and self.witness_gap is not None:
-            return (f"refuted at m = {self.witness.str(17, radius=False)}: "
+            return (f"refuted at {variable} = {self.witness.str(17, radius=False)}: "
                     f"f - g = {format_ball(self.witness_gap, 6)} < 0")
         if self.stall is None:
             return self.status.value
@@ -102,10 +104,13 @@ def prove_geq(f: BallFunction, g: BallFunction, a, b, *, max_depth: int = MAX_DE
         evaluations += 1
         return f(m) - g(m)
 
-    for point in (low, high):
+    for point, given in ((low, a), (high, b)):
         value = gap(point)
         if value < 0:
-            return ProofResult(Status.REFUTED, 0, evaluations, witness=point, witness_gap=value)
+            # An endpoint like 1/1000 is not dyadic, so its ball is not a point: the refutation
+            # holds at every point of that ball, the endpoint as given among them.
+            return ProofResult(Status.REFUTED, 0, evaluations, witness=point, witness_gap=value,
+                               endpoint=given)
     order = itertools.count()  # tie-breaker: heapq never compares balls
     first = gap(interval(low, high))
     queue = [(_priority(first), next(order), low, high, 0, first)]

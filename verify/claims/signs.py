@@ -53,16 +53,15 @@ def one_variable(difference, op: str, box: dict) -> Decision:
                 return Decision("fails", Basis.EXACT, "symbolic", point={x: root},
                                 detail=f"lhs = rhs at {x} = {root} (an exact root of lhs - rhs)")
     cuts = {low, high}
-    for index, poly in enumerate(polys):
-        if poly.degree() <= 0:
-            continue
-        for (a, b), _ in poly.intervals():
-            a, b = sympy.Rational(a), sympy.Rational(b)
-            if b < low or a > high:
-                continue
-            if index == 1:
-                return Decision("undecided", None, "symbolic", detail="a pole in the interval")
-            cuts |= {min(max(a, low), high), min(max(b, low), high)}
+    poles = _isolating(polys[1]) if polys[1].degree() > 0 else []
+    if poles is None or any(not (b < low or a > high) for a, b in poles):
+        return Decision("undecided", None, "symbolic", detail="a pole in the interval")
+    if polys[0].degree() > 0:
+        intervals = _isolating(polys[0])
+        if intervals is None:
+            return Decision("undecided", None, "symbolic",
+                            detail="the numerator's roots could not be separated")
+        cuts |= {min(max(t, low), high) for a, b in intervals for t in (a, b)}
     ordered = sorted(cuts)
     tests = ordered + [(u + v) / 2 for u, v in zip(ordered, ordered[1:], strict=False)]
     for t in sorted(tests):
@@ -77,6 +76,34 @@ def one_variable(difference, op: str, box: dict) -> Decision:
         "symbolic",
         detail=f"exact sign analysis of lhs - rhs on [{low}, {high}] (roots isolated)",
     )
+
+
+#: Refinements of the isolating intervals before the step gives up (each at least halves them).
+MAX_REFINEMENTS = 60
+
+
+def _isolating(poly) -> list | None:
+    """Disjoint isolating intervals of the real roots of ``poly``, separated by gaps, none with
+    another root at an end: between two consecutive roots there is then an interval end or a gap's
+    midpoint, so testing the ends and the midpoints of consecutive cuts samples every piece where
+    the sign is constant.  (Isolating intervals as SymPy returns them may touch: x^2(19 - 162x -
+    81x^2) has the root 0 as the interval [0, 0] and the root 0.111 in [0, 1]; testing only 0, 1
+    and the midpoints missed the positive piece (0, 0.111) and made a false inequality hold.)
+    None when MAX_REFINEMENTS do not separate them."""
+    square_free = poly.sqf_part()
+    intervals = sorted((sympy.Rational(a), sympy.Rational(b)) for (a, b), _ in square_free.intervals())
+    for _ in range(MAX_REFINEMENTS):
+        separated = all(b1 < a2 for (_, b1), (a2, _) in zip(intervals, intervals[1:], strict=False))
+        clean = all(a == b or (square_free.eval(a) != 0 and square_free.eval(b) != 0) for a, b in intervals)
+        if separated and clean:
+            return intervals
+        intervals = sorted((a, b) if a == b else _refined(square_free, a, b) for a, b in intervals)
+    return None
+
+
+def _refined(poly, a, b) -> tuple:
+    low, high = poly.refine_root(a, b, eps=(b - a) / 4)
+    return sympy.Rational(low), sympy.Rational(high)
 
 
 #: Numerators beyond this degree are not solved exactly (sympy.real_roots grows too slow).

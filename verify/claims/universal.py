@@ -32,13 +32,12 @@ it was found), so that its rerun command pins a readable point that reproduces e
 from __future__ import annotations
 
 import itertools
-import time
 from fractions import Fraction
 
 import numpy as np
 import sympy
 
-from verify.base.budget import guarded
+from verify.base.budget import cpu_seconds, guarded
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import dyadic, interval, working_precision
@@ -82,20 +81,21 @@ OUTER_DEPTH = 5
 MAX_SYMBOLIC_OPS = 5000
 #: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
 MAX_SIMPLIFY_OPS = 150
-#: Seconds the symbolic and certified steps may spend on one claim (quick / --full); beyond, the
-#: remaining configurations go straight to the search.
+#: CPU seconds the symbolic and certified steps may spend on one claim (quick / --full); beyond,
+#: the remaining configurations go straight to the search.  CPU, not wall-clock, seconds
+#: (:func:`verify.base.budget.cpu_seconds`), so that a busy machine does not change a verdict.
 BUDGET_SECONDS = {"symbolic": (6.0, 120.0), "certified": (5.0, 300.0)}
 #: Ball evaluations one configuration's two-variable proof may spend in all (quick / --full; a
 #: second variable split to OUTER_DEPTH costs about 26 000 on the corpus's tight claims).  A
 #: count, not seconds, so that the verdict and its reason do not depend on the machine's load.
 TWO_VARIABLE_EVALUATIONS = (30000, 300000)
-#: Seconds after which a two-variable proof stops anyway: a safety cap for expressions whose balls
+#: CPU seconds after which a two-variable proof stops anyway: a safety cap for expressions whose balls
 #: are unusually slow, far above what TWO_VARIABLE_EVALUATIONS costs on the claims of the corpus.
 PROOF_SECONDS = (30.0, 300.0)
 
 
 class Budget:
-    """Seconds spent per step on one claim, against BUDGET_SECONDS."""
+    """CPU seconds spent per step on one claim, against BUDGET_SECONDS."""
 
     def __init__(self, full: bool):
         self.full, self.spent = full, {name: 0.0 for name in BUDGET_SECONDS}
@@ -104,7 +104,8 @@ class Budget:
         return self.spent[step] < BUDGET_SECONDS[step][self.full]
 
     def charge(self, step: str, start: float) -> None:
-        self.spent[step] += time.perf_counter() - start
+        """Add the CPU seconds since ``start`` (a :func:`cpu_seconds` reading)."""
+        self.spent[step] += cpu_seconds() - start
 
 
 def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
@@ -117,10 +118,10 @@ def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: in
         if monte_carlo:
             continue
         if not budget.allows(step):
-            undecided.append(f"{step}: skipped, the claim's {step} time budget "
-                             f"({BUDGET_SECONDS[step][full]:g} s) is spent")
+            undecided.append(f"{step}: skipped, the claim's {step} CPU-time budget "
+                             f"({BUDGET_SECONDS[step][full]:g} CPU s) is spent")
             continue
-        start = time.perf_counter()
+        start = cpu_seconds()
         result = run(setting, act, lhs, rhs, op, full)
         budget.charge(step, start)
         if result.status != "undecided":
@@ -347,12 +348,12 @@ def _prove(setting, op, gap, full) -> Decision:
         return Decision("holds", Basis.CERTIFIED, "certified", detail=f"prover: {result.describe()}")
     low, high = as_fraction(box[outer][0], -1), as_fraction(box[outer][1], +1)
     queue: list[tuple[Fraction, Fraction, int]] = [(low, high, 0)]
-    proofs, spent, start = 0, 0, time.perf_counter()
+    proofs, spent, start = 0, 0, cpu_seconds()
     while queue:
-        over_time = time.perf_counter() - start > PROOF_SECONDS[full]
+        over_time = cpu_seconds() - start > PROOF_SECONDS[full]
         if spent >= TWO_VARIABLE_EVALUATIONS[full] or over_time:
             c, d, _ = queue[0]
-            limit = (f"time budget ({PROOF_SECONDS[full]:g} s)" if over_time
+            limit = (f"CPU-time budget ({PROOF_SECONDS[full]:g} s)" if over_time
                      else f"budget of {TWO_VARIABLE_EVALUATIONS[full]} ball evaluations")
             return Decision("undecided", None, "certified",
                             detail=f"{limit} spent after {proofs} proofs, {outer} in [{float(c):.6g}, "
@@ -390,11 +391,13 @@ def _refuted(result, inner, outer_point: dict, box: dict) -> Decision:
     box asked for refutes nothing: undecided then."""
 
     assert result.witness is not None
-    point = {inner: sympy.Rational(*_pair(dyadic(result.witness)))} | outer_point
+    where = Fraction(result.endpoint) if result.endpoint is not None else dyadic(result.witness)
+    point = {inner: sympy.Rational(*_pair(where))} | outer_point
     if not all(inside(v, *box[s]) for s, v in point.items()):
         return Decision("undecided", None, "certified", detail="the prover's witness lies outside the box "
                         "(its irrational endpoint was rounded outward)")
-    return Decision("fails", Basis.CERTIFIED, "certified", point=point, detail=f"prover: {result.describe()}")
+    return Decision("fails", Basis.CERTIFIED, "certified", point=point,
+                    detail=f"prover: {result.describe(str(inner))}")
 
 
 def _pair(value: Fraction) -> tuple[int, int]:
