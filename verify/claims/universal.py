@@ -136,14 +136,25 @@ def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: in
 
 
 # --- 1. symbolic -------------------------------------------------------------------------------
-def exact_sides(setting, act, lhs, rhs):
+def exact_sides(setting, act, lhs, rhs, notes: list | None = None):
     backend = ExactQuantities(setting.model, act)
     sides = []
     for side in (lhs, rhs):
         value = exact(side, backend)
         value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
         sides.append(exact_number(value))
+    if notes is not None:
+        notes += backend.notes
     return sides
+
+
+def with_notes(decision: Decision, notes: list) -> Decision:
+    """``decision`` with the notes on how its values were obtained (a Hermite sum's tail bound)."""
+    if notes and decision.status in ("holds", "fails"):
+        unique = list(dict.fromkeys(notes))
+        decision.detail += "; " + "; ".join(unique)
+        decision.numbers["notes"] = unique
+    return decision
 
 
 def _reduced(difference):
@@ -170,11 +181,15 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
     if op != "==" and len(setting.box) > 1:
         # only an identity could be decided in several variables, and an inequality is not claimed for one
         return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
+    notes: list = []
     try:
-        left, right = exact_sides(setting, act, lhs, rhs)
+        left, right = exact_sides(setting, act, lhs, rhs, notes)
     except (Unavailable, InexactNumberError) as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    difference = left - right
+    return with_notes(_symbolic_decision(setting, lhs, rhs, op, left - right), notes)
+
+
+def _symbolic_decision(setting, lhs, rhs, op, difference) -> Decision:
     box = setting.box
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
@@ -234,7 +249,7 @@ def _certified(setting, act, lhs, rhs, op, full) -> Decision:
     with working_precision(BALL_DPS):
         try:
             gap = _gap_function(setting, act, lhs, rhs, op)
-            decision = _prove(setting, op, gap, full)
+            decision = with_notes(_prove(setting, op, gap, full), gap.notes)
         except Unavailable as exc:
             return Decision("undecided", None, "certified", detail=str(exc))
         if decision.status == "undecided" and op != "==" and len(setting.box) == 1:
@@ -274,6 +289,7 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
 def _gap_function(setting, act, lhs, rhs, op):
     """env -> ball of ±(lhs − rhs), signed so that the claim says 'the gap is >= 0' (== : unsigned)."""
     backend = BallQuantities(setting.model, act)
+    backend.box = dict(setting.box)
     scalars = scalars_of(lhs - rhs, backend, DERIVED_SCALARS)
     sign = -1 if op in ("<=", "<") else 1
     left, right = compile_ball(lhs, backend), compile_ball(rhs, backend)
@@ -282,6 +298,7 @@ def _gap_function(setting, act, lhs, rhs, op):
         env = scalars | env
         return sign * (left(env) - right(env))
 
+    gap.notes = backend.notes  # type: ignore[attr-defined]  # the tail bounds used, for the evidence
     return gap
 
 
