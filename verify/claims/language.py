@@ -299,11 +299,11 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
                 f"claim: index {name!r} of lam, c, chat or G is free; sum over it, e.g. "
                 f"Sum(lam({name}), {name}, 1, k), or give a number in 1..k"
             )
-    if _calls_expectation(text):
-        if GAUSSIAN.name in names:
-            raise MalformedExpressionError(
-                "claim: 'g' is the Gaussian variable of Eg(...); name the variable or Sum index otherwise")
-        names[GAUSSIAN.name] = GAUSSIAN
+    if GAUSSIAN.name in names and _calls_expectation(text):
+        raise MalformedExpressionError(
+            "claim: 'g' is the Gaussian variable of Eg(...); name the variable or Sum index otherwise")
+    reserved = GAUSSIAN.name not in names
+    names.setdefault(GAUSSIAN.name, GAUSSIAN)  # refused after parsing where it stands outside Eg
     constants = {"pi": sympy.pi, "E": sympy.E, "oo": INFINITY}
     relation = parse_expression(
         text,
@@ -321,7 +321,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     claim = ParsedClaim(text, sympy.sympify(lhs), op, sympy.sympify(rhs), order, tuple(indices))
     _check_infinity(claim)
     _check_arguments(claim)
-    _check_scopes(claim)
+    _check_scopes(claim, reserved)
     return claim
 
 
@@ -378,11 +378,12 @@ def _check_infinity(claim: ParsedClaim) -> None:
 
 
 def _outside(expr, inner):
-    """``expr`` with every ``inner`` node replaced by 0: what stands outside them."""
-    return expr.xreplace({node: sympy.Integer(0) for node in expr.atoms(inner)}) if expr.has(inner) else expr
+    """``expr`` with every ``inner`` node replaced by a fresh symbol (not 0, which would cancel
+    g*Eg(...)): what stands outside them."""
+    return expr.xreplace({node: sympy.Dummy() for node in expr.atoms(inner)}) if expr.has(inner) else expr
 
 
-def _check_scopes(claim: ParsedClaim) -> None:
+def _check_scopes(claim: ParsedClaim, gaussian: bool) -> None:
     """Sum indices only inside their Sum; g, sigma and dsigma only inside Eg, and Eg's argument a
     function of g built from g, sigma(g), dsigma(g), numbers and scalars (so that it has a value
     per configuration)."""
@@ -393,7 +394,7 @@ def _check_scopes(claim: ParsedClaim) -> None:
     expectation = quantity_function("Eg")
     for side in (claim.lhs, claim.rhs):
         rest = _outside(side, expectation)
-        if GAUSSIAN in rest.free_symbols:
+        if gaussian and GAUSSIAN in rest.free_symbols:
             raise MalformedExpressionError("claim: g is the Gaussian variable; it may only stand inside Eg(...)")
         stray = sorted(type(f).__name__ for f in rest.atoms(sympy.core.function.AppliedUndef)
                        if type(f).__name__ in GAUSSIAN_FUNCTIONS)

@@ -125,8 +125,8 @@ class ExactQuantities(IndexedEntries):
         value = hermite_sums.exact_value(form, self.mu, self.norm) if form is not None else None
         if value is None:
             raise Unavailable(f"{s} has no exact value (Parseval gives one only for c*p**a*mu(p)**2)")
-        self.notes.append(f"{s} = c*(E[{'dsigma' if form.power else 'sigma'}(g)^2] - the first {form.low} "
-                          "terms) exactly (Parseval)")
+        head = f" - its terms p < {form.low}" if form.low else ""
+        self.notes.append(f"{s} = c*(E[{'dsigma' if form.power else 'sigma'}(g)^2]{head}) exactly (Parseval)")
         return value
 
     def kernel(self, derivative: bool):

@@ -271,6 +271,8 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     difference = (left - right) if op in (">=", ">") else (right - left)
     if difference.free_symbols - {variable} or difference.atoms(sympy.Float):
         return None
+    if not _arcsines_defined(difference, variable, low, high):
+        return None  # SymPy would continue asin/acos beyond [-1, 1] into complex values
     if op in ("<", ">"):
         # A strict relation fails where the sides are exactly equal: at an end, or the simplest
         # rational of the interval where the prover stalled (where balls can never decide it).
@@ -284,6 +286,28 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     if not proof.proved:
         return None
     return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
+
+
+def _arcsines_defined(difference, variable, low, high) -> bool:
+    """Every asin/acos argument of ``difference`` provably in [-1, 1] for ``variable`` in [low, high]
+    (ball prover; a variable declared inside [-1, 1] needs no proof)."""
+    for call in difference.atoms(sympy.asin, sympy.acos):
+        (argument,) = call.args
+        if argument == variable and -1 <= low and high <= 1:
+            continue
+        if argument.free_symbols - {variable}:
+            return False
+        with working_precision(BALL_DPS):
+            try:
+                value = compile_ball(argument, BallQuantities(None, None))
+            except Unavailable:
+                return False
+            a, b = as_fraction(low, -1), as_fraction(high, +1)
+            for bound in (lambda t: value({variable: t}) + 1, lambda t: 1 - value({variable: t})):
+                if prove_geq(bound, prover.constant(0), a, b, max_evaluations=PROVER_EVALUATIONS[0],
+                             strict=False).status is not Status.PROVED:
+                    return False
+    return True
 
 
 def _gap_function(setting, act, lhs, rhs, op):
