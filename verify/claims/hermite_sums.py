@@ -62,8 +62,8 @@ def recognise(s: sympy.Sum) -> HermiteSum | None:
     for part in sympy.Mul.make_args(rest):
         if part == index and power == 0:
             power = 1
-        elif isinstance(part, sympy.Pow) and part.exp == index and not part.base.has(index):
-            ratio *= part.base
+        elif isinstance(part, sympy.Pow) and not part.base.has(index) and (part.exp / index).is_Integer:
+            ratio *= part.base ** (part.exp / index)  # (1/2)**p arrives as 2**(-p)
         elif part != 1:
             return None
     return HermiteSum(coefficient, power, ratio, int(low))
