@@ -105,7 +105,8 @@ def test_the_three_arithmetics_read_the_same_entries():
 
 # --- Gaussian expectations --------------------------------------------------------------------------
 def test_stein_and_the_first_coefficient_hold_exactly():
-    holds(claim("Eg(g*sigma(g)) == Eg(dsigma(g))", activation=["relu", "expr:x**3 - 3*x", "abs"]), Basis.EXACT)
+    holds(claim("Eg(g*sigma(g)) == Eg(dsigma(g))", activation=["relu", "expr:x**3 - 3*x", "abs"]),
+          Basis.EXACT)
     holds(claim("Eg(sigma(g)*g) == mu(1)", activation=["relu", "expr:x**3 - 3*x"]), Basis.EXACT)
     holds(claim("Eg(sigma(g)**2) == K(1)", activation="relu"), Basis.EXACT)
     holds(claim("Eg(sigma(g)**2) == Sum(mu(p)**2, p, 0, 3)", activation="expr:x**3 - 3*x"), Basis.EXACT)

@@ -23,7 +23,6 @@ import numpy as np
 import sympy
 from flint import arb
 
-from verify.base.errors import clip
 from verify.certified.balls import integer_power, interval
 from verify.claims.language import GAUSSIAN, quantity_function
 
@@ -42,10 +41,6 @@ class HermiteSum:
     power: int
     ratio: sympy.Expr
     low: int
-
-    def describe(self) -> str:
-        return f"Sum(c*p**{self.power}*r**p*mu(p)**2, p, {self.low}, oo) with c = {clip(self.coefficient, 30)}, " \
-               f"r = {clip(self.ratio, 30)}"
 
 
 def recognise(s: sympy.Sum) -> HermiteSum | None:
@@ -110,8 +105,9 @@ def ball_function(form: HermiteSum, coefficients: list, norm, compile_ball, rati
         bound = (abs(c) * integer_power(size, terms + 1) * remainder).upper()
         return c * partial + interval(-bound, bound)
 
-    tail = (f"terms p <= {terms} in balls, tail within +-|c|*|r|^{terms + 1}*(E[{'sigma' if not form.power else 'dsigma'}"
-            f"(g)^2] - sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*{float(remainder.upper()):.3g} (Parseval)")
+    norm_text = "E[dsigma(g)^2]" if form.power else "E[sigma(g)^2]"
+    tail = (f"terms p <= {terms} in balls, tail within +-|c|*|r|^{terms + 1}*({norm_text} - "
+            f"sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*{float(remainder.upper()):.3g} (Parseval)")
     return value, tail
 
 

@@ -395,7 +395,8 @@ def _check_scopes(claim: ParsedClaim, gaussian: bool) -> None:
     for side in (claim.lhs, claim.rhs):
         rest = _outside(side, expectation)
         if gaussian and GAUSSIAN in rest.free_symbols:
-            raise MalformedExpressionError("claim: g is the Gaussian variable; it may only stand inside Eg(...)")
+            raise MalformedExpressionError(
+                "claim: g is the Gaussian variable; it may only stand inside Eg(...)")
         stray = sorted(type(f).__name__ for f in rest.atoms(sympy.core.function.AppliedUndef)
                        if type(f).__name__ in GAUSSIAN_FUNCTIONS)
         if stray:
@@ -409,7 +410,8 @@ def _check_scopes(claim: ParsedClaim, gaussian: bool) -> None:
         inner = sorted(type(f).__name__ for f in integrand.atoms(sympy.core.function.AppliedUndef)
                        if type(f).__name__ not in GAUSSIAN_FUNCTIONS)
         if inner:
-            raise MalformedExpressionError(f"claim: {inner[0]}(...) inside {clip(call, 60)}; Eg(...) takes an "
+            raise MalformedExpressionError(f"claim: {inner[0]}(...) inside {clip(call, 60)}; Eg(...) takes "
+                                           "an "
                                            "expression in g, sigma(g), dsigma(g), numbers and scalars")
         if integrand.has(sympy.Sum):
             raise MalformedExpressionError(f"claim: a Sum inside {clip(call, 60)}; write the Sum of Eg's")

@@ -252,7 +252,8 @@ class FloatQuantities(IndexedEntries):
         mu = self._mu[: terms + 1]
         norm = self.Eg(hermite_sums.NORMS[form.power]) if form is not None else 0.0
         if form is None:
-            self.notes.append(f"{s}: no rigorous tail bound (heuristic error: twice its last {terms // 2} terms)")
+            self.notes.append(f"{s}: no rigorous tail bound (heuristic error: twice its last "
+                              f"{terms // 2} terms)")
         return hermite_sums.float_function(form, s.function, index, symbols, mu, norm, self.record_error)
 
     def _view(self, xi):
@@ -370,7 +371,8 @@ class BallQuantities(IndexedEntries):
         if form is None:
             raise Unavailable(f"{s}: no rigorous tail bound for a term of this shape")
         try:
-            coefficients = certified_hermite_coefficients(self.act, hermite_sums.SERIES_TERMS + 1, BALL_DPS).balls
+            terms = hermite_sums.SERIES_TERMS + 1
+            coefficients = certified_hermite_coefficients(self.act, terms, BALL_DPS).balls
             norm = constant(self._exact.norm(form.power))
             value, tail = hermite_sums.ball_function(form, coefficients, norm, compile_ball,
                                                      self.within_unit_interval(form.ratio))

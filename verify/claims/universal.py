@@ -303,7 +303,9 @@ def _arcsines_defined(difference, variable, low, high) -> bool:
             except Unavailable:
                 return False
             a, b = as_fraction(low, -1), as_fraction(high, +1)
-            for bound in (lambda t: value({variable: t}) + 1, lambda t: 1 - value({variable: t})):
+            above = lambda t, f=value: f({variable: t}) + 1  # noqa: E731
+            below = lambda t, f=value: 1 - f({variable: t})  # noqa: E731
+            for bound in (above, below):
                 if prove_geq(bound, prover.constant(0), a, b, max_evaluations=PROVER_EVALUATIONS[0],
                              strict=False).status is not Status.PROVED:
                     return False
@@ -517,7 +519,8 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
             "search",
             numbers=numbers,
             detail=f"no counterexample in {evaluations} float64 evaluations (violations below "
-                   f"{tolerance_text(backend)} are not resolved), which proves nothing",
+                   f"{tolerance_text(backend)} are not resolved), which proves nothing"
+                   + "".join(f"; {note}" for note in dict.fromkeys(backend.notes)),
         )
     point = dict(zip(symbols, best_point, strict=True))
     return confirm(
