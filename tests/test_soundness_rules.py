@@ -165,3 +165,24 @@ def test_symmetry_gives_exact_coefficients_and_kernel_identities():
     odd = claim("K(-rho) == -K(rho)", activation="tanh", for_=["rho in [0, 1]"])
     assert odd.verdict is Verdict.HOLDS and odd.basis is Basis.EXACT
     assert claim("K(-rho) == K(rho)", activation="tanh", for_=["rho in [0, 1]"]).verdict is Verdict.FAILS
+
+
+# --- the extended language: sums to oo and arcsines never hold without a proof ------------------
+def test_a_hermite_sum_without_a_rigorous_tail_never_holds():
+    # p**2*mu(p)**2 has no Parseval bound here (and for relu the sum diverges): a float partial sum
+    outcome = claim("Sum(p**2*mu(p)**2, p, 0, oo) >= 0", activation="relu")
+    assert outcome.verdict is Verdict.INCONCLUSIVE and "no rigorous tail bound" in outcome.evidence
+
+
+def test_a_certified_tail_never_proves_an_equality():
+    # true (K(rho) = sum mu_p^2 rho^p), but a ball with a tail interval cannot prove two reals equal
+    outcome = claim("Sum(mu(p)**2*rho**p, p, 0, oo) == K(rho)", activation="relu", for_=["rho in [-1, 1]"])
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+
+
+def test_an_arcsine_beyond_its_domain_is_an_error_not_a_proof():
+    # SymPy continues acos past 1 into complex values; the touching proof must not run on them
+    from verify.base.errors import VerifyInputError
+
+    with pytest.raises(VerifyInputError, match="not a finite real number"):
+        claim("acos(x) >= 0", for_=["x in [0, 2]"])

@@ -23,7 +23,7 @@ from sympy.core.function import AppliedUndef
 
 from verify.base.budget import guarded
 from verify.base.errors import InvalidParameterError
-from verify.certified.balls import integer_power, interval
+from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
@@ -34,7 +34,27 @@ class ClaimEvaluationError(InvalidParameterError):
 
 
 def quantity_calls(expr) -> list:
-    return [f for f in expr.atoms(AppliedUndef) if type(f).__name__ in QUANTITIES]
+    """The quantity calls of ``expr``, not looking inside Eg(...) (whose argument is a function of g)
+    nor inside an infinite Hermite sum (whose mu(p) has a bound p): those are evaluated whole."""
+    found: set = set()
+
+    def walk(node):
+        if isinstance(node, sympy.Sum):
+            return
+        if isinstance(node, AppliedUndef) and type(node).__name__ in QUANTITIES:
+            found.add(node)
+            if type(node).__name__ == "Eg":
+                return
+        for argument in node.args:
+            walk(argument)
+
+    walk(sympy.sympify(expr))
+    return list(found)
+
+
+def is_hermite_sum(node) -> bool:
+    """An infinite Sum left for the backends (its term holds mu(p); see verify.claims.hermite_sums)."""
+    return isinstance(node, sympy.Sum) and node.limits[-1][2] == INFINITY
 
 
 def prepare(expr, values: dict, xi) -> sympy.Expr:
@@ -53,7 +73,8 @@ def prepare(expr, values: dict, xi) -> sympy.Expr:
 def _expand_sums(expr):
     """Sums carried out outermost first, so an inner bound such as p − 1 is a number by then."""
     if isinstance(expr, sympy.Sum):
-        return _expand_sums(_do_sum(expr))
+        done = _do_sum(expr)
+        return done if is_hermite_sum(done) else _expand_sums(done)
     if not expr.args or not expr.has(sympy.Sum):
         return expr
     return expr.func(*[_expand_sums(a) for a in expr.args])
@@ -90,6 +111,10 @@ def _do_sum(s: sympy.Sum):
         raise ClaimEvaluationError(
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
+    if high == INFINITY and s.function.atoms(AppliedUndef):
+        if not low.is_Integer or low < 0:
+            raise ClaimEvaluationError(f"claim: {s} must start at a non-negative integer, got {low}")
+        return s  # a Hermite sum: each backend evaluates it whole (verify.claims.hermite_sums)
     if high == INFINITY:
 
         result = guarded(f"claim: {s}", _closed_form, s.function, index, low)
@@ -113,6 +138,7 @@ def _innermost(expr) -> list:
 
 def exact(expr, backend) -> sympy.Expr:
     """Every quantity call replaced by the backend's closed form (raises Unavailable if one has none)."""
+    expr = expr.replace(is_hermite_sum, backend.hermite_sum)
     while True:
         calls = _innermost(expr)
         if not calls:
@@ -128,7 +154,14 @@ def scalars_of(expr, backend, names) -> dict:
 def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
 
-    namespace = {name: getattr(backend, name) for name in QUANTITIES}
+    namespace = {name: getattr(backend, name) for name in QUANTITIES if name != "Eg"}
+    expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and type(e).__name__ == "Eg",
+                        lambda e: sympy.Float(backend.Eg(e.args[0]), 17))
+    for number, s in enumerate(sorted(expr.atoms(sympy.Sum), key=str)):
+        if is_hermite_sum(s):
+            name = f"hermite_sum_{number}"
+            namespace[name] = backend.hermite_sum_function(s, list(symbols))
+            expr = expr.xreplace({s: sympy.Function(name)(*symbols)})
     namespace |= {
         "binomial": scipy.special.binom,
         "factorial": scipy.special.factorial,
@@ -202,7 +235,12 @@ def compile_ball(expr, backend):
             return lambda env, n=exponent.numerator: integer_power(base(env).sqrt(), n)
         power = compile_ball(expr.exp, backend)
         return lambda env: (power(env) * base(env).log()).exp()
+    if is_hermite_sum(expr):
+        return backend.hermite_sum_function(expr, lambda e: compile_ball(e, backend))
     name = type(expr).__name__
+    if name == "Eg":
+        value = backend.Eg(expr.args[0])
+        return lambda env: value
     if isinstance(expr, AppliedUndef) and name in QUANTITIES:
         method = getattr(backend, name)
         arguments = [_compile_argument(a, backend) for a in expr.args]
@@ -228,9 +266,28 @@ def compile_ball(expr, backend):
         return lambda env: interval(
             _extreme([a(env).lower() for a in args], name), _extreme([a(env).upper() for a in args], name)
         )
+    if name in ("asin", "acos"):
+        known = backend.within_unit_interval(expr.args[0])
+        return lambda env: _arcsine(args[0](env), name, known)
     if name in _ARB_METHODS and len(args) == 1:
         return lambda env: getattr(args[0](env), name)()
     raise Unavailable(f"no ball arithmetic for {name}")
+
+
+def _arcsine(value, name: str, known_inside: bool):
+    """asin or acos of a ball, as the monotone image of its endpoints (Arb alone gives NaN for a ball
+    touching ±1).  A ball reaching beyond ±1 is clamped only when its argument is known to lie in
+    [-1, 1] (a variable declared there, whose balls stick out by the radius's rounding alone);
+    otherwise it encloses nothing: a NaN ball, which decides nothing (the prover splits it, and the
+    search names the domain error if the argument really leaves [-1, 1])."""
+    one = arb(1)
+    if known_inside:
+        low, high = clamped_endpoints(value, -one, one)
+    elif value.lower() >= -1 and value.upper() <= 1:
+        low, high = value.lower(), value.upper()
+    else:
+        return arb("nan")
+    return monotone_image(lambda t: getattr(t, name)(), low, high, increasing=name == "asin")
 
 
 def _extreme(points: list, name: str):

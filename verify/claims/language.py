@@ -52,15 +52,28 @@ QUANTITIES = {
     "hcoef": (1, "integer"),
     "mu": (1, "integer"),
     "T": (2, "integer"),
+    # the instance's entries, 1-based: λ_i, c_i, ĉ_i and G_ij = ⟨w_i, w_j⟩ (Assumption 1)
+    "lam": (1, "index"),
+    "c": (1, "index"),
+    "chat": (1, "index"),
+    "G": (2, "index"),
+    # E over g ~ N(0, 1) of an expression in g, sigma(g), dsigma(g) and scalars
+    "Eg": (1, "expectation"),
 }
+#: Indexed entries of the instance (arguments run over 1..k).
+INDEXED = ("lam", "c", "chat", "G")
+#: The activation and its derivative, callable only inside Eg(...), and the Gaussian variable.
+GAUSSIAN_FUNCTIONS = ("sigma", "dsigma")
+GAUSSIAN = sympy.Symbol("g", real=True)
 #: Scalars of the instance (k, xi, d, lam_min, lam_max, gamma) and of the activation (C_sigma, lstar).
 INSTANCE_PARAMETERS = ("k", "xi", "d")
 SCALARS = ("k", "xi", "d", "lam_min", "lam_max", "gamma", "C_sigma", "lstar")
 #: The scalars a backend evaluates (k, xi, d are values of the configuration, or box variables).
 DERIVED_SCALARS = ("lam_min", "lam_max", "gamma", "C_sigma", "lstar")
 #: What each quantity or scalar needs: an instance (a family), an activation, or nothing.
-NEEDS_INSTANCE = frozenset({"h", "Phi", "hcoef", "T", "grad_var", "lam_min", "lam_max", "gamma"})
-NEEDS_ACTIVATION = frozenset({"h", "Phi", "hcoef", "grad_var", "mu", "K", "Kp", "C_sigma", "lstar"})
+NEEDS_INSTANCE = frozenset({"h", "Phi", "hcoef", "T", "grad_var", "lam_min", "lam_max", "gamma", *INDEXED})
+NEEDS_ACTIVATION = frozenset({"h", "Phi", "hcoef", "grad_var", "mu", "K", "Kp", "C_sigma", "lstar",
+                              *GAUSSIAN_FUNCTIONS})
 ASYMPTOTIC = ("O", "Theta", "Omega")
 #: Sum(term, index, low, high) with at most this many terms once the bounds are numbers: a
 #: paper's sums are truncated far earlier, and a longer one only makes SymPy slow.
@@ -201,6 +214,10 @@ def claim_functions() -> dict[str, Function]:
     table.pop("hermite_prob")
     for name, (arity, _) in QUANTITIES.items():
         table[name] = Function(quantity_function(name), arity)
+    for name in GAUSSIAN_FUNCTIONS:
+        table[name] = Function(quantity_function(name), 1)
+    for name in ("asin", "acos"):
+        table[name] = Function(getattr(sympy, name), 1)
     table["binomial"] = Function(_binomial, 2)
     table["Sum"] = Function(_sum, 4)
     for name in ASYMPTOTIC:
@@ -230,6 +247,30 @@ def sum_indices(text: str) -> list[str]:
     return names
 
 
+def indexed_arguments(text: str) -> list[str]:
+    """Names used as an argument of lam, c, chat or G in ``text`` (read from the syntax tree only)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return []
+    return [
+        argument.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in INDEXED
+        for argument in node.args
+        if isinstance(argument, ast.Name)
+    ]
+
+
+def _calls_expectation(text: str) -> bool:
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Eg"
+               for n in ast.walk(tree))
+
+
 def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     """Parse ``text`` with the scalars, the declared ``variables`` and the Sum indices as names.
 
@@ -252,6 +293,17 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
             continue  # the parser refuses it with its own message
         indices.append(sympy.Symbol(name, integer=True))
         names[name] = indices[-1]
+    for name in indexed_arguments(text):
+        if name not in names:
+            raise MalformedExpressionError(
+                f"claim: index {name!r} of lam, c, chat or G is free; sum over it, e.g. "
+                f"Sum(lam({name}), {name}, 1, k), or give a number in 1..k"
+            )
+    if GAUSSIAN.name in names and _calls_expectation(text):
+        raise MalformedExpressionError(
+            "claim: 'g' is the Gaussian variable of Eg(...); name the variable or Sum index otherwise")
+    reserved = GAUSSIAN.name not in names
+    names.setdefault(GAUSSIAN.name, GAUSSIAN)  # refused after parsing where it stands outside Eg
     constants = {"pi": sympy.pi, "E": sympy.E, "oo": INFINITY}
     relation = parse_expression(
         text,
@@ -269,6 +321,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     claim = ParsedClaim(text, sympy.sympify(lhs), op, sympy.sympify(rhs), order, tuple(indices))
     _check_infinity(claim)
     _check_arguments(claim)
+    _check_scopes(claim, reserved)
     return claim
 
 
@@ -306,10 +359,13 @@ def _check_infinity(claim: ParsedClaim) -> None:
         if any(limit[2] == INFINITY for limit in s.limits[:-1]):
             raise MalformedExpressionError(f"claim: in {s} only the outermost sum may run to oo")
         if high == INFINITY:
-            if s.function.atoms(sympy.core.function.AppliedUndef):
+            index = s.limits[-1][0]
+            others = [f for f in s.function.atoms(sympy.core.function.AppliedUndef)
+                      if not (type(f).__name__ == "mu" and f.args == (index,))]
+            if others:
                 raise MalformedExpressionError(
-                    f"claim: the infinite sum {s} contains a quantity; only closed-form "
-                    "terms can be summed to oo (give a finite upper limit)"
+                    f"claim: the infinite sum {clip(s, 60)} contains {clip(others[0], 30)}; to oo a term "
+                    f"may hold only mu({index}) (Parseval bounds its tail) or no quantity at all"
                 )
             allowed.add(s)
     rest = [claim.lhs, claim.rhs]
@@ -319,6 +375,46 @@ def _check_infinity(claim: ParsedClaim) -> None:
         raise MalformedExpressionError(
             "claim: 'oo' may only stand as the upper limit of a Sum (a claim compares finite quantities)"
         )
+
+
+def _outside(expr, inner):
+    """``expr`` with every ``inner`` node replaced by a fresh symbol (not 0, which would cancel
+    g*Eg(...)): what stands outside them."""
+    return expr.xreplace({node: sympy.Dummy() for node in expr.atoms(inner)}) if expr.has(inner) else expr
+
+
+def _check_scopes(claim: ParsedClaim, gaussian: bool) -> None:
+    """Sum indices only inside their Sum; g, sigma and dsigma only inside Eg, and Eg's argument a
+    function of g built from g, sigma(g), dsigma(g), numbers and scalars (so that it has a value
+    per configuration)."""
+    for side in (claim.lhs, claim.rhs):
+        loose = sorted(s.name for s in side.free_symbols & set(claim.indices))
+        if loose:
+            raise MalformedExpressionError(f"claim: index {loose[0]!r} is used outside its Sum(...)")
+    expectation = quantity_function("Eg")
+    for side in (claim.lhs, claim.rhs):
+        rest = _outside(side, expectation)
+        if gaussian and GAUSSIAN in rest.free_symbols:
+            raise MalformedExpressionError(
+                "claim: g is the Gaussian variable; it may only stand inside Eg(...)")
+        stray = sorted(type(f).__name__ for f in rest.atoms(sympy.core.function.AppliedUndef)
+                       if type(f).__name__ in GAUSSIAN_FUNCTIONS)
+        if stray:
+            raise MalformedExpressionError(f"claim: {stray[0]}(...) may only stand inside Eg(...), "
+                                           f"e.g. Eg({stray[0]}(g)**2)")
+    for call in claim.expressions_atoms(expectation):
+        (integrand,) = call.args
+        if GAUSSIAN not in integrand.free_symbols:
+            raise MalformedExpressionError(f"claim: {call} does not depend on g; Eg(...) averages an "
+                                           "expression in g ~ N(0, 1)")
+        inner = sorted(type(f).__name__ for f in integrand.atoms(sympy.core.function.AppliedUndef)
+                       if type(f).__name__ not in GAUSSIAN_FUNCTIONS)
+        if inner:
+            raise MalformedExpressionError(f"claim: {inner[0]}(...) inside {clip(call, 60)}; Eg(...) takes "
+                                           "an "
+                                           "expression in g, sigma(g), dsigma(g), numbers and scalars")
+        if integrand.has(sympy.Sum):
+            raise MalformedExpressionError(f"claim: a Sum inside {clip(call, 60)}; write the Sum of Eg's")
 
 
 def _check_arguments(claim: ParsedClaim) -> None:
@@ -335,6 +431,12 @@ def _check_arguments(claim: ParsedClaim) -> None:
                 if argument.is_number and argument < 0:
                     raise MalformedExpressionError(
                         f"claim: {name}(...) takes non-negative integers, got {call}"
+                    )
+        if name in QUANTITIES and QUANTITIES[name][1] == "index":
+            for argument in call.args:
+                if argument.is_integer is not True or (argument.is_number and argument < 1):
+                    raise MalformedExpressionError(
+                        f"claim: {call}: the indices of {name} are integers in 1..k, got {argument}"
                     )
 
 

@@ -51,6 +51,7 @@ def _universal(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[
     bases = []
     closest: tuple[float, dict] = (-np.inf, {})
     undecided: list[tuple[Setting, Decision]] = []
+    notes: dict = {}  # how values were obtained (a Hermite sum's tail bound), in order, once each
     for index, (setting, decision, sides) in enumerate(judged):
         steps[decision.step] += 1
         if decision.status == "fails":
@@ -61,6 +62,7 @@ def _universal(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[
             undecided.append((setting, decision))
             continue
         bases.append(decision.basis)
+        notes.update(dict.fromkeys(decision.numbers.get("notes", ())))
         score = decision.numbers.get("z_over_t", decision.numbers.get("worst_violation", -np.inf))
         if score is not None and score > closest[0]:
             closest = (score, {"configuration": setting.describe(), **decision.numbers})
@@ -89,7 +91,7 @@ def _universal(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[
     verdict = Verdict.CONSISTENT if basis is Basis.STATISTICAL else Verdict.HOLDS
     decided_by = _main_step(steps)
     evidence = (f"{verdict.value} on all {len(configurations)} configuration(s); decided by "
-                f"{_describe_steps(steps)}")
+                f"{_describe_steps(steps)}" + "".join(f"; {note}" for note in list(notes)[:2]))
     return Outcome(verdict, evidence, numbers={"decided_by": decided_by, **numbers}, basis=basis,
                    scope=universal_scope(spec, configurations))
 

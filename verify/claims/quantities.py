@@ -13,7 +13,10 @@ claim may range over ξ without rebuilding anything).  Formulas (Appendix D.1, d
     mu(p)   = μ_p(σ),  K, Kp = the dual kernel and its derivative,
     C_sigma = Σ_p p μ_p² = K'(1) = E[σ'(g)²],  lstar = the first p ≥ 1 with μ_p ≠ 0,
     gamma   = 1 − max_{i≠j} |G_ij| (Assumption 5's separation; 1 for k = 1),
-    grad_var(m) = E‖∇̂L(û; x)‖² at ⟨u, û⟩ = m (Monte Carlo, :mod:`verify.claims.statistics`).
+    grad_var(m) = E‖∇̂L(û; x)‖² at ⟨u, û⟩ = m (Monte Carlo, :mod:`verify.claims.statistics`),
+    lam(i), c(i), chat(i), G(i, j) = the instance's entries (:mod:`verify.claims.indexed`),
+    Eg(expr) = E over g ~ N(0, 1) of expr(g, σ(g), σ'(g)) (:mod:`verify.claims.gaussian`),
+    Sum(c p^a r^p mu(p)**2, p, p0, oo) = partial sum plus Parseval tail (:mod:`verify.claims.hermite_sums`).
 
 A backend that cannot provide a quantity raises :class:`Unavailable` and the step that
 asked moves on (a closed form for tanh, a ball for a Monte-Carlo mean).
@@ -33,6 +36,10 @@ from verify.certified import (
 )
 from verify.certified.balls import exact, integer_power
 from verify.certified.compile import constant
+from verify.claims import hermite_sums
+from verify.claims.gaussian import exact_expectation, float_expectation, integrand
+from verify.claims.indexed import Entries, IndexedEntries
+from verify.claims.language import DERIVED_SCALARS
 from verify.claims.parity import exact_coefficient, opaque_kernel
 from verify.claims.statistics import gradient_energy
 from verify.model.arithmetic import EXACT
@@ -62,6 +69,11 @@ class Unavailable(Exception):
     """This backend cannot evaluate this quantity (the step that asked escalates)."""
 
 
+def _with_scalars(backend, body):
+    """``body`` with the derived scalars (C_sigma, lam_max, ...) replaced by the backend's values."""
+    return body.xreplace({s: backend.scalar(s.name) for s in body.free_symbols if s.name in DERIVED_SCALARS})
+
+
 class _SubstitutedKernel:
     """K and K' of a closed form at SymPy arguments, each distinct ρ substituted once (for quantized c
     and G = I only a handful of distinct ρ_ij remain among the k² pairs)."""
@@ -83,7 +95,7 @@ class _SubstitutedKernel:
         return self._at(True, rho)
 
 
-class ExactQuantities:
+class ExactQuantities(IndexedEntries):
     """SymPy closed forms on the model's exact numbers (:mod:`verify.claims.model`)."""
 
     def __init__(self, model, activation):
@@ -91,6 +103,31 @@ class ExactQuantities:
         self.rho = sympy.Symbol("rho", real=True)
         self._kernels: dict[bool, object] = {}
         self._populations: dict = {}
+        #: how a value was obtained, where the evidence should say so (Parseval for a Hermite sum)
+        self.notes: list[str] = []
+
+    def entries(self) -> Entries:
+        mod = self.model
+        return Entries(mod.lam, mod.c, mod.c_hat, mod.gram)
+
+    def Eg(self, body):
+        value = exact_expectation(integrand(_with_scalars(self, body), self.act))
+        if value is None:
+            raise Unavailable(f"SymPy finds no closed form of Eg({body}) within the budget")
+        return value
+
+    def norm(self, power: int):
+        """N_0 = E σ(g)², N_1 = E σ'(g)² exactly (Parseval's totals)."""
+        return self.Eg(hermite_sums.NORMS[power])
+
+    def hermite_sum(self, s):
+        form = hermite_sums.recognise(s)
+        value = hermite_sums.exact_value(form, self.mu, self.norm) if form is not None else None
+        if value is None:
+            raise Unavailable(f"{s} has no exact value (Parseval gives one only for c*p**a*mu(p)**2)")
+        head = f" - its terms p < {form.low}" if form.low else ""
+        self.notes.append(f"{s} = c*(E[{'dsigma' if form.power else 'sigma'}(g)^2]{head}) exactly (Parseval)")
+        return value
 
     def kernel(self, derivative: bool):
 
@@ -180,7 +217,7 @@ class ExactQuantities:
         raise KeyError(name)
 
 
-class FloatQuantities:
+class FloatQuantities(IndexedEntries):
     """float64 values through the suite's fast paths (closed-form or series kernels, Appendix D.1)."""
 
     def __init__(self, model, activation):
@@ -188,8 +225,36 @@ class FloatQuantities:
         self._mu: list[float] = []
         self._series: dict = {}
         self._activation_scalars: dict[str, float] = {}
-        #: the largest truncation bound of a series value handed out (hcoef), for the search's tolerance
+        #: the largest truncation bound of a series value handed out (hcoef, quadratures, Hermite
+        #: sums' tails), for the search's tolerance
         self.error_bound = 0.0
+        self.notes: list[str] = []
+
+    def entries(self) -> Entries:
+        a = self.model.arrays
+        return Entries(a["lam"], a["c"], a["c_hat"], a["gram"])
+
+    def record_error(self, bound: float) -> None:
+        self.error_bound = max(self.error_bound, float(bound))
+
+    def Eg(self, body):
+        kinks = self.act.kinks if self.act is not None else ()
+        value, error = float_expectation(integrand(_with_scalars(self, body), self.act), kinks)
+        self.record_error(error)
+        return value
+
+    def hermite_sum_function(self, s, symbols):
+        """A float function of ``symbols``: the sum's first SERIES_TERMS terms, its tail bound recorded."""
+        ((index, _, _),) = s.limits
+        form = hermite_sums.recognise(s)
+        terms = hermite_sums.SERIES_TERMS
+        self.mu(terms)
+        mu = self._mu[: terms + 1]
+        norm = self.Eg(hermite_sums.NORMS[form.power]) if form is not None else 0.0
+        if form is None:
+            self.notes.append(f"{s}: no rigorous tail bound (heuristic error: twice its last "
+                              f"{terms // 2} terms)")
+        return hermite_sums.float_function(form, s.function, index, symbols, mu, norm, self.record_error)
 
     def _view(self, xi):
         view = self.model.view(float(xi))
@@ -266,7 +331,7 @@ class FloatQuantities:
         return float(found)
 
 
-class BallQuantities:
+class BallQuantities(IndexedEntries):
     """Arb balls (:mod:`verify.certified`): every value provably contains the true one.
 
     Construct and evaluate inside :func:`verify.certified.balls.working_precision` (BALL_DPS)."""
@@ -275,6 +340,46 @@ class BallQuantities:
         self.model, self.act = model, activation
         self._population: dict = {}
         self._kernel = None
+        self._entries: Entries | None = None
+        self._exact = ExactQuantities(model, activation)
+        self.notes: list[str] = []
+        #: the configuration's box {symbol: (low, high)}, set by the certified step
+        self.box: dict = {}
+
+    def within_unit_interval(self, expr) -> bool:
+        """True when ``expr`` is a box variable declared inside [-1, 1] (its true value lies there,
+        whatever its balls' rounding)."""
+        low, high = self.box.get(expr, (None, None))
+        return low is not None and -1 <= low and high <= 1
+
+    def entries(self) -> Entries:
+        if self._entries is None:
+            view = self.model.ball_view(arb(1))
+            self._entries = Entries(view.lam, view.c, view.c_hat, view.gram)
+        return self._entries
+
+    def Eg(self, body):
+        """The exact expectation as a ball (no closed form: Unavailable)."""
+        try:
+            return constant(self._exact.Eg(_with_scalars(self, body)))
+        except ValueError as exc:  # CertificationError: a value the ball compiler cannot enclose
+            raise Unavailable(str(exc)) from None
+
+    def hermite_sum_function(self, s, compile_ball):
+        """env -> a ball of the sum: SERIES_TERMS certified terms plus the Parseval tail interval."""
+        form = hermite_sums.recognise(s)
+        if form is None:
+            raise Unavailable(f"{s}: no rigorous tail bound for a term of this shape")
+        try:
+            terms = hermite_sums.SERIES_TERMS + 1
+            coefficients = certified_hermite_coefficients(self.act, terms, BALL_DPS).balls
+            norm = constant(self._exact.norm(form.power))
+            value, tail = hermite_sums.ball_function(form, coefficients, norm, compile_ball,
+                                                     self.within_unit_interval(form.ratio))
+        except (CertificationError, ValueError) as exc:  # TailError is a ValueError
+            raise Unavailable(str(exc)) from None
+        self.notes.append(f"{s}: {tail}")
+        return value
 
     def kernel(self):
 

@@ -216,8 +216,13 @@ def _check_usage(spec: ClaimSpec) -> None:
                 f"claim: {name} has no value; quantify it (--for '{name} in ...') or give "
                 "--family, whose instances fix it"
             )
+    continuous = {q.symbol for q in spec.quantifiers if q.continuous}
     for call in claim.expressions_atoms(sympy.core.function.AppliedUndef):
         name = type(call).__name__
+        if name == "Eg" and call.free_symbols & continuous:
+            variable = sorted(s.name for s in call.free_symbols & continuous)[0]
+            raise QuantifierError(f"claim: {call} depends on the real variable {variable}; Eg(...) is one "
+                                  "number per configuration (use a value, --for '" + variable + " = ...')")
         if name not in QUANTITIES:
             continue
         for argument in call.args:

@@ -137,14 +137,25 @@ def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: in
 
 
 # --- 1. symbolic -------------------------------------------------------------------------------
-def exact_sides(setting, act, lhs, rhs):
+def exact_sides(setting, act, lhs, rhs, notes: list | None = None):
     backend = ExactQuantities(setting.model, act)
     sides = []
     for side in (lhs, rhs):
         value = exact(side, backend)
         value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
         sides.append(exact_number(value))
+    if notes is not None:
+        notes += backend.notes
     return sides
+
+
+def with_notes(decision: Decision, notes: list) -> Decision:
+    """``decision`` with the notes on how its values were obtained (a Hermite sum's tail bound)."""
+    if notes and decision.status in ("holds", "fails"):
+        unique = list(dict.fromkeys(notes))
+        decision.detail += "; " + "; ".join(unique)
+        decision.numbers["notes"] = unique
+    return decision
 
 
 def _reduced(difference):
@@ -171,11 +182,15 @@ def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
     if op != "==" and len(setting.box) > 1:
         # only an identity could be decided in several variables, and an inequality is not claimed for one
         return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
+    notes: list = []
     try:
-        left, right = exact_sides(setting, act, lhs, rhs)
+        left, right = exact_sides(setting, act, lhs, rhs, notes)
     except (Unavailable, InexactNumberError) as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    difference = left - right
+    return with_notes(_symbolic_decision(setting, lhs, rhs, op, left - right), notes)
+
+
+def _symbolic_decision(setting, lhs, rhs, op, difference) -> Decision:
     box = setting.box
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
@@ -235,7 +250,7 @@ def _certified(setting, act, lhs, rhs, op, full) -> Decision:
     with working_precision(BALL_DPS):
         try:
             gap = _gap_function(setting, act, lhs, rhs, op)
-            decision = _prove(setting, op, gap, full)
+            decision = with_notes(_prove(setting, op, gap, full), gap.notes)
         except Unavailable as exc:
             return Decision("undecided", None, "certified", detail=str(exc))
         if decision.status == "undecided" and op != "==" and len(setting.box) == 1:
@@ -257,6 +272,8 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     difference = (left - right) if op in (">=", ">") else (right - left)
     if difference.free_symbols - {variable} or difference.atoms(sympy.Float):
         return None
+    if not _arcsines_defined(difference, variable, low, high):
+        return None  # SymPy would continue asin/acos beyond [-1, 1] into complex values
     if op in ("<", ">"):
         # A strict relation fails where the sides are exactly equal: at an end, or the simplest
         # rational of the interval where the prover stalled (where balls can never decide it).
@@ -272,9 +289,34 @@ def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
     return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
 
 
+def _arcsines_defined(difference, variable, low, high) -> bool:
+    """Every asin/acos argument of ``difference`` provably in [-1, 1] for ``variable`` in [low, high]
+    (ball prover; a variable declared inside [-1, 1] needs no proof)."""
+    for call in difference.atoms(sympy.asin, sympy.acos):
+        (argument,) = call.args
+        if argument == variable and -1 <= low and high <= 1:
+            continue
+        if argument.free_symbols - {variable}:
+            return False
+        with working_precision(BALL_DPS):
+            try:
+                value = compile_ball(argument, BallQuantities(None, None))
+            except Unavailable:
+                return False
+            a, b = as_fraction(low, -1), as_fraction(high, +1)
+            above = lambda t, f=value: f({variable: t}) + 1  # noqa: E731
+            below = lambda t, f=value: 1 - f({variable: t})  # noqa: E731
+            for bound in (above, below):
+                if prove_geq(bound, prover.constant(0), a, b, max_evaluations=PROVER_EVALUATIONS[0],
+                             strict=False).status is not Status.PROVED:
+                    return False
+    return True
+
+
 def _gap_function(setting, act, lhs, rhs, op):
     """env -> ball of ±(lhs − rhs), signed so that the claim says 'the gap is >= 0' (== : unsigned)."""
     backend = BallQuantities(setting.model, act)
+    backend.box = dict(setting.box)
     scalars = scalars_of(lhs - rhs, backend, DERIVED_SCALARS)
     sign = -1 if op in ("<=", "<") else 1
     left, right = compile_ball(lhs, backend), compile_ball(rhs, backend)
@@ -283,6 +325,7 @@ def _gap_function(setting, act, lhs, rhs, op):
         env = scalars | env
         return sign * (left(env) - right(env))
 
+    gap.notes = backend.notes  # type: ignore[attr-defined]  # the tail bounds used, for the evidence
     return gap
 
 
@@ -479,7 +522,8 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
             "search",
             numbers=numbers,
             detail=f"no counterexample in {evaluations} float64 evaluations (violations below "
-                   f"{tolerance_text(backend)} are not resolved), which proves nothing",
+                   f"{tolerance_text(backend)} are not resolved), which proves nothing"
+                   + "".join(f"; {note}" for note in dict.fromkeys(backend.notes)),
         )
     point = dict(zip(symbols, best_point, strict=True))
     return confirm(

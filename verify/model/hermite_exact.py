@@ -79,6 +79,11 @@ def _half_normal_moment(k: int):
     return dfact / 2 if k % 2 == 0 else dfact / sympy.sqrt(2 * sympy.pi)
 
 
+def half_line_expectation(poly) -> object:
+    """E[1{g>0} poly(g)] for a Poly in one variable (also the claims' Eg of piecewise polynomials)."""
+    return _half_line_expectation(poly)
+
+
 def _half_line_expectation(poly) -> object:
     """E[1{g>0} poly(g)] for a Poly in one variable."""
 

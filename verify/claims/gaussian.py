@@ -1,0 +1,122 @@
+r"""Gaussian expectations ``Eg(expr)``: E over g ~ N(0, 1) of an expression in g, σ(g) and σ'(g).
+
+One integrand (:func:`integrand`: ``sigma`` and ``dsigma`` replaced by the configuration's σ
+and its derivative, as SymPy expressions in g), three arithmetics:
+
+- exact (:func:`exact_expectation`): SymPy's integral of integrand · e^{−g²/2}/√(2π) over the
+  line, piecewise-folded (relu's Max, Heaviside), under the budget of
+  :mod:`verify.base.budget`; None when SymPy finds no closed form within EXACT_SECONDS;
+- balls: that exact value enclosed by :func:`verify.certified.compile.constant` (without a closed
+  form there is no ball, and the certified step escalates);
+- float (:func:`float_expectation`): mpmath quadrature at FLOAT_DPS digits split at σ's kinks,
+  returned with mpmath's error estimate, which the search adds to its tolerance.  A quadrature
+  can only refute (after the search's own margin), never prove.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import mpmath
+import sympy
+
+from verify.base.budget import BudgetExceededError, guarded, limits
+from verify.base.errors import InvalidParameterError, clip
+from verify.claims.language import GAUSSIAN, GAUSSIAN_FUNCTIONS
+from verify.model.hermite_exact import half_line_expectation
+
+#: Seconds SymPy may spend on one exact Gaussian integral (relu's and polynomials' take < 1 s).
+EXACT_SECONDS = 4.0
+#: Digits of the float quadrature (then rounded to double).
+FLOAT_DPS = 30
+#: The standard Gaussian density.
+DENSITY = sympy.exp(-(GAUSSIAN**2) / 2) / sympy.sqrt(2 * sympy.pi)
+
+
+class GaussianExpectationError(InvalidParameterError):
+    """Eg(...) of an expression that has no finite expectation (a Dirac delta, a divergence)."""
+
+
+def integrand(expr, activation) -> sympy.Expr:
+    """``expr`` with sigma(a) → σ(a) and dsigma(a) → σ'(a) (Heaviside at kinks)."""
+    if activation is None:
+        if expr.atoms(sympy.core.function.AppliedUndef):
+            raise GaussianExpectationError("claim: sigma and dsigma need an activation (--activation)")
+        return expr
+
+    def substitute(call):
+        name = type(call).__name__
+        if name not in GAUSSIAN_FUNCTIONS:
+            return call
+        body = activation.expr if name == "sigma" else activation.derivative_expr
+        return body.xreplace({activation.x: call.args[0]})
+
+    result = expr.replace(lambda e: isinstance(e, sympy.core.function.AppliedUndef), substitute)
+    if result.has(sympy.DiracDelta):
+        raise GaussianExpectationError(
+            f"claim: Eg({clip(expr, 40)}): dsigma of {activation.name} has a Dirac delta at its jumps, "
+            "so this expectation is not an integral of a function")
+    return result
+
+
+def _half_line_branches(body):
+    """E[body(g)] = E[1{g>0} q₊(g)] + E[1{g>0} q₋(g)] with q±(t) = body(±t), when both branches are
+    polynomials in t > 0 (relu, abs, Heaviside, polynomials: kinks only at 0); else None."""
+    t = sympy.Symbol("t", positive=True)
+    total = sympy.Integer(0)
+    for sign in (1, -1):
+        branch = sympy.expand(body.xreplace({GAUSSIAN: sign * t}))
+        if not branch.is_polynomial(t):
+            return None
+        total += half_line_expectation(sympy.Poly(branch, t))
+    return sympy.radsimp(sympy.expand(total))
+
+
+def _integrate(body):
+    folded = sympy.piecewise_fold(body.rewrite(sympy.Piecewise))
+    return sympy.integrate(folded * DENSITY, (GAUSSIAN, -sympy.oo, sympy.oo))
+
+
+@lru_cache(maxsize=256)
+def exact_expectation(body) -> sympy.Expr | None:
+    """E[body(g)] in closed form, or None (no closed form within EXACT_SECONDS).
+
+    Piecewise polynomials with their break at 0 are integrated by half-normal moments (exact and
+    instant, so the verdict does not depend on the machine's load); other integrands go to SymPy's
+    integrate under the budget."""
+    value = _half_line_branches(body)
+    if value is not None:
+        return value
+    try:
+        with limits(seconds=EXACT_SECONDS):
+            value = guarded(f"Eg({clip(body, 40)})", _integrate, body)
+    except BudgetExceededError:
+        return None
+    if value.has(sympy.oo, -sympy.oo, sympy.zoo) and not value.has(sympy.Integral):
+        raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} diverges (SymPy: {clip(value, 30)})")
+    if value.has(sympy.Integral, sympy.nan, sympy.Piecewise) or value.free_symbols:
+        return None
+    return value
+
+
+def float_expectation(body, kinks=()) -> tuple[float, float]:
+    """(E[body(g)], the quadrature's error estimate) by mpmath at FLOAT_DPS digits."""
+    function = sympy.lambdify(GAUSSIAN, body * DENSITY, modules=[_MPMATH_STEPS, "mpmath"])
+    points = sorted({0.0, *(float(k) for k in kinks)})
+    with mpmath.workdps(FLOAT_DPS):
+        value, error = mpmath.quad(function, [-mpmath.inf, *points, mpmath.inf], error=True)
+    value, error = float(value), float(error)
+    if not (mpmath.isfinite(value) and mpmath.isfinite(error)):
+        raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} is not finite (quadrature: {value})")
+    return value, error
+
+
+def _heaviside(t, h0=0.5):
+    return mpmath.mpf(1) if t > 0 else (mpmath.mpf(0) if t < 0 else mpmath.mpf(h0))
+
+
+def _sign(t):
+    return mpmath.sign(t)
+
+
+_MPMATH_STEPS = {"Heaviside": _heaviside, "sign": _sign}
