@@ -12,7 +12,9 @@ paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's 
 - ``claim``: the display as one relation of the claim language (``docs/claims.md``), with its
   quantifiers in ``for``, ``family``, ``activation``, ``seeds``, ``prob``, ``growth`` and ``lam``
   (the options of :func:`verify.claims.claim`); optionally a ``correction`` (a claim with the same
-  quantifiers that the suite verifies where the printed one fails) and ``fails_as`` (what a fail
+  quantifiers that the suite verifies where the printed one fails), ``loose`` (why an inequality
+  that holds has more slack than moving one constant removes: checked by the perturbation test,
+  which then asks that it hold with its small side scaled by 10) and ``fails_as`` (what a fail
   means: ``step``, the default for a display, ``statement`` or ``as-printed``).  Each such entry is
   a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
@@ -56,7 +58,7 @@ DECIDED = ("holds", "fails", "consistent")
 
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
-FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
+FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as", "loose",
                     *CLAIM_OPTIONS})
 
 
@@ -73,6 +75,9 @@ class ClaimSpec:
     options: tuple[tuple[str, object], ...]  # (TOML key, value), in CLAIM_OPTIONS order
     correction: str | None = None
     fails_as: str = "step"
+    #: why the printed inequality has more slack than any one moved constant can take away (a
+    #: claim that says so is excused from the perturbation test, which checks the slack instead)
+    loose: str | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -113,7 +118,7 @@ def claim_check_id(entry_id: str, what: str = "display") -> str:
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "claim" not in item:
-        stray = [key for key in (*CLAIM_OPTIONS, "correction", "fails_as") if key in item]
+        stray = [key for key in (*CLAIM_OPTIONS, "correction", "fails_as", "loose") if key in item]
         if stray:
             raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
         return None
@@ -123,7 +128,7 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if fails_as not in ("step", "statement", "as-printed"):
         raise LedgerError(f"ledger entry {where}: fails_as {fails_as!r} is not step, statement or as-printed")
     options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
-    return ClaimSpec(item["claim"], options, item.get("correction"), fails_as)
+    return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"))
 
 
 def _read(names: tuple[str, ...], table: str) -> list[dict]:

@@ -6,7 +6,10 @@ exponent of that formula is changed, the claim did not read the formula, only it
 exponent, an index such as the 1 of ``mu(1)``), one at a time, moved both ways:
 
 - an integer ``n`` to ``n + 1`` and ``n - 1`` (an exponent off by one; never to a negative index);
-- a decimal or the numerator of a fraction ``p/q`` scaled by ``1 ± 1/10``.
+- a decimal scaled by ``1 ± 1/10``;
+- a power whose exponent is a name, ``x**D``, to ``x**(D + 1)`` and ``x**(D - 1)``;
+- one side of the relation scaled by ``1 ± 1/10`` (a perturbed constant factor: the only move
+  a claim without literals, ``eta*L2 == dl*Y``, has).
 
 Both directions are tried because an inequality is only tight one way: ``x <= 2*y`` survives
 ``2 -> 3`` but not ``2 -> 1``.  :func:`killed` runs the mutants until one fails.
@@ -23,7 +26,11 @@ from verify.paper.ledger import ClaimSpec
 
 #: A numeric literal not glued to a name (``x2``), a power's ``**`` or another number's digits.
 _NUMBER = re.compile(r"(?<![\w.])(\d+\.\d+|\d+)(?![\w.])")
-#: The relative change of a decimal constant.
+#: A power whose exponent is a plain name.
+_NAMED_EXPONENT = re.compile(r"\*\*([A-Za-z_]\w*)(?![\w(])")
+#: The relation of a claim (the language has exactly one, at the top level).
+_RELATION = re.compile(r"==|<=|>=|<|>")
+#: The relative change of a decimal constant and of a side.
 RELATIVE_STEP = "1/10"
 
 
@@ -35,11 +42,23 @@ def _moved(literal: str) -> list[str]:
 
 
 def mutants(text: str) -> Iterator[tuple[str, str]]:
-    """(description, perturbed text) for each literal of ``text`` moved each way."""
+    """(description, perturbed text) for each literal, named exponent and side of ``text``, moved
+    each way (module docstring)."""
     for match in _NUMBER.finditer(text):
         for replacement in _moved(match.group(0)):
             perturbed = text[: match.start()] + replacement + text[match.end():]
             yield f"{match.group(0)} -> {replacement} at column {match.start()}", perturbed
+    for match in _NAMED_EXPONENT.finditer(text):
+        for sign in "+-":
+            replacement = f"**({match.group(1)} {sign} 1)"
+            perturbed = text[: match.start()] + replacement + text[match.end():]
+            yield f"{match.group(0)} -> {replacement} at column {match.start()}", perturbed
+    relation = _RELATION.search(text)
+    if relation is not None and "O(" not in text and "Theta(" not in text and "Omega(" not in text:
+        left, right = text[: relation.start()].strip(), text[relation.end():].strip()
+        for sign in "+-":
+            factor = f"(1 {sign} {RELATIVE_STEP})"
+            yield f"lhs * {factor}", f"({left})*{factor} {relation.group(0)} {right}"
 
 
 def killed(spec: ClaimSpec, run, limit: int | None = None) -> tuple[str, str] | None:
@@ -56,3 +75,15 @@ def killed(spec: ClaimSpec, run, limit: int | None = None) -> tuple[str, str] | 
         if outcome.verdict.value == "fails":
             return what, outcome.verdict.value
     return None
+
+
+def slack_claim(text: str, factor: int = 10) -> str | None:
+    """``text`` with its smaller side scaled by ``factor``: ``a <= b`` -> ``factor*(a) <= b``,
+    ``a >= b`` -> ``a >= factor*(b)``; None for an equality (which has no slack) or an order."""
+    relation = _RELATION.search(text)
+    if relation is None or relation.group(0) == "==" or "O(" in text or "Theta(" in text or "Omega(" in text:
+        return None
+    left, right = text[: relation.start()].strip(), text[relation.end():].strip()
+    if relation.group(0) in ("<=", "<"):
+        return f"{factor}*({left}) {relation.group(0)} {right}"
+    return f"{left} {relation.group(0)} {factor}*({right})"
