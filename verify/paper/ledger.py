@@ -58,8 +58,8 @@ DECIDED = ("holds", "fails", "consistent")
 
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
-FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as", "loose",
-                    *CLAIM_OPTIONS})
+FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
+                    "loose", *CLAIM_OPTIONS})
 
 
 class LedgerError(VerifyInputError):
