@@ -10,7 +10,9 @@ read its formula.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
+import shlex
 
 import pytest
 
@@ -22,6 +24,12 @@ from verify.paper.mutants import killed, mutants, slack_claim
 from verify.verdict import FailureKind, Verdict
 
 CLAIMS = [e for e in ledger.entries() if e.claim is not None]
+
+
+@functools.cache
+def _outcome(check_id: str):
+    """A ledger claim's outcome, computed once for the whole module."""
+    return run_check(check_id)
 #: How many ledger claims the perturbation test draws, and its seed.
 PERTURBED, PERTURBATION_SEED = 20, 29
 
@@ -93,7 +101,7 @@ def test_perturbed_ledger_claims_fail():
     for entry in pool:
         if tried == PERTURBED:
             break
-        verdict = run_check(entry.decided_by).verdict
+        verdict = _outcome(entry.decided_by).verdict
         if verdict not in (Verdict.HOLDS, Verdict.CONSISTENT):
             continue  # a claim that fails or is undecided certifies nothing a mutant could fake
         tried += 1
@@ -106,3 +114,14 @@ def test_perturbed_ledger_claims_fail():
             survivors.append(entry.id)
     assert tried == PERTURBED, f"only {tried} ledger claims hold; the test needs {PERTURBED}"
     assert not survivors, f"ledger claims that survive every perturbation of their formula: {survivors}"
+
+
+def test_failing_ledger_claims_reproduce_with_their_rerun_commands(capsys):
+    """Six failing ledger claims (fixed draw): each printed rerun command, run as typed, fails again.
+    (The rerun once pinned a variable that only fed a binding, and the command was refused.)"""
+    from verify.cli import main
+
+    failing = [e for e in CLAIMS if _outcome(e.decided_by).verdict is Verdict.FAILS]
+    for entry in random.Random(PERTURBATION_SEED).sample(failing, min(6, len(failing))):
+        rerun = _outcome(entry.decided_by).counterexample["rerun"]
+        assert main(shlex.split(rerun)[1:]) == 1, (entry.id, rerun, capsys.readouterr().err)

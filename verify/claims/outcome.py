@@ -251,10 +251,16 @@ def rerun_command(spec: ClaimSpec, setting: Setting, point: dict, keep: tuple = 
             kept.add(q.name)
     if "k" in kept:
         kept.add("d")  # the default d follows k
+    # A variable that only fed a binding (xb in xi = xb*sqrt(k)) is not pinned again: the bound
+    # variable is pinned to its value, and the claim language refuses a --for on a variable the
+    # claim does not use.
+    used = {s.name for s in spec.claim.lhs.free_symbols | spec.claim.rhs.free_symbols}
+    if setting.model is not None:
+        used |= {"k", "d", "xi"}
     for q in spec.quantifiers:
         if q.name in kept or (q.name not in pinned and q.kind == "real"):
             args += ["--for", q.text]
-        elif q.name in pinned:
+        elif q.name in pinned and q.name in used:
             args += ["--for", f"{q.name} = {_number_text(pinned[q.name])}"]
     if setting.model is not None:
         declared = {q.name for q in spec.quantifiers}

@@ -165,10 +165,24 @@ def _reduced(difference):
     difference = sympy.cancel(sympy.expand(difference))
     if difference.free_symbols:
         if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
-            difference = sympy.simplify(difference)  # cos² + sin² = 1: a 0 from it is an identity
+            difference = _simplified(difference)  # cos² + sin² = 1: a 0 from it is an identity
     elif not difference.is_Rational and sympy.count_ops(difference) < 200:
-        difference = sympy.simplify(difference)
+        difference = _simplified(difference)
     return difference
+
+
+#: An integer beyond this many digits in a simplified form: keep the form before simplifying.
+MAX_SIMPLIFIED_DIGITS = 300
+
+
+def _simplified(expression):
+    """``sympy.simplify(expression)``, unless it makes a huge integer: simplify combines logarithms,
+    and 1680000*log(2) becomes log(2**1680000), a number no one can print or use."""
+    simpler = sympy.simplify(expression)
+    limit = 10 ** MAX_SIMPLIFIED_DIGITS
+    if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
+        return expression
+    return simpler
 
 
 def _claim_text(lhs, op, rhs) -> str:
