@@ -25,6 +25,7 @@ HOMES = {
     "errata": "README.md",
     "timings": "README.md",
     "coverage": "docs/checks.md",
+    "coverage-summary": "README.md",
     "checks": "docs/checks.md",
     "calibration": "docs/soundness.md",
     "calibration-checks": "docs/soundness.md",

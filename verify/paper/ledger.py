@@ -241,3 +241,25 @@ def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
         lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
     lines.append(_line("**all**", "both", rows))
     return "\n".join(lines) + "\n"
+
+
+def decided_share(verdicts: dict[str, tuple[str, str | None]]) -> tuple[int, int]:
+    """(decided, computable): of the entries that state a computable relation (a check or a claim
+    decides them, or they are missing), how many the run decided (holds, fails or consistent)."""
+    rows = coverage(verdicts)
+    decided = sum(sum(r["decided"].values()) for r in rows)
+    return decided, decided + sum(r["undecided"] + r["missing"] for r in rows)
+
+
+def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
+    """The README's short form: the total rows of :func:`coverage_table` and the decided share."""
+    rows = coverage(verdicts)
+    decided, computable = decided_share(verdicts)
+    lines = ["| entries | count | decided (basis) | not decided | not decidable (kind) | missing |",
+             "|---|---|---|---|---|---|"]
+    for what, chosen in (("displays", [r for r in rows if r["what"] == "displays"]),
+                         ("relations", [r for r in rows if r["what"] == "relations"]), ("both", rows)):
+        lines.append(_line("", what, chosen).removeprefix("|  "))
+    share = f"{100 * decided / computable:.0f} %" if computable else "—"
+    return (f"{decided} of the {computable} entries that state a computable relation are decided "
+            f"({share}).\n\n" + "\n".join(lines) + "\n")
