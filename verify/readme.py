@@ -105,11 +105,21 @@ def checks_block() -> str:
         return SECTIONS.index(module), inspect.getsourcelines(check.function)[1]
 
     rows = ["| statement | check | § | where |", "|---|---|---|---|"]
-    for check in sorted(load_all().values(), key=paper_order):
+    # The ledger's own claims and the definitions checks come from data (verify/paper/ledger.d/),
+    # one per entry: they are counted here and listed by the ledger, not one row each.
+    from_data = [c for c in load_all().values() if c.method == "claim"]
+    for check in sorted((c for c in load_all().values() if c.method != "claim"), key=paper_order):
         path = Path(inspect.getsourcefile(check.function) or "").as_posix()
         where = path[path.rindex("verify/"):] + ":" + check.function.__name__
         rows.append(f"| {check.statement} | `{check.id}` | {check.section} | `{where}` |")
-    return "\n".join(rows) + "\n"
+    displays = sum(c.id.startswith("display-") for c in from_data)
+    relations = sum(c.id.startswith("relation-") for c in from_data)
+    definitions = len(from_data) - displays - relations
+    return ("\n".join(rows) + "\n\n"
+            f"Besides these, {displays} displays and {relations} inline relations of the proofs are checked "
+            f"by their ledger claims (checks `display-<id>` and `relation-<id>`, "
+            f"`verify/paper/ledger.d/`), and {definitions} objects the paper defines twice by "
+            f"`definitions-<name>` (`verify/paper/ledger.d/definitions.toml`).\n")
 
 
 #: The committed summaries of the last figures runs (:mod:`verify.figures.summary`), one per tier.
