@@ -155,6 +155,8 @@ def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
 
     namespace = {name: getattr(backend, name) for name in QUANTITIES if name != "Eg"}
+    # A side that is one scalar (C_sigma) arrives as its float value, not a SymPy expression.
+    expr = sympy.sympify(expr)
     expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and type(e).__name__ == "Eg",
                         lambda e: sympy.Float(backend.Eg(e.args[0]), 17))
     for number, s in enumerate(sorted(expr.atoms(sympy.Sum), key=str)):

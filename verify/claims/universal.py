@@ -141,7 +141,8 @@ def exact_sides(setting, act, lhs, rhs, notes: list | None = None):
     backend = ExactQuantities(setting.model, act)
     sides = []
     for side in (lhs, rhs):
-        value = exact(side, backend)
+        # Scalars first: a quantity may take one as its argument (mu(lstar)).
+        value = exact(side.xreplace(scalars_of(side, backend, DERIVED_SCALARS)), backend)
         value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
         sides.append(exact_number(value))
     if notes is not None:
