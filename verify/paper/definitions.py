@@ -15,6 +15,9 @@ population gradient in §3.1 and in D.1/D.2, the loss in §2 and in D.1.  ``ledg
     [[object.definition]]
     entry = '3.1-3'                 # a ledger entry (display id)
     printed = '...'                 # that display's formula for the object, in the claim language
+    note = '...'                    # optional: how the display was read into the claim language
+
+An object may carry a ``note`` too (why these quantifiers, what the comparison shows).
 
 :mod:`verify.checks.definitions` turns each object into the check ``definitions-<name>``, which
 compares consecutive definitions with each other and each with the reference.
@@ -37,6 +40,7 @@ OPTIONS = ("for", "family", "activation", "seeds", "lam")
 class Definition:
     entry: str  # the ledger entry (display id) that prints it
     printed: str  # its formula, in the claim language
+    note: str = ""  # how the display was read (optional)
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class DefinedObject:
     reference: str  # the suite's value of the object, in the claim language
     options: tuple[tuple[str, object], ...]  # (TOML key, value)
     definitions: tuple[Definition, ...]
+    note: str = ""  # why these quantifiers, what the comparison shows (optional)
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim`."""
@@ -52,11 +57,11 @@ class DefinedObject:
 
 
 def _definition(item: dict, where: str, known: set[str]) -> Definition:
-    if set(item) != {"entry", "printed"}:
-        raise LedgerError(f"{where}: a definition has exactly the fields entry and printed")
+    if not {"entry", "printed"} <= set(item) <= {"entry", "printed", "note"}:
+        raise LedgerError(f"{where}: a definition has the fields entry and printed (and optionally note)")
     if item["entry"] not in known:
         raise LedgerError(f"{where}: entry {item['entry']!r} is not a ledger entry")
-    return Definition(item["entry"], item["printed"])
+    return Definition(item["entry"], item["printed"], item.get("note", ""))
 
 
 @cache
@@ -70,7 +75,7 @@ def objects() -> tuple[DefinedObject, ...]:
     out = []
     for i, item in enumerate(data.get("object", [])):
         where = f"{DEFINITIONS.name}, object {item.get('name', i)!r}"
-        unknown = set(item) - {"name", "reference", "definition", *OPTIONS}
+        unknown = set(item) - {"name", "reference", "definition", "note", *OPTIONS}
         if unknown or not {"name", "reference", "definition"} <= set(item):
             raise LedgerError(f"{where}: needs name, reference and definitions; unknown: "
                               f"{', '.join(sorted(unknown)) or 'none'}")
@@ -78,7 +83,7 @@ def objects() -> tuple[DefinedObject, ...]:
         if len(defs) < 2:
             raise LedgerError(f"{where}: an object defined once links nothing")
         options = tuple((key, item[key]) for key in OPTIONS if key in item)
-        out.append(DefinedObject(item["name"], item["reference"], options, defs))
+        out.append(DefinedObject(item["name"], item["reference"], options, defs, item.get("note", "")))
     if len({o.name for o in out}) != len(out):
         raise LedgerError(f"{DEFINITIONS.name}: two objects share a name")
     return tuple(out)
