@@ -257,6 +257,12 @@ def rerun_command(spec: ClaimSpec, setting: Setting, point: dict, keep: tuple = 
     used = {s.name for s in spec.claim.lhs.free_symbols | spec.claim.rhs.free_symbols}
     if setting.model is not None:
         used |= {"k", "d", "xi"}
+    while True:  # ... unless a value that is pinned still names it (err = q/60 with q in a range)
+        named = {s.name for q in spec.quantifiers if q.name in used and q.name in pinned
+                 for s in getattr(pinned[q.name], "free_symbols", ())}
+        if named <= used:
+            break
+        used |= named
     for q in spec.quantifiers:
         if q.name in kept or (q.name not in pinned and q.kind == "real"):
             args += ["--for", q.text]
