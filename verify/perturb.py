@@ -48,6 +48,7 @@ IDENTITIES = {
     "c1-drift-recursion": ("claimed_c1_ratio",),
     "definition-35": ("claimed_feature_norm",),
     "proposition-4": ("claimed_prop_4_series",),
+    "claim-3-n-split": ("claimed_d31_n_split",),
 }
 LEVELS = (1, 4, 7, 10, 13)
 #: Checks too slow to rerun at every level in the default tier (seconds each in `verify check`).

@@ -19,6 +19,7 @@ SECTIONS = (
     "sec3_1_population",  # §3, App. D.1: Proposition 4 and the D.1 displays; Remark 20
     "sec3_2_orthonormal",  # §3.2, D.4–D.5: Claim 1, Lemmas 6, 8, Prop. 7, eqs. 7–9, 13, 14
     "app_d3_anticoncentration",  # D.3: Def. 24, Lemmas 25, 26, 28, Claims 3–4, Cor. 27, Props 29–30, eq. 12
+    "app_d31_matrix_steps",  # D.3.1–D.3.2: matrix steps of the proofs of Claim 3, Cor. 27, Lemma 28, Prop. 29
     "app_a_activations",  # App. A: Assumption 6, Remarks 9, 10, 14, Theorems 11–13
     "app_b_simulations",  # App. B: the simulations' model and normalisation
     "app_c_scratch",  # App. C: Remark 15, Lemma 17, Claim 2 (+ example), Proposition 18, Theorem 19
