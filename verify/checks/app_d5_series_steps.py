@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import mpmath
 import sympy
@@ -59,7 +59,7 @@ def _s_star(k: int) -> int:
     return 10 * root
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tail_weight(p: int, k: int, s_star: int, even_l: bool = False) -> Fraction:
     """(k/(k+1))^p Σ_{l+s = p−1, s ≥ s*} C(p−1, l) k^{−l}, exactly; with ``even_l`` only l = 2n+2 ≥ 2."""
     total = Fraction(0)
