@@ -26,7 +26,7 @@ SECTIONS = (
     "app_d2_gradients",  # App. D.2: Propositions 21–23 and the sample-gradient display
     "app_c1_dynamics",  # §3.1, C.1, App. E: Thm 5/16, Conditions 1–3, Claims 5–9, Lemmas 31, 33, 34
     "app_e_dynamics_proofs",  # App. E: the E.1 display, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
-    "app_d5_series_steps",  # App. D.5.2: the series steps of Theorem 7's proof (D.5.2-11, -13, -17 … -21, -27)
+    "app_d5_series_steps",  # App. D.5.2: series steps of Theorem 7's proof (D.5.2-11, -13, -17 … -21, -27)
     "app_f_global_optima",  # App. F: Example 1, Definition 35, Theorem 36
     "ledger_claims",  # every display the ledger (verify/paper/ledger.d/) states as a claim
     "definitions",  # objects the paper defines twice or more, compared (ledger.d/definitions.toml)
