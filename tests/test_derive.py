@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import sympy
 
 from verify.derive import DERIVATIONS, HEADER, hermite_relu, render, stale, write_all
@@ -15,10 +16,12 @@ from verify.derive import DERIVATIONS, HEADER, hermite_relu, render, stale, writ
 REPO_DERIVATIONS = Path(__file__).resolve().parent.parent / "derivations"
 
 
+@pytest.mark.slow  # CI runs `verify derive --check`, the same comparison, after the tests
 def test_committed_derivations_are_up_to_date():
     assert stale(REPO_DERIVATIONS) == []
 
 
+@pytest.mark.slow  # rebuilds every derivation in a second interpreter (about a minute)
 def test_rendering_is_deterministic_across_processes():
     """A fresh interpreter with another hash seed (set and dict order of SymPy objects can
     follow string hashes) rebuilds every file byte for byte.  ``render`` caches per process,
