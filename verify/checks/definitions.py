@@ -69,7 +69,7 @@ def compare(obj: DefinedObject, ctx: Context) -> Outcome:
                 + (f"the suite agrees with {' and '.join(right)}" if right
                    else "neither is proved equal to the suite's value") + f" ({suite})",
                 numbers=numbers, counterexample=outcome.counterexample, basis=outcome.basis,
-                failure_kind=FailureKind.STEP)
+                failure_kind=FailureKind(obj.fails_as))
     wrong = [e for e, o in against_suite.items() if o.verdict is Verdict.FAILS]
     if wrong:
         # every printed pair agrees, yet a definition disagrees with the suite's value (the paper
@@ -80,7 +80,7 @@ def compare(obj: DefinedObject, ctx: Context) -> Outcome:
             f"no pair of definitions of {obj.name} disagrees, but {', '.join(wrong)} disagree(s) with the "
             f"suite's {obj.reference}: {outcome.evidence} ({suite})",
             numbers=numbers, counterexample=outcome.counterexample, basis=outcome.basis,
-            failure_kind=FailureKind.STEP)
+            failure_kind=FailureKind(obj.fails_as))
     agreed = (Verdict.HOLDS, Verdict.CONSISTENT)
     undecided = [f"{a.entry} vs {b.entry}" for a, b, o in judged if o.verdict not in agreed]
     if undecided:
@@ -105,7 +105,7 @@ def _register(obj: DefinedObject) -> None:
     run.__name__ = run.__qualname__ = f"definitions_{obj.name}"
     key = check_id(f"definitions-{obj.name}")
     where = obj.definitions[0].entry.rsplit("-", 1)[0]
-    REGISTRY[key] = Check(key, f"definitions of {obj.name}", where, "claim", run, FailureKind.STEP)
+    REGISTRY[key] = Check(key, f"definitions of {obj.name}", where, "claim", run, FailureKind(obj.fails_as))
 
 
 for _object in objects():

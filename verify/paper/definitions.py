@@ -17,7 +17,8 @@ population gradient in §3.1 and in D.1/D.2, the loss in §2 and in D.1.  ``ledg
     printed = '...'                 # that display's formula for the object, in the claim language
     note = '...'                    # optional: how the display was read into the claim language
 
-An object may carry a ``note`` too (why these quantifiers, what the comparison shows).
+An object may carry a ``note`` too (why these quantifiers, what the comparison shows), and
+``fails_as = 'as-printed'`` where a disagreement is a misprint whose intended reading is plain.
 
 :mod:`verify.checks.definitions` turns each object into the check ``definitions-<name>``, which
 compares consecutive definitions with each other and each with the reference.
@@ -50,6 +51,8 @@ class DefinedObject:
     options: tuple[tuple[str, object], ...]  # (TOML key, value)
     definitions: tuple[Definition, ...]
     note: str = ""  # why these quantifiers, what the comparison shows (optional)
+    #: what a disagreement means: step (the default) or as-printed (the intended reading is plain)
+    fails_as: str = "step"
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim`."""
@@ -75,7 +78,7 @@ def objects() -> tuple[DefinedObject, ...]:
     out = []
     for i, item in enumerate(data.get("object", [])):
         where = f"{DEFINITIONS.name}, object {item.get('name', i)!r}"
-        unknown = set(item) - {"name", "reference", "definition", "note", *OPTIONS}
+        unknown = set(item) - {"name", "reference", "definition", "note", "fails_as", *OPTIONS}
         if unknown or not {"name", "reference", "definition"} <= set(item):
             raise LedgerError(f"{where}: needs name, reference and definitions; unknown: "
                               f"{', '.join(sorted(unknown)) or 'none'}")
@@ -83,7 +86,11 @@ def objects() -> tuple[DefinedObject, ...]:
         if len(defs) < 2:
             raise LedgerError(f"{where}: an object defined once links nothing")
         options = tuple((key, item[key]) for key in OPTIONS if key in item)
-        out.append(DefinedObject(item["name"], item["reference"], options, defs, item.get("note", "")))
+        fails_as = item.get("fails_as", "step")
+        if fails_as not in ("step", "as-printed"):
+            raise LedgerError(f"{where}: fails_as {fails_as!r} is not step or as-printed")
+        out.append(DefinedObject(item["name"], item["reference"], options, defs, item.get("note", ""),
+                                 fails_as))
     if len({o.name for o in out}) != len(out):
         raise LedgerError(f"{DEFINITIONS.name}: two objects share a name")
     return tuple(out)
