@@ -1,6 +1,6 @@
 """What decided each verdict (:class:`~verify.verdict.Basis`), pinned for fast checks.
 
-Running all 86 checks takes minutes, so the pins cover a subset of checks that each
+Running all the checks takes minutes, so the pins cover a subset of checks that each
 run in well under 3 s (seed 0, quick run) and together cover every basis a quick run
 produces (``high-precision`` no longer decides any verdict: remark-10-display, the last
 one, is certified).  The pins include the verdict, because the basis belongs to the branch
