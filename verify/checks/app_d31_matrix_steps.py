@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -31,7 +32,7 @@ import sympy
 from verify.checks.app_d3_anticoncentration import _psd_from, q_matrix
 from verify.checks.core import check
 from verify.model.fast_kernels import fast_kernel
-from verify.verdict import Basis, Outcome, Verdict, maximise
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise
 
 DPS = 40  # digits of the eigen-decomposition
 TOL = Fraction(1, 10**30)  # relative tolerance of a comparison on the exact-ish instances
@@ -49,7 +50,7 @@ class Instance:
     s: tuple  # eigenvalues s_i
     p: tuple  # p[i][j] = (v_i)_j²
     n_diag: tuple  # N_jj = (Q²)_jj
-    frob2: object  # ‖Q‖_F²
+    frob2: Any  # ‖Q‖_F² (a Fraction, or a float in a search)
 
     @property
     def k(self) -> int:
@@ -110,7 +111,7 @@ def _blocks(sizes):
 
 def _rational_unit_vectors(rng, k: int, r: int):
     """k rational unit vectors in ℝ^r (inverse stereographic projection of rational points)."""
-    rows = []
+    rows: list[list] = []
     for _ in range(k):
         t = [Fraction(int(a), int(b)) for a, b in zip(rng.integers(-9, 10, r - 1), rng.integers(1, 10, r - 1),
                                                         strict=True)]
@@ -430,7 +431,7 @@ def claim_3_frobenius_lower(ctx) -> Outcome:
 
 
 @check("claim-3-diagonal-eigen-sum", "App. D.3.1 (proof of Claim 3, Q_jj as an eigen-sum)", "D.3.1",
-       "high-precision", fails_as="as-printed")
+       "high-precision", fails_as=FailureKind.AS_PRINTED)
 def claim_3_diagonal_eigen_sum(ctx) -> Outcome:
     """D.3.1-r9 (proof of Claim 3): "Q_jj = Σ_j s_i(v_i)_j² = 1".
 

@@ -10,7 +10,7 @@ A ``Sum(..., i, 1, k)`` over them is expanded term by term on each configuration
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from verify.base.errors import InvalidParameterError
 
@@ -30,6 +30,8 @@ class Entries(NamedTuple):
 
 class IndexedEntries:
     """λ_i, c_i, ĉ_i, G_ij for 1 ≤ i, j ≤ k; a backend supplies :meth:`entries`."""
+
+    model: Any  # the instance model, set by the backend
 
     def entries(self) -> Entries:  # pragma: no cover - every backend overrides it
         raise NotImplementedError

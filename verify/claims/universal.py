@@ -340,7 +340,7 @@ def _gap_function(setting, act, lhs, rhs, op):
         env = scalars | env
         return sign * (left(env) - right(env))
 
-    gap.notes = backend.notes  # type: ignore[attr-defined]  # the tail bounds used, for the evidence
+    gap.notes = backend.notes  # the tail bounds used, for the evidence
     return gap
 
 

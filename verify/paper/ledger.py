@@ -224,8 +224,8 @@ def _counts(counter: Counter) -> str:
 
 def _line(part_name: str, what: str, rows: list[dict]) -> str:
     count = sum(r["count"] for r in rows)
-    decided = sum((r["decided"] for r in rows), Counter())
-    not_decidable = sum((r["not_decidable"] for r in rows), Counter())
+    decided: Counter = sum((r["decided"] for r in rows), Counter())
+    not_decidable: Counter = sum((r["not_decidable"] for r in rows), Counter())
     return (f"| {part_name} | {what} | {count} | {_counts(decided)} | {sum(r['undecided'] for r in rows)} | "
             f"{_counts(not_decidable)} | {sum(r['missing'] for r in rows)} |")
 
