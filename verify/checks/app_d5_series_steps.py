@@ -25,9 +25,13 @@ from functools import cache, lru_cache
 import mpmath
 import sympy
 from flint import arb
+from scipy.stats import binom
 
 from verify.certified import certified_hermite_coefficients
 from verify.checks.core import check
+from verify.claims.gaussian import exact_expectation, integrand
+from verify.claims.hermite_sums import NORMS
+from verify.model.activations import get_activation
 from verify.verdict import FailureKind, Outcome, Verdict
 
 ACTIVATION = "relu"
@@ -45,10 +49,6 @@ def _mu_balls(activation: str = ACTIVATION) -> tuple:
 
 @lru_cache(maxsize=2)
 def _derivative_norm(activation: str = ACTIVATION):
-    from verify.claims.gaussian import exact_expectation, integrand
-    from verify.claims.hermite_sums import NORMS
-    from verify.model.activations import get_activation
-
     return exact_expectation(integrand(NORMS[1], get_activation(activation)))
 
 
@@ -97,8 +97,6 @@ def _power_series_lower(k: int, s_star: int, exponent) -> mpmath.mpf:
     """A lower bound of Σ_{p>s*} p^{−exponent}·w_p (w_p = (k/(k+1)) P[Bin(p−1, k/(k+1)) ≥ s*]): the terms
     to p = 400 (nonnegative terms; a truncation only lowers it), the binomial tails in float64
     (scipy), the sum lowered by a relative 10^-9, far above their rounding."""
-    from scipy.stats import binom
-
     q = k / (k + 1)
     e = float(exponent)
     total = sum(p ** (-e) * q * float(binom.sf(s_star - 1, p - 1, q)) for p in range(s_star + 1, 401))
