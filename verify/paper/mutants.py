@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 
 from verify.base.errors import VerifyInputError
+from verify.claims.language import ASYMPTOTIC
 from verify.paper.ledger import ClaimSpec
 
 #: A numeric literal not glued to a name (``x2``), a power's ``**`` or another number's digits.
@@ -30,6 +31,8 @@ _NUMBER = re.compile(r"(?<![\w.])(\d+\.\d+|\d+)(?![\w.])")
 _NAMED_EXPONENT = re.compile(r"\*\*([A-Za-z_]\w*)(?![\w(])")
 #: The relation of a claim (the language has exactly one, at the top level).
 _RELATION = re.compile(r"==|<=|>=|<|>")
+#: An order claim (O, Theta, Omega as a side): it has no side to scale.
+_ORDER = re.compile(rf"\b(?:{'|'.join(ASYMPTOTIC)})\(")
 #: The relative change of a decimal constant and of a side.
 RELATIVE_STEP = "1/10"
 
@@ -39,6 +42,14 @@ def _moved(literal: str) -> list[str]:
         return [f"({literal}*(1 + {RELATIVE_STEP}))", f"({literal}*(1 - {RELATIVE_STEP}))"]
     n = int(literal)
     return [str(n + 1)] + ([str(n - 1)] if n > 0 else [])
+
+
+def _sides(text: str) -> tuple[str, str, str] | None:
+    """(lhs, relation, rhs) of a claim's text; None for an order claim."""
+    relation = _RELATION.search(text)
+    if relation is None or _ORDER.search(text):
+        return None
+    return text[: relation.start()].strip(), relation.group(0), text[relation.end():].strip()
 
 
 def mutants(text: str) -> Iterator[tuple[str, str]]:
@@ -53,37 +64,35 @@ def mutants(text: str) -> Iterator[tuple[str, str]]:
             replacement = f"**({match.group(1)} {sign} 1)"
             perturbed = text[: match.start()] + replacement + text[match.end():]
             yield f"{match.group(0)} -> {replacement} at column {match.start()}", perturbed
-    relation = _RELATION.search(text)
-    if relation is not None and "O(" not in text and "Theta(" not in text and "Omega(" not in text:
-        left, right = text[: relation.start()].strip(), text[relation.end():].strip()
+    sides = _sides(text)
+    if sides is not None:
+        left, op, right = sides
         for sign in "+-":
             factor = f"(1 {sign} {RELATIVE_STEP})"
-            yield f"lhs * {factor}", f"({left})*{factor} {relation.group(0)} {right}"
+            yield f"lhs * {factor}", f"({left})*{factor} {op} {right}"
 
 
-def killed(spec: ClaimSpec, run, limit: int | None = None) -> tuple[str, str] | None:
-    """The first mutant of ``spec`` that ``run`` (a :class:`ClaimSpec` -> Outcome) says fails:
-    (description, verdict), or None when every mutant tried survives.  A mutant the language
-    refuses (a literal moved into an invalid spot) is skipped."""
-    for i, (what, text) in enumerate(mutants(spec.text)):
-        if limit is not None and i >= limit:
-            break
+def killed(spec: ClaimSpec, run) -> str | None:
+    """The description of the first mutant of ``spec`` that ``run`` (a :class:`ClaimSpec` ->
+    Outcome) says fails, or None when every mutant survives.  A mutant the language refuses (a
+    literal moved into an invalid spot) is skipped."""
+    for what, text in mutants(spec.text):
         try:
             outcome = run(dataclasses.replace(spec, text=text, correction=None))
         except VerifyInputError:
             continue
         if outcome.verdict.value == "fails":
-            return what, outcome.verdict.value
+            return what
     return None
 
 
 def slack_claim(text: str, factor: int = 10) -> str | None:
     """``text`` with its smaller side scaled by ``factor``: ``a <= b`` -> ``factor*(a) <= b``,
     ``a >= b`` -> ``a >= factor*(b)``; None for an equality (which has no slack) or an order."""
-    relation = _RELATION.search(text)
-    if relation is None or relation.group(0) == "==" or "O(" in text or "Theta(" in text or "Omega(" in text:
+    sides = _sides(text)
+    if sides is None or sides[1] == "==":
         return None
-    left, right = text[: relation.start()].strip(), text[relation.end():].strip()
-    if relation.group(0) in ("<=", "<"):
-        return f"{factor}*({left}) {relation.group(0)} {right}"
-    return f"{left} {relation.group(0)} {factor}*({right})"
+    left, op, right = sides
+    if op in ("<=", "<"):
+        return f"{factor}*({left}) {op} {right}"
+    return f"{left} {op} {factor}*({right})"
