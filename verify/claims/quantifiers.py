@@ -44,6 +44,10 @@ class QuantifierError(InvalidParameterError):
     """A ``--for``, ``--prob``, ``--seeds`` or ``--growth`` text that cannot be read, or out of its domain."""
 
 
+class UnusedActivationError(QuantifierError):
+    """``--activation`` given for a claim that uses no quantity of an activation."""
+
+
 _NAME = r"[A-Za-z][A-Za-z0-9_]*"
 _RANGE = re.compile(rf"^\s*({_NAME})\s+in\s+(.+?)\s*$", re.S)
 _BINDING = re.compile(rf"^\s*({_NAME})\s*=\s*(.+?)\s*$", re.S)

@@ -39,6 +39,7 @@ from verify.claims.quantifiers import (
     Probability,
     Quantifier,
     QuantifierError,
+    UnusedActivationError,
     bind,
     parse_probability,
     parse_quantifier,
@@ -146,7 +147,8 @@ def build_spec(
     if used & NEEDS_ACTIVATION or families:
         activations = tuple(dict.fromkeys(get_activation(a).name for a in (activations or ("relu",))))
     elif activations:
-        raise QuantifierError(f"--activation {activations[0]!r}: the claim uses no quantity of an activation")
+        raise UnusedActivationError(f"--activation {activations[0]!r}: the claim uses no quantity of an "
+                                    "activation")
     else:
         activations = (None,)
     spec_seeds = parse_seeds(seeds) if seeds is not None else None
