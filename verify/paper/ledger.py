@@ -243,10 +243,10 @@ def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def decided_share(verdicts: dict[str, tuple[str, str | None]]) -> tuple[int, int]:
-    """(decided, computable): of the entries that state a computable relation (a check or a claim
-    decides them, or they are missing), how many the run decided (holds, fails or consistent)."""
-    rows = coverage(verdicts)
+def _decided_share(rows: list[dict]) -> tuple[int, int]:
+    """(decided, computable) over the rows of :func:`coverage`: of the entries that state a
+    computable relation (a check or a claim decides them, or they are missing), how many the run
+    decided (holds, fails or consistent)."""
     decided = sum(sum(r["decided"].values()) for r in rows)
     return decided, decided + sum(r["undecided"] + r["missing"] for r in rows)
 
@@ -254,7 +254,7 @@ def decided_share(verdicts: dict[str, tuple[str, str | None]]) -> tuple[int, int
 def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     """The README's short form: the total rows of :func:`coverage_table` and the decided share."""
     rows = coverage(verdicts)
-    decided, computable = decided_share(verdicts)
+    decided, computable = _decided_share(rows)
     lines = ["| entries | count | decided (basis) | not decided | not decidable (kind) | missing |",
              "|---|---|---|---|---|---|"]
     for what, chosen in (("displays", [r for r in rows if r["what"] == "displays"]),
