@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 
+from verify.base.files import write_atomic
 from verify.checks import SECTIONS, load_all
 from verify.derive import DERIVATIONS
 from verify.figures.summary import render
@@ -54,7 +55,7 @@ def write_blocks(bodies: dict[str, str]) -> None:
         text = path.read_text(encoding="utf-8")
         for name, body in named.items():
             text = replace_block(text, name, body)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text, "document")
 
 
 def stale_blocks(bodies: dict[str, str]) -> list[str]:

@@ -1,28 +1,66 @@
 """Writing results: one atomic write and one up-front check of every output path.
 
 Every file the suite writes (reports, trajectories, instances, derivations, figures, cache
-entries) goes through :func:`write_atomic`: a temporary file in the target's directory,
-renamed over the target, and removed if anything fails, so a crash never leaves a torn or
-stray file.  Every command checks its output paths with :func:`output_file` or
-:func:`output_directory` *before* it computes anything, so a bad path costs one line and
-no lost work.
+entries) goes through :func:`write_atomic`: a new regular file beside the target, renamed over
+the target only when the target is absent or a regular file, and removed if anything fails
+(an exception, a full disk, Ctrl-C), so a failed or interrupted write leaves the old file
+intact and no partial file behind.  Every command checks its output paths with
+:func:`output_file` or :func:`output_directory` *before* it computes anything, so a bad path
+costs one line and no lost work.
+
+What an output path may be (the same rule in the up-front check and in the write itself):
+
+- absent, or a regular file (which is replaced; it keeps its permission bits);
+- never a directory, a device (``/dev/null``), a FIFO or a socket: refused, because renaming a
+  file over them would replace something that is not the suite's (run as root, that replaced a
+  machine's ``/dev/null``);
+- a symbolic link only when the user asks to write to the file it points at
+  (``verify --follow-symlinks ...``, :func:`follow_symlinks`); by default a link is refused
+  rather than replaced or written through.
+
+A new file gets the mode the umask gives (``0o666 & ~umask``), as ``open()`` would give it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import errno
 import os
+import stat
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
 
 
 class OutputPathError(InvalidParameterError):
-    """An output path cannot be written (missing or unwritable directory, a directory as file)."""
+    """An output path cannot be written (missing or unwritable directory, a directory as file,
+    a device, FIFO or socket, a symbolic link not asked for, a full disk)."""
 
 
 class SamePathError(OutputPathError):
     """Two outputs are one file, or an output would overwrite an input."""
+
+
+#: Whether an output path that is a symbolic link is followed (set by ``verify --follow-symlinks``).
+_FOLLOW_SYMLINKS: contextvars.ContextVar[bool] = contextvars.ContextVar("follow_symlinks", default=False)
+_UMASK_LOCK = threading.Lock()
+#: Errors of a write that ran out of room: reported as one line, never as a traceback.
+_NO_ROOM = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG}
+
+
+@contextlib.contextmanager
+def follow_symlinks(follow: bool = True) -> Iterator[None]:
+    """Within the block, an output path that is a symbolic link writes to the file it points at
+    (the link stays) instead of being refused."""
+    token = _FOLLOW_SYMLINKS.set(follow)
+    try:
+        yield
+    finally:
+        _FOLLOW_SYMLINKS.reset(token)
 
 
 def _same(a: Path, b: Path) -> bool:
@@ -55,15 +93,76 @@ def distinct_paths(outputs: dict[str, str | os.PathLike[str] | None],
                                     "writing it would destroy the input")
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file that is renamed (text as UTF-8, '\\n')."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.",
-                               suffix=".tmp")
+def _kind(mode: int) -> str:
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _target(path: Path, what: str) -> tuple[Path, os.stat_result | None]:
+    """The file to replace for the output ``path`` and its current status (None when absent):
+    ``path`` itself, or with :func:`follow_symlinks` the file a link points at.  Anything that is
+    not absent or a regular file is refused with :class:`OutputPathError`."""
+    if not str(path):
+        raise OutputPathError(f"{what} is empty; give a file name")
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path, None
+    except OSError as exc:
+        raise OutputPathError(f"{what} {str(path)!r} cannot be examined ({exc.strerror})") from None
+    if stat.S_ISLNK(info.st_mode):
+        if not _FOLLOW_SYMLINKS.get():
+            raise OutputPathError(f"{what} {str(path)!r} is a symbolic link; it is neither replaced nor "
+                                  "written through unless asked (verify --follow-symlinks ...)")
+        real = Path(os.path.realpath(path))
+        if os.path.islink(real):
+            raise OutputPathError(f"{what} {str(path)!r} is a loop of symbolic links")
+        return _target(real, what)
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputPathError(f"{what} {str(path)!r} is a directory, not a file path")
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputPathError(f"{what} {str(path)!r} is {_kind(info.st_mode)}, not a regular file; "
+                              "the suite writes only regular files and never replaces anything else")
+    return path, info
+
+
+def _umask() -> int:
+    with _UMASK_LOCK:  # os.umask can only be read by setting it
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "output file") -> None:
+    """Write ``data`` to ``path`` through a new file beside it that is renamed into place (text as
+    UTF-8, '\\n'); see the module docstring for what ``path`` may be.  A full disk or quota is an
+    :class:`OutputPathError` (one line), and nothing partial is left behind."""
+    target, info = _target(Path(path), what)
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise OutputPathError(f"{what} {str(path)!r}: cannot create a file in {str(directory)!r} "
+                              f"({exc.strerror or type(exc).__name__})") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+        _target(target, what)  # the target may have changed kind while the data was written
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.errno in _NO_ROOM:
+            raise OutputPathError(f"{what} {str(path)!r}: no room to write it ({exc.strerror}); "
+                                  "the old file, if any, is unchanged") from None
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -79,11 +178,12 @@ def output_file(path: str | os.PathLike[str], what: str = "output file") -> Path
     """``path`` as a :class:`Path` if a file can be written there; else :class:`OutputPathError`.
 
     The directory must exist already: a typo in a directory name is an error, not a new tree.
+    The path itself must be absent or a regular file (see the module docstring).
     """
-    path = Path(path)
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise OutputPathError(f"{what} {str(path)!r} is a directory, not a file path")
+    if not str(path):
+        raise OutputPathError(f"{what} is empty; give a file name")
+    target, _ = _target(Path(path), what)
+    parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise OutputPathError(f"{what} {str(path)!r}: directory {str(parent)!r} does not exist")
     try:
@@ -91,16 +191,22 @@ def output_file(path: str | os.PathLike[str], what: str = "output file") -> Path
     except OSError as exc:
         raise OutputPathError(f"{what} {str(path)!r}: directory {str(parent)!r} is not writable "
                               f"({exc.strerror or type(exc).__name__})") from None
-    return path
+    return Path(path)
 
 
 def output_directory(path: str | os.PathLike[str], what: str = "output directory") -> Path:
-    """``path``, created if needed, if files can be written in it; else :class:`OutputPathError`."""
+    """``path``, created if needed, if files can be written in it; else :class:`OutputPathError`.
+    An empty path is refused (it would silently mean the current directory)."""
+    if not str(path):
+        raise OutputPathError(f"{what} is empty; give a directory (use '.' for the current one)")
     path = Path(path)
+    if path.is_symlink() and not _FOLLOW_SYMLINKS.get():
+        raise OutputPathError(f"{what} {str(path)!r} is a symbolic link; it is not written through unless "
+                              "asked (verify --follow-symlinks ...)")
     try:
         path.mkdir(parents=True, exist_ok=True)
         _probe(path)
     except OSError as exc:
-        raise OutputPathError(f"{what} {str(path)!r} is not writable "
+        raise OutputPathError(f"{what} {str(path)!r} is not writable as a directory "
                               f"({exc.strerror or type(exc).__name__})") from None
     return path

@@ -55,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Symbolic-numeric verification suite for Dayı & Chen, "
         "'Low-rank fine-tuning lies between lazy training and feature learning'.",
     )
+    parser.add_argument("--follow-symlinks", action="store_true",
+                        help="an output path that is a symbolic link writes to the file it points at "
+                             "(by default such a path is refused: never replaced, never written through); "
+                             "a directory, device, FIFO or socket is refused either way")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (
@@ -84,13 +88,15 @@ def _stdout_closed() -> int:
 def main(argv: list[str] | None = None) -> int:
     # lazy: the entry point loads the budget only when a command runs
     from verify.base.budget import limits
+    from verify.base.files import follow_symlinks
     from verify.base.validation import allow_large_sizes
 
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         memory = None if args.memory_limit is None else int(args.memory_limit * 2**20)
-        with allow_large_sizes(args.force), limits(args.time_limit, memory):
+        with allow_large_sizes(args.force), limits(args.time_limit, memory), \
+                follow_symlinks(args.follow_symlinks):
             return int(args.run(args) or EXIT_OK)
     except BrokenPipeError:
         return _stdout_closed()

@@ -16,7 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from verify import calibration, perturb
-from verify.base.files import output_file
+from verify.base.files import output_file, write_atomic
 from verify.cli.arguments import positive_int
 
 
@@ -86,7 +86,7 @@ def run(args) -> int:
                    "results": [r.to_dict() for r in results]}
         if perturbations is not None:
             payload["perturbations"] = [vars(r) for r in perturbations]
-        json_path.write_text(json.dumps(payload, indent=1, default=str) + "\n", encoding="utf-8")
+        write_atomic(json_path, json.dumps(payload, indent=1, default=str) + "\n", "--json")
     checks_sound = perturbations is None or not any(
         p.truth is False and p.verdict in ("holds", "consistent") for p in perturbations)
     return 0 if summary.passed and checks_sound else 1

@@ -22,9 +22,9 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
 
-    out = Path(args.out)
     if not args.check:
-        output_directory(out, "--out")
+        output_directory(args.out, "--out")  # before Path(): Path("") is "." and "" must be refused
+    out = Path(args.out)
     if args.check:
         changed = stale(out)
         if changed:

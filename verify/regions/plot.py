@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
+
+from verify.base.files import write_atomic
 
 
 def heat_map(path: str, figure: str, claims: list[dict], paper: str) -> None:
@@ -50,5 +54,8 @@ def heat_map(path: str, figure: str, claims: list[dict], paper: str) -> None:
         f"{paper}\n{figure}: + holds on most instances (99% Clopper–Pearson), - fails on most, ? undecided",
         fontsize=9,
     )
-    fig.savefig(path, dpi=110)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
     plt.close(fig)
+    # through write_atomic: an interrupt while drawing leaves no torn PNG, and a link is not followed
+    write_atomic(path, buffer.getvalue(), "regions heat map")
