@@ -175,7 +175,8 @@ def test_check_html_to_a_device_is_refused_and_the_device_stays(tmp_path):
 
 
 @pytest.mark.parametrize("argv", [
-    ["check", "--only", "d1-parity", "--json", "{link}", "--markdown", "{root}/r.md", "--html", "{root}/r.html"],
+    ["check", "--only", "d1-parity", "--json", "{link}", "--markdown", "{root}/r.md",
+     "--html", "{root}/r.html"],
     ["regions", "--quick", "--out", "{link}"],
     ["derive", "--out", ""],
     ["regions", "--quick", "--out", ""],
