@@ -27,7 +27,7 @@ import numpy as np
 
 from verify.base.errors import VerifyInputError
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule
-from verify.verdict.outcome import default_failure_kind, method_basis
+from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, method_basis
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Check:
         if outcome.verdict in (Verdict.HOLDS, Verdict.CONSISTENT) and outcome.scope is None:
             # Unless a check says it proved the statement, its evidence covers what it computed.
             outcome.scope = "instances: the cases and points the evidence names"
-        return apply_scope_rule(outcome)
+        return apply_evidence_rule(apply_scope_rule(outcome), self.method)
 
     @property
     def quote(self) -> str:

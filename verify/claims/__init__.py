@@ -32,6 +32,7 @@ from verify.claims.decide import decisions
 from verify.claims.outcome import build
 from verify.claims.spec import ClaimSpec, build_spec
 from verify.verdict import Outcome
+from verify.verdict.outcome import apply_evidence_rule
 
 
 def claim(
@@ -76,7 +77,7 @@ def run(spec: ClaimSpec) -> Outcome:
     """Stages 2 to 4 of the pipeline (module docstring) for a parsed claim."""
     start = time.perf_counter()
     configurations = settings(spec)
-    outcome = build(spec, configurations, decisions(spec, configurations))
+    outcome = apply_evidence_rule(build(spec, configurations, decisions(spec, configurations)))
     outcome.numbers["configurations"] = len(configurations)
     outcome.numbers["seconds"] = round(time.perf_counter() - start, 3)
     return outcome

@@ -178,6 +178,35 @@ def apply_scope_rule(outcome: Outcome) -> Outcome:
     return outcome
 
 
+#: The evidence that can prove: a *holds* on anything weaker is reported as *consistent*, or as
+#: *inconclusive* when the evidence is a search (:func:`apply_evidence_rule`).
+PROOF_BASES = (Basis.EXACT, Basis.CERTIFIED)
+_SEARCH = re.compile(r"\bsearch|no counterexample|worst \w+ found", re.I)
+
+
+def apply_evidence_rule(outcome: Outcome, method: str = "") -> Outcome:
+    """One evidence rule for every check and claim: *holds* only from exact or certified evidence.
+
+    - a search that found no counterexample (the method or the evidence says *search*) proves
+      nothing: *inconclusive*;
+    - a Monte-Carlo or sampled non-rejection, a float64 computation without an error bound, or a
+      high-precision value whose error estimate is not a bound: *consistent*.
+
+    The outcome keeps its basis and says in a note why it does not hold."""
+    if outcome.verdict is not Verdict.HOLDS or outcome.basis in PROOF_BASES or outcome.basis is None:
+        return outcome
+    searched = "search" in method.split() or _SEARCH.search(outcome.evidence)
+    if searched and outcome.basis is Basis.NUMERICAL:
+        outcome.verdict = Verdict.INCONCLUSIVE
+        outcome.notes.append("Inconclusive, not holds: a search that finds no counterexample proves "
+                             f"nothing ({outcome.basis} evidence); only exact or certified evidence can hold.")
+    else:
+        outcome.verdict = Verdict.CONSISTENT
+        outcome.notes.append(f"Consistent, not holds: {outcome.basis} evidence is not a proof; only "
+                             "exact or certified evidence can hold.")
+    return outcome
+
+
 #: Statement labels that name a display, a proof step or a definition rather than a result:
 #: a failure there is a wrong step (:attr:`FailureKind.STEP`) unless the check says otherwise.
 _STEP_LABEL = re.compile(r"proof|display|App\.|Eqs?\.|§|example|chain|constants|parity|overlaps", re.I)
