@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import VerifyInputError
-from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule
+from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule, default_impact
 from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, method_basis
 
 
@@ -41,7 +41,10 @@ class Check:
 
     def finish(self, outcome: Outcome) -> Outcome:
         """``outcome`` with the check's defaults filled in: its basis, its scope and, for a fail,
-        its kind; then the scope rule (:func:`apply_scope_rule`)."""
+        its kind and impact; then the scope rule (:func:`apply_scope_rule`) and the evidence rule
+        (:func:`apply_evidence_rule`).  Each per-entry part is finished the same way."""
+        for part in outcome.parts.values():
+            self.finish(part)
         if outcome.basis is None:
             undecided = outcome.verdict in (Verdict.CITED, Verdict.INCONCLUSIVE)
             outcome.basis = Basis.NONE if undecided else method_basis(self.method)
@@ -50,7 +53,10 @@ class Check:
         if outcome.verdict in (Verdict.HOLDS, Verdict.CONSISTENT) and outcome.scope is None:
             # Unless a check says it proved the statement, its evidence covers what it computed.
             outcome.scope = "instances: the cases and points the evidence names"
-        return apply_evidence_rule(apply_scope_rule(outcome), self.method)
+        outcome = apply_evidence_rule(apply_scope_rule(outcome), self.method)
+        if outcome.verdict is Verdict.FAILS and outcome.impact is None:
+            outcome.impact = default_impact(outcome.failure_kind, outcome.correction_verified)
+        return outcome
 
     @property
     def quote(self) -> str:

@@ -9,15 +9,27 @@ step, and which are printed differently from what the text intends.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from verify.base.markdown import code_span, markdown_text
+from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.paper.ledger import coverage_table
 from verify.paper.provenance import PAPER, arxiv_label
-from verify.verdict import FailureKind
+from verify.paper.structure import affected, supports
+from verify.verdict import FailureKind, Impact
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
+
+#: Headings of the report's errata groups, by impact, strongest first.
+IMPACT_HEADINGS = {
+    Impact.FALSE_STATEMENT: "False statements (a counterexample to the numbered statement)",
+    Impact.GAP: "Gaps (a step fails and no verified correction restores the proof)",
+    Impact.REPAIRED: "Repaired steps (a step fails; a verified correction restores the chain)",
+    Impact.TYPO: "Typos (printed differently from what the text intends; the intended reading is verified)",
+    Impact.BOUNDARY: "Boundary cases (fails only at a degenerate or excluded point)",
+}
 
 #: Headings of the report's failure groups, in the order a reader needs them.
 FAILURE_HEADINGS = {
@@ -33,9 +45,11 @@ def _record(r: Result) -> dict[str, Any]:
 
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
+    ledger = ledger_rows(results)
     return {"paper": PAPER, "seed": seed, "full": full, "counts": counts(results),
             "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
-            "checks": [_record(r) for r in results]}
+            "impacts": impact_counts(errata_rows([_record(r) for r in results])),
+            "checks": [_record(r) for r in results], "ledger": ledger}
 
 
 def provenance_lines() -> list[str]:
@@ -79,20 +93,70 @@ def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[
     ]
 
 
+def _supported(record: dict[str, Any], entry: str | None) -> str:
+    """The numbered statement a failing row serves: its ledger entry's (:mod:`verify.paper.structure`),
+    else the check's own statement when it is a numbered one, else the check's label."""
+    if entry is not None:
+        return supports()[entry]
+    own = _ENTRY_CHECK.match(record["id"])
+    if own:
+        matches = [key for key in supports() if key.lower() == own.group(2)]
+        if matches:
+            return supports()[matches[0]]
+    numbered = _NUMBERED.match(record["statement"])
+    return numbered.group(0) if numbered else record["statement"]
+
+
+_ENTRY_CHECK = re.compile(r"^(display|relation)-(.+)$")
+_NUMBERED = re.compile(r"^(Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|"
+                       r"Condition|Example) \d+")
+
+
+def errata_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The errata of report.json's ``checks`` records, one row per failing part (a ledger entry a
+    check decides) or per failing check without parts, sorted by impact (a false statement first)
+    and then in the paper's order.  Each row names the statement it supports and, for a gap or a
+    false statement, the numbered results it affects."""
+    rows = []
+    for record in records:
+        failing = [p for p in record.get("parts") or [] if p["verdict"] == "fails"]
+        whole = [(None, record)] if record["verdict"] == "fails" else []
+        items = [(p["entry"], p) for p in failing] or whole
+        for entry, item in items:
+            supported = _supported(record, entry)
+            impact = item.get("impact") or "gap"
+            doubt = impact in ("gap", "false statement") and supported.split(" ")[0] != supported
+            rows.append({"check": record["id"], "entry": entry, "statement": record["statement"],
+                         "supports": supported, "impact": impact, "failure_kind": item.get("failure_kind"),
+                         "basis": item.get("basis"), "evidence": item["evidence"],
+                         "correction": item.get("correction"),
+                         "correction_verified": item.get("correction_verified"),
+                         "affects": affected(supported) if doubt else []})
+    return sorted(rows, key=lambda row: IMPACT_ORDER.get(row["impact"], 9))
+
+
+def impact_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """How many errata rows have each impact, in the errata's order."""
+    return {impact: sum(1 for row in rows if row["impact"] == impact) for impact in IMPACT_ORDER}
+
+
 def errata_table(records: list[dict[str, Any]]) -> str:
-    """Markdown table of the failing statements of report.json's ``checks`` records:
-    number, check id (linked to its entry in report.html), kind of failure, evidence,
-    correction (the README's errata table)."""
-    rows = ["| statement | check | kind | evidence | correction |", "|---|---|---|---|---|"]
-    rank = {k.value: i for i, k in enumerate(FailureKind)}
-    failing = [c for c in records if c["verdict"] == "fails"]
-    for c in sorted(failing, key=lambda c: rank.get(c.get("failure_kind") or "", 9)):
-        corr = c.get("correction") or "—"
-        if c.get("correction_verified"):
-            corr += " (verified)"
-        link = f"[`{c['id']}`](report.html#{c['id']})"
-        rows.append(f"| {c['statement']} | {link} | {c.get('failure_kind')} ({c.get('basis')}) "
-                    f"| {_cell(c['evidence'])} | {_cell(corr)} |")
+    """Markdown table of the errata of report.json's ``checks`` records (:func:`errata_rows`):
+    impact, the statement it supports (and what it affects), check id (linked to its entry in
+    report.html) and ledger entry, evidence, correction (the README's errata table)."""
+    rows = ["| impact | supports | check (entry) | evidence | correction |", "|---|---|---|---|---|"]
+    for row in errata_rows(records):
+        if row["correction"]:
+            corr = row["correction"] + (" (verified)" if row["correction_verified"] else " (not verified)")
+        else:
+            corr = "— (none verified)"
+        supported = row["supports"]
+        if len(row["affects"]) > 1:
+            supported += "; affects " + ", ".join(row["affects"][1:])
+        link = f"[`{row['check']}`](report.html#{row['check']})"
+        link += f" ({row['entry']})" if row["entry"] else ""
+        rows.append(f"| {row['impact']} ({row['failure_kind']}, {row['basis']}) | {_cell(supported)} | {link} "
+                    f"| {_cell(row['evidence'])} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -110,14 +174,20 @@ def _correction(o) -> str:
     return f"{_md(o.correction)}{verified}"
 
 
-def _failure_item(r: Result, seed: int) -> list[str]:
-    """One failing statement in the summary: where, evidence, correction, rerun."""
-    o = r.outcome
-    assert o is not None
-    lines = [f"- {_link(r)} (`{r.check.id}`, {_where(r)}; {o.basis}): {_md(o.evidence)}"]
-    if o.correction:
-        lines.append(f"  - **Correction:** {_correction(o)}")
-    return lines + [f"  - **Rerun:** `{_rerun(r, seed)}`"]
+def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
+    """One erratum in the summary: the statement it supports, check and entry, evidence,
+    correction, what it affects, rerun."""
+    entry = f", {row['entry']}" if row["entry"] else ""
+    lines = [f"- {_md(row['supports'])}: [`{row['check']}`](#{row['check']}){entry} "
+             f"({row['failure_kind']}, {row['basis']}): {_md(row['evidence'])}"]
+    if row["correction"]:
+        verified = " (verified)" if row["correction_verified"] else " (NOT verified)"
+        lines.append(f"  - **Correction:** {_md(row['correction'])}{verified}")
+    else:
+        lines.append("  - **Correction:** none verified")
+    if len(row["affects"]) > 1:
+        lines.append(f"  - **Affects:** {', '.join(row['affects'][1:])}")
+    return lines + [f"  - **Rerun:** `verify check --only {row['check']} --seed {seed}`"]
 
 
 def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
@@ -134,16 +204,16 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     lines = ["# verify check report", "", *provenance_lines(), run, ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
-    lines += ["", "## Statements that fail", ""]
-    failing = [r for r in results if r.verdict == "fails"]
-    if not failing:
+    lines += ["", "## Statements that fail, by impact", ""]
+    errata = errata_rows([_record(r) for r in results])
+    if not errata:
         lines += ["None.", ""]
-    for kind, heading in FAILURE_HEADINGS.items():
-        group = [r for r in failing if r.outcome is not None and r.outcome.failure_kind is kind]
+    for impact, heading in IMPACT_HEADINGS.items():
+        group = [row for row in errata if row["impact"] == impact.value]
         if group:
             lines += [f"### {heading} ({len(group)})", ""]
-            for r in group:
-                lines += _failure_item(r, seed)
+            for row in group:
+                lines += _errata_item(row, seed)
             lines.append("")
     crashed = [r for r in results if r.crashed]
     if crashed:
@@ -156,7 +226,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",
-              coverage_table(verdicts(results))]
+              coverage_table(entry_verdicts(ledger_rows(results)))]
     lines += ["## All checks", "", "| id | statement | where | verdict | evidence kind | evidence |",
               "|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: ORDER.get(r.verdict, 9)):
@@ -179,8 +249,8 @@ def _details(r: Result, seed: int) -> list[str]:
     if r.outcome is None:
         return lines + ["```", (r.error or "").rstrip(), "```", f"- Rerun: `{_rerun(r, seed)}`", ""]
     o = r.outcome
-    verdict = o.verdict.value + (f" ({o.failure_kind}: {FAILURE_HEADINGS[o.failure_kind].lower()})"
-                                 if o.failure_kind else "")
+    verdict = o.verdict.value + (f" ({o.failure_kind}: {FAILURE_HEADINGS[o.failure_kind].lower()}; "
+                                 f"impact: {o.impact})" if o.failure_kind else "")
     lines += [f"- Verdict: **{verdict}**; decided by: {o.basis}", f"- Method: {_md(r.check.method)}",
               f"- Evidence: {_md(o.evidence)}"]
     if o.scope:
@@ -194,6 +264,11 @@ def _details(r: Result, seed: int) -> list[str]:
     if o.numbers:
         lines.append(f"- Numbers: {code_span(_json_inline(o.numbers))}")
     lines += [f"- Note: {_md(n)}" for n in o.notes]
+    for entry, part in o.parts.items():
+        kind = f" ({part.failure_kind}; impact: {part.impact})" if part.failure_kind else ""
+        lines.append(f"- Entry {entry}: **{part.verdict.value}**{kind}; {part.basis}: {_md(part.evidence)}")
+        if part.correction:
+            lines.append(f"  - Correction: {_correction(part)}")
     return lines + [f"- Rerun: `{_rerun(r, seed)}`", ""]
 
 

@@ -43,12 +43,20 @@ class Result:
         if o is None:
             record["error"] = self.error
             return record
-        record.update(basis=str(o.basis), certified=o.certified, scope=o.scope,
-                      failure_kind=None if o.failure_kind is None else str(o.failure_kind),
-                      evidence=o.evidence, parameters=o.parameters, numbers=o.numbers,
-                      counterexample=o.counterexample, correction=o.correction,
-                      correction_verified=o.correction_verified, notes=o.notes)
+        record.update(outcome_fields(o))
+        record["parts"] = [{"entry": entry, "verdict": part.verdict.value, **outcome_fields(part)}
+                           for entry, part in o.parts.items()]
         return record
+
+
+def outcome_fields(o: Outcome) -> dict[str, Any]:
+    """The report.json fields of an outcome (a check's, or one of its per-entry parts)."""
+    return {"basis": str(o.basis), "certified": o.certified, "scope": o.scope,
+            "failure_kind": None if o.failure_kind is None else str(o.failure_kind),
+            "impact": None if o.impact is None else str(o.impact),
+            "evidence": o.evidence, "parameters": o.parameters, "numbers": o.numbers,
+            "counterexample": o.counterexample, "correction": o.correction,
+            "correction_verified": o.correction_verified, "notes": o.notes}
 
 
 def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress: bool = False,

@@ -8,7 +8,8 @@ from pathlib import Path
 from verify.base.files import distinct_paths, output_file, write_atomic
 from verify.checks import load_all, resolve
 from verify.checks.html_report import to_html
-from verify.checks.report import line, summary, to_json_text, to_markdown, verdicts
+from verify.checks.ledger_rows import entry_verdicts, ledger_rows
+from verify.checks.report import line, summary, to_json_text, to_markdown
 from verify.checks.runner import run_checks
 from verify.cli.arguments import seed
 from verify.paper.ledger import coverage_table
@@ -76,7 +77,7 @@ def run(args) -> int:
     if args.coverage:
         print("\nCoverage of the paper's displayed equations and inline relations "
               "(verify/paper/ledger.d/):\n")
-        print(coverage_table(verdicts(results)))
+        print(coverage_table(entry_verdicts(ledger_rows(results))))
     partial = args.only and not (args.json or args.markdown or args.html)
     print(f"Reports: {json_path}, {md_path} and {html_path}"
           + ("  (partial run: the full reports are untouched)" if partial else ""))

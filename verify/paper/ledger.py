@@ -190,7 +190,7 @@ def part(section: str) -> str:
 def _tally(row: dict, entry: Entry, verdicts: dict[str, tuple[str, str | None]]) -> None:
     row["count"] += 1
     if entry.decided_by:
-        verdict, basis = verdicts.get(entry.decided_by, ("not run", None))
+        verdict, basis = verdicts.get(entry.id, ("not run", None))
         if verdict in DECIDED:
             row["decided"][basis or "none"] += 1
         else:
@@ -204,7 +204,8 @@ def _tally(row: dict, entry: Entry, verdicts: dict[str, tuple[str, str | None]])
 def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
     """Per part of the paper and kind of entry (``what``: ``displays`` or ``relations``): how many
     entries (``count``), and how many are decided (by basis), not decided, not decidable (by kind)
-    and missing, given ``verdicts`` (check id -> (verdict, basis)).  Rows come in the paper's
+    and missing, given ``verdicts`` (entry id -> (verdict, basis): each entry's own verdict, from
+    report.json's ``ledger`` rows, :mod:`verify.checks.ledger_rows`).  Rows come in the paper's
     order, a part's displays before its relations; a part without relations has no relations row."""
     rows: dict[tuple[str, str], dict] = {}
     parts = list(dict.fromkeys(part(e.section) for e in entries() if e.what == "display"))
@@ -251,6 +252,15 @@ def _decided_share(rows: list[dict]) -> tuple[int, int]:
     return decided, decided + sum(r["undecided"] + r["missing"] for r in rows)
 
 
+def proved_share(verdicts: dict[str, tuple[str, str | None]]) -> tuple[int, int]:
+    """(proved, computable): of the computable entries, how many end *holds* or *fails* (a proof or
+    a counterexample), not counting *consistent* (evidence that proves nothing)."""
+    _, computable = _decided_share(coverage(verdicts))
+    ids = {e.id for e in entries() if e.decided_by}
+    return sum(1 for key, (verdict, _) in verdicts.items() if key in ids and verdict in ("holds", "fails")), \
+        computable
+
+
 def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     """The README's short form: the total rows of :func:`coverage_table` and the decided share."""
     rows = coverage(verdicts)
@@ -260,6 +270,11 @@ def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     for what, chosen in (("displays", [r for r in rows if r["what"] == "displays"]),
                          ("relations", [r for r in rows if r["what"] == "relations"]), ("both", rows)):
         lines.append(_line("", what, chosen).removeprefix("|  "))
-    share = f"{100 * decided / computable:.0f} %" if computable else "—"
-    return (f"{decided} of the {computable} entries that state a computable relation are decided "
-            f"({share}).\n\n" + "\n".join(lines) + "\n")
+    proved, _ = proved_share(verdicts)
+
+    def share(n: int) -> str:
+        return f"{100 * n / computable:.0f} %" if computable else "—"
+
+    return (f"Of the {computable} entries that state a computable relation, {proved} ({share(proved)}) "
+            f"are proved or refused (holds or fails, each from its own evidence) and {decided} "
+            f"({share(decided)}) are decided counting *consistent* too.\n\n" + "\n".join(lines) + "\n")

@@ -4,10 +4,12 @@ from verify.verdict.outcome import (
     SCOPES,
     Basis,
     FailureKind,
+    Impact,
     Outcome,
     Verdict,
     apply_scope_rule,
     default_failure_kind,
+    default_impact,
     method_basis,
     residual_text,
     scoped,
@@ -26,8 +28,8 @@ from verify.verdict.statistics import (
 )
 
 __all__ = [
-    "CONFIDENCE", "SCOPES", "Z_CRIT", "Basis", "ExponentFit", "FailureKind", "Outcome",
+    "CONFIDENCE", "SCOPES", "Z_CRIT", "Basis", "ExponentFit", "FailureKind", "Impact", "Outcome",
     "ProbabilityComparison", "SearchResult", "Verdict", "apply_scope_rule", "clopper_pearson",
-    "compare_probability", "default_failure_kind", "fit_exponent", "maximise", "method_basis",
+    "compare_probability", "default_failure_kind", "default_impact", "fit_exponent", "maximise", "method_basis",
     "residual_text", "scoped", "weakest_basis", "z_score",
 ]

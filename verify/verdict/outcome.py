@@ -67,6 +67,37 @@ class FailureKind(enum.StrEnum):
     AS_PRINTED = "as-printed"
 
 
+class Impact(enum.StrEnum):
+    """What a ``fails`` does to the results above it (the errata's first column), strongest first.
+
+    - ``false statement``: a counterexample to the numbered statement itself;
+    - ``gap``: a step fails and no correction the suite verifies restores the chain (the
+      statement may still be true, but the proof does not show it);
+    - ``repaired``: a step fails, and the suite verifies a corrected step under which the chain holds;
+    - ``typo``: printed differently from what the surrounding text intends; the intended reading
+      is verified;
+    - ``boundary``: fails only at a degenerate or excluded point (equality at one point, N = 1
+      where the proof has large N, a WLOG index).
+    """
+
+    FALSE_STATEMENT = "false statement"
+    GAP = "gap"
+    REPAIRED = "repaired"
+    TYPO = "typo"
+    BOUNDARY = "boundary"
+
+
+def default_impact(failure_kind: FailureKind | None, correction_verified: bool | None) -> Impact:
+    """The impact of a fail its check does not state: a false statement for a counterexample to
+    the statement; for a step or a misprint, *repaired* or *typo* only when the suite verified a
+    correction, else a *gap* (nothing verified restores the chain)."""
+    if failure_kind is FailureKind.STATEMENT:
+        return Impact.FALSE_STATEMENT
+    if not correction_verified:
+        return Impact.GAP
+    return Impact.TYPO if failure_kind is FailureKind.AS_PRINTED else Impact.REPAIRED
+
+
 #: What each word of a check's ``method`` contributes as evidence.
 _METHOD_WORDS = {"exact": Basis.EXACT, "symbolic": Basis.EXACT, "enumeration": Basis.EXACT,
                  "law": Basis.EXACT,
@@ -125,6 +156,12 @@ class Outcome:
     #: "instances: ...", "points: ...", "proxy: ..." (what was actually proved or measured); None
     #: until the check or the runner fills it in (:meth:`Check.finish`)
     scope: str | None = None
+    #: for ``fails`` only: what the fail does to the results above it; None until the check or
+    #: :func:`default_impact` (through :meth:`Check.finish`) fills it in
+    impact: Impact | None = None
+    #: one sub-outcome per ledger entry (display or proof relation) the check decides, keyed by
+    #: the entry's id: an entry takes its own part, never the verdict of evidence about another
+    parts: dict[str, Outcome] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)
@@ -136,6 +173,10 @@ class Outcome:
             if self.verdict is not Verdict.FAILS:
                 raise ValueError("failure_kind belongs to 'fails' outcomes only")
             self.failure_kind = FailureKind(self.failure_kind)
+        if self.impact is not None:
+            if self.verdict is not Verdict.FAILS:
+                raise ValueError("impact belongs to 'fails' outcomes only")
+            self.impact = Impact(self.impact)
         if "\n" in self.evidence:
             raise ValueError("evidence must be one line")
 

@@ -1,0 +1,145 @@
+r"""The paper's structure as data: which numbered statement each display and proof relation
+serves, and which statements each proof cites, so that a failing step's *impact* on the results
+above it is computed from the text rather than asserted.
+
+- A **numbered statement** opens a line with its label (``Theorem 16``, ``Claim 3``, ``Lemma 31``,
+  …) followed by the end of the line, ``(``, ``*`` or a capital letter (so ``Assumption 1 is
+  without loss of generality`` is prose, not a statement).
+- A **proof** (:func:`verify.paper.source.proofs`) proves the statement its header names
+  (``Proof [Proof of Theorem 4]``), or else the last numbered statement above it.
+- An entry **supports** the statement whose proof contains it, or, outside proofs, the statement
+  it sits in (the last statement above it, up to the next section heading); an entry in running
+  text supports its section (``§3.1``).
+- A proof **cites** every numbered statement its text names, other than its own.
+
+:func:`affected` closes this upwards: the statement an entry supports, then every statement whose
+proof cites one already affected.  A gap in Claim 3's proof therefore names Claim 3, Corollary 27,
+Lemma 28, … up to the theorems built on them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from verify.paper.source import displays, paper_text, proofs, relations, section_of_lines
+
+_KINDS = r"Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|Condition|Example"
+_OPENS = re.compile(rf"^(?:\*\*)?({_KINDS}) (\d+)\**(?=$|[\s(*]*[(*A-Z])")
+_NAMED = re.compile(rf"\b({_KINDS})s? (\d+)\b")
+_PROOF_OF = re.compile(rf"\[Proof of ({_KINDS}) (\d+)\]")
+
+
+#: The kinds that share one counter in the paper (Theorem 16, Lemma 17, Proposition 18, ...); the
+#: text sometimes names one by another kind of that counter ("Theorem 32" for Proposition 32).
+_SHARED = ("Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Definition")
+
+
+def canonical(label: str) -> str:
+    """``label`` as the paper numbers it: a kind of the shared counter is replaced by the kind of
+    the statement that carries that number (``Theorem 32`` -> ``Proposition 32``)."""
+    kind, number = label.split(" ")
+    if kind in _SHARED:
+        for known, _ in statements():
+            known_kind, known_number = known.split(" ")
+            if known_number == number and known_kind in _SHARED:
+                return known
+    return label
+
+
+def _line_offsets(text: str) -> list[int]:
+    out, at = [], 0
+    for line in text.split("\n"):
+        out.append(at)
+        at += len(line) + 1
+    return out
+
+
+@cache
+def statements() -> tuple[tuple[str, int], ...]:
+    """Each numbered statement as (label, 1-based line where it opens), in order."""
+    out = []
+    for number, line in enumerate(paper_text().split("\n"), start=1):
+        match = _OPENS.match(line)
+        if match:
+            out.append((f"{match.group(1)} {match.group(2)}", number))
+    return tuple(out)
+
+
+def _statement_above(line: int) -> str | None:
+    above = [label for label, at in statements() if at <= line]
+    return above[-1] if above else None
+
+
+@cache
+def _proofs() -> tuple[tuple[int, int, str | None], ...]:
+    """Each proof as (first line, last line, the statement it proves), 1-based lines."""
+    text = paper_text()
+    out = []
+    for start, end in proofs():
+        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, end) + 1
+        named = _PROOF_OF.search(text, start, min(end, start + 200))
+        proved = canonical(f"{named.group(1)} {named.group(2)}") if named else _statement_above(first)
+        out.append((first, last, proved))
+    return tuple(out)
+
+
+@cache
+def _boundaries() -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The lines where a statement's own text stops (a proof or a heading starts), and each line's section."""
+    lines = paper_text().split("\n")
+    sections = section_of_lines(lines)
+    stops = [first for first, _, _ in _proofs()]
+    stops += [i + 1 for i in range(1, len(lines)) if sections[i] != sections[i - 1]]
+    return tuple(sorted(stops)), tuple(sections)
+
+
+def supports_at(line: int) -> str:
+    """The numbered statement the text at ``line`` serves (see the module docstring)."""
+    for first, last, proved in _proofs():
+        if first <= line < last and proved:
+            return proved
+    stops, sections = _boundaries()
+    candidates = [(label, at) for label, at in statements() if at <= line]
+    if candidates:
+        label, at = candidates[-1]
+        if not any(at < stop <= line for stop in stops):
+            return label
+    return f"§{sections[line - 1]}"
+
+
+@cache
+def supports() -> dict[str, str]:
+    """Ledger entry id -> the numbered statement (or section) it serves."""
+    out = {d.id: supports_at(d.line) for d in displays()}
+    out.update({r.id: supports_at(r.line) for r in relations()})
+    return out
+
+
+@cache
+def cites() -> dict[str, frozenset[str]]:
+    """Statement -> the numbered statements its proof (all of its proofs) names."""
+    text = paper_text()
+    offsets = _line_offsets(text)
+    out: dict[str, set[str]] = {}
+    for first, last, proved in _proofs():
+        if not proved:
+            continue
+        body = text[offsets[first - 1]:offsets[last - 1] if last - 1 < len(offsets) else len(text)]
+        named = {canonical(f"{m.group(1)} {m.group(2)}") for m in _NAMED.finditer(body)}
+        out.setdefault(proved, set()).update(named - {proved})
+    return {label: frozenset(named) for label, named in out.items()}
+
+
+def affected(statement: str) -> list[str]:
+    """``statement`` and every numbered statement whose proof cites an affected one, in the order
+    they are reached (breadth first): what a gap or a false statement puts in doubt."""
+    if statement.startswith("§"):
+        return [statement]
+    order, frontier = [statement], [statement]
+    citers = cites()
+    while frontier:
+        reached = sorted(s for s, named in citers.items() if set(frontier) & named and s not in order)
+        order += reached
+        frontier = reached
+    return order
