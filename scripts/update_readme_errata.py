@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def table(report: dict) -> str:
+    from verify.checks.ledger_rows import IMPACT_ORDER
     from verify.checks.report import count_lines, errata_table
 
     command = f"verify check --seed {report['seed']}" + (" --full" if report["full"] else "")

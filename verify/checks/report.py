@@ -155,7 +155,8 @@ def errata_table(records: list[dict[str, Any]]) -> str:
             supported += "; affects " + ", ".join(row["affects"][1:])
         link = f"[`{row['check']}`](report.html#{row['check']})"
         link += f" ({row['entry']})" if row["entry"] else ""
-        rows.append(f"| {row['impact']} ({row['failure_kind']}, {row['basis']}) | {_cell(supported)} | {link} "
+        impact = f"{row['impact']} ({row['failure_kind']}, {row['basis']})"
+        rows.append(f"| {impact} | {_cell(supported)} | {link} "
                     f"| {_cell(row['evidence'])} | {_cell(corr)} |")
     return "\n".join(rows) + "\n"
 

@@ -30,6 +30,7 @@ from verify.verdict.statistics import (
 __all__ = [
     "CONFIDENCE", "SCOPES", "Z_CRIT", "Basis", "ExponentFit", "FailureKind", "Impact", "Outcome",
     "ProbabilityComparison", "SearchResult", "Verdict", "apply_scope_rule", "clopper_pearson",
-    "compare_probability", "default_failure_kind", "default_impact", "fit_exponent", "maximise", "method_basis",
+    "compare_probability", "default_failure_kind", "default_impact", "fit_exponent", "maximise",
+    "method_basis",
     "residual_text", "scoped", "weakest_basis", "z_score",
 ]

@@ -240,7 +240,8 @@ def apply_evidence_rule(outcome: Outcome, method: str = "") -> Outcome:
     if searched and outcome.basis is Basis.NUMERICAL:
         outcome.verdict = Verdict.INCONCLUSIVE
         outcome.notes.append("Inconclusive, not holds: a search that finds no counterexample proves "
-                             f"nothing ({outcome.basis} evidence); only exact or certified evidence can hold.")
+                             f"nothing ({outcome.basis} evidence); only exact or certified evidence "
+                             "can hold.")
     else:
         outcome.verdict = Verdict.CONSISTENT
         outcome.notes.append(f"Consistent, not holds: {outcome.basis} evidence is not a proof; only "
