@@ -25,7 +25,7 @@ from verify.model.hermite import hermite_coefficients
 from verify.model.instance import Instance, claim2, claim_2_rows, glm, orthonormal
 from verify.model.population import h
 from verify.model.population import h as closed_h
-from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise, scoped
+from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict, maximise, scoped
 
 P = 6  # Hermite degree of the symbolic truncation (every identity is checked for p ≤ P)
 GLM_XI_BAR = 1e4  # the numerical "ξ̄ → ∞": h differs from its limit by O(1/ξ̄²) ~ 1e-8
@@ -94,7 +94,11 @@ def remark_15(ctx) -> Outcome:
                "closed_form_at_xi_bar_1e4": rows, "T(l,0)": {"odd": t_odd, "even": t_even}}
     if witness == 0:
         return Outcome(Verdict.HOLDS, "printed limit equals Prop. 4's", numbers=numbers, basis=Basis.EXACT)
-    return Outcome(
+    vanish = Outcome(Verdict.HOLDS if s_terms_vanish else Verdict.INCONCLUSIVE,
+                     "the s >= 1 sum vanishes as xi_bar -> infinity (SymPy limit of each term's "
+                     "(1/(1 + xi_bar^2))^s factor with the series' coefficients summable)",
+                     basis=Basis.EXACT, scope=f"instances: each term with l + s < {P} (SymPy limits)")
+    outcome = Outcome(
         Verdict.FAILS,
         "the s >= 1 terms do vanish, but the limit is 2 sum_l (l+1) mu_{l+1}^2 T(l,0) m^l (GLM: 2 sum_p p mu_p^2 "
         "m^(p-1)); the printed sum_l l mu_{l+1}^2 m^l drops mu_1: linear sigma, GLM, m = 0: printed 0, derived 2, "
@@ -106,10 +110,15 @@ def remark_15(ctx) -> Outcome:
         correction="h(m) -> 2 sum_l (l+1) mu_{l+1}(sigma)^2 T(l,0) m^l as xi_bar -> infinity; for the GLM "
                    "(T(l,0) = 1) h(m) = 2 sum_p p mu_p^2 m^(p-1), as in Section 3 ('h(m) ∝ sum p mu_p^2 m^(p-1)')",
         correction_verified=bool(derived_equal and numeric_ok and s_terms_vanish), basis=Basis.EXACT,
-        notes=["With the corrected h, h(m_0) at m_0 ~ d^(-1/2) scales as d^(-(l*-1)/2) for information exponent l*, "
+        failure_kind=FailureKind.AS_PRINTED,
+        notes=["An off-by-one in an informal '≈' (the printed series is the derived one with l + 1 for l and "
+               "without the factor 2 T(l, 0)): a typo, the remark's conclusion (the GLM limit) stands.",
+               "With the corrected h, h(m_0) at m_0 ~ d^(-1/2) scales as d^(-(l*-1)/2) for information exponent l*, "
                "not the remark's 1/d^(l*/2) (an informal remark, not scored here).",
                "Decided by: the SymPy limit (exact); the float64 closed form at xi_bar = 1e4 only supports the "
                "correction."])
+    outcome.parts = {"C-1": vanish, "C-2": outcome.part()}
+    return outcome
 
 
 # --- Lemma 17 --------------------------------------------------------------------------------
@@ -728,9 +737,12 @@ def theorem_19(ctx) -> Outcome:
                "he4_information_exponent_4": info_ok}
     if exponent == claimed:
         return Outcome(Verdict.CONSISTENT, "Theorem 16 with the paper's S_k, V_k gives the stated rate", numbers=numbers)
+    csq = Outcome(Verdict.CITED, "the CSQ lower bound of Theorem 19's second half is cited (Abbe et al. 2023, "
+                  "Prop. 6); not computed here")
     return Outcome(
         Verdict.FAILS,
-        f"Theorem 16 gives T = {t_form}; with S_k = gamma lambda^2/sqrt(k) and V_k = Theta(lambda^4 k^2) (Lemma 17, "
+        impact=Impact.GAP, parts={"C.3-r18": csq, "C.3-r19": csq.part()},
+        evidence=f"Theorem 16 gives T = {t_form}; with S_k = gamma lambda^2/sqrt(k) and V_k = Theta(lambda^4 k^2) (Lemma 17, "
         f"xi = 1) T ~ d k^{int(exponent)} log^3(dk)/eps^4, not d k^{claimed}/eps^4",
         numbers=numbers,
         counterexample={"S_k": "gamma lambda_min^2/sqrt(k)", "V_k": "C lambda_max^4 k^3 min(k,4)/(k+1) ~ 4C k^2",

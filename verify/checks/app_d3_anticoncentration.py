@@ -176,7 +176,17 @@ def claim_4_proof(ctx) -> Outcome:
                        numbers={"upper_chain": upper_ok}, counterexample={"upper_chain": upper_ok},
                        basis=Basis.NUMERICAL)
     k0, lhs, rhs = bad[0]
-    return Outcome(
+    first = Outcome(Verdict.INCONCLUSIVE, "not recomputed: this check takes the first inequality and the equality "
+                    "(G_ii = 1) as given and tests the step after them (D.3.2-5)")
+    upper = Outcome(Verdict.CONSISTENT if upper_ok else Verdict.FAILS,
+                    "the upper chain holds in float64 on three random instances (k = 3, 10, 40; relative 1e-12)",
+                    basis=Basis.NUMERICAL, counterexample=None if upper_ok else {"upper_chain": upper_ok},
+                    scope="instances: three random relu instances")
+    conclusion = Outcome(Verdict.CONSISTENT if corrected_ok else Verdict.INCONCLUSIVE,
+                         "with the corrected weight 2^-(s+1) the chain gives sum Q_ij^2 >= c lambda_min^4/k, "
+                         "c = (sum_s (s+1) mu_{s+1}^2/2^{s+1})^2 (exact rationals, k < 60, s < 40)",
+                         basis=Basis.EXACT, scope="instances: k < 60, s < 40")
+    outcome = Outcome(
         Verdict.FAILS,
         f"the step to (Σ(s+1)μ²/2^s)² λ_min⁴/k fails for every k (s = 0 needs k/(k+1) >= 1): linear sigma, "
         f"lambda = 1, k = {k0}: {lhs} < {rhs}",
@@ -186,6 +196,8 @@ def claim_4_proof(ctx) -> Outcome:
         correction="use (k/(k+1))^{s+1} >= 2^{-(s+1)}: Σ_i Q_ii² >= (Σ_s (s+1)μ²_{s+1}/2^{s+1})² λ_min⁴/k "
                    "(Claim 4 itself is unaffected)",
         correction_verified=corrected_ok)
+    outcome.parts = {"D.3.2-4": first, "D.3.2-5": outcome.part(), "D.3.2-6": upper, "D.3.2-r1": conclusion}
+    return outcome
 
 
 @check("claim-4", "Claim 4", "D.3.2", "search")

@@ -37,7 +37,17 @@ from verify.checks.core import check
 from verify.simulate.model import terms
 from verify.simulate.modes import MODES
 from verify.simulate.problem import build_problem
-from verify.verdict import Z_CRIT, Basis, Outcome, Verdict, compare_probability, fit_exponent, residual_text
+from verify.verdict import (
+    Z_CRIT,
+    Basis,
+    FailureKind,
+    Impact,
+    Outcome,
+    Verdict,
+    compare_probability,
+    fit_exponent,
+    residual_text,
+)
 
 
 # =======================================================================================
@@ -169,9 +179,14 @@ def e1_update_display(ctx) -> Outcome:
     d = run.d
     m0 = float(m[0, 0])
     vec_norm = abs(float(h_values(run_instance(d), sign * m0))) * math.sqrt(1 - m0**2)
-    return Outcome(
+    update = Outcome(Verdict.CONSISTENT if first <= 1e-12 else Verdict.INCONCLUSIVE,
+                     f"m_(t+1) = (m_t - eta<L_t, u>)/Pi_t on {m.size} recorded steps: max error "
+                     f"{residual_text(first, 1e-12)} (float64)", basis=Basis.NUMERICAL,
+                     scope="instances: recorded SGD steps")
+    outcome = Outcome(
         Verdict.FAILS,
-        f"the display subtracts the d-vector eta*grad-hat Phi(u_t) (norm {run.eta * vec_norm:.3g} at "
+        failure_kind=FailureKind.AS_PRINTED,
+        evidence=f"the display subtracts the d-vector eta*grad-hat Phi(u_t) (norm {run.eta * vec_norm:.3g} at "
         f"m = {m0:.3g}, d = {d}) from scalars; with eta<grad-hat Phi(u_t), u> = -eta h(m)(1 - m^2) "
         f"it is exact (max error {residual_text(corr, 1e-12)} over {m.size} recorded steps)",
         numbers={"first_equality_max_error": first, "corrected_max_error": corr},
@@ -183,6 +198,8 @@ def e1_update_display(ctx) -> Outcome:
         correction_verified=corr <= 1e-12 and first <= 1e-12, basis=Basis.NONE,
         notes=["Decided by: the type argument (a d-vector in a scalar identity), not by a computation; the "
                "recorded steps (float64, 1e-12) only verify the corrected display."])
+    outcome.parts = {"E.1-2": update, "E.1-3": outcome.part()}
+    return outcome
 
 
 # =======================================================================================
@@ -520,7 +537,11 @@ def lemma_33(ctx) -> Outcome:
         negative += tau_0[i] <= (tau_r[i] if tau_r[i] >= 0 else run.m.shape[1])
     unit = BETA / (2 * math.sqrt(d))
     ok = worst >= 0 and negative == 0
-    return Outcome(Verdict.CONSISTENT if ok else Verdict.INCONCLUSIVE,
+    second = Outcome(Verdict.CONSISTENT if negative == 0 else Verdict.INCONCLUSIVE,
+                     f"m_t >= 0 before weak recovery on all {run.m.shape[0]} replicas" if negative == 0 else
+                     f"{negative} replicas went negative before weak recovery (B does not hold on these runs)",
+                     basis=Basis.STATISTICAL, scope="instances: the shared run's replicas")
+    outcome = Outcome(Verdict.CONSISTENT if ok else Verdict.INCONCLUSIVE,
                    f"m_t - beta/(2 sqrt d) - t eta S_k/2 >= {worst / unit:.2f} x beta/(2 sqrt d) on all "
                    f"{run.m.shape[0]} replicas before weak recovery; m never negative before tau_r"
                    if ok else f"bound violated by {-worst:.3g} at {where} (B does not hold on these runs; "
@@ -529,10 +550,44 @@ def lemma_33(ctx) -> Outcome:
                             "worst_at": where, "negative_before_weak": negative,
                             "median_tau_r": float(np.median(tau_r))},
                    parameters={k: info[k] for k in ("d", "eta", "delta", "V_k", "S_k", "beta", "r")},
-                   notes=["The proof's last display gives m_t >= beta/(2 sqrt d) + eta t S_k/4, half the stated "
-                          "slope: a gap in the proof.  The observed drift h(m)(1 - m^2) ~ 2 S_k near m = 0 "
-                          "exceeds S_k/2 comfortably, which is why the stated bound holds here.",
-                          "The proof also writes eta Sum (S_k/4 - eta ||L_j||) (missing square)."])
+                   notes=["The proof reaches only the slope S_k/4: its own fail, check lemma-33-proof.  The "
+                          "observed drift h(m)(1 - m^2) ~ 2 S_k near m = 0 exceeds S_k/2 comfortably, which is "
+                          "why the stated bound is measured to hold here.",
+                          "The proof's eta Sum (S_k/4 - eta ||L_j||) (missing square) is ledger entry E.3.3-3."])
+    bound = outcome.part()
+    outcome.parts = {"E.3.3-1": bound, "E.3.3-15": bound.part(), "E.3.3-r14": second}
+    return outcome
+
+
+@check("lemma-33-proof", "proof of Lemma 33 (its conclusion)", "E.3.3", "symbolic")
+def lemma_33_proof(ctx) -> Outcome:
+    """Proof of Lemma 33: its last display "m_t ≥ β/(2√d) + ηtS_k/4" (E.3.3-4) is offered as the lemma's "m_t ≥ β/(2√d) + tηS_k/2" (E.3.3-1).
+
+    Reference: SymPy.  The proof's conclusion implies the lemma's bound only if
+    β/(2√d) + ηtS_k/4 ≥ β/(2√d) + tηS_k/2 for all t ≥ 1, η, S_k > 0; the difference is −tηS_k/4
+    exactly, so the inference fails at every t ≥ 1.  The lemma itself is measured on the shared
+    run (lemma-33, consistent): a gap in the proof, not a refutation.
+    """
+    t, eta, s, beta, d = sympy.symbols("t eta S_k beta d", positive=True)
+    derived = beta / (2 * sympy.sqrt(d)) + eta * t * s / 4
+    stated = beta / (2 * sympy.sqrt(d)) + t * eta * claimed_lemma33_slope(s)
+    gap = sympy.simplify(derived - stated)
+    point = {t: 1, eta: sympy.Rational(1, 100), s: sympy.Rational(1, 10), beta: 1, d: 100}
+    if sympy.simplify(gap).is_nonnegative:
+        return Outcome(Verdict.HOLDS, "the proof's conclusion implies the stated slope", basis=Basis.EXACT,
+                       scope="statement")
+    return Outcome(
+        Verdict.FAILS,
+        f"the proof's last display gives slope S_k/4, the lemma states S_k/2: derived - stated = "
+        f"{sympy.sstr(gap)} < 0 for every t >= 1",
+        basis=Basis.EXACT, failure_kind=FailureKind.STEP, impact=Impact.GAP,
+        counterexample={"t": 1, "eta": "1/100", "S_k": "1/10", "beta": 1, "d": 100,
+                        "proof_gives": sympy.sstr(derived.subs(point)), "lemma_states": sympy.sstr(stated.subs(point))},
+        correction=None,
+        notes=["No correction is verified: the lemma with slope S_k/4 follows from the proof as written, "
+               "but Theorem 16's T_weak = ceil(4dV_k/(delta S_k)) was computed from it; a sharper proof of "
+               "S_k/2 is not derived here.",
+               "Affects Theorem 16 through T_weak (see theorem-16-constants)."])
 
 
 def claimed_lemma34_tolerance(eps: float) -> float:

@@ -17,14 +17,47 @@ Carlo), never a second copy of the paper's formula.
 
 from __future__ import annotations
 
+import sympy
+
 from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
+from verify.claims.spec import build_spec
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
 from verify.verdict import FailureKind, Outcome, Verdict
 
 
 def _statement(entry: Entry) -> str:
     return f"{entry.what} ({entry.id})"
+
+
+def _sides(text: str, spec: ClaimSpec):
+    """The claim ``text`` parsed with the entry's quantifiers (as :func:`verify.claims.claim` does)."""
+    return build_spec(text, **spec.keywords()).claim
+
+
+def vacuous_correction(spec: ClaimSpec) -> str | None:
+    """Why the entry's correction is not a correction (None when it is one):
+
+    - it is the printed claim again (both sides equal the printed sides);
+    - it is an identity in independent symbols: with every quantity it names (``mu(p)``, ``h(m)``,
+      ``K(rho)``, ...) replaced by a fresh symbol it still holds for all values, so it says nothing
+      about those quantities (a product reordered, a left side restated)."""
+    assert spec.correction is not None
+    printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec)
+    if (sympy.simplify(printed.lhs - fixed.lhs) == 0 and sympy.simplify(printed.rhs - fixed.rhs) == 0
+            and printed.op == fixed.op):
+        return "it is the printed claim again"
+    if fixed.op != "==":
+        return None
+    calls = {call: sympy.Dummy() for call in (fixed.lhs - fixed.rhs).atoms(sympy.core.function.AppliedUndef)}
+    calls |= {call: sympy.Dummy() for call in (fixed.lhs - fixed.rhs).atoms(sympy.Function)
+              if not call.is_number and call.func.__module__ != "sympy.functions.elementary.exponential"
+              and type(call).__name__[0].islower()}
+    free = sympy.simplify((fixed.lhs - fixed.rhs).xreplace(calls))
+    if free == 0:
+        return ("an identity in independent symbols (it holds whatever values its quantities take), so it "
+                "restates a formula rather than correcting one")
+    return None
 
 
 def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outcome:
@@ -37,8 +70,11 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
             outcome.correction = (f"{spec.correction} ({fixed.verdict}, {fixed.basis}; scope: "
                                   f"{fixed.scope or 'none'})")
             # Only a proof or a statistical agreement verifies a correction; a search that found
-            # nothing (inconclusive) does not.
-            outcome.correction_verified = fixed.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+            # nothing (inconclusive) does not, and neither does a correction without content.
+            empty = vacuous_correction(spec)
+            outcome.correction_verified = fixed.verdict in (Verdict.HOLDS, Verdict.CONSISTENT) and not empty
+            if empty:
+                outcome.correction += f"; not a correction: {empty}"
     return outcome
 
 

@@ -103,12 +103,12 @@ def _supported(record: dict[str, Any], entry: str | None) -> str:
         matches = [key for key in supports() if key.lower() == own.group(2)]
         if matches:
             return supports()[matches[0]]
-    numbered = _NUMBERED.match(record["statement"])
+    numbered = _NUMBERED.search(record["statement"])
     return numbered.group(0) if numbered else record["statement"]
 
 
 _ENTRY_CHECK = re.compile(r"^(display|relation)-(.+)$")
-_NUMBERED = re.compile(r"^(Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|"
+_NUMBERED = re.compile(r"\b(Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|"
                        r"Condition|Example) \d+")
 
 

@@ -180,6 +180,12 @@ class Outcome:
         if "\n" in self.evidence:
             raise ValueError("evidence must be one line")
 
+    def part(self, **changes: Any) -> Outcome:
+        """This outcome's evidence as the part of one ledger entry (no parts of its own), with
+        ``changes``: for the entry that the check's own counterexample is about."""
+        fields = {**vars(self), "parts": {}, "notes": list(self.notes), **changes}
+        return Outcome(**fields)
+
     @property
     def certified(self) -> bool:
         """True when ball arithmetic decided the verdict (a proof on the instances checked)."""
