@@ -28,7 +28,8 @@ FAILURE_WORDS = re.compile(r"a gap in the proof|half the stated|fails below|is w
 def findings(report: dict) -> list[str]:
     out = []
     for record in report["checks"]:
-        items = [(record["id"], record)] + [(f"{record['id']}[{p['entry']}]", p) for p in record.get("parts") or []]
+        parts = record.get("parts") or []
+        items = [(record["id"], record)] + [(f"{record['id']}[{p['entry']}]", p) for p in parts]
         for name, item in items:
             if item.get("verdict") == "holds" and item.get("basis") not in PROOF:
                 out.append(f"{name}: holds on {item.get('basis')} evidence")

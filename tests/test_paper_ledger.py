@@ -85,7 +85,7 @@ def test_named_checks_exist_and_reasons_only_where_computation_cannot_decide():
 
 
 def test_coverage_counts_each_display_and_relation_once():
-    verdicts = {c: ("holds", "exact") for c in load_all()}
+    verdicts = {e.id: ("holds", "exact") for e in ledger.entries()}
     rows = ledger.coverage(verdicts)
     assert sum(r["count"] for r in rows if r["what"] == "displays") == 229
     assert sum(r["count"] for r in rows if r["what"] == "relations") == 198

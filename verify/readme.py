@@ -30,6 +30,7 @@ HOMES = {
     "checks": "docs/checks.md",
     "calibration": "docs/soundness.md",
     "calibration-checks": "docs/soundness.md",
+    "ledger-precision": "docs/soundness.md",
     "derivations": "docs/development.md",
     "figures": "docs/figures.md",
     "regions": "docs/figures.md",

@@ -16,6 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from verify import calibration, perturb
+from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file, write_atomic
 from verify.cli.arguments import positive_int
 
@@ -35,6 +36,11 @@ def add_parser(sub) -> None:
     p.add_argument("--workers", type=positive_int, default=2, metavar="N",
                    help="processes deciding statements in parallel (default 2)")
     p.add_argument("--json", default=None, metavar="FILE", help="write every result and the matrix as JSON")
+    p.add_argument("--ledger", default=None, metavar="REPORT",
+                   help="instead of the statement corpus: the confusion matrix of a verify check "
+                        "report.json's per-entry verdicts and impacts against the ledger's precision corpus "
+                        "(tests/calibration/ledger/); exit 1 when a correct entry fails or a false statement "
+                        "is labelled below gap")
     p.add_argument("--slow", action="store_true", help="include the statements marked slow")
     p.add_argument("--quiet", action="store_true", help="print only the matrix and the summary")
     p.add_argument("--checks", action="store_true",
@@ -43,7 +49,23 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _ledger(report_path: str) -> int:
+    from verify.paper.precision import confusion, load, matrix_markdown
+
+    try:
+        report = json.loads(Path(report_path).read_text(encoding="utf-8"))
+        rows = report["ledger"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise InvalidParameterError(f"--ledger {report_path!r} is not a verify check report.json with a "
+                                    f"ledger array ({type(exc).__name__})") from None
+    summary = confusion(rows, load())
+    print(matrix_markdown(summary))
+    return 1 if summary["false_alarms"] or summary["understated"] else 0
+
+
 def run(args) -> int:
+    if args.ledger:
+        return _ledger(args.ledger)
 
     corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
     json_path = output_file(args.json, "--json") if args.json else None
