@@ -71,7 +71,7 @@ def test_prop_18_proof_fails_and_the_corrected_chain_holds(monkeypatch):
     monkeypatch.setattr(scratch, "claimed_prop_18_chain",
                         lambda k, p, lam_max=1.0: ((k - 1) * 2 ** (p - 1) / k ** (p - 1),
                                                    2 ** (p - 1) / k ** (p - 2)))
-    assert run("proposition-18-proof").verdict is Verdict.HOLDS
+    assert run("proposition-18-proof").verdict is Verdict.CONSISTENT  # float64 on the instances
 
 
 def test_theorem_19_fails_as_derived_and_k3_is_consistent(monkeypatch):

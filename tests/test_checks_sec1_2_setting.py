@@ -14,9 +14,10 @@ load_all()
 
 
 def test_assumptions_1_to_4_hold_or_are_consistent_on_the_float_generators():
-    for n in (2, 3):
-        out = run(f"assumption-{n}")
-        assert out.verdict is Verdict.HOLDS, (n, out.evidence)
+    out = run("assumption-2")
+    assert out.verdict is Verdict.HOLDS, out.evidence
+    out = run("assumption-3")  # uniform sign patterns by a chi-squared test: statistical
+    assert out.verdict is Verdict.CONSISTENT, out.evidence
     for n in (1, 4):  # unit rows / Gram = I within a tolerance of the float64 generators: a proxy
         out = run(f"assumption-{n}")
         assert out.verdict is Verdict.CONSISTENT and out.scope.startswith("proxy: "), (n, out.evidence)
@@ -39,7 +40,7 @@ def test_relu_rescaling_is_exact_and_tanh_is_not():
 
 def test_assumption_5_holds_and_is_not_mild_in_small_d():
     out = run("assumption-5")
-    assert out.verdict is Verdict.HOLDS
+    assert out.verdict is Verdict.CONSISTENT  # sampled fractions
     assert out.numbers["fractions"]["k=4,d=16"]["fraction"] < 0.5
     assert abs(out.numbers["min_threshold"] - (1 - 2 / np.e)) < 1e-3
 

@@ -21,7 +21,9 @@ def test_fast_verdicts(check_id, verdict):
     outcome = run(check_id)
     assert outcome.verdict is verdict, outcome.evidence
     if verdict is Verdict.FAILS:
-        assert outcome.counterexample and outcome.correction and outcome.correction_verified
+        assert outcome.counterexample and outcome.correction
+        # d4-claim-1-proof's corrected range is only searched, and a search verifies nothing
+        assert outcome.correction_verified is (check_id != "d4-claim-1-proof")
 
 
 @pytest.mark.slow
@@ -42,7 +44,7 @@ def test_lemma_6_fails_as_printed_with_a_verified_correction():
 def test_even_odd_corrected_display_holds(monkeypatch):
     original = so.claimed_even_lines
     monkeypatch.setattr(so, "claimed_even_lines", lambda s_start=1: original(s_start=1))
-    assert run("s3.2.1-even-odd").verdict is Verdict.HOLDS
+    assert run("s3.2.1-even-odd").verdict is Verdict.CONSISTENT  # the odd signs are sampled
 
 
 def test_d51_with_factor_two_holds(monkeypatch):
@@ -86,12 +88,12 @@ def test_lemma_6_sum_typo_fails(monkeypatch):
 
 def test_claim_1_with_trivial_bound_holds(monkeypatch):
     monkeypatch.setattr(so, "claimed_claim_1_failure_bound", lambda q: 1.0)
-    assert run("claim-1").verdict is Verdict.HOLDS
+    assert run("claim-1").verdict is Verdict.INCONCLUSIVE  # a search that finds nothing
 
 
 def test_claim_1_proof_with_valid_tail_holds(monkeypatch):
     monkeypatch.setattr(so, "claimed_claim_1_tail", lambda q, m: 1.0)
-    assert run("d4-claim-1-proof").verdict is Verdict.HOLDS
+    assert run("d4-claim-1-proof").verdict is Verdict.CONSISTENT  # the tail comparison is float64
 
 
 def test_claim_1_counterexample_by_hand():

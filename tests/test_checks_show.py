@@ -49,7 +49,7 @@ def test_show_from_a_report_prints_every_field_in_full(report, capsys, monkeypat
     for label in ("verdict", "failure kind", "basis", "scope", "method", "evidence", "counterexample",
                   "correction", "tolerances", "numbers", "notes", "run", "rerun"):
         assert any(line.startswith(f"{label:<16}") for line in out.splitlines()), label
-    assert "verdict fails" in flat and "failure kind statement: the statement as stated is false" in flat
+    assert "verdict fails" in flat and "failure kind step: " in flat and "impact repaired" in flat
     assert "basis exact: " in flat
     assert _flat(record["evidence"]) in flat  # not truncated
     assert _flat(record["correction"]) + " (verified by the check)" in flat

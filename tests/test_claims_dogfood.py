@@ -95,7 +95,7 @@ DOGFOOD = {
         "grad_var(m)/d == O(lam_max**4*k**3*xi**2*Min(k, 4*xi**2)/(k + xi**2))",
         "--family", "orthonormal", "--activation", "relu", "--for", "xi = 1",
         "--for", "k in {2, 4, 8, 16, 32}", "--for", "m in {-0.9, 0, 0.9}", "--growth", "k"]),
-    "assumption-5": ("holds", [
+    "assumption-5": ("consistent", [
         "gamma >= log(k)/sqrt(k)",
         "--family", "separated", "--for", "k in {4, 16, 64}", "--for", "d = Max(256, 16*k)",
         "--prob", ">= 0.9 over W"]),

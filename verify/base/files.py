@@ -148,8 +148,9 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:
-        raise OutputPathError(f"{what} {str(path)!r}: cannot create a file in {str(directory)!r} "
-                              f"({exc.strerror or type(exc).__name__})") from None
+        if exc.errno in _NO_ROOM:
+            raise OutputPathError(f"{what} {str(path)!r}: no room to write it ({exc.strerror})") from None
+        raise  # the caller's own error (e.g. an instance file's InstanceFileError) names the path
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)

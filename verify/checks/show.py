@@ -35,7 +35,9 @@ MAX_INTEGER_DIGITS = 64
 
 #: The record fields shown, by the JSON type each must have (None allowed for every one but id).
 _TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "method", "verdict", "basis", "scope",
-                "failure_kind", "evidence", "correction", "reproduce", "error")
+                "failure_kind", "impact", "evidence", "correction", "reproduce", "error")
+#: The text fields of a per-entry part (report.json's ``parts``) that are shown.
+_PART_FIELDS = ("entry", "verdict", "basis", "failure_kind", "impact", "evidence", "correction")
 _OBJECT_FIELDS = ("counterexample", "numbers", "parameters")
 _VERDICTS = ("holds", "fails", "consistent", "inconclusive", "cited", "crashed")
 
@@ -109,6 +111,11 @@ def _validate(record: Any, where: str) -> None:
         raise ReportError(f"{where}: field 'notes' is not a list of text")
     if record.get("correction_verified") not in (None, True, False):
         raise ReportError(f"{where}: field 'correction_verified' is not true, false or null")
+    parts = record.get("parts")
+    if parts is not None and not (isinstance(parts, list) and all(
+            isinstance(p, dict) and all(p.get(k) is None or isinstance(p[k], str) for k in _PART_FIELDS)
+            for p in parts)):
+        raise ReportError(f"{where}: field 'parts' is not a list of objects with text fields")
     if record.get("verdict") not in _VERDICTS:
         raise ReportError(f"{where}: verdict {_clean(str(record.get('verdict')))[:40]!r} is not one of "
                           f"{', '.join(_VERDICTS)}")
@@ -196,6 +203,8 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
         field("failure kind", "not recorded")
     else:
         field("failure kind", "none (only a fails has one)")
+    if record.get("impact"):
+        field("impact", record["impact"])
     basis = record.get("basis")
     field("basis", f"{basis}: {BASIS_MEANING.get(basis, '')}".rstrip(": ") if basis else "none recorded")
     if record.get("scope"):
@@ -222,6 +231,11 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
         field("correction", record["correction"] + verified)
     else:
         field("correction", "none")
+    entries = [f"{p.get('entry')}: {p.get('verdict')} ({p.get('basis')}"
+               + (f"; {p['failure_kind']}, impact {p.get('impact')}" if p.get("failure_kind") else "")
+               + f"): {p.get('evidence')}" for p in record.get("parts") or []]
+    if entries:
+        field_lines("ledger entries", [_clean(e) for e in entries], hang=2)
     field_lines("tolerances", tolerance_lines or ["none found in the check's code or its numbers"])
     for part in ("numbers", "parameters"):
         if record.get(part):

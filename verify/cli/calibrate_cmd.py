@@ -19,6 +19,7 @@ from verify import calibration, perturb
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file, write_atomic
 from verify.cli.arguments import positive_int
+from verify.paper.precision import confusion, load, matrix_markdown
 
 
 def add_parser(sub) -> None:
@@ -50,8 +51,6 @@ def add_parser(sub) -> None:
 
 
 def _ledger(report_path: str) -> int:
-    from verify.paper.precision import confusion, load, matrix_markdown
-
     try:
         report = json.loads(Path(report_path).read_text(encoding="utf-8"))
         rows = report["ledger"]
