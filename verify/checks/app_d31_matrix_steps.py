@@ -523,6 +523,44 @@ def corollary_27_frobenius_lower(ctx) -> Outcome:
         fails_note="Q = q^2 I with q^2 < 1 has ||Q||_F^2 = k q^4 < k q^2")
 
 
+def claimed_c27_diagonal_index_sum(s, p):
+    """D.3.1-r18 as printed: Σ_i s_i(v_i)_i² (the eigenpair index i also indexes the coordinate)."""
+    return sum((s[i] * p[i][i] for i in range(len(s))), 0 * s[0])
+
+
+@check("corollary-27-diagonal-index", "App. D.3.1 (proof of Corollary 27, Σ_i s_i(v_i)_i² ≤ q_max²)", "D.3.1",
+       "exact", fails_as=FailureKind.AS_PRINTED)
+def corollary_27_diagonal_index(ctx) -> Outcome:
+    """D.3.1-r18 (proof of Corollary 27): "Note Σ_i s_i(v_i)_i² ≤ q_max²" (the right side is printed outside the dollars).
+
+    Reference, exact: Q = diag(1, 2, 3) (PSD, q_min² = 1 ≤ Q_ii ≤ q_max² = 3) has the simple
+    eigenpairs s_i = i, v_i = e_i, so the printed sum is Σ_i s_i(v_i)_i² = 1 + 2 + 3 = 6 > 3: the
+    coordinate index of (v_i)_i should be j, as in Claim 3's proof.  The intended
+    Σ_i s_i(v_i)_j² = Q_jj ≤ q_max² is Q = V diag(s) Vᵀ read on the diagonal, checked exactly on the
+    same matrix for every j.
+    """
+    diagonal = (Fraction(1), Fraction(2), Fraction(3))
+    s = diagonal
+    p = tuple(tuple(Fraction(int(i == j)) for j in range(3)) for i in range(3))  # (v_i)_j² for v_i = e_i
+    q_max2 = max(diagonal)
+    printed = claimed_c27_diagonal_index_sum(s, p)
+    intended = [sum(s[i] * p[i][j] for i in range(3)) for j in range(3)]
+    intended_ok = all(intended[j] == diagonal[j] <= q_max2 for j in range(3))
+    if printed <= q_max2:
+        return Outcome(Verdict.INCONCLUSIVE, f"the printed sum is {printed} <= q_max^2 = {q_max2} on Q = diag(1, 2, 3); "
+                       "one matrix decides nothing for the general statement")
+    return Outcome(
+        Verdict.FAILS,
+        f"as printed the sum pairs each eigenpair with its own coordinate: Q = diag(1, 2, 3) (v_i = e_i) gives "
+        f"sum_i s_i (v_i)_i^2 = {printed} > q_max^2 = {q_max2}",
+        basis=Basis.EXACT,
+        counterexample={"Q": "diag(1, 2, 3)", "eigenpairs": "s_i = i, v_i = e_i", "printed_sum": str(printed),
+                        "q_max^2": str(q_max2)},
+        correction="Σ_i s_i (v_i)_j² = Q_jj ≤ q_max² for every j (the index of Claim 3's proof)",
+        correction_verified=intended_ok,
+        notes=["An index slip: the proof's next step uses Q_jj = Σ_i s_i (v_i)_j², and Corollary 27 is unaffected."])
+
+
 @check("corollary-27-row-chain", "App. D.3.1 (proof of Corollary 27, N_jj chain)", "D.3.1", "high-precision + search")
 def corollary_27_row_chain(ctx) -> Outcome:
     """D.3.1-8 (proof of Corollary 27): "N_jj ≤ k^{−1/2}ζ + q_max²k^{1/2} ≤ k^{−1/2}‖Q‖_F² + q_max²/q_min²‖Q‖_F² k^{−1/2}".
