@@ -47,8 +47,9 @@ def vacuous_correction(spec: ClaimSpec) -> str | None:
     assert spec.correction is not None
     printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec)
     # structural equality: SymPy's simplify of a difference of series can take minutes
-    if (sympy.expand(printed.lhs) == sympy.expand(fixed.lhs) and sympy.expand(printed.rhs) == sympy.expand(fixed.rhs)
-            and printed.op == fixed.op):
+    same_sides = (sympy.expand(printed.lhs) == sympy.expand(fixed.lhs)
+                  and sympy.expand(printed.rhs) == sympy.expand(fixed.rhs))
+    if same_sides and printed.op == fixed.op:
         return "it is the printed claim again"
     if fixed.op != "==":
         return None
