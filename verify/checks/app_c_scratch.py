@@ -264,9 +264,16 @@ def claim_2_example(ctx) -> Outcome:
     first = next(iter(off.items()))
     norms = [math.sqrt(gram[i][i]) for i in range(k)]
     cosine = float(first[1]) / (norms[first[0][0] - 1] * norms[first[0][1] - 1])
+    # The ledger entry C.3-1 is the printed matrix; the misprint is the text's c_i, not the matrix.
+    matrix = Outcome(Verdict.HOLDS if corrected_ok and unit_rows else Verdict.FAILS,
+                     "the printed W has unit rows and <w_i, w_j> = -c_i c_j for c_i = (-1)^i/2: the Gram of "
+                     "w_i + c_i u is (5/4) I exactly (the text's c_i = (-1/2)^i is the misprint)",
+                     basis=Basis.EXACT, scope="statement",
+                     counterexample=None if corrected_ok and unit_rows else {"corrected_gram": numbers["corrected_gram"]})
     return Outcome(
         Verdict.FAILS,
-        f"with c_i = (-1/2)^i = ({', '.join(str(x) for x in c)}) (not in {{±1/2}}^4) the rows w_i + c_i u are not "
+        failure_kind=FailureKind.AS_PRINTED, parts={"C.3-1": matrix},
+        evidence=f"with c_i = (-1/2)^i = ({', '.join(str(x) for x in c)}) (not in {{±1/2}}^4) the rows w_i + c_i u are not "
         f"orthogonal: <r_{first[0][0]}, r_{first[0][1]}> = <w,w> + c c = {first[1]} (cosine {cosine:.4f}); "
         "with c_i = (-1)^i/2 the Gram is (5/4) I exactly",
         numbers=numbers,

@@ -25,7 +25,7 @@ from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
-from verify.verdict import FailureKind, Outcome, Verdict
+from verify.verdict import FailureKind, Impact, Outcome, Verdict
 
 
 def _statement(entry: Entry) -> str:
@@ -85,6 +85,9 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
     if outcome.verdict is Verdict.FAILS:
         outcome.failure_kind = FailureKind(spec.fails_as)
+        if spec.boundary:
+            outcome.impact = Impact.BOUNDARY
+            outcome.notes.append(f"Boundary: {spec.boundary}")
         if spec.correction:
             fixed = claim(spec.correction, **spec.keywords(), seed=seed, full=full)
             outcome.correction = (f"{spec.correction} ({fixed.verdict}, {fixed.basis}; scope: "

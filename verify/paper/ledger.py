@@ -14,8 +14,9 @@ paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's 
   (the options of :func:`verify.claims.claim`); optionally a ``correction`` (a claim with the same
   quantifiers that the suite verifies where the printed one fails), ``loose`` (why an inequality
   that holds has more slack than moving one constant removes: checked by the perturbation test,
-  which then asks that it hold with its small side scaled by 10) and ``fails_as`` (what a fail
-  means: ``step``, the default for a display, ``statement`` or ``as-printed``).  Each such entry is
+  which then asks that it hold with its small side scaled by 10), ``fails_as`` (what a fail
+  means: ``step``, the default for a display, ``statement`` or ``as-printed``) and ``boundary``
+  (why a fail is only at a degenerate or excluded point: its impact is then ``boundary``).  Each such entry is
   a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
@@ -59,7 +60,7 @@ DECIDED = ("holds", "fails", "consistent")
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
 FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
-                    "loose", *CLAIM_OPTIONS})
+                    "loose", "boundary", *CLAIM_OPTIONS})
 
 
 class LedgerError(VerifyInputError):
@@ -78,6 +79,9 @@ class ClaimSpec:
     #: why the printed inequality has more slack than any one moved constant can take away (a
     #: claim that says so is excused from the perturbation test, which checks the slack instead)
     loose: str | None = None
+    #: why a fail of this claim is only at a degenerate or excluded point (its impact is then
+    #: ``boundary``, not computed from the correction)
+    boundary: str | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -118,7 +122,8 @@ def claim_check_id(entry_id: str, what: str = "display") -> str:
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "claim" not in item:
-        stray = [key for key in (*CLAIM_OPTIONS, "correction", "fails_as", "loose") if key in item]
+        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary")
+        stray = [key for key in extras if key in item]
         if stray:
             raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
         return None
@@ -128,7 +133,8 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if fails_as not in ("step", "statement", "as-printed"):
         raise LedgerError(f"ledger entry {where}: fails_as {fails_as!r} is not step, statement or as-printed")
     options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
-    return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"))
+    return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"),
+                     item.get("boundary"))
 
 
 def _read(names: tuple[str, ...], table: str) -> list[dict]:
