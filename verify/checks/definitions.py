@@ -61,13 +61,21 @@ def compare(obj: DefinedObject, ctx: Context) -> Outcome:
     for a, b, outcome in judged:
         if outcome.verdict is Verdict.FAILS:
             right = [e for e in (a.entry, b.entry) if against_suite[e].verdict is Verdict.HOLDS]
+            wrong_side = [d for d in (a, b) if against_suite[d.entry].verdict is Verdict.FAILS]
+            good = next((d for d in (a, b) if d.entry in right), None)
+            # the correction is the other printed definition, where the suite proves it equal to
+            # its own value and the wrong one differs from it: real content, never a restatement
+            fix = (dict(correction=f"read {wrong_side[0].entry} as {good.entry}: {good.printed}",
+                        correction_verified=True) if good is not None and wrong_side else
+                   dict(notes=["No correction: neither printed definition is proved equal to the suite's "
+                               f"{obj.reference}, so the suite cannot say which one the text intends."]))
             return Outcome(
                 Verdict.FAILS,
                 f"the definitions of {obj.name} in {a.entry} and {b.entry} disagree: {outcome.evidence}; "
                 + (f"the suite agrees with {' and '.join(right)}" if right
                    else "neither is proved equal to the suite's value") + f" ({suite})",
                 numbers=numbers, counterexample=outcome.counterexample, basis=outcome.basis,
-                failure_kind=FailureKind(obj.fails_as))
+                failure_kind=FailureKind(obj.fails_as), **fix)
     wrong = [e for e, o in against_suite.items() if o.verdict is Verdict.FAILS]
     if wrong:
         # every printed pair agrees, yet a definition disagrees with the suite's value (the paper
@@ -78,7 +86,9 @@ def compare(obj: DefinedObject, ctx: Context) -> Outcome:
             f"no pair of definitions of {obj.name} disagrees, but {', '.join(wrong)} disagree(s) with the "
             f"suite's {obj.reference}: {outcome.evidence} ({suite})",
             numbers=numbers, counterexample=outcome.counterexample, basis=outcome.basis,
-            failure_kind=FailureKind(obj.fails_as))
+            failure_kind=FailureKind(obj.fails_as),
+            notes=["No correction: every printed definition is the same formula, and the suite's own value "
+                   f"({obj.reference}) is a reference, not the text's intended formula."])
     agreed = (Verdict.HOLDS, Verdict.CONSISTENT)
     undecided = [f"{a.entry} vs {b.entry}" for a, b, o in judged if o.verdict not in agreed]
     if undecided:
