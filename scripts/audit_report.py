@@ -50,7 +50,13 @@ def findings(report: dict) -> list[str]:
 
 def main() -> int:
     path = Path(sys.argv[1] if len(sys.argv) > 1 else "report.json")
-    problems = findings(json.loads(path.read_text(encoding="utf-8")))
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+        problems = findings(report)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, AttributeError) as exc:
+        sys.stderr.write(f"audit_report: {str(path)!r} is not a readable verify check report.json "
+                         f"({type(exc).__name__})\n")
+        return 2
     for line in problems:
         print(line)
     print(f"audit of {path}: {len(problems)} finding(s)")
