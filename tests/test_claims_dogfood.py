@@ -48,7 +48,9 @@ DOGFOOD = {
     "proposition-4": ("holds", [
         "h(m) == 2*Sum((xi**2/k)**(l+1)*Sum(binomial(l+s, l)*(l+s+1)*mu(l+s+1)**2*(1/(1+xi**2/k))**(l+s+1)"
         "*T(l, s), s, 0, 2)*m**l, l, 0, 2)",
-        "--family", "separated", "--activation", "he3", "--for", "k in 1..4", "--for", "xi in [0.5, 2]",
+        # k up to 3: with k = 4 the symbolic step used 4.9 to 5.7 of its 6 CPU s on an idle machine, and
+        # ran out under load (a fresh-clone CI run went inconclusive at the 15th of 16 configurations)
+        "--family", "separated", "--activation", "he3", "--for", "k in 1..3", "--for", "xi in [0.5, 2]",
         "--for", "m in [-1, 1]"]),
     "d1-h-display": ("fails", [
         "h(m) == 2*xi**2*Sum(p*mu(p)**2*(1/(1+xi**2))**p*Sum(binomial(p-1, l)*xi**(2*l)*m**l"
