@@ -17,7 +17,7 @@ from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.paper.ledger import coverage_table
 from verify.paper.provenance import PAPER, arxiv_label
-from verify.paper.structure import affected, supports
+from verify.paper.structure import affected, first_numbered, supports
 from verify.verdict import FailureKind, Impact
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
@@ -45,11 +45,10 @@ def _record(r: Result) -> dict[str, Any]:
 
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
-    ledger = ledger_rows(results)
+    records = [_record(r) for r in results]
     return {"paper": PAPER, "seed": seed, "full": full, "counts": counts(results),
             "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
-            "impacts": impact_counts(errata_rows([_record(r) for r in results])),
-            "checks": [_record(r) for r in results], "ledger": ledger}
+            "impacts": impact_counts(errata_rows(records)), "checks": records, "ledger": ledger_rows(results)}
 
 
 def provenance_lines() -> list[str]:
@@ -103,13 +102,10 @@ def _supported(record: dict[str, Any], entry: str | None) -> str:
         matches = [key for key in supports() if key.lower() == own.group(2)]
         if matches:
             return supports()[matches[0]]
-    numbered = _NUMBERED.search(record["statement"])
-    return numbered.group(0) if numbered else record["statement"]
+    return first_numbered(record["statement"]) or record["statement"]
 
 
 _ENTRY_CHECK = re.compile(r"^(display|relation)-(.+)$")
-_NUMBERED = re.compile(r"\b(Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|"
-                       r"Condition|Example) \d+")
 
 
 def errata_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -47,6 +47,12 @@ def canonical(label: str) -> str:
     return label
 
 
+def first_numbered(text: str) -> str | None:
+    """The first numbered statement ``text`` names ("proof of Lemma 33 (…)" -> "Lemma 33"), or None."""
+    match = _NAMED.search(text)
+    return f"{match.group(1)} {match.group(2)}" if match else None
+
+
 def _line_offsets(text: str) -> list[int]:
     out, at = [], 0
     for line in text.split("\n"):
