@@ -123,7 +123,8 @@ CASES = [
     (["hermite", "expr:exp(-x**2)*exp(exp(exp(exp(10))))"], "beyond 1e300 in magnitude"),
     (["hermite", "expr:hermite_prob(100, hermite_prob(100, x))"], "SymPy nodes"),
     (["hermite", "expr:x*log(-1)"], "is not real"),
-    (["hermite", "expr:sin(exp(exp(x)))", "--time-limit", "2"], "time limit of 2 s"),
+    # the CPU-time limit, or under heavy load the wall-clock safety cap (both say "did not finish within")
+    (["hermite", "expr:sin(exp(exp(x)))", "--time-limit", "2"], "did not finish within the"),
     (["hermite", "expr:x", "--time-limit", "nan"], "--time-limit"),
     (["hermite", "expr:x", "--memory-limit", "1"], "--memory-limit"),
     (["hermite", "expr:exp(400)*x"], "E[sigma(g)^2]"),

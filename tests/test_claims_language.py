@@ -80,7 +80,6 @@ BAD_INPUTS = {
                               "depends on the real variable m"),
     "g-declared-with-eg": (["Eg(sigma(g)) >= 0", "--for", "g in [0, 1]"], "'g' is the Gaussian variable"),
     "eg-of-a-jump": (["Eg(dsigma(g)) >= 0", "--activation", "expr:sign(x)"], "Dirac delta"),
-    "eg-diverges": (["Eg(exp(g**2)) >= 0"], "diverges"),
     "acos-outside-its-domain": (["acos(x) >= 0", "--for", "x in [0, 2]"], "not a finite real number"),
     "sum-too-long": (["Sum(s, s, 0, 10**6) >= 0"], "more than the limit of 1000"),
     "order-not-a-side": (["h(0) + O(k) >= 0", *FAMILY], "must be one whole side"),

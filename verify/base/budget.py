@@ -1,12 +1,19 @@
-"""A wall-clock and memory budget for untrusted symbolic work.
+"""A CPU-time and memory budget for untrusted symbolic work.
 
 Static limits (:mod:`verify.base.expressions`: text length, tree size, degree, towers, digits,
 magnitudes) refuse most inputs that would make SymPy or mpmath run for hours, before either
 sees them.  What they cannot foresee (a ``limit``, ``solveset``, ``simplify`` or quadrature
 that stalls on a small but unlucky expression) runs under :func:`guarded`: in a forked worker
-process with an address-space limit (``RLIMIT_AS``) and a wall-clock limit.  When either
-trips, the worker is killed and the caller gets a :class:`BudgetExceededError` naming the
-expression and the limit; the command line prints that line and exits 2.
+process with an address-space limit (``RLIMIT_AS``) and a **CPU-time** limit (a profiling
+timer, ``ITIMER_PROF``, backed by ``RLIMIT_CPU``).  When either trips, the worker is killed
+and the caller gets a :class:`BudgetExceededError` naming the expression and the limit; the
+command line prints that line and exits 2.
+
+CPU time, not wall-clock time, because some callers turn a tripped budget into a verdict
+("no closed form within the budget": the next step decides): on a machine busy with other work
+the wall clock runs faster than the work, and a verdict must not depend on the machine's load.
+The wall clock stays only as a safety cap (:data:`WALL_FACTOR` times the CPU limit plus
+:data:`WALL_SLACK`) for a worker that blocks without using CPU; hitting it says so.
 
 ``--force`` lifts the static limits, never this guard; ``--time-limit`` and
 ``--memory-limit`` (Python: :func:`limits`) raise it.
@@ -35,6 +42,8 @@ T = TypeVar("T")
 #: under a second here; 8 s keeps a hostile one, start-up included, inside the 10 s the fuzz
 #: suite allows any input (and the 20 s any bad input may cost).
 TIME_LIMIT = 8.0
+#: The wall-clock safety cap of a guarded call: WALL_FACTOR × its CPU seconds + WALL_SLACK.
+WALL_FACTOR, WALL_SLACK = 4.0, 10.0
 #: Extra address space (bytes) a guarded worker may map beyond what the parent already has.
 MEMORY_LIMIT = 1 << 30
 #: Largest limits the flags accept: an hour and 64 GiB.
@@ -42,7 +51,7 @@ MAX_TIME_LIMIT, MAX_MEMORY_LIMIT = 3600.0, 64 << 30
 
 
 class BudgetExceededError(VerifyInputError):
-    """Untrusted symbolic work ran past its wall-clock or memory budget (``--time-limit``)."""
+    """Untrusted symbolic work ran past its CPU-time or memory budget (``--time-limit``)."""
 
 
 _LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(
@@ -53,7 +62,7 @@ _IN_WORKER = False
 
 @contextlib.contextmanager
 def limits(seconds: float | None = None, memory: int | None = None) -> Iterator[None]:
-    """Within this block, guarded work may take ``seconds`` and ``memory`` extra bytes."""
+    """Within this block, guarded work may take ``seconds`` CPU seconds and ``memory`` extra bytes."""
     old_seconds, old_memory = _LIMITS.get()
     token = _LIMITS.set((old_seconds if seconds is None else float(seconds),
                          old_memory if memory is None else int(memory)))
@@ -109,7 +118,7 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
         return function(*args)
     if pid == 0:  # the worker
         os.close(read_end)
-        _worker(write_end, memory, function, args)
+        _worker(write_end, seconds, memory, function, args)
     os.close(write_end)
     kind, value = _collect(what, pid, read_end, seconds, memory)
     if kind == "unpicklable":
@@ -126,7 +135,24 @@ def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
     return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
 
 
-def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
+def _limit_cpu(seconds: float) -> None:
+    """The worker dies of SIGPROF after ``seconds`` of its own CPU time (user + system).
+
+    A fork starts with its CPU clock at 0, so the timer measures only the guarded work.
+    RLIMIT_CPU (whole seconds, one more) backs it up should the work block SIGPROF."""
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        import resource  # lazy: POSIX only
+
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        hard = int(used.ru_utime + used.ru_stime + seconds) + 2
+        resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _worker(fd: int, seconds: float, memory: int, function: Callable, args: tuple) -> None:
     global _IN_WORKER
     _IN_WORKER = True
     status = 0
@@ -139,6 +165,7 @@ def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ImportError, ValueError, OSError):
             pass
+        _limit_cpu(seconds)
         try:
             message = ("ok", function(*args))
         except MemoryError:
@@ -162,7 +189,7 @@ def _worker(fd: int, memory: int, function: Callable, args: tuple) -> None:
 
 
 def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + WALL_FACTOR * seconds + WALL_SLACK
     chunks = []
     timed_out = False
     try:
@@ -186,8 +213,13 @@ def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
         _, status = os.waitpid(pid, 0)
     if timed_out:
         raise BudgetExceededError(
-            f"{_clip(what)}: the symbolic work did not finish within the time limit of {seconds:g} s "
-            "(raise it with --time-limit SECONDS)")
+            f"{_clip(what)}: the symbolic work did not finish within the wall-clock safety cap of "
+            f"{WALL_FACTOR * seconds + WALL_SLACK:g} s (its CPU-time limit is {seconds:g} s; the machine "
+            "may be overloaded, or the work blocked)")
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU):
+        raise BudgetExceededError(
+            f"{_clip(what)}: the symbolic work did not finish within the time limit of {seconds:g} "
+            "CPU s (raise it with --time-limit SECONDS)")
     try:
         kind, value = pickle.loads(b"".join(chunks))
     except Exception:

@@ -23,6 +23,7 @@ from verify.claims.decide import Judged
 from verify.claims.decision import Decision
 from verify.claims.quantifiers import MAX_ENUMERATED
 from verify.claims.spec import ClaimSpec
+from verify.claims.steps import strength
 from verify.verdict import Basis, Outcome, Verdict, weakest_basis
 
 _NEGATION = {"==": "!=", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
@@ -108,8 +109,8 @@ def universal_scope(spec: ClaimSpec, configurations: list[Setting]) -> str:
 
 
 def _main_step(steps: Counter) -> str:
-    order = ["statistical", "search", "certified", "symbolic"]  # weakest first
-    return next(step for step in order if steps.get(step))
+    """The weakest step that decided a configuration (the order of verify.claims.steps.STEPS)."""
+    return max(steps, key=strength)
 
 
 def _describe_steps(steps: Counter) -> str:
@@ -127,12 +128,11 @@ def _universal_fail(spec, setting, decision, sides, steps) -> Outcome:
     where = ", ".join(
         f"{k}={v}" for k, v in counterexample.items() if k not in ("lhs", "rhs", "ratio", "rerun")
     )
-    values = (
-        f"lhs = {_digits(left, right)} {_NEGATION[spec.claim.op]} rhs = {_digits(right, left)}"
-        if left is not None
-        else decision.detail
-    )
-    evidence = f"fails at {where}: {values} ({decision.step} step: {decision.detail})"
+    if left is not None:
+        values = f"lhs = {_digits(left, right)} {_NEGATION[spec.claim.op]} rhs = {_digits(right, left)}"
+        evidence = f"fails at {where}: {values} ({decision.step} step: {decision.detail})"
+    else:
+        evidence = f"fails at {where}: {decision.detail} ({decision.step} step)"
     return Outcome(
         Verdict.FAILS,
         evidence,

@@ -29,9 +29,9 @@ import sympy
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
+from verify.claims.relation import Relation
 from verify.claims.sampling import GridEvaluator, models
-from verify.claims.universal import certified_check, symbolic_step
-from verify.model.activations import get_activation
+from verify.claims.universal import symbolic_step
 from verify.verdict import Basis, clopper_pearson
 
 #: A draw's relation counts as clearly violated or clearly satisfied beyond this relative gap,
@@ -159,17 +159,11 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
 def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
     """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
     symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
-
-
-    act = None
-    if setting.activation:
-
-        act = get_activation(setting.activation)
-    pattern = replace(setting, model=model)
-    exact = symbolic_step(pattern, act, lhs, rhs, op, False).status  # exact zeros: ties of signs
+    rel = Relation(replace(setting, model=model), lhs, rhs, op)
+    exact = symbolic_step(rel).status  # exact zeros: ties of signs
     if exact in ("holds", "fails"):
         return exact
-    return certified_check(pattern, act, lhs, rhs, op, {})
+    return rel.certified_check({})
 
 
 def _interval_verdict(op: str, low, high, q) -> str:

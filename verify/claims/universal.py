@@ -1,6 +1,7 @@
-r"""Universal claims: the relation at every point of the box, for one configuration.
+r"""Universal claims: the steps that decide the relation at every point of the box.
 
-The steps, in order; the first that decides reports itself (``Decision.step``):
+Each step is one function ``Relation -> Decision``; their order, budgets and which claims
+they apply to are one list, :data:`verify.claims.steps.STEPS`.  The steps of this module:
 
 1. **symbolic** — every quantity replaced by its closed form on the exact instance
    (:class:`~verify.claims.quantities.ExactQuantities`); lhs − rhs is then simplified
@@ -36,30 +37,28 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from sympy.core.function import AppliedUndef
 
 from verify.base.budget import cpu_seconds, guarded
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import dyadic, interval, working_precision
-from verify.certified.compile import constant as number_ball
 from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
     ClaimEvaluationError,
     compile_ball,
-    exact,
     float_function,
     quantity_calls,
     scalars_of,
 )
-from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
+from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
-from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.claims.quantities import BALL_DPS, BallQuantities, FloatQuantities, Unavailable
+from verify.claims.relation import Relation, decide_ball, point_balls
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
 from verify.claims.touching import exact_zero_in_stall, prove_touching
-from verify.model.activations import get_activation
-from verify.model.arithmetic import EXACT
 from verify.verdict import Basis, maximise
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
@@ -81,10 +80,6 @@ OUTER_DEPTH = 5
 MAX_SYMBOLIC_OPS = 5000
 #: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
 MAX_SIMPLIFY_OPS = 150
-#: CPU seconds the symbolic and certified steps may spend on one claim (quick / --full); beyond,
-#: the remaining configurations go straight to the search.  CPU, not wall-clock, seconds
-#: (:func:`verify.base.budget.cpu_seconds`), so that a busy machine does not change a verdict.
-BUDGET_SECONDS = {"symbolic": (6.0, 120.0), "certified": (5.0, 300.0)}
 #: Ball evaluations one configuration's two-variable proof may spend in all (quick / --full; a
 #: second variable split to OUTER_DEPTH costs about 26 000 on the corpus's tight claims).  A
 #: count, not seconds, so that the verdict and its reason do not depend on the machine's load.
@@ -94,62 +89,7 @@ TWO_VARIABLE_EVALUATIONS = (30000, 300000)
 PROOF_SECONDS = (30.0, 300.0)
 
 
-class Budget:
-    """CPU seconds spent per step on one claim, against BUDGET_SECONDS."""
-
-    def __init__(self, full: bool):
-        self.full, self.spent = full, {name: 0.0 for name in BUDGET_SECONDS}
-
-    def allows(self, step: str) -> bool:
-        return self.spent[step] < BUDGET_SECONDS[step][self.full]
-
-    def charge(self, step: str, start: float) -> None:
-        """Add the CPU seconds since ``start`` (a :func:`cpu_seconds` reading)."""
-        self.spent[step] += cpu_seconds() - start
-
-
-def decide(setting, lhs, rhs, op: str, budget: Budget, rng, full: bool, seed: int) -> Decision:
-    """Run the steps on one configuration until one decides (module docstring)."""
-
-    act = get_activation(setting.activation) if setting.activation else None
-    monte_carlo = any(type(f).__name__ == "grad_var" for f in quantity_calls(lhs - rhs))
-    undecided = []
-    for step, run in (("symbolic", symbolic_step), ("certified", _certified)):
-        if monte_carlo:
-            continue
-        if not budget.allows(step):
-            undecided.append(f"{step}: skipped, the claim's {step} CPU-time budget "
-                             f"({BUDGET_SECONDS[step][full]:g} CPU s) is spent")
-            continue
-        start = cpu_seconds()
-        result = run(setting, act, lhs, rhs, op, full)
-        budget.charge(step, start)
-        if result.status != "undecided":
-            return result
-        undecided.append(f"{step}: {result.detail}")
-    if monte_carlo:
-        return _statistical(setting, act, lhs, rhs, op, full, seed)
-    result = _search(setting, act, lhs, rhs, op, rng, full)
-    result.numbers["undecided"] = undecided
-    if result.status == "inconclusive" and undecided:
-        result.detail += "; " + "; ".join(undecided)  # why no step could prove it (the stalled region)
-    return result
-
-
 # --- 1. symbolic -------------------------------------------------------------------------------
-def exact_sides(setting, act, lhs, rhs, notes: list | None = None):
-    backend = ExactQuantities(setting.model, act)
-    sides = []
-    for side in (lhs, rhs):
-        # Scalars first: a quantity may take one as its argument (mu(lstar)).
-        value = exact(side.xreplace(scalars_of(side, backend, DERIVED_SCALARS)), backend)
-        value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
-        sides.append(exact_number(value))
-    if notes is not None:
-        notes += backend.notes
-    return sides
-
-
 def with_notes(decision: Decision, notes: list) -> Decision:
     """``decision`` with the notes on how its values were obtained (a Hermite sum's tail bound)."""
     if notes and decision.status in ("holds", "fails"):
@@ -193,20 +133,21 @@ def _claim_text(lhs, op, rhs) -> str:
         return "an expression with a number too long to print"
 
 
-def symbolic_step(setting, act, lhs, rhs, op, full) -> Decision:
-    if op != "==" and len(setting.box) > 1:
+def symbolic_step(rel: Relation) -> Decision:
+    """lhs − rhs in closed form: an identity, exact roots of a rational function, a rational value."""
+    if rel.op != "==" and len(rel.box) > 1:
         # only an identity could be decided in several variables, and an inequality is not claimed for one
         return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
     notes: list = []
     try:
-        left, right = exact_sides(setting, act, lhs, rhs, notes)
+        left, right = rel.exact_sides(notes)
     except (Unavailable, InexactNumberError) as exc:
         return Decision("undecided", None, "symbolic", detail=str(exc))
-    return with_notes(_symbolic_decision(setting, lhs, rhs, op, left - right), notes)
+    return with_notes(symbolic_decision(rel.box, rel.lhs, rel.rhs, rel.op, left - right), notes)
 
 
-def _symbolic_decision(setting, lhs, rhs, op, difference) -> Decision:
-    box = setting.box
+def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
+    """The symbolic step's decision from an exact ``difference`` = lhs − rhs over ``box``."""
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
@@ -260,36 +201,37 @@ def _rational_points(box: dict) -> list[dict]:
 
 
 # --- 2. certified ------------------------------------------------------------------------------
-def _certified(setting, act, lhs, rhs, op, full) -> Decision:
-
+def certified_step(rel: Relation) -> Decision:
+    """Balls at points (refutes an equality, decides a closed relation), the branch-and-bound prover
+    over one or two real variables, then a non-strict inequality through its touching points."""
     with working_precision(BALL_DPS):
         try:
-            gap = _gap_function(setting, act, lhs, rhs, op)
-            decision = with_notes(_prove(setting, op, gap, full), gap.notes)
+            gap = rel.gap()
+            decision = with_notes(_prove(rel.box, rel.op, gap, rel.full), gap.notes)
         except Unavailable as exc:
             return Decision("undecided", None, "certified", detail=str(exc))
-        if decision.status == "undecided" and op != "==" and len(setting.box) == 1:
-            return _through_touching_points(setting, act, lhs, rhs, op) or decision
+        if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 1:
+            return _through_touching_points(rel) or decision
         return decision
 
 
-def _through_touching_points(setting, act, lhs, rhs, op) -> Decision | None:
+def _through_touching_points(rel: Relation) -> Decision | None:
     """A non-strict inequality attained at a point, proved by :mod:`verify.claims.touching` from
     the exact sides (None when they have no closed form in the box variable)."""
 
-    ((variable, (low, high)),) = setting.box.items()
+    ((variable, (low, high)),) = rel.box.items()
     if not (low.is_Rational and high.is_Rational):
         return None
     try:
-        left, right = exact_sides(setting, act, lhs, rhs)
+        left, right = rel.exact_sides()
     except (Unavailable, InexactNumberError):
         return None
-    difference = (left - right) if op in (">=", ">") else (right - left)
-    if difference.free_symbols - {variable} or difference.atoms(sympy.Float):
-        return None
+    difference = (left - right) if rel.op in (">=", ">") else (right - left)
+    if difference.free_symbols - {variable} or difference.atoms(sympy.Float, AppliedUndef):
+        return None  # an opaque kernel or expectation is not a function the touching rules can read
     if not _arcsines_defined(difference, variable, low, high):
         return None  # SymPy would continue asin/acos beyond [-1, 1] into complex values
-    if op in ("<", ">"):
+    if rel.op in ("<", ">"):
         # A strict relation fails where the sides are exactly equal: at an end, or the simplest
         # rational of the interval where the prover stalled (where balls can never decide it).
 
@@ -328,57 +270,10 @@ def _arcsines_defined(difference, variable, low, high) -> bool:
     return True
 
 
-def _gap_function(setting, act, lhs, rhs, op):
-    """env -> ball of ±(lhs − rhs), signed so that the claim says 'the gap is >= 0' (== : unsigned)."""
-    backend = BallQuantities(setting.model, act)
-    backend.box = dict(setting.box)
-    scalars = scalars_of(lhs - rhs, backend, DERIVED_SCALARS)
-    sign = -1 if op in ("<=", "<") else 1
-    left, right = compile_ball(lhs, backend), compile_ball(rhs, backend)
-
-    def gap(env: dict):
-        env = scalars | env
-        return sign * (left(env) - right(env))
-
-    gap.notes = backend.notes  # the tail bounds used, for the evidence
-    return gap
-
-
-def point_balls(point: dict) -> dict:
-    """A configuration's exact values (ints, Fractions, SymPy numbers) as balls."""
-    return {s: number_ball(EXACT.number(v)) for s, v in point.items()}
-
-
-def _decide_ball(op: str, value) -> str:
-    if op == "==":
-        return "fails" if (value > 0 or value < 0) else ("holds" if value == 0 else "undecided")
-    if value > 0 or (op in ("<=", ">=") and value >= 0):  # a lower end of exactly 0 proves >= 0
-        return "holds"
-    if value < 0:
-        return "fails"
-    if value == 0:  # an exact zero ball
-        return "holds" if op in ("<=", ">=") else "fails"
-    return "undecided"
-
-
-def certified_check(setting, act, lhs, rhs, op, point: dict) -> str:
-    """holds / fails / undecided for the relation at one exact point, in ball arithmetic."""
-
-    with working_precision(BALL_DPS):
-        try:
-            gap = _gap_function(setting, act, lhs, rhs, op)
-            verdict = _decide_ball(op, gap(point_balls(point)))
-        except Unavailable:
-            return "undecided"
-    return verdict
-
-
-def _prove(setting, op, gap, full) -> Decision:
-
-    box = setting.box
+def _prove(box: dict, op: str, gap, full: bool) -> Decision:
     if op == "==" or not box:
         for point in [{}] if not box else _rational_points(box)[:9]:
-            verdict = _decide_ball(op, gap(point_balls(point)))
+            verdict = decide_ball(op, gap(point_balls(point)))
             if verdict == "fails":
                 return Decision(
                     "fails",
@@ -463,16 +358,6 @@ def _pair(value: Fraction) -> tuple[int, int]:
 
 
 # --- 3. search ---------------------------------------------------------------------------------
-def float_sides(setting, act, lhs, rhs):
-    backend = FloatQuantities(setting.model, act)
-    symbols = list(setting.box)
-    functions = []
-    for side in (lhs, rhs):
-        values = {s: v for s, v in scalars_of(side, backend, DERIVED_SCALARS).items()}
-        functions.append(float_function(side.xreplace(values), symbols, backend))
-    return symbols, functions, backend
-
-
 def tolerance_text(backend=None) -> str:
     """The search's tolerance as printed in its verdicts: every tolerance is stated."""
     atol = SEARCH_ATOL + 2 * (backend.error_bound if backend is not None else 0.0)
@@ -496,9 +381,10 @@ def violation(op: str, left, right, atol: float = SEARCH_ATOL):
     return np.where(np.isfinite(out), out, -np.inf)
 
 
-def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
-
-    symbols, (f_left, f_right), backend = float_sides(setting, act, lhs, rhs)
+def search_step(rel: Relation) -> Decision:
+    """A float64 counterexample search; a violation is re-checked in balls.  Only refutes."""
+    symbols, (f_left, f_right), backend = rel.float_sides()
+    op = rel.op
 
     def measure(z) -> float:
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -510,7 +396,7 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
                 f"rhs = {right}); the ranges leave the expression's domain")
         return float(violation(op, left, right, SEARCH_ATOL + 2 * backend.error_bound))
 
-    bounds = [(float(lo), float(hi)) for lo, hi in setting.box.values()]
+    bounds = [(float(lo), float(hi)) for lo, hi in rel.box.values()]
     corners = [
         np.array(c, float) for c in itertools.product(*[(lo, (lo + hi) / 2, hi) for lo, hi in bounds])
     ][:81]
@@ -519,9 +405,8 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
     best = max(scores)
     evaluations = len(scores)
     if bounds and best <= 0:
-        expensive = any(type(f).__name__ == "hcoef" for f in quantity_calls(lhs - rhs))
-        starts, polish = (EXPENSIVE_SEARCH_SIZES if expensive else SEARCH_SIZES)[full]
-        found = maximise(measure, bounds, rng, starts=starts, polish=polish)
+        starts, polish = (EXPENSIVE_SEARCH_SIZES if rel.uses("hcoef") else SEARCH_SIZES)[rel.full]
+        found = maximise(measure, bounds, rel.rng, starts=starts, polish=polish)
         evaluations += found.evaluations
         if found.worst > best:
             best, best_point = found.worst, found.argmax
@@ -541,26 +426,13 @@ def _search(setting, act, lhs, rhs, op, rng, full) -> Decision:
                    + "".join(f"; {note}" for note in dict.fromkeys(backend.notes)),
         )
     point = dict(zip(symbols, best_point, strict=True))
-    return confirm(
-        setting,
-        act,
-        lhs,
-        rhs,
-        op,
-        point,
-        lambda p: measure(np.array([float(p[s]) for s in symbols])) > 0,
-        numbers,
-    )
+    return confirm(rel, point, lambda p: measure(np.array([float(p[s]) for s in symbols])) > 0, numbers)
 
 
-def confirm(setting, act, lhs, rhs, op, point: dict, still_violates, numbers: dict) -> Decision:
+def confirm(rel: Relation, point: dict, still_violates, numbers: dict) -> Decision:
     """A float counterexample, shortened, then re-checked with balls (whose verdict is final)."""
-    exact_point = shorten(point, setting.box, still_violates)
-    verdict = (
-        certified_check(setting, act, lhs, rhs, op, exact_point)
-        if act or setting.model is None
-        else "undecided"
-    )
+    exact_point = shorten(point, rel.box, still_violates)
+    verdict = rel.certified_check(exact_point) if rel.act or rel.setting.model is None else "undecided"
     if verdict == "holds":
         return Decision(
             "inconclusive",
@@ -612,9 +484,10 @@ def shorten(point: dict, box: dict, still_violates) -> dict:
 
 
 # --- 4. statistical ----------------------------------------------------------------------------
-def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
-
-    backend = FloatQuantities(setting.model, act)
+def statistical_step(rel: Relation) -> Decision:
+    """Monte-Carlo quantities: a violation beyond t·SE refutes; none is only *consistent*."""
+    setting, lhs, rhs, op = rel.setting, rel.lhs, rel.rhs, rel.op
+    backend = FloatQuantities(setting.model, rel.act)
     difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)
     calls = sorted((f for f in quantity_calls(difference) if type(f).__name__ == "grad_var"), key=str)
     stand_ins = sympy.symbols(f"G0:{len(calls)}", real=True)
@@ -635,7 +508,7 @@ def _statistical(setting, act, lhs, rhs, op, full, seed) -> Decision:
         estimates = []
         for fns in argument_fns:
             m, xi = (float(fn(*z)) for fn in fns)
-            estimates.append(gradient_energy(setting.model, xi, m, full, seed))
+            estimates.append(gradient_energy(setting.model, xi, m, rel.full, rel.seed))
         means = [e.mean for e in estimates]
         value = float(value_fn(*z, *means))
         se = sum(abs(float(fn(*z, *means))) * e.se for fn, e in zip(slopes, estimates, strict=True))

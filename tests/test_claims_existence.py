@@ -1,0 +1,51 @@
+"""Existence before value: Eg(f) is defined only where E|f(g)| < oo (issue 37, item 3).
+
+SymPy integrates 1/g against the Gaussian density to its principal value 0, so before the
+existence step ``Eg(1/g) == 0``, ``>= 0`` and ``<= 0`` all *held (exact)*.  Each statement below
+has its truth derived by hand (the order of the singularity, the Gaussian tail)."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from verify.claims import claim
+from verify.claims.existence import DIVERGES, EXISTS, existence
+from verify.claims.language import GAUSSIAN as g
+
+
+@pytest.mark.parametrize("text", ["Eg(1/g) == 0", "Eg(1/g) >= 0", "Eg(1/g) <= 0", "Eg(1/g**2) >= 0",
+                                  "Eg(1/Abs(g)) >= 1", "Eg(g/Abs(g)**3) == 0", "Eg(exp(g**2)) >= 1",
+                                  "Eg(exp(g**2/2)/(1 + g)) >= 0"])
+def test_a_claim_about_an_expectation_that_does_not_exist_fails(text):
+    outcome = claim(text)
+    assert outcome.verdict.value == "fails", outcome.evidence
+    assert outcome.numbers["decided_by"] == "existence"
+    assert "does not exist" in outcome.evidence
+
+
+def test_an_activation_can_make_the_expectation_diverge():
+    # tanh(g)/g**2 ~ 1/|g| at 0 (tanh(g) ~ g): E diverges; relu(g)/g**2 = 1/g on g > 0 likewise
+    for act in ("tanh", "relu"):
+        outcome = claim("Eg(sigma(g)/g**2) >= 0", activation=act)
+        assert outcome.verdict.value == "fails", (act, outcome.evidence)
+
+
+@pytest.mark.parametrize("body, status", [
+    (1 / sympy.sqrt(sympy.Abs(g)), EXISTS),        # order -1/2 at 0
+    (sympy.exp(g**2 / 4), EXISTS),                 # e^{-g^2/4} left
+    (sympy.log(sympy.Abs(g)), EXISTS),             # log is integrable
+    (sympy.sin(g) / g, EXISTS),                    # removable
+    (sympy.exp(g**2 / 2) / (1 + g**2), EXISTS),    # 1/(1+g^2) against Lebesgue measure
+    (sympy.exp(g**2 / 2), DIVERGES),
+    (1 / (g - 1), DIVERGES),
+    (1 / (g * sympy.log(sympy.Abs(g))**2), DIVERGES),  # order -2 at g = +-1
+])
+def test_existence_classifies_integrands(body, status):
+    assert existence(body).status == status
+
+
+def test_an_expectation_that_exists_is_still_decided():
+    # E[g^2/|g|] = E|g| = sqrt(2/pi): the singular-looking integrand is integrable
+    outcome = claim("Eg(g**2/Abs(g)) == sqrt(2/pi)")
+    assert outcome.verdict.value == "holds", outcome.evidence

@@ -1,0 +1,191 @@
+r"""Does E[f(g)] exist?  ``Eg(f)`` is defined only where E|f(g)| < ∞.
+
+A principal value is not an expectation: SymPy integrates 1/g against the Gaussian density to 0
+(the two halves cancel), yet E|1/g| = ∞, so "Eg(1/g) == 0" asserts a property of a number that
+does not exist.  Every ``Eg`` integrand is therefore classified before its value is used:
+
+- **tails** (|g| → ∞): integrable when :func:`verify.certified.growth.tail_majorant` proves
+  |f| ≤ Σ c tⁿ e^{bt} on both tails (anything below e^{g²/2 − ε} is integrable against φ; these
+  majorants are), or when g²·f(g)·φ(g) has a finite limit (then |f φ| = O(1/g²)); divergent
+  when g·f(g)·φ(g) tends to a nonzero limit or to ±∞ (then |f φ| ≥ c/|g| on the tail, and the
+  integral diverges like ∫ dg/g);
+- **finite singular points**: the real zeros g₀ of every base raised to a negative power (the
+  only way the whitelisted functions blow up at a finite point; log is integrable); on each side
+  g = g₀ ± t the order α = lim log|f| / log t decides: α > −1 integrable, α < −1 divergent,
+  α = −1 divergent when t·|f| tends to a nonzero limit (∫ dt/t), else undecided.
+
+The answer is one of :data:`EXISTS`, :data:`DIVERGES` (with the reason) or :data:`UNKNOWN` (with
+the reason): a claim whose expectation diverges is false (the existence step refutes it), and
+one whose existence is unknown never *holds* (:mod:`verify.claims.steps`).  The SymPy limits run
+under the CPU-time guard of :mod:`verify.base.budget`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy
+
+from verify.base.budget import BudgetExceededError, guarded, limits
+from verify.base.errors import clip
+from verify.certified.errors import CertificationError
+from verify.certified.growth import tail_majorant
+from verify.claims.decision import Decision
+from verify.claims.gaussian import integrand
+from verify.claims.language import GAUSSIAN
+from verify.verdict import Basis
+
+EXISTS, DIVERGES, UNKNOWN = "exists", "diverges", "unknown"
+#: CPU seconds for the limits of one integrand (each takes well under a second on the corpus).
+LIMIT_SECONDS = 4.0
+#: Singular points examined per integrand (more: undecided).
+MAX_SINGULAR_POINTS = 8
+
+
+@dataclass(frozen=True)
+class Existence:
+    status: str
+    reason: str = ""
+
+
+@lru_cache(maxsize=256)
+def existence(body) -> Existence:
+    """Whether E[body(g)] exists, g ~ N(0, 1) (module docstring)."""
+    try:
+        with limits(seconds=LIMIT_SECONDS):
+            return guarded(f"existence of Eg({clip(body, 40)})", _classify, body)
+    except BudgetExceededError:
+        return Existence(UNKNOWN, f"the limits deciding whether E|{clip(body, 40)}| is finite ran out of "
+                                  f"their {LIMIT_SECONDS:g} CPU s")
+
+
+def _classify(body) -> Existence:
+    if not body.has(GAUSSIAN):
+        return Existence(EXISTS)
+    unknown = []
+    for found in (_finite_points(body), _tails(body)):
+        if found.status == DIVERGES:
+            return found
+        if found.status == UNKNOWN:
+            unknown.append(found.reason)
+    return Existence(UNKNOWN, "; ".join(unknown)) if unknown else Existence(EXISTS)
+
+
+def _tails(body) -> Existence:
+    undecided = []
+    for side in (1, -1):
+        try:
+            tail_majorant(body, GAUSSIAN, side, 1)
+            continue
+        except (CertificationError, ValueError, TypeError):
+            pass
+        edge = sympy.oo if side > 0 else -sympy.oo
+        density = sympy.exp(-(GAUSSIAN**2) / 2)
+        bounded = _limit(GAUSSIAN**2 * body * density, GAUSSIAN, edge)
+        if bounded is not None and bounded.is_finite:
+            continue  # g²·f·φ has a finite limit, so |f φ| = O(1/g²) on the tail
+        rate = _limit(GAUSSIAN * body * density, GAUSSIAN, edge)
+        if rate is not None and (rate in (sympy.oo, -sympy.oo) or (rate.is_number and rate.is_nonzero)):
+            return Existence(DIVERGES, f"|{clip(body, 40)}|·φ(g) decays no faster than 1/|g| as "
+                                       f"g -> {'+' if side > 0 else '-'}oo, so E|{clip(body, 40)}| = oo")
+        undecided.append(f"no growth bound of {clip(body, 40)} as g -> {'+' if side > 0 else '-'}oo")
+    return Existence(UNKNOWN, "; ".join(undecided)) if undecided else Existence(EXISTS)
+
+
+def _singular_candidates(body):
+    """Real zeros of the bases raised to negative powers; None when they cannot be listed."""
+    points = set()
+    for power in body.atoms(sympy.Pow):
+        base, exponent = power.args
+        if not base.has(GAUSSIAN):
+            continue
+        if exponent.has(GAUSSIAN):
+            if base.is_positive:
+                continue
+            return None
+        if not (exponent.is_number and exponent.is_negative):
+            continue
+        zeros = sympy.solveset(base, GAUSSIAN, sympy.S.Reals)
+        if not isinstance(zeros, sympy.FiniteSet):
+            if zeros is sympy.S.EmptySet:
+                continue
+            return None
+        points |= set(zeros)
+    return points
+
+
+def _finite_points(body) -> Existence:
+    points = _singular_candidates(body)
+    if points is None:
+        return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set")
+    if len(points) > MAX_SINGULAR_POINTS:
+        return Existence(UNKNOWN, f"{clip(body, 40)} has more than {MAX_SINGULAR_POINTS} singular points")
+    t = sympy.Symbol("t", positive=True)
+    for point in sorted(points, key=sympy.default_sort_key):
+        for side in (1, -1):
+            local = body.xreplace({GAUSSIAN: point + side * t})
+            order = _order(local, t)
+            where = f"g = {point}{'+' if side > 0 else '-'}"
+            if order is None:
+                return Existence(UNKNOWN, f"the order of {clip(body, 40)} at {where} is not known")
+            if order < -1:
+                return Existence(DIVERGES, f"|{clip(body, 40)}| ~ |{GAUSSIAN - point}|^({order}) at {where}, "
+                                           f"not integrable, so E|{clip(body, 40)}| = oo")
+            if order == -1:
+                rate = _limit(t * local, t, 0)
+                if rate is not None and (rate in (sympy.oo, -sympy.oo) or rate.is_nonzero):
+                    return Existence(DIVERGES, f"|{clip(body, 40)}| ~ c/|{GAUSSIAN - point}| at {where}, not "
+                                               f"integrable (a principal value is not an expectation)")
+                return Existence(UNKNOWN, f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly "
+                                          f"varying factor at {where}")
+    return Existence(EXISTS)
+
+
+def _limit(expr, t, point):
+    try:
+        value = sympy.limit(expr, t, point, "+") if point == 0 else sympy.limit(expr, t, point)
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    return value if value.is_number or value in (sympy.oo, -sympy.oo) else None
+
+
+def _order(local, t):
+    """lim log|local| / log t as t -> 0+ (a rational or None)."""
+    order = _limit(sympy.log(sympy.Abs(local)) / sympy.log(t), t, 0)
+    if order is None or order in (sympy.oo, -sympy.oo):
+        # |local| -> 0 faster than any power (or a pure log): integrable; a blow-up faster than any
+        # power: not.
+        return None if order is None else (sympy.Integer(0) if order == sympy.oo else sympy.Integer(-2))
+    return order if order.is_Rational else (order if order.is_number else None)
+
+
+def expectation_calls(expr) -> list:
+    """The Eg(...) calls of ``expr`` (outermost)."""
+    return sorted((node for node in sympy.preorder_traversal(expr)
+                   if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"),
+                  key=sympy.default_sort_key)
+
+
+def existence_step(rel) -> Decision:
+    """Refute a claim about an expectation that does not exist; note one whose existence is unknown.
+
+    Each Eg(f) of the claim, with σ substituted, is classified (module docstring).  A divergent one
+    makes the claim false: it states a property of a number that does not exist.  An unknown one
+    sets ``rel.reservation``, so that no later step's *holds* stands (verify.claims.steps)."""
+    unknown = []
+    for call in expectation_calls(rel.lhs - rel.rhs):
+        (body,) = call.args
+        found = existence(integrand(body, rel.act))  # a Dirac delta in it is refused (bad input)
+        if found.status == DIVERGES:
+            return Decision("fails", Basis.EXACT, "existence", point=_centre(rel.box),
+                            detail=f"{call} does not exist: {found.reason}; a relation about its value "
+                                   "is false")
+        if found.status == UNKNOWN:
+            unknown.append(f"that {call} exists is not proved ({found.reason})")
+    rel.reservation = "; ".join(unknown)
+    return Decision("undecided", None, "existence", detail=rel.reservation or "every Eg(...) exists")
+
+
+def _centre(box: dict) -> dict:
+    return {s: (low + high) / 2 for s, (low, high) in box.items()}

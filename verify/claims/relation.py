@@ -1,0 +1,159 @@
+r"""One claim on one configuration: the relation ``lhs OP rhs`` and the evaluators its steps share.
+
+A :class:`Relation` is built once per configuration (:mod:`verify.claims.decide`) and handed to
+every decision step of :data:`verify.claims.steps.STEPS`.  Each way of evaluating the two sides is
+built on first use and kept, so the steps do not rebuild the same evaluator from the same values:
+
+- :meth:`Relation.exact_sides`: both sides in closed form (SymPy) on the exact instance, or the
+  reason there is none (:class:`~verify.claims.quantities.Unavailable`, raised again on every call);
+- :meth:`Relation.gap`: env → a ball of ±(lhs − rhs) (Arb), signed so that the claim reads
+  "gap ≥ 0" (unsigned for ``==``); call it inside ``working_precision(BALL_DPS)``;
+- :meth:`Relation.float_sides`: the two sides as float64 functions of the box variables.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+
+import numpy as np
+
+from verify.certified.balls import working_precision
+from verify.certified.compile import constant as number_ball
+from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
+from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
+
+
+@dataclass
+class Relation:
+    """``lhs op rhs`` on the configuration ``setting`` (its model, activation, box of real variables)."""
+
+    setting: object
+    lhs: object
+    rhs: object
+    op: str
+    full: bool = False
+    seed: int = 0
+    rng: np.random.Generator | None = None
+    #: why a *holds* would not be a proof here (an expectation whose existence is not proved),
+    #: set by the existence step; a step's holds is then demoted (:func:`verify.claims.steps.decide`)
+    reservation: str = ""
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def act(self):
+        return get_activation(self.setting.activation) if self.setting.activation else None
+
+    @property
+    def box(self) -> dict:
+        return self.setting.box
+
+    @cached_property
+    def calls(self) -> list:
+        """The quantity calls of lhs − rhs (Eg(...) whole)."""
+        return quantity_calls(self.lhs - self.rhs)
+
+    def uses(self, name: str) -> bool:
+        return any(type(f).__name__ == name for f in self.calls)
+
+    @cached_property
+    def monte_carlo(self) -> bool:
+        return self.uses("grad_var")
+
+    def at(self, point: dict) -> Relation:
+        """The same relation with some box variables fixed at exact values."""
+        box = {s: r for s, r in self.box.items() if s not in point}
+        setting = replace(self.setting, box=box)
+        return Relation(setting, self.lhs.xreplace(point), self.rhs.xreplace(point), self.op, self.full,
+                        self.seed, self.rng)
+
+    # --- exact ---------------------------------------------------------------------------------
+    def exact_sides(self, notes: list | None = None):
+        """(lhs, rhs) in closed form; raises Unavailable or InexactNumberError (cached) when not."""
+        if "exact" not in self._cache:
+            backend = ExactQuantities(self.setting.model, self.act)
+            try:
+                sides = []
+                for side in (self.lhs, self.rhs):
+                    # Scalars first: a quantity may take one as its argument (mu(lstar)).
+                    value = exact(side.xreplace(scalars_of(side, backend, DERIVED_SCALARS)), backend)
+                    value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
+                    sides.append(exact_number(value))
+                self._cache["exact"] = (tuple(sides), list(backend.notes))
+            except (Unavailable, InexactNumberError) as exc:
+                self._cache["exact"] = exc
+        found = self._cache["exact"]
+        if isinstance(found, Exception):
+            raise found
+        if notes is not None:
+            notes += found[1]
+        return found[0]
+
+    # --- balls ---------------------------------------------------------------------------------
+    def gap(self):
+        """env -> ball of ±(lhs − rhs) with ``gap.notes`` (the tail bounds used); raises Unavailable."""
+        if "gap" not in self._cache:
+            try:
+                self._cache["gap"] = self._compile_gap()
+            except Unavailable as exc:
+                self._cache["gap"] = exc
+        found = self._cache["gap"]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def _compile_gap(self):
+        backend = BallQuantities(self.setting.model, self.act)
+        backend.box = dict(self.box)
+        scalars = scalars_of(self.lhs - self.rhs, backend, DERIVED_SCALARS)
+        sign = -1 if self.op in ("<=", "<") else 1
+        left, right = compile_ball(self.lhs, backend), compile_ball(self.rhs, backend)
+
+        def gap(env: dict):
+            env = scalars | env
+            return sign * (left(env) - right(env))
+
+        gap.notes = backend.notes
+        return gap
+
+    def certified_check(self, point: dict) -> str:
+        """holds / fails / undecided at one exact point of the box, in ball arithmetic."""
+        with working_precision(BALL_DPS):
+            try:
+                return decide_ball(self.op, self.gap()(point_balls(point)))
+            except Unavailable:
+                return "undecided"
+
+    # --- float64 -------------------------------------------------------------------------------
+    def float_sides(self):
+        """(box symbols, (f_lhs, f_rhs), the float backend)."""
+        if "float" not in self._cache:
+            backend = FloatQuantities(self.setting.model, self.act)
+            symbols = list(self.box)
+            functions = []
+            for side in (self.lhs, self.rhs):
+                values = scalars_of(side, backend, DERIVED_SCALARS)
+                functions.append(float_function(side.xreplace(values), symbols, backend))
+            self._cache["float"] = (symbols, tuple(functions), backend)
+        return self._cache["float"]
+
+
+def point_balls(point: dict) -> dict:
+    """A configuration's exact values (ints, Fractions, SymPy numbers) as balls."""
+    return {s: number_ball(EXACT.number(v)) for s, v in point.items()}
+
+
+def decide_ball(op: str, value) -> str:
+    """holds / fails / undecided for ``gap OP 0`` from one ball of the (signed) gap."""
+    if op == "==":
+        return "fails" if (value > 0 or value < 0) else ("holds" if value == 0 else "undecided")
+    if value > 0 or (op in ("<=", ">=") and value >= 0):  # a lower end of exactly 0 proves >= 0
+        return "holds"
+    if value < 0:
+        return "fails"
+    if value == 0:  # an exact zero ball
+        return "holds" if op in ("<=", ">=") else "fails"
+    return "undecided"

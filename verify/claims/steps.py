@@ -1,0 +1,106 @@
+r"""The decision steps of a universal claim, in order, and the loop that runs them.
+
+:data:`STEPS` is the one list: each :class:`Step` is a function ``Relation -> Decision`` with its
+name, the claims it applies to and its budget.  :func:`decide` runs them on one configuration
+until one decides; adding a rule is one function and one entry here (the outcome reads the
+order of strength from this list too: :func:`strength`).
+
+Budgets that can change a verdict count work, never wall-clock time: the proof steps share a
+per-claim allowance of **CPU seconds** (:func:`verify.base.budget.cpu_seconds`, which does not
+run faster when the machine is busy), and the provers inside them count ball evaluations.
+
+A step's *holds* needs an expectation that exists: when the existence step could not prove that
+E|f(g)| < ∞ for an ``Eg(f)`` of the claim (:mod:`verify.claims.existence`), a later holds is
+demoted to undecided with that reason (a principal value is not an expectation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from verify.base.budget import cpu_seconds
+from verify.claims import structure, universal
+from verify.claims.decision import Decision
+from verify.claims.existence import existence_step
+from verify.claims.relation import Relation
+from verify.verdict import Basis
+
+
+def _exact_only(rel: Relation) -> bool:
+    return not rel.monte_carlo
+
+
+@dataclass(frozen=True)
+class Step:
+    """One decision rule: ``run(relation)`` decides or returns status ``undecided`` with a reason."""
+
+    name: str
+    run: Callable[[Relation], Decision]
+    #: CPU seconds (quick, --full) this step may spend on one claim over all its configurations;
+    #: None: no allowance (cheap, or bounded by its own work count)
+    cpu_budget: tuple[float, float] | None = None
+    applies: Callable[[Relation], bool] = _exact_only
+
+
+#: The steps, strongest evidence first: the first that decides reports itself (Decision.step).
+STEPS: tuple[Step, ...] = (
+    Step("existence", existence_step, applies=lambda rel: bool(rel.uses("Eg"))),
+    Step("symbolic", universal.symbolic_step, cpu_budget=(6.0, 120.0)),
+    Step("structure", structure.structure_step, cpu_budget=(6.0, 120.0)),
+    Step("certified", universal.certified_step, cpu_budget=(5.0, 300.0)),
+    Step("search", universal.search_step),
+    Step("statistical", universal.statistical_step, applies=lambda rel: rel.monte_carlo),
+)
+
+
+def strength(step: str) -> int:
+    """The position of ``step`` in STEPS (0 strongest); steps of other procedures rank last."""
+    names = [s.name for s in STEPS]
+    return names.index(step) if step in names else len(names)
+
+
+class Budget:
+    """The CPU seconds each budgeted step has spent on one claim."""
+
+    def __init__(self, full: bool):
+        self.full = full
+        self.spent = {step.name: 0.0 for step in STEPS if step.cpu_budget}
+
+    def limit(self, step: Step) -> float:
+        return step.cpu_budget[self.full]
+
+    def allows(self, step: Step) -> bool:
+        return step.cpu_budget is None or self.spent[step.name] < self.limit(step)
+
+    def charge(self, step: Step, start: float) -> None:
+        if step.cpu_budget:
+            self.spent[step.name] += cpu_seconds() - start
+
+
+def decide(rel: Relation, budget: Budget) -> Decision:
+    """Run STEPS on one configuration until one decides (module docstring)."""
+    undecided: list[str] = []
+    for step in STEPS:
+        if not step.applies(rel):
+            continue
+        if not budget.allows(step):
+            undecided.append(f"{step.name}: skipped, the claim's {step.name} CPU-time budget "
+                             f"({budget.limit(step):g} CPU s) is spent")
+            continue
+        start = cpu_seconds()
+        result = step.run(rel)
+        budget.charge(step, start)
+        if result.status == "holds" and rel.reservation:
+            undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")
+            continue
+        if result.status != "undecided":
+            if result.status == "inconclusive" and undecided:
+                # why no step could prove it (e.g. the interval where the prover stalled)
+                result.detail += "; " + "; ".join(undecided)
+            if undecided or step.name == "search":
+                result.numbers["undecided"] = undecided
+            return result
+        undecided.append(f"{step.name}: {result.detail}")
+    return Decision("inconclusive", Basis.NONE, "search", detail="; ".join(undecided) or "no step applies",
+                    numbers={"undecided": undecided})
