@@ -6,8 +6,10 @@ and its derivative, as SymPy expressions in g), three arithmetics:
 - exact (:func:`exact_expectation`): SymPy's integral of integrand · e^{−g²/2}/√(2π) over the
   line, piecewise-folded (relu's Max, Heaviside), under the budget of
   :mod:`verify.base.budget`; None when SymPy finds no closed form within EXACT_SECONDS;
-- balls: that exact value enclosed by :func:`verify.certified.compile.constant` (without a closed
-  form there is no ball, and the certified step escalates);
+- balls: that exact value enclosed by :func:`verify.certified.compile.constant`; without a
+  closed form, :func:`ball_expectation`: certified quadrature (:class:`~verify.certified.gaussian.
+  GaussianIntegrator`: the tails bounded by proven growth majorants, the pieces between the kinks
+  by :func:`flint.acb.integral` with rigorous error bounds), a ball that contains E[body(g)];
 - float (:func:`float_expectation`): mpmath quadrature at FLOAT_DPS digits split at σ's kinks,
   returned with mpmath's error estimate, which the search adds to its tolerance.  A quadrature
   can only refute (after the search's own margin), never prove.
@@ -15,14 +17,20 @@ and its derivative, as SymPy expressions in g), three arithmetics:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import mpmath
 import sympy
 
 from verify.base.budget import BudgetExceededError, guarded, limits
-from verify.base.errors import InvalidParameterError, clip
+from verify.base.errors import InvalidParameterError, VerifyInputError, clip
+from verify.certified.balls import working_precision
+from verify.certified.errors import CertificationError
+from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
+from verify.certified.pieces import smooth_pieces
 from verify.claims.language import GAUSSIAN, GAUSSIAN_FUNCTIONS
+from verify.model.activations import kinks_of
 from verify.model.hermite_exact import half_line_expectation
 
 #: Seconds SymPy may spend on one exact Gaussian integral (relu's and polynomials' take < 1 s).
@@ -96,6 +104,34 @@ def exact_expectation(body) -> sympy.Expr | None:
         raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} diverges (SymPy: {clip(value, 30)})")
     if value.has(sympy.Integral, sympy.nan, sympy.Piecewise) or value.free_symbols:
         return None
+    return value
+
+
+@dataclass(frozen=True)
+class _PiecewiseBody:
+    """An integrand as :func:`verify.certified.pieces.smooth_pieces` reads an activation."""
+
+    expr: sympy.Expr
+    x: sympy.Symbol
+    kinks: tuple
+
+
+@lru_cache(maxsize=256)
+def ball_expectation(body, dps: int):
+    """A ball (arb) that contains E[body(g)], by certified quadrature at ``dps`` digits.
+
+    Raises CertificationError when the body has no proven growth bound on its tails, a kink that
+    cannot be located, or a piece that is not holomorphic where it is integrated (a singularity)."""
+    try:
+        kinks = kinks_of(body, GAUSSIAN)
+    except VerifyInputError as exc:
+        raise CertificationError(str(exc)) from None
+    with working_precision(dps):
+        pieces = smooth_pieces(_PiecewiseBody(body, GAUSSIAN, kinks))
+        integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, GAUSSIAN), dps, 0, hermite=False)
+        value = integrator.integral(0)
+    if not value.is_finite():
+        raise CertificationError(f"the certified quadrature of Eg({clip(body, 40)}) did not converge")
     return value
 
 

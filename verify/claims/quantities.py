@@ -37,7 +37,7 @@ from verify.certified import (
 from verify.certified.balls import exact, integer_power
 from verify.certified.compile import constant
 from verify.claims import hermite_sums
-from verify.claims.gaussian import exact_expectation, float_expectation, integrand
+from verify.claims.gaussian import ball_expectation, exact_expectation, float_expectation, integrand
 from verify.claims.indexed import Entries, IndexedEntries
 from verify.claims.language import DERIVED_SCALARS
 from verify.claims.parity import exact_coefficient, opaque_kernel
@@ -359,11 +359,18 @@ class BallQuantities(IndexedEntries):
         return self._entries
 
     def Eg(self, body):
-        """The exact expectation as a ball (no closed form: Unavailable)."""
+        """The exact expectation as a ball, else a ball from certified quadrature (else Unavailable)."""
+        body = _with_scalars(self, body)
         try:
-            return constant(self._exact.Eg(_with_scalars(self, body)))
-        except ValueError as exc:  # CertificationError: a value the ball compiler cannot enclose
-            raise Unavailable(str(exc)) from None
+            return constant(self._exact.Eg(body))
+        except (Unavailable, ValueError):  # ValueError: a value the ball compiler cannot enclose
+            pass
+        try:
+            value = ball_expectation(integrand(body, self.act), BALL_DPS)
+        except (CertificationError, ValueError) as exc:
+            raise Unavailable(f"Eg({body}): no closed form, and no certified quadrature ({exc})") from None
+        self.notes.append(f"Eg({body}) by certified quadrature (rigorous error bound)")
+        return value
 
     def hermite_sum_function(self, s, compile_ball):
         """env -> a ball of the sum: SERIES_TERMS certified terms plus the Parseval tail interval."""

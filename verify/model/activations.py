@@ -176,7 +176,7 @@ class Activation:
     @cached_property
     def kinks(self) -> tuple:
         """Sorted exact real points where σ is not smooth (quadrature splits there)."""
-        return _kinks(self.expr, self.x)
+        return kinks_of(self.expr, self.x)
 
     @property
     def has_jumps(self) -> bool:
@@ -239,7 +239,7 @@ def _parse(source: str, name: str):
     return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 
 
-def _kinks(expr, x) -> tuple:
+def kinks_of(expr, x) -> tuple:
     """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
 
     candidates = []
