@@ -2,8 +2,8 @@ r"""The third stage of ``verify claim``: each configuration (or asymptotic group
 
 Universal claims go configuration by configuration (simplest first): each becomes one
 :class:`~verify.claims.relation.Relation`, decided by the ordered steps of
-:data:`verify.claims.steps.STEPS` (existence, symbolic, structure, certified, search,
-statistical); probability
+:data:`verify.claims.steps.STEPS` (existence, symbolic, expectations, certified,
+search, statistical); probability
 claims (:mod:`verify.claims.probability`) and asymptotic claims (:mod:`verify.claims.asymptotic`)
 have their own procedures.  The decisions are yielded one at a time, so the outcome stage
 (:mod:`verify.claims.outcome`) stops the universal procedure at the first fail.

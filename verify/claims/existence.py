@@ -32,7 +32,6 @@ from verify.base.errors import clip
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
-from verify.claims.gaussian import integrand
 from verify.claims.language import GAUSSIAN
 from verify.verdict import Basis
 
@@ -176,7 +175,7 @@ def existence_step(rel) -> Decision:
     unknown = []
     for call in expectation_calls(rel.lhs - rel.rhs):
         (body,) = call.args
-        found = existence(integrand(body, rel.act))  # a Dirac delta in it is refused (bad input)
+        found = existence(rel.integrand(body))  # a Dirac delta in it is refused (bad input)
         if found.status == DIVERGES:
             return Decision("fails", Basis.EXACT, "existence", point=_centre(rel.box),
                             detail=f"{call} does not exist: {found.reason}; a relation about its value "

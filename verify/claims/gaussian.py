@@ -29,11 +29,12 @@ from verify.certified.balls import working_precision
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
 from verify.certified.pieces import smooth_pieces
+from verify.claims.gaussian_rules import rule_expectation
 from verify.claims.language import GAUSSIAN, GAUSSIAN_FUNCTIONS
 from verify.model.activations import kinks_of
 from verify.model.hermite_exact import half_line_expectation
 
-#: Seconds SymPy may spend on one exact Gaussian integral (relu's and polynomials' take < 1 s).
+#: CPU seconds SymPy may spend on one exact Gaussian integral (relu's and polynomials' take < 1 s).
 EXACT_SECONDS = 4.0
 #: Digits of the float quadrature (then rounded to double).
 FLOAT_DPS = 30
@@ -89,11 +90,15 @@ def _integrate(body):
 def exact_expectation(body) -> sympy.Expr | None:
     """E[body(g)] in closed form, or None (no closed form within EXACT_SECONDS).
 
-    Piecewise polynomials with their break at 0 are integrated by half-normal moments (exact and
-    instant, so the verdict does not depend on the machine's load); other integrands go to SymPy's
-    integrate under the budget."""
+    Piecewise polynomials with their break at 0 are integrated by half-normal moments, smooth
+    integrands by the exact rules of :mod:`verify.claims.gaussian_rules` (parity, Stein's lemma,
+    Gaussian reweighting, the erf closed forms): both exact and fast, so the verdict does not depend
+    on the machine's load; other integrands go to SymPy's integrate under the CPU-time budget."""
     value = _half_line_branches(body)
     if value is not None:
+        return value
+    value = rule_expectation(body)
+    if value is not None or _beyond_integrate(body):
         return value
     try:
         with limits(seconds=EXACT_SECONDS):
@@ -133,6 +138,32 @@ def ball_expectation(body, dps: int):
     if not value.is_finite():
         raise CertificationError(f"the certified quadrature of Eg({clip(body, 40)}) did not converge")
     return value
+
+
+#: E(Lambda(g, body)): an expectation with no closed form, kept whole in exact arithmetic so that
+#: the expectations steps can combine it with others (E[σ²] + E[σ′] − 1/2 = E[σ − 1/2] = 0 for the
+#: sigmoid).  Its argument binds g, so it has no free symbol: never a variable, never a number.
+OPAQUE = sympy.Function("E", real=True)
+
+
+def opaque_expectation(body) -> sympy.Expr:
+    return OPAQUE(sympy.Lambda(GAUSSIAN, body))
+
+
+def opaque_atoms(expr) -> set:
+    """The opaque expectations E(Lambda(g, body)) of ``expr``."""
+    return {a for a in expr.atoms(sympy.core.function.AppliedUndef) if a.func == OPAQUE}
+
+
+def _beyond_integrate(body) -> bool:
+    """Integrands against e^{−g²/2} that SymPy's integrate never finishes within its budget (tanh,
+    the logistic 1/(1 + e^{−g}), softplus, inverse trigonometric functions): skipping it saves its budget,
+    and the answer (no closed form) is the same."""
+    if body.has(sympy.tanh, sympy.sinh, sympy.cosh, sympy.atan, sympy.asin, sympy.acos):
+        return True
+    if any(log.args[0].has(sympy.exp) for log in body.atoms(sympy.log)):  # softplus
+        return True
+    return any(p.exp.is_negative and p.base.has(sympy.exp) for p in body.atoms(sympy.Pow))
 
 
 def float_expectation(body, kinks=()) -> tuple[float, float]:

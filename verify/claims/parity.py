@@ -9,9 +9,10 @@ gives exact Hermite coefficients (h_p has the parity of p, and μ_p is linear in
 - σ odd or even: the one parity class of μ_p vanishes, and K(−ρ) = ∓K(ρ) for every ρ
   (K(ρ) = Σ μ_p² ρ^p has only the terms of σ's parity), with K(0) = μ₀².
 
-:func:`opaque_kernel` is K of such an activation as a SymPy function that knows only these
-facts, so the symbolic step can prove K(−ρ) == −K(ρ) for tanh and nothing else: an expression
-that still holds it is never a number, so no inequality is decided through it.
+:func:`opaque_kernel` is K (or K′) of an activation without a closed-form kernel as a SymPy
+function that knows only these facts and its values at 0 and 1, so the symbolic step can prove
+K(−ρ) == −K(ρ) for tanh, K(ρ) + K(−ρ) == 1/2 for the sigmoid or Kp(0) == mu(1)**2, and nothing
+else.
 """
 
 from __future__ import annotations
@@ -54,21 +55,53 @@ def exact_coefficient(act, p: int) -> sympy.Expr | None:
 
 
 @lru_cache(maxsize=64)
-def opaque_kernel(act):
-    """K_σ as a SymPy function with σ's parity, or None when σ has neither parity (one class per
-    activation: two calls must give the same function, or K(ρ) − K(ρ) would not cancel)."""
-    parity, _, _ = symmetry(act)
-    if parity == 0:
+def opaque_kernel(act, derivative: bool, mu0, mu1, second_moment, derivative_moment):
+    """K_σ (or K′_σ) as a SymPy function that knows only exact facts of its series (one class per
+    activation and derivative: two calls must give the same function, or K(ρ) − K(ρ) would not
+    cancel).
+
+    The facts: K(0) = μ₀², K′(0) = μ₁², K(1) = E σ(g)², K′(1) = E σ′(g)² (the arguments, exact
+    values or opaque expectations; None where unknown), and the reflection ρ → −ρ that σ's symmetry
+    fixes (:func:`symmetry`; K = Σ μ_p² ρ^p, K′ = Σ p μ_p² ρ^{p−1}):
+
+    ========================  =========================  ==========================
+    σ                         K(−r)                      K′(−r)
+    ========================  =========================  ==========================
+    even                      K(r)                       −K′(r)
+    odd                       −K(r)                      K′(r)
+    σ − c odd (sigmoid)       2c² − K(r)                 K′(r)
+    σ − a x even (gelu)       K(r) − 2a² r               2a² − K′(r)
+    ========================  =========================  ==========================
+
+    An expression that still holds the function is never a number, so no inequality is decided
+    through it except by the series steps (:mod:`verify.claims.structure`), which read these facts.
+    """
+    parity, offset, slope = symmetry(act)
+    at_zero, at_one = (mu1**2 if mu1 is not None else None, derivative_moment) if derivative else (
+        mu0**2 if mu0 is not None else None, second_moment)
+    name = f"{'Kp' if derivative else 'K'}_{''.join(ch for ch in act.name if ch.isalnum())}"
+
+    def reflected(cls, r):
+        """K(−r) or K′(−r) from K(r) or K′(r) (the table above), or None."""
+        if parity == 1:
+            return -cls(r) if derivative else cls(r)
+        if parity == -1:
+            return cls(r) if derivative else -cls(r)
+        if offset is not None:
+            return cls(r) if derivative else 2 * offset**2 - cls(r)
+        if slope is not None:
+            return 2 * slope**2 - cls(r) if derivative else cls(r) - 2 * slope**2 * r
         return None
-    mu0 = exact_coefficient(act, 0)
-    name = f"K_{''.join(ch for ch in act.name if ch.isalnum())}"
 
     @classmethod
     def eval(cls, rho):
-        if rho.is_zero and mu0 is not None:
-            return mu0**2
+        if rho.is_zero and at_zero is not None:
+            return at_zero
+        if rho == 1 and at_one is not None:
+            return at_one
         if rho.could_extract_minus_sign():
-            return parity * cls(-rho)
+            return reflected(cls, -rho)
         return None
 
-    return type(name, (sympy.Function,), {"eval": eval, "is_real": True})
+    return type(name, (sympy.Function,), {"eval": eval, "is_real": True, "activation": act,
+                                          "derivative": derivative})

@@ -37,9 +37,16 @@ from verify.certified import (
 from verify.certified.balls import exact, integer_power
 from verify.certified.compile import constant
 from verify.claims import hermite_sums
-from verify.claims.gaussian import ball_expectation, exact_expectation, float_expectation, integrand
+from verify.claims.gaussian import (
+    GaussianExpectationError,
+    ball_expectation,
+    exact_expectation,
+    float_expectation,
+    integrand,
+    opaque_expectation,
+)
 from verify.claims.indexed import Entries, IndexedEntries
-from verify.claims.language import DERIVED_SCALARS
+from verify.claims.language import DERIVED_SCALARS, GAUSSIAN
 from verify.claims.parity import exact_coefficient, opaque_kernel
 from verify.claims.statistics import gradient_energy
 from verify.model.arithmetic import EXACT
@@ -48,6 +55,7 @@ from verify.model.fast_kernels import fast_kernel
 from verify.model.hermite import hermite_coefficients
 from verify.model.hermite_exact import exact_coefficients
 from verify.model.kernels import closed_form
+from verify.model.polynomials import probabilists_hermite
 from verify.model.population import Population, h, loss
 from verify.model.series import h_series
 
@@ -111,10 +119,10 @@ class ExactQuantities(IndexedEntries):
         return Entries(mod.lam, mod.c, mod.c_hat, mod.gram)
 
     def Eg(self, body):
-        value = exact_expectation(integrand(_with_scalars(self, body), self.act))
-        if value is None:
-            raise Unavailable(f"SymPy finds no closed form of Eg({body}) within the budget")
-        return value
+        """The closed form, else the opaque E(Lambda(g, body)) (see verify.claims.gaussian.OPAQUE)."""
+        body = integrand(_with_scalars(self, body), self.act)
+        value = exact_expectation(body)
+        return opaque_expectation(body) if value is None else value
 
     def norm(self, power: int):
         """N_0 = E σ(g)², N_1 = E σ'(g)² exactly (Parseval's totals)."""
@@ -159,27 +167,44 @@ class ExactQuantities(IndexedEntries):
         return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
 
     def mu(self, p):
-
-        values = exact_coefficients(self.act, int(p) + 1) if self.act is not None else None
-        if values is None:
-
-            value = exact_coefficient(self.act, int(p)) if self.act is not None else None
-            if value is None:
-                raise Unavailable(f"no exact Hermite coefficients for {getattr(self.act, 'name', None)}")
+        """μ_p exactly: the suite's closed forms, σ's symmetry, else E[σ(g) h_p(g)] by the exact
+        Gaussian rules or as an opaque expectation (verify.claims.gaussian.OPAQUE)."""
+        if self.act is None:
+            raise Unavailable("no activation")
+        values = exact_coefficients(self.act, int(p) + 1)
+        if values is not None:
+            return values[int(p)]
+        value = exact_coefficient(self.act, int(p))
+        if value is not None:
             return value
-        return values[int(p)]
+        weight = sympy.expand(probabilists_hermite(int(p), GAUSSIAN, sympy.Integer(1))) / sympy.sqrt(
+            sympy.factorial(int(p)))
+        return self.Eg(self.act.expr.xreplace({self.act.x: GAUSSIAN}) * weight)
 
     def K(self, rho):
         try:
             return self.kernel(False).subs(self.rho, rho)
         except Unavailable:
-            opaque = opaque_kernel(self.act) if self.act is not None else None
-            if opaque is None:
-                raise
-            return opaque(rho)  # only σ's parity is known: K(−ρ) = ±K(ρ), K(0) = μ₀²
+            return self._opaque_kernel(False)(rho)
 
     def Kp(self, rho):
-        return self.kernel(True).subs(self.rho, rho)
+        try:
+            return self.kernel(True).subs(self.rho, rho)
+        except Unavailable:
+            return self._opaque_kernel(True)(rho)
+
+    def _opaque_kernel(self, derivative: bool):
+        """K or K′ as a function that knows its series' exact facts (verify.claims.parity)."""
+        if self.act is None:
+            raise Unavailable("no activation")
+        sigma = self.act.expr.xreplace({self.act.x: GAUSSIAN})
+        try:
+            slope = self.act.derivative_expr.xreplace({self.act.x: GAUSSIAN})
+            derivative_moment = self.Eg(slope**2)
+        except GaussianExpectationError:  # a jump: σ′ has a Dirac delta, E σ′² is infinite
+            derivative_moment = None
+        return opaque_kernel(self.act, derivative, self.mu(0), self.mu(1), self.Eg(sigma**2),
+                             derivative_moment)
 
     def T(self, l, s):
         mod, k = self.model, self.model.k
@@ -204,7 +229,7 @@ class ExactQuantities(IndexedEntries):
             off = [abs(mod.gram[i][j]) for i in range(mod.k) for j in range(mod.k) if i != j]
             return 1 - max(off) if off else sympy.Integer(1)
         if name == "C_sigma":
-            return self.kernel(True).subs(self.rho, 1)
+            return self.Kp(sympy.Integer(1))
         if name == "lstar":
 
             values = exact_coefficients(self.act, LSTAR_TERMS)
@@ -363,7 +388,7 @@ class BallQuantities(IndexedEntries):
         body = _with_scalars(self, body)
         try:
             return constant(self._exact.Eg(body))
-        except (Unavailable, ValueError):  # ValueError: a value the ball compiler cannot enclose
+        except ValueError:  # CertificationError: no closed form, or one the ball compiler cannot enclose
             pass
         try:
             value = ball_expectation(integrand(body, self.act), BALL_DPS)
@@ -380,7 +405,7 @@ class BallQuantities(IndexedEntries):
         try:
             terms = hermite_sums.SERIES_TERMS + 1
             coefficients = certified_hermite_coefficients(self.act, terms, BALL_DPS).balls
-            norm = constant(self._exact.norm(form.power))
+            norm = self.Eg(hermite_sums.NORMS[form.power])
             value, tail = hermite_sums.ball_function(form, coefficients, norm, compile_ball,
                                                      self.within_unit_interval(form.ratio))
         except (CertificationError, ValueError) as exc:  # TailError is a ValueError

@@ -21,6 +21,7 @@ import numpy as np
 from verify.certified.balls import working_precision
 from verify.certified.compile import constant as number_ball
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.gaussian import integrand
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
 from verify.model.activations import get_activation
@@ -58,6 +59,10 @@ class Relation:
 
     def uses(self, name: str) -> bool:
         return any(type(f).__name__ == name for f in self.calls)
+
+    def integrand(self, body):
+        """An Eg(...) argument with σ and σ′ of this configuration substituted (a function of g)."""
+        return integrand(body, self.act)
 
     @cached_property
     def monte_carlo(self) -> bool:

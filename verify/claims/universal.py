@@ -153,6 +153,10 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
         return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
     difference = guarded(f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
+    if difference != 0 and difference.atoms(AppliedUndef):
+        # an opaque kernel or expectation (no closed form) that did not cancel: not a number
+        return Decision("undecided", None, "symbolic",
+                        detail=f"lhs - rhs = {clip(difference, 100)} (no closed form)")
     if not difference.free_symbols:
         if difference.is_Rational:
             verdict = "holds" if holds(op, difference) else "fails"

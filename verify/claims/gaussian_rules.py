@@ -1,0 +1,198 @@
+r"""Exact Gaussian expectations by rules: E[f(g)], g ~ N(0, 1), where SymPy's integrator has none.
+
+Every rule is an exact identity, valid when the expectations involved exist (the existence
+step, :mod:`verify.claims.existence`, runs first):
+
+- **linearity**: E[Σ c_j t_j] = Σ c_j E[t_j], constants c_j free of g;
+- **parity**: E[t] = 0 when t(−g) = −t(g) (SymPy proves t(−g) + t(g) = 0);
+- **Gaussian reweighting**: E[e^{−a g² + b g} F(g)] = s·e^{b²s²/2}·E[F(b s² + s g)] with
+  s = (1 + 2a)^{−1/2}, a > −1/2 (complete the square in ∫ F e^{−(1+2a)x²/2 + bx} dx/√(2π));
+- **Stein's lemma**: E[g·F(g)] = E[F′(g)] for F absolutely continuous (F free of the kinks of
+  Abs, sign, Heaviside, Max, Min), so E[gⁿ R] = E[(gⁿ⁻¹ R)′];
+- **closed forms**: E[gⁿ] = (n − 1)!! (n even); E[erf(a g + c)] = erf(c/√(1 + 2a²));
+  E[erf(a g) erf(b g)] = (2/π) asin(2ab/√((1 + 2a²)(1 + 2b²))) (the arcsine law of two correlated
+  Gaussians: erf(a g) = 2P(Z ≤ √2 a g) − 1, Z ~ N(0, 1) independent of g);
+- anything else goes to SymPy's ``integrate`` (:func:`verify.claims.gaussian.exact_expectation`).
+
+:func:`rule_expectation` returns the exact value or None; the recursion is bounded by
+:data:`MAX_DEPTH` and :data:`MAX_TERMS` so that an adversarial integrand cannot make it explode.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy
+
+from verify.claims.existence import EXISTS, existence
+from verify.claims.language import GAUSSIAN
+
+#: Nested applications of Stein's lemma and reweighting (each lowers the degree in g or removes
+#: a Gaussian factor; the depth bounds what an adversarial integrand can cost).
+MAX_DEPTH = 8
+#: Additive terms of one expanded integrand (beyond: no rule is tried).
+MAX_TERMS = 64
+#: Expressions up to this many operations are simplified (SymPy's simplify grows fast beyond).
+MAX_SIMPLIFY_OPS = 120
+_NONSMOOTH = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, sympy.Piecewise)
+
+g = GAUSSIAN
+
+
+class _NoRule(Exception):
+    """No rule gives this expectation exactly."""
+
+
+@lru_cache(maxsize=512)
+def rule_expectation(body) -> sympy.Expr | None:
+    """E[body(g)] exactly by the rules of the module docstring, or None."""
+    try:
+        return sympy.radsimp(_expectation(sympy.sympify(body), 0))
+    except (_NoRule, RecursionError):
+        return None
+
+
+def _expectation(f, depth: int):
+    if depth > MAX_DEPTH:
+        raise _NoRule
+    if not f.has(g):
+        return f
+    if _is_odd(f):
+        return sympy.Integer(0)
+    for terms in (sympy.Add.make_args(f), sympy.Add.make_args(sympy.expand(f))):
+        if len(terms) > 1:
+            try:
+                return _linear(terms, depth)
+            except _NoRule:
+                break
+    else:
+        try:
+            return _term(f, depth)
+        except _NoRule:
+            pass
+    # No rule for every term: Stein's lemma on the whole integrand, E[g·A + B] = E[A′ + B], then
+    # again (E[g tanh(g) + tanh(g)² − 1] = E[1 − tanh² + tanh² − 1] = 0).
+    reduced = _stein_reduced(f)
+    if reduced is None:
+        raise _NoRule
+    return _expectation(reduced, depth + 1)
+
+
+def _stein_reduced(f):
+    """A′ + B for f = g·A + B (A smooth, not a polynomial), simplified; None when f has no g·A."""
+    with_g, without = [], []
+    for term in sympy.Add.make_args(sympy.expand(f)):
+        factors = sympy.Mul.make_args(term)
+        if g in factors or any(x.is_Pow and x.base == g and x.exp.is_Integer and x.exp > 0 for x in factors):
+            with_g.append(term / g)
+        else:
+            without.append(term)
+    a = sympy.Add(*with_g)
+    if not with_g or a.has(*_NONSMOOTH) or a.is_polynomial(g):
+        return None
+    reduced = _simplified(sympy.diff(a, g) + sympy.Add(*without))
+    return None if reduced == f else reduced
+
+
+def _simplified(f):
+    return sympy.simplify(f) if sympy.count_ops(f) <= MAX_SIMPLIFY_OPS else sympy.expand(f)
+
+
+def _linear(terms, depth: int):
+    """Σ E[t_j]: each E[t_j] must exist on its own (a sum can exist while its terms do not)."""
+    if len(terms) > MAX_TERMS:
+        raise _NoRule
+    if any(existence(t).status != EXISTS for t in terms if t.has(g)):
+        raise _NoRule
+    return sympy.Add(*[_expectation(t, depth) for t in terms])
+
+
+def _term(t, depth: int):
+    constant, rest = t.as_independent(g, as_Add=False)
+    if constant != 1:
+        return constant * _expectation(rest, depth)
+    if _is_odd(rest):
+        return sympy.Integer(0)
+    for rule in (_closed_form, _reweighted, _stein):
+        value = rule(rest, depth)
+        if value is not None:
+            return value
+    raise _NoRule
+
+
+def _is_odd(f) -> bool:
+    """f(−g) + f(g) = 0, proved by SymPy (expand, then simplify for small expressions: the
+    sigmoid's σ(−g) + σ(g) − 1 = 0 needs it)."""
+    try:
+        total = sympy.expand(f.xreplace({g: -g}) + f)
+        return total == 0 or (sympy.count_ops(total) <= MAX_SIMPLIFY_OPS and sympy.simplify(total) == 0)
+    except (TypeError, ValueError):
+        return False
+
+
+def _closed_form(t, depth: int):
+    if t.is_polynomial(g):
+        poly = sympy.Poly(t, g)
+        return sum((c * _moment(n) for (n,), c in poly.terms()), sympy.Integer(0))
+    factors = sympy.Mul.make_args(t)
+    erfs = [f for f in factors if isinstance(f, sympy.erf)]
+    powers = [f for f in factors if f.is_Pow and isinstance(f.base, sympy.erf) and f.exp == 2]
+    if len(factors) == 1 and len(erfs) == 1:
+        a, c = _affine(erfs[0].args[0])
+        if a is not None:
+            return sympy.erf(c / sympy.sqrt(1 + 2 * a**2))
+    pair = erfs if len(erfs) == 2 and len(factors) == 2 else (
+        [powers[0].base] * 2 if len(powers) == 1 and len(factors) == 1 else None)
+    if pair:
+        (a, c), (b, d) = (_affine(e.args[0]) for e in pair)
+        if a is not None and b is not None and c == 0 and d == 0:
+            return 2 / sympy.pi * sympy.asin(2 * a * b / sympy.sqrt((1 + 2 * a**2) * (1 + 2 * b**2)))
+    return None
+
+
+def _moment(n: int):
+    return sympy.Integer(0) if n % 2 else sympy.factorial2(n - 1)
+
+
+def _affine(argument):
+    """(a, c) with argument = a·g + c, a and c free of g; (None, None) otherwise."""
+    poly = sympy.Poly(argument, g) if argument.is_polynomial(g) else None
+    if poly is None or poly.degree() > 1:
+        return None, None
+    a = poly.coeff_monomial(g)
+    return a, poly.coeff_monomial(1)
+
+
+def _reweighted(t, depth: int):
+    """Gaussian factors exp(−a g² + b g) absorbed into the density (module docstring)."""
+    exponent, rest = sympy.Integer(0), []
+    for factor in sympy.Mul.make_args(t):
+        if isinstance(factor, sympy.exp) and factor.args[0].is_polynomial(g) \
+                and sympy.degree(factor.args[0], g) <= 2:
+            exponent += factor.args[0]
+        else:
+            rest.append(factor)
+    if exponent == 0:
+        return None
+    poly = sympy.Poly(sympy.expand(exponent), g)
+    a, b, c = -poly.coeff_monomial(g**2), poly.coeff_monomial(g), poly.coeff_monomial(1)
+    if not (1 + 2 * a).is_positive:
+        return None
+    s = 1 / sympy.sqrt(1 + 2 * a)
+    inner = sympy.Mul(*rest).xreplace({g: b * s**2 + s * g})
+    return s * sympy.exp(c + b**2 * s**2 / 2) * _expectation(inner, depth + 1)
+
+
+def _stein(t, depth: int):
+    """E[g·F] = E[F′] for a smooth F (module docstring)."""
+    factors = sympy.Mul.make_args(t)
+    power = next((f for f in factors if f == g or (f.is_Pow and f.base == g and f.exp.is_Integer
+                                                   and f.exp > 0)), None)
+    if power is None:
+        return None
+    rest = sympy.Mul(*[f for f in factors if f is not power])
+    if rest.has(*_NONSMOOTH) or rest.is_polynomial(g):
+        return None
+    n = 1 if power == g else int(power.exp)
+    inner = g ** (n - 1) * rest
+    return _expectation(sympy.diff(inner, g), depth + 1)
