@@ -48,6 +48,7 @@ STEPS: tuple[Step, ...] = (
     Step("existence", existence_step, applies=lambda rel: bool(rel.uses("Eg"))),
     Step("symbolic", universal.symbolic_step, cpu_budget=(6.0, 120.0)),
     Step("expectations", structure.expectations_step, cpu_budget=(6.0, 120.0)),
+    Step("series", structure.series_step, cpu_budget=(6.0, 120.0)),
     Step("certified", universal.certified_step, cpu_budget=(5.0, 300.0)),
     Step("search", universal.search_step),
     Step("statistical", universal.statistical_step, applies=lambda rel: rel.monte_carlo),

@@ -11,6 +11,9 @@ without a closed form stands as an opaque SymPy function (:data:`verify.claims.g
   activation's own differential equation through SymPy's simplification, reweighting) evaluate it.
   E[σ² + σ′ − 1/2] = E[σ − 1/2] = 0 for the sigmoid (σ′ = σ(1 − σ), σ − 1/2 odd), and
   E[g tanh(g)] = E[tanh′(g)] by Stein's lemma: identities no quadrature can prove.
+- :func:`series_step`: inequalities that follow from the nonnegative coefficients of the dual
+  kernel's series (K(ρ) ≥ 0 on [0, 1], |K(ρ)| ≤ K(1), K′ nondecreasing on [0, 1], ...), for any
+  activation.
 """
 
 from __future__ import annotations
@@ -18,13 +21,17 @@ from __future__ import annotations
 import sympy
 
 from verify.base.errors import clip
+from verify.certified.balls import working_precision
 from verify.claims.decision import Decision
+from verify.claims.evaluate import compile_ball, exact, scalars_of
 from verify.claims.existence import EXISTS, existence
 from verify.claims.gaussian import OPAQUE, opaque_atoms
 from verify.claims.gaussian_rules import rule_expectation
-from verify.claims.language import GAUSSIAN, InexactNumberError
-from verify.claims.quantities import Unavailable
+from verify.claims.language import DERIVED_SCALARS, GAUSSIAN, InexactNumberError
+from verify.claims.parity import symmetry
+from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, Unavailable
 from verify.claims.universal import symbolic_decision
+from verify.verdict import Basis
 
 
 def _undecided(step: str, detail: str) -> Decision:
@@ -75,3 +82,134 @@ def combined_body(difference, atoms):
     if rest.has(OPAQUE) or rest.has(GAUSSIAN):
         return None
     return total + rest
+
+
+# --- the series of the dual kernel -----------------------------------------------------------------
+def series_step(rel) -> Decision:
+    r"""Inequalities that follow from K = Σ μ_p² ρ^p and K′ = Σ p μ_p² ρ^{p−1} having nonnegative
+    coefficients, for any activation, with or without a closed-form kernel.
+
+    For F = K or K′ and an interval [a, b] of its argument:
+
+    - [a, b] ⊂ [0, 1]: F is nondecreasing there, so F(ρ) ∈ [F(a), F(b)];
+    - [a, b] ⊂ [−1, 1] otherwise, m = max(|a|, |b|): |F(ρ)| ≤ Σ|coefficient|·|ρ|^p = F(|ρ|) ≤ F(m),
+      so F(ρ) ∈ [−F(m), F(m)]; an even F lies in [F(0), F(m)], an odd one in [F(a), F(b)]
+      (odd and nondecreasing on [0, 1], so nondecreasing on [−1, 1]).
+
+    A claim whose gap lhs − rhs (signed to read ≥ 0) is c₀ + c₁·F(ρ) or c₀ + c₁·|F(ρ)|, with c₀ and
+    c₁ constants, is linear in F (or |F| ∈ [0, F(m)]), so it holds on the box when it holds at both
+    ends of that range: each end is a constant, proved ≥ 0 (> 0 for a strict claim) exactly or by
+    balls (kernels at rational points, expectations by certified quadrature).  Proves only.
+    """
+    step = "series"
+    if rel.op == "==" or len(rel.box) != 1 or rel.act is None:
+        return _undecided(step, "not an inequality in one real variable")
+    ((variable, (low, high)),) = rel.box.items()
+    gap = (rel.lhs - rel.rhs) if rel.op in (">", ">=") else (rel.rhs - rel.lhs)
+    calls = {c for c in rel.calls if type(c).__name__ in ("K", "Kp") and c.has(variable)}
+    if len(calls) != 1 or any(c.has(variable) for c in rel.calls if c not in calls):
+        return _undecided(step, "lhs - rhs is not a function of one kernel call K(rho) or Kp(rho)")
+    (call,) = calls
+    (argument,) = call.args
+    if argument not in (variable, -variable):
+        return _undecided(step, f"the kernel's argument {argument} is not ±{variable}")
+    a, b = (low, high) if argument == variable else (-high, -low)
+    span = _kernel_range(call.func, a, b, _kernel_parity(rel.act, type(call).__name__ == "Kp"))
+    if span is None:
+        return _undecided(step, f"{argument} leaves [-1, 1]")
+    y = sympy.Dummy("y", real=True)
+    ends = _ends(gap.xreplace({call: y}), y, span)
+    if ends is None:
+        return _undecided(step, "lhs - rhs is not c0 + c1*F or c0 + c1*|F| in the kernel F")
+    strict = rel.op in ("<", ">")
+    bases = []
+    for end in ends:
+        basis = _nonnegative(rel, end, strict)
+        if basis is None:
+            return _undecided(step, f"the end {clip(end, 60)} of the kernel's range is not proved "
+                                    f"{'> 0' if strict else '>= 0'}")
+        bases.append(basis)
+    basis = Basis.CERTIFIED if Basis.CERTIFIED in bases else Basis.EXACT
+    where = f"[{span[0]}, {span[1]}], |{call.func}| <= {span[2]}"
+    return Decision("holds", basis, step,
+                    detail=f"{call} lies in {where} for {variable} in [{low}, {high}] (a series with "
+                           f"nonnegative coefficients), and lhs - rhs is linear in it and "
+                           f"{'>' if strict else '>='} 0 at both ends")
+
+
+def _kernel_parity(act, derivative: bool) -> int:
+    """+1 when F(−r) = F(r), −1 when F(−r) = −F(r), 0 when unknown (F = K, or K′ if derivative)."""
+    parity, _, _ = symmetry(act)
+    return -parity if derivative else parity
+
+
+def _kernel_range(kernel, a, b, parity: int):
+    """(lower, upper, upper bound of |F|) of F(ρ) for ρ in [a, b] (series_step's docstring), or None."""
+    if a < -1 or b > 1:
+        return None
+    m = max(-a, b)
+    if a >= 0:
+        return kernel(a), kernel(b), kernel(b)
+    if parity == 1:
+        return kernel(sympy.Integer(0)), kernel(m), kernel(m)
+    if parity == -1:
+        return kernel(a), kernel(b), kernel(m)
+    return -kernel(m), kernel(m), kernel(m)
+
+
+def _ends(linear, y, span):
+    """The values of ``linear`` at the ends of y's range, when it is c0 + c1*y or c0 + c1*|y|."""
+    magnitude = sympy.Abs(y)
+    if linear.has(magnitude):
+        z = sympy.Dummy("z", nonnegative=True)
+        form, ends = linear.xreplace({magnitude: z}), None
+        if not form.has(y):  # |F| in [0, F(max |rho|)]
+            ends = (form.xreplace({z: 0}), form.xreplace({z: span[2]}))
+            y = z
+            linear = form
+    else:
+        ends = (linear.xreplace({y: span[0]}), linear.xreplace({y: span[1]}))
+    if ends is None or sympy.diff(linear, y, 2) != 0 or sympy.diff(linear, y).has(y):
+        return None
+    return tuple(sympy.expand(e) for e in ends)
+
+
+def _nonnegative(rel, value, strict: bool):
+    """Basis.EXACT or CERTIFIED when ``value`` (a constant of the claim language, with quantity calls
+    at numbers) is proved >= 0 (> 0 if strict); else None."""
+    ball = _ball(rel, value)  # the quantity calls, before the exact backend makes them opaque
+    backend = ExactQuantities(rel.setting.model, rel.act)
+    try:
+        value = sympy.expand(exact(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)), backend))
+    except Unavailable:
+        value = None
+    if value is None or value.atoms(sympy.Symbol):
+        return _by_ball(ball, strict)
+    atoms = sorted(opaque_atoms(value), key=sympy.default_sort_key)
+    if atoms:
+        combined = combined_body(value, atoms)
+        if combined is not None and existence(combined).status == EXISTS:
+            found = rule_expectation(combined)
+            value = value if found is None else sympy.expand(found)
+    if value == 0:
+        return None if strict else Basis.EXACT
+    if value.is_Rational:
+        return Basis.EXACT if value > 0 else None
+    return _by_ball(ball, strict)
+
+
+def _by_ball(ball, strict: bool):
+    if ball is not None and (ball > 0 or (not strict and ball >= 0)):
+        return Basis.CERTIFIED
+    return None
+
+
+def _ball(rel, value):
+    """A ball of a constant of the claim language (quantity calls at numbers), or None."""
+    with working_precision(BALL_DPS):
+        try:
+            backend = BallQuantities(rel.setting.model, rel.act)
+            ball = compile_ball(value, backend)(scalars_of(value, backend, DERIVED_SCALARS))
+        except (Unavailable, ValueError):
+            return None
+    return ball if ball.is_finite() else None
