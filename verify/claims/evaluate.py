@@ -25,6 +25,7 @@ from verify.base.budget import guarded
 from verify.base.errors import InvalidParameterError
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
+from verify.claims.growing_sums import growing_sum
 from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
 
@@ -57,9 +58,11 @@ def is_hermite_sum(node) -> bool:
     return isinstance(node, sympy.Sum) and node.limits[-1][2] == INFINITY
 
 
-def prepare(expr, values: dict, xi) -> sympy.Expr:
-    """``expr`` with ``values`` substituted, ξ appended to the scale-dependent quantities, sums done."""
-    expr = _expand_sums(sympy.sympify(expr).xreplace(values))
+def prepare(expr, values: dict, xi, growth=None) -> sympy.Expr:
+    """``expr`` with ``values`` substituted, ξ appended to the scale-dependent quantities, sums done;
+    a sum whose upper bound is the symbol ``growth`` (an order claim's) in closed form or left whole
+    (:mod:`verify.claims.growing_sums`)."""
+    expr = _expand_sums(sympy.sympify(expr).xreplace(values), growth)
     if xi is not None:
         expr = expr.replace(
             lambda e: (
@@ -70,14 +73,18 @@ def prepare(expr, values: dict, xi) -> sympy.Expr:
     return expr
 
 
-def _expand_sums(expr):
+def _expand_sums(expr, growth=None):
     """Sums carried out outermost first, so an inner bound such as p − 1 is a number by then."""
     if isinstance(expr, sympy.Sum):
+        ((_, _, high), *_) = reversed(expr.limits)
+        if growth is not None and len(expr.limits) == 1 and high.has(growth) \
+                and not expr.function.has(growth):
+            return guarded(f"claim: {expr}", growing_sum, expr, growth)
         done = _do_sum(expr)
-        return done if is_hermite_sum(done) else _expand_sums(done)
+        return done if is_hermite_sum(done) else _expand_sums(done, growth)
     if not expr.args or not expr.has(sympy.Sum):
         return expr
-    return expr.func(*[_expand_sums(a) for a in expr.args])
+    return expr.func(*[_expand_sums(a, growth) for a in expr.args])
 
 
 def _closed_form(term, index, low):

@@ -107,7 +107,8 @@ def ball_function(form: HermiteSum, coefficients: list, norm, compile_ball, rati
 
     norm_text = "E[dsigma(g)^2]" if form.power else "E[sigma(g)^2]"
     tail = (f"terms p <= {terms} in balls, tail within +-|c|*|r|^{terms + 1}*({norm_text} - "
-            f"sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*{float(remainder.upper()):.3g} (Parseval)")
+            f"sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*|r|^{terms + 1}*{float(remainder.upper()):.3g} "
+            "(Parseval)")
     return value, tail
 
 

@@ -62,7 +62,7 @@ def decide(spec, setting) -> Decision:
     lhs = prepare(claim.lhs, setting.values, setting.xi)
     rhs = prepare(claim.rhs, setting.values, setting.xi)
     q = bound_at(spec, setting)
-    evaluator = GridEvaluator(setting, setting.activation, lhs, rhs, spec.full)
+    evaluator = GridEvaluator(setting, setting.activation, lhs, rhs, spec.full, spec.seed)
     draws, exact = models(setting.model, prob.over, spec.draws, spec.seed)
     clear, near, example = 0, 0, None
     for model in draws:

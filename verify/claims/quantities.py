@@ -243,10 +243,13 @@ class ExactQuantities(IndexedEntries):
 
 
 class FloatQuantities(IndexedEntries):
-    """float64 values through the suite's fast paths (closed-form or series kernels, Appendix D.1)."""
+    """float64 values through the suite's fast paths (closed-form or series kernels, Appendix D.1).
 
-    def __init__(self, model, activation):
+    ``seed`` and ``full`` reach the Monte-Carlo quantity grad_var (``verify claim --seed/--full``)."""
+
+    def __init__(self, model, activation, seed: int = 0, full: bool = False):
         self.model, self.act = model, activation
+        self.seed, self.full = seed, full
         self._mu: list[float] = []
         self._series: dict = {}
         self._activation_scalars: dict[str, float] = {}
@@ -329,7 +332,7 @@ class FloatQuantities(IndexedEntries):
 
     def grad_var(self, m, xi):
 
-        return gradient_energy(self.model, float(xi), float(m)).mean
+        return gradient_energy(self.model, float(xi), float(m), self.full, self.seed).mean
 
     def scalar(self, name: str) -> float:
         if name in ("C_sigma", "lstar"):

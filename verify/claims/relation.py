@@ -136,7 +136,7 @@ class Relation:
     def float_sides(self):
         """(box symbols, (f_lhs, f_rhs), the float backend)."""
         if "float" not in self._cache:
-            backend = FloatQuantities(self.setting.model, self.act)
+            backend = FloatQuantities(self.setting.model, self.act, self.seed, self.full)
             symbols = list(self.box)
             functions = []
             for side in (self.lhs, self.rhs):

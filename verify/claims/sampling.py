@@ -67,10 +67,9 @@ def models(base, over: tuple[str, ...], draws: int, seed: int):
 class GridEvaluator:
     """Both sides of a relation on a grid of the inner variables, for any instance of one configuration."""
 
-    def __init__(self, setting, activation, lhs, rhs, full: bool):
-
+    def __init__(self, setting, activation, lhs, rhs, full: bool, seed: int = 0):
         act = get_activation(activation) if activation else None
-        self.backend = FloatQuantities(setting.model, act)
+        self.backend = FloatQuantities(setting.model, act, seed, full)
         self.inner = list(setting.box)
         if len(self.inner) > MAX_INNER_DIMENSIONS:
             raise QuantifierError(

@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from verify.base.budget import cpu_seconds
+from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
+from verify.claims.quantities import Unavailable
 from verify.claims.relation import Relation
 from verify.verdict import Basis
 
@@ -90,7 +92,10 @@ def decide(rel: Relation, budget: Budget) -> Decision:
                              f"({budget.limit(step):g} CPU s) is spent")
             continue
         start = cpu_seconds()
-        result = step.run(rel)
+        try:
+            result = step.run(rel)
+        except (Unavailable, ConvergenceError) as exc:  # a value this step's arithmetic cannot give
+            result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
         budget.charge(step, start)
         if result.status == "holds" and rel.reservation:
             undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")

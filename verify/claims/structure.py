@@ -22,6 +22,8 @@ import sympy
 
 from verify.base.errors import clip
 from verify.certified.balls import working_precision
+from verify.certified.errors import CertificationError
+from verify.certified.pieces import derivative_pieces, smooth_pieces
 from verify.claims.decision import Decision
 from verify.claims.evaluate import compile_ball, exact, scalars_of
 from verify.claims.existence import EXISTS, existence
@@ -114,7 +116,9 @@ def series_step(rel) -> Decision:
     if argument not in (variable, -variable):
         return _undecided(step, f"the kernel's argument {argument} is not ±{variable}")
     a, b = (low, high) if argument == variable else (-high, -low)
-    span = _kernel_range(call.func, a, b, _kernel_parity(rel.act, type(call).__name__ == "Kp"))
+    derivative = type(call).__name__ == "Kp"
+    span = _kernel_range(call.func, a, b, _kernel_parity(rel.act, derivative),
+                         _nonnegative_activation(rel.act, derivative))
     if span is None:
         return _undecided(step, f"{argument} leaves [-1, 1]")
     y = sympy.Dummy("y", real=True)
@@ -143,8 +147,11 @@ def _kernel_parity(act, derivative: bool) -> int:
     return -parity if derivative else parity
 
 
-def _kernel_range(kernel, a, b, parity: int):
-    """(lower, upper, upper bound of |F|) of F(ρ) for ρ in [a, b] (series_step's docstring), or None."""
+def _kernel_range(kernel, a, b, parity: int, nonnegative: bool):
+    """(lower, upper, upper bound of |F|) of F(ρ) for ρ in [a, b] (series_step's docstring), or None.
+
+    ``nonnegative``: the function inside F is ≥ 0 everywhere (σ for K, σ′ for K′), so that
+    F(ρ) = E[f(X) f(Y)] ≥ 0 for every ρ in [−1, 1] (X, Y standard Gaussians with correlation ρ)."""
     if a < -1 or b > 1:
         return None
     m = max(-a, b)
@@ -154,7 +161,21 @@ def _kernel_range(kernel, a, b, parity: int):
         return kernel(sympy.Integer(0)), kernel(m), kernel(m)
     if parity == -1:
         return kernel(a), kernel(b), kernel(m)
-    return -kernel(m), kernel(m), kernel(m)
+    return (sympy.Integer(0) if nonnegative else -kernel(m)), kernel(m), kernel(m)
+
+
+def _nonnegative_activation(act, derivative: bool) -> bool:
+    """σ ≥ 0 (σ′ ≥ 0 if ``derivative``) on every smooth piece, as SymPy proves it for real x."""
+    x = sympy.Symbol("x", real=True)
+    try:
+        pieces = derivative_pieces(act) if derivative else smooth_pieces(act)
+    except (CertificationError, ValueError):
+        return False
+    for piece in pieces:
+        expr = sympy.simplify(piece.expr.xreplace({act.x: x}))
+        if not expr.is_nonnegative:
+            return False
+    return True
 
 
 def _ends(linear, y, span):

@@ -491,7 +491,7 @@ def shorten(point: dict, box: dict, still_violates) -> dict:
 def statistical_step(rel: Relation) -> Decision:
     """Monte-Carlo quantities: a violation beyond t·SE refutes; none is only *consistent*."""
     setting, lhs, rhs, op = rel.setting, rel.lhs, rel.rhs, rel.op
-    backend = FloatQuantities(setting.model, rel.act)
+    backend = FloatQuantities(setting.model, rel.act, rel.seed, rel.full)
     difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)
     calls = sorted((f for f in quantity_calls(difference) if type(f).__name__ == "grad_var"), key=str)
     stand_ins = sympy.symbols(f"G0:{len(calls)}", real=True)

@@ -1,0 +1,56 @@
+"""Verdicts do not depend on the machine's load (issue 37, item 4).
+
+The same claims are decided in a fresh process twice: once alone, once beside CPU-bound
+processes that keep every core busy.  Every budget that can change a verdict counts CPU seconds
+or work (ball evaluations), so the verdicts, bases, steps and evidence must be identical; only
+the wall-clock seconds may differ.  The claims reach the budgeted paths: a SymPy Gaussian
+integral under its CPU-time limit, an opaque expectation combined by the exact rules, the
+certified prover over an interval, a two-variable branch and bound, and the series rule."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+CLAIMS = [
+    ("Eg(sigma(g)**2) + Eg(dsigma(g)) == 1/2", {"activation": "sigmoid"}),
+    ("Eg(cos(g)) == exp(-1/2)", {}),
+    ("abs(K(rho)) <= K(1)", {"activation": "tanh", "for_": ["rho in [-1, 1]"]}),
+    ("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2",
+     {"family": "orthonormal", "activation": "relu", "for_": ["k in {3, 5}", "xi = 1", "m in [0, 1]"]}),
+    ("K(rho) <= K(1) - (1 - rho)/10", {"activation": "relu", "for_": ["rho in [0, 1]"]}),
+    ("Eg(erf(g)**2) == 2*asin(2/3)/pi", {}),
+]
+
+SCRIPT = """
+import json, sys
+from verify.claims import claim
+out = []
+for text, options in json.loads(sys.argv[1]):
+    o = claim(text, **options)
+    out.append([o.verdict.value, str(o.basis), o.evidence, o.scope, str(o.counterexample),
+                o.numbers.get("decided_by")])
+print(json.dumps(out))
+"""
+
+
+def _decide() -> list:
+    done = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(CLAIMS)], capture_output=True,
+                          text=True, check=True, timeout=900)
+    return json.loads(done.stdout)
+
+
+def test_verdicts_are_the_same_on_a_busy_machine():
+    alone = _decide()
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+               for _ in range(os.cpu_count() or 2)]
+    try:
+        busy = _decide()
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert busy == alone
+    assert [o[0] for o in alone] == ["holds"] * len(CLAIMS)

@@ -1,0 +1,105 @@
+"""The exact rules of issue 37: Gaussian calculus, opaque expectations and kernels, the series of
+the dual kernel, certified quadrature for Eg, growing sums.  Each reference value is computed
+here independently (50-digit mpmath quadrature, or a textbook closed form)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy
+
+from verify.certified.balls import working_precision
+from verify.claims import claim
+from verify.claims.gaussian import ball_expectation
+from verify.claims.gaussian_rules import rule_expectation
+from verify.claims.language import GAUSSIAN as g
+
+erf, exp, sqrt = sympy.erf, sympy.exp, sympy.sqrt
+GELU = g * (1 + erf(g / sqrt(2))) / 2
+SIGMOID = 1 / (1 + exp(-g))
+
+
+def _reference(body) -> mpmath.mpf:
+    """E[body(g)] by 50-digit quadrature, split at 0."""
+    f = sympy.lambdify(g, body * exp(-g**2 / 2) / sqrt(2 * sympy.pi), "mpmath")
+    with mpmath.workdps(50):
+        return mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
+
+
+@pytest.mark.parametrize("body", [
+    erf(g)**2, g * erf(g), GELU, GELU**2, erf(g) * erf(2 * g), g**4 * exp(-g**2), erf(g + 1),
+    g**2 * erf(g)**2, exp(g / 2 - g**2 / 3) * g, sympy.tanh(g)**3 + g * sympy.tanh(g) + sympy.tanh(g)**2 - 1,
+])
+def test_rules_agree_with_50_digit_quadrature(body):
+    value = rule_expectation(body)
+    assert value is not None, body
+    # both are 50-digit computations of the same number; 1e-40 leaves room for quadrature error
+    with mpmath.workdps(50):
+        assert abs(mpmath.mpf(str(sympy.N(value, 50))) - _reference(body)) < mpmath.mpf(10)**-40
+
+
+@pytest.mark.parametrize("body", [SIGMOID**2, sympy.tanh(g)**2, sympy.log(1 + exp(g))])
+def test_rules_do_not_invent_closed_forms(body):
+    assert rule_expectation(body) is None
+
+
+@pytest.mark.parametrize("body", [SIGMOID**2, sympy.tanh(g) * g, GELU**3])
+def test_certified_quadrature_contains_the_expectation(body):
+    with working_precision(30):
+        ball = ball_expectation(body, 30)
+    assert float(ball.rad()) < 1e-30
+    with mpmath.workdps(50):
+        distance = abs(mpmath.mpf(ball.mid().str(45, radius=False)) - _reference(body))
+        assert distance <= mpmath.mpf(ball.rad().str(5, radius=False)) + mpmath.mpf(10)**-40
+
+
+@pytest.mark.parametrize("text, activation, verdict", [
+    ("Eg(sigma(g)**2) + Eg(dsigma(g)) == 1/2", "sigmoid", "holds"),      # sigma' = sigma(1 - sigma)
+    ("Eg(sigma(g)**2) + Eg(dsigma(g)) == 1/2 + 1/10**12", "sigmoid", "fails"),
+    ("Eg(g*sigma(g)) == Eg(dsigma(g))", "tanh", "holds"),                  # Stein
+    ("Eg(g*sigma(g)) == Eg(dsigma(g))*(1 + 1/10**12)", "tanh", "fails"),
+    ("Eg(sigma(g)**2) + Eg(dsigma(g)) == 1", "tanh", "holds"),             # tanh' = 1 - tanh^2
+    ("Eg(sigma(g)) == 1/2", "sigmoid", "holds"),                           # sigma - 1/2 odd
+    ("Kp(0) == mu(1)**2", "tanh", "holds"),
+    ("Kp(0) == mu(1)**2 + 1/10**9", "tanh", "fails"),
+    ("C_sigma == Kp(1)", "gelu", "holds"),
+    ("K(1) == Eg(sigma(g)**2)", "softplus", "holds"),
+    ("Eg(sigma(g)**2) == 1/3 + 1/(2*sqrt(3)*pi)", "gelu", "holds"),
+    ("Eg(sigma(g)**2) == 1/3 + 1/(2*sqrt(3)*pi) - 1/10**12", "gelu", "fails"),
+])
+def test_identities_without_a_closed_form_kernel(text, activation, verdict):
+    assert claim(text, activation=activation).verdict.value == verdict
+
+
+@pytest.mark.parametrize("text, interval, activation, verdict", [
+    ("K(rho) >= 0", "[0, 1]", "tanh", "holds"),
+    ("K(rho) >= 0", "[-1, 1]", "tanh", "fails"),
+    ("abs(K(rho)) <= K(1)", "[-1, 1]", "gelu", "holds"),
+    ("abs(K(rho)) <= K(1)*(1 - 1/10**9)", "[-1, 1]", "gelu", "fails"),
+    ("abs(Kp(rho)) <= C_sigma", "[-1, 1]", "sigmoid", "holds"),
+    ("K(rho) >= K(0)", "[0, 1]", "relu", "holds"),
+    ("Kp(rho) >= 0", "[-1, 1]", "expr:Max(x, 0) - Max(x - 1, 0)", "holds"),  # sigma' >= 0
+    ("K(rho) + K(-rho) == 1/2", "[-1, 1]", "sigmoid", "holds"),              # sigma - 1/2 odd
+    ("K(rho) - K(-rho) == rho/2", "[-1, 1]", "gelu", "holds"),               # gelu - x/2 even
+    ("K(rho) - K(-rho) == rho/2 + 1/10**9", "[-1, 1]", "gelu", "fails"),
+])
+def test_facts_of_the_kernel_series(text, interval, activation, verdict):
+    outcome = claim(text, activation=activation, for_=[f"rho in {interval}"])
+    assert outcome.verdict.value == verdict, outcome.evidence
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("Sum(log(i), i, 1, k) == Theta(k*log(k))", "holds"),
+    ("Sum(log(i), i, 1, k) == Theta(k)", "fails"),
+    ("Sum(1/i, i, 1, k) == Theta(log(k))", "holds"),
+    ("Sum(1/i**2, i, 1, k) == O(1/k)", "fails"),
+    ("Sum(sqrt(i), i, 1, k) == Theta(k**(3/2))", "holds"),
+])
+def test_sums_up_to_the_growth_variable(text, verdict):
+    assert claim(text, growth="k", for_=["k in 1..4096"]).verdict.value == verdict
+
+
+def test_a_numerical_failure_is_inconclusive_not_exit_1():
+    # the kernel series of this activation converges too slowly for the float path (issue 37)
+    outcome = claim("Kp(rho) <= 1", activation="expr:Max(x, 0) - Max(x - 1, 0)", for_=["rho in [-1, 1]"])
+    assert outcome.verdict.value in ("holds", "inconclusive")

@@ -1,0 +1,66 @@
+r"""Sums whose upper bound is the growth variable, for order claims: Σ_{i=a}^{k} f(i) as k → ∞.
+
+SymPy sums some in closed form (Σ 1/i = harmonic(k), Σ i² = k(k+1)(2k+1)/6); the rest are
+compared with their integral.  For f monotone on [a, ∞) and positive on (a, ∞) (SymPy proves
+that f′ has no zero there, and f(a) ≥ 0 when f increases, f(a) > 0 and lim f ≥ 0 when it
+decreases) and I(k) = ∫_a^k f(t) dt,
+
+    min(f(a), f(k)) ≤ Σ_{i=a}^{k} f(i) − I(k) ≤ max(f(a), f(k)),
+
+so Σ/I → 1 when I(k) → ∞ and f(k)/I(k) → 0, and then lim Σ/g = lim I/g for any g: the order
+claim is decided on I (Σ log i ~ k log k, Σ √i ~ (2/3) k^{3/2}).  When ∫_a^∞ f < ∞ the sum
+converges to a constant in [f(a), f(a) + ∫_a^∞ f], positive, so it is Θ(1) and decided as the
+constant 1 (the class of the limit, 0, finite or ∞, is what an order claim reads).
+
+Only a whole side (or a positive constant times it) is replaced: Σ 1/i − log k → γ is not
+decided by Σ ~ log k, so any other place of a growing sum leaves the claim to the other steps.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from verify.claims.quantities import Unavailable
+
+
+def growing_sum(s: sympy.Sum, variable):
+    """SymPy's closed form of ``s`` (a Sum whose upper bound holds ``variable``), else ``s``."""
+    closed = sympy.summation(s.function, *s.limits)
+    return s if closed.has(sympy.Sum) else closed
+
+
+def equivalent(side, variable):
+    """(a function of ``variable`` with the same limit ratio against any g, a note) for a side that
+    is c·Σ_{i=a}^{variable} f(i), c > 0 a number; Unavailable when the integral comparison does not
+    apply."""
+    coefficient, s = side.as_independent(sympy.Sum, as_Add=False)
+    if not isinstance(s, sympy.Sum) or not (coefficient.is_number and coefficient.is_positive):
+        raise Unavailable("a growing sum that is not a whole side of the order claim")
+    ((index, low, high),) = s.limits
+    if high != variable or not low.is_Integer:
+        raise Unavailable(f"{s}: the upper bound is not the growth variable")
+    t = sympy.Symbol("t", positive=True)
+    f = s.function.xreplace({index: t})
+    if f.free_symbols - {t}:
+        raise Unavailable(f"{s}: the term depends on more than its index")
+    slope = sympy.diff(f, t)
+    turning = sympy.solveset(slope, t, sympy.Interval(low, sympy.oo))
+    if turning is not sympy.S.EmptySet:
+        raise Unavailable(f"{s}: the term is not provably monotone on [{low}, oo)")
+    start = f.xreplace({t: low})
+    at_infinity = sympy.limit(f, t, sympy.oo)
+    increasing = slope.xreplace({t: low + 1}).is_positive
+    # increasing from f(a) >= 0, or decreasing from f(a) > 0 towards a limit >= 0: f > 0 beyond a
+    if not ((increasing and start.is_nonnegative) or (start.is_positive and at_infinity.is_nonnegative)):
+        raise Unavailable(f"{s}: the term is not provably positive on ({low}, oo)")
+    integral = sympy.integrate(f, (t, low, variable))
+    if integral.has(sympy.Integral):
+        raise Unavailable(f"{s}: no closed form of the comparison integral")
+    tail = sympy.limit(integral, variable, sympy.oo)
+    if tail == sympy.oo:
+        if sympy.limit(f.xreplace({t: variable}) / integral, variable, sympy.oo) != 0:
+            raise Unavailable(f"{s}: the last term is not small against the integral")
+        return coefficient * integral, f"{s} ~ {integral} (integral comparison, the term monotone)"
+    if tail.is_finite:
+        return coefficient, f"{s} converges to a positive constant (integral comparison)"
+    raise Unavailable(f"{s}: the comparison integral has no limit")
