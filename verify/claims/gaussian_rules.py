@@ -15,7 +15,9 @@ step, :mod:`verify.claims.existence`, runs first):
 - anything else goes to SymPy's ``integrate`` (:func:`verify.claims.gaussian.exact_expectation`).
 
 :func:`rule_expectation` returns the exact value or None; the recursion is bounded by
-:data:`MAX_DEPTH` and :data:`MAX_TERMS` so that an adversarial integrand cannot make it explode.
+:data:`MAX_DEPTH`, :data:`MAX_TERMS` and a count of work units (:data:`MAX_WORK`: one per rule
+application, more per simplification), never by a clock, so that an adversarial integrand
+cannot make it explode and the answer does not depend on the machine's load.
 """
 
 from __future__ import annotations
@@ -34,18 +36,34 @@ MAX_DEPTH = 8
 MAX_TERMS = 64
 #: Expressions up to this many operations are simplified (SymPy's simplify grows fast beyond).
 MAX_SIMPLIFY_OPS = 120
+#: Work units one expectation may cost: a rule application costs 1, a simplification
+#: SIMPLIFY_COST (E[gelu²] costs about 100; E[tanh(g) He_5(g)] would cost thousands).
+MAX_WORK, SIMPLIFY_COST = 600, 25
 _NONSMOOTH = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, sympy.Piecewise)
 
 g = GAUSSIAN
 
 
 class _NoRule(Exception):
-    """No rule gives this expectation exactly."""
+    """No rule gives this expectation exactly (or its work budget is spent)."""
+
+
+class _Work:
+    """The work units left to one expectation (MAX_WORK)."""
+
+    left = MAX_WORK
+
+    @classmethod
+    def spend(cls, units: int) -> None:
+        cls.left -= units
+        if cls.left < 0:
+            raise _NoRule
 
 
 @lru_cache(maxsize=512)
 def rule_expectation(body) -> sympy.Expr | None:
     """E[body(g)] exactly by the rules of the module docstring, or None."""
+    _Work.left = MAX_WORK
     try:
         return sympy.radsimp(_expectation(sympy.sympify(body), 0))
     except (_NoRule, RecursionError):
@@ -53,6 +71,7 @@ def rule_expectation(body) -> sympy.Expr | None:
 
 
 def _expectation(f, depth: int):
+    _Work.spend(1)
     if depth > MAX_DEPTH:
         raise _NoRule
     if not f.has(g):
@@ -95,7 +114,10 @@ def _stein_reduced(f):
 
 
 def _simplified(f):
-    return sympy.simplify(f) if sympy.count_ops(f) <= MAX_SIMPLIFY_OPS else sympy.expand(f)
+    if sympy.count_ops(f) > MAX_SIMPLIFY_OPS:
+        return sympy.expand(f)
+    _Work.spend(SIMPLIFY_COST)
+    return sympy.simplify(f)
 
 
 def _linear(terms, depth: int):
@@ -125,7 +147,11 @@ def _is_odd(f) -> bool:
     sigmoid's σ(−g) + σ(g) − 1 = 0 needs it)."""
     try:
         total = sympy.expand(f.xreplace({g: -g}) + f)
-        return total == 0 or (sympy.count_ops(total) <= MAX_SIMPLIFY_OPS and sympy.simplify(total) == 0)
+        if total == 0:
+            return True
+        # expand settles polynomials and erf (odd by construction); exponentials need simplify
+        return total.has(sympy.exp, sympy.tanh, sympy.log) and sympy.count_ops(total) <= MAX_SIMPLIFY_OPS \
+            and _simplified(total) == 0
     except (TypeError, ValueError):
         return False
 
