@@ -12,14 +12,15 @@ from __future__ import annotations
 import sympy
 from flint import arb
 
-from verify.certified.balls import working_precision
+from verify.certified.balls import BALLS, working_precision
 from verify.certified.compile import constant
 from verify.claims import claim
 from verify.claims.gaussian import exact_expectation, float_expectation, integrand
 from verify.claims.language import GAUSSIAN, parse_claim, quantity_function
 from verify.claims.model import draw
-from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities
+from verify.claims.quantities import BALL_DPS, Quantities
 from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT, FLOAT64
 from verify.verdict import Basis, Verdict
 
 FAMILIES = ["orthonormal", "separated", "claim2"]
@@ -55,7 +56,7 @@ def test_an_arcsine_ball_beyond_its_domain_is_nan_not_a_number():
     from verify.claims.evaluate import compile_ball
 
     x = sympy.Symbol("x", real=True)
-    backend = BallQuantities(None, None)
+    backend = Quantities(None, None, BALLS)
     backend.box = {x: (0, 2)}
     with working_precision(BALL_DPS):
         acos = compile_ball(sympy.acos(x), backend)
@@ -90,9 +91,9 @@ def test_indexed_sums_off_by_a_thousandth_fail():
 
 def test_the_three_arithmetics_read_the_same_entries():
     model = draw("separated", "relu", 3, 8, 1, "1/k")
-    exact, floats = ExactQuantities(model, None), FloatQuantities(model, None)
+    exact, floats = Quantities(model, None, EXACT), Quantities(model, None, FLOAT64)
     with working_precision(BALL_DPS):
-        balls = BallQuantities(model, None)
+        balls = Quantities(model, None, BALLS)
         for i in (1, 2, 3):
             for name in ("lam", "c", "chat"):
                 value = getattr(exact, name)(i)

@@ -12,11 +12,12 @@ import mpmath
 import pytest
 import sympy
 
-from verify.certified.balls import working_precision
+from verify.certified.balls import BALLS, working_precision
 from verify.claims.model import draw
-from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities
+from verify.claims.quantities import BALL_DPS, Quantities
 from verify.model import population
 from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
 
 FAMILIES = (("orthonormal", "relu"), ("claim2", "abs"), ("glm", "relu"))
 CASES = [(family, k, seed, act) for family, act in FAMILIES
@@ -31,12 +32,12 @@ def test_four_arithmetics_agree_within_their_bounds(family, k, seed, act):
     d = 1 + k * (k + 1) // 2 if family == "claim2" else 2 * k + 2
     model = draw(family, act, k, d, seed, "1/k")
     activation = get_activation(act)
-    exact = ExactQuantities(model, activation).h(M, XI)
+    exact = Quantities(model, activation, EXACT).h(M, XI)
     assert not exact.atoms(sympy.Float), "the exact value must hold no float"
     with working_precision(BALL_DPS):
         from flint import arb
 
-        ball = BallQuantities(model, activation).h(arb(1) / 4, arb(1) / 2)
+        ball = Quantities(model, activation, BALLS).h(arb(1) / 4, arb(1) / 2)
         mid_text, rad_text = ball.mid().str(40, radius=False), ball.rad().str(5, radius=False)
     with mpmath.workdps(60):
         reference = mpmath.mpf(str(sympy.N(exact, 60)))

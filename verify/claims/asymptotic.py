@@ -35,9 +35,10 @@ from verify.claims.decision import Decision
 from verify.claims.evaluate import exact, prepare, scalars_of
 from verify.claims.growing_sums import equivalent
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
-from verify.claims.quantities import ExactQuantities, Unavailable
+from verify.claims.quantities import Quantities, Unavailable
 from verify.claims.sampling import GridEvaluator, models
 from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
 from verify.verdict import Basis, fit_exponent
 
 #: Exponent decisions sit at ± this value, halfway to an exponent off by 1/2 (:func:`judge_exponents`).
@@ -98,7 +99,7 @@ def _symbolic(spec, group, symbol) -> Decision:
     claim = spec.claim
     values = {s: v for s, v in first.values.items() if s != symbol}
     xi = symbol if symbol.name == "xi" else first.xi
-    backend = ExactQuantities(first.model, get_activation(first.activation) if first.activation else None)
+    backend = Quantities(first.model, get_activation(first.activation) if first.activation else None, EXACT)
     variable = sympy.Symbol(symbol.name, positive=True)
     notes = []
     try:

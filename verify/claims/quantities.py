@@ -1,7 +1,11 @@
 r"""The quantities of the claim language, in exact, float64 and ball arithmetic.
 
-Each backend has one method per quantity (h, Phi, hcoef, mu, K, Kp, T, grad_var) and one
-per scalar (:meth:`scalar`); the decision steps substitute these into the parsed claim.  The
+One class, :class:`Quantities`, over the arithmetic it is handed (``EXACT`` SymPy numbers,
+``FLOAT64`` doubles or Arb ``BALLS``, :mod:`verify.model.arithmetic`): one method per quantity
+(h, Phi, hcoef, mu, K, Kp, T, grad_var, Eg) and one per scalar (:meth:`Quantities.scalar`), so
+each quantity is defined in one place, its sources in the three arithmetics side by side (a
+formula such as T(l, s) is written once over the arithmetic's numbers); the decision steps
+substitute these into the parsed claim.  The
 quantities that depend on the scale take ξ as their last argument (the steps append it, so a
 claim may range over ξ without rebuilding anything).  Formulas (Appendix D.1, derived in
 :mod:`verify.model.population`), with n_i = √(D + ξ²c_i²), D = 1 (0 for the GLM, W = 0):
@@ -18,7 +22,7 @@ claim may range over ξ without rebuilding anything).  Formulas (Appendix D.1, d
     Eg(expr) = E over g ~ N(0, 1) of expr(g, σ(g), σ'(g)) (:mod:`verify.claims.gaussian`),
     Sum(c p^a r^p mu(p)**2, p, p0, oo) = partial sum plus Parseval tail (:mod:`verify.claims.hermite_sums`).
 
-A backend that cannot provide a quantity raises :class:`Unavailable` and the step that
+An arithmetic that cannot provide a quantity raises :class:`Unavailable` and the step that
 asked moves on (a closed form for tanh, a ball for a Monte-Carlo mean).
 """
 
@@ -34,7 +38,7 @@ from verify.certified import (
     certified_hermite_coefficients,
     certified_kernel,
 )
-from verify.certified.balls import exact, integer_power
+from verify.certified.balls import BALLS, exact, integer_power
 from verify.certified.compile import constant
 from verify.claims import hermite_sums
 from verify.claims.gaussian import (
@@ -49,7 +53,7 @@ from verify.claims.indexed import Entries, IndexedEntries
 from verify.claims.language import DERIVED_SCALARS, GAUSSIAN
 from verify.claims.parity import exact_coefficient, opaque_kernel
 from verify.claims.statistics import gradient_energy
-from verify.model.arithmetic import EXACT
+from verify.model.arithmetic import EXACT, FLOAT64
 from verify.model.diagnostics import information_exponent
 from verify.model.fast_kernels import fast_kernel
 from verify.model.hermite import hermite_coefficients
@@ -74,7 +78,7 @@ SERIES_RHO_MARGIN = 1e-6
 
 
 class Unavailable(Exception):
-    """This backend cannot evaluate this quantity (the step that asked escalates)."""
+    """This arithmetic cannot evaluate this quantity (the step that asked escalates)."""
 
 
 def _with_scalars(backend, body):
@@ -103,32 +107,145 @@ class _SubstitutedKernel:
         return self._at(True, rho)
 
 
-class ExactQuantities(IndexedEntries):
-    """SymPy closed forms on the model's exact numbers (:mod:`verify.claims.model`)."""
+class Quantities(IndexedEntries):
+    """The claim language's quantities of one configuration (``model``, ``activation``) in ``arithmetic``.
 
-    def __init__(self, model, activation):
-        self.model, self.act = model, activation
+    - EXACT: SymPy closed forms on the model's exact numbers (:mod:`verify.claims.model`); where a
+      kernel or an expectation has none, an opaque function that knows only its exact facts;
+    - FLOAT64: the suite's fast paths (closed-form or series kernels, Appendix D.1); ``error_bound``
+      collects the truncation bounds handed out, for the search's tolerance; ``seed`` and ``full``
+      reach the Monte-Carlo quantity grad_var (``verify claim --seed/--full``);
+    - BALLS: Arb balls (:mod:`verify.certified`) that provably contain every value; construct and
+      evaluate inside :func:`verify.certified.balls.working_precision` (BALL_DPS); ``box`` is the
+      configuration's box {symbol: (low, high)}, set by the certified step.
+    """
+
+    def __init__(self, model, activation, arithmetic, seed: int = 0, full: bool = False):
+        if arithmetic not in (EXACT, FLOAT64, BALLS):
+            raise ValueError(f"no quantities in the arithmetic {arithmetic.name}")
+        self.model, self.act, self.arith = model, activation, arithmetic
+        self.seed, self.full = seed, full
         self.rho = sympy.Symbol("rho", real=True)
-        self._kernels: dict[bool, object] = {}
-        self._populations: dict = {}
-        #: how a value was obtained, where the evidence should say so (Parseval for a Hermite sum)
+        #: how a value was obtained, where the evidence should say so (Parseval, a quadrature)
         self.notes: list[str] = []
+        self.error_bound = 0.0
+        self.box: dict = {}
+        self._memo: dict = {}
 
+    @property
+    def exact(self) -> bool:
+        return self.arith is EXACT
+
+    @property
+    def balls(self) -> bool:
+        return self.arith is BALLS
+
+    def _exact_twin(self) -> Quantities:
+        if "exact" not in self._memo:
+            self._memo["exact"] = Quantities(self.model, self.act, EXACT)
+        return self._memo["exact"]
+
+    def record_error(self, bound: float) -> None:
+        self.error_bound = max(self.error_bound, float(bound))
+
+    def within_unit_interval(self, expr) -> bool:
+        """True when ``expr`` is a box variable declared inside [-1, 1] (its true value lies there,
+        whatever its balls' rounding)."""
+        low, high = self.box.get(expr, (None, None))
+        return low is not None and -1 <= low and high <= 1
+
+    # --- the instance ------------------------------------------------------------------------------
     def entries(self) -> Entries:
-        mod = self.model
-        return Entries(mod.lam, mod.c, mod.c_hat, mod.gram)
+        if "entries" not in self._memo:
+            mod = self.model
+            if self.exact:
+                entries = Entries(mod.lam, mod.c, mod.c_hat, mod.gram)
+            elif self.balls:
+                view = mod.ball_view(arb(1))
+                entries = Entries(view.lam, view.c, view.c_hat, view.gram)
+            else:
+                a = mod.arrays
+                entries = Entries(a["lam"], a["c"], a["c_hat"], a["gram"])
+            self._memo["entries"] = entries
+        return self._memo["entries"]
 
+    def T(self, l, s):
+        """Σ_ij λ_iλ_j G_ij^s (l odd), k Σ_ij λ_iλ_j c_iĉ_j G_ij^s (l even): Proposition 4's T."""
+        lam, c, c_hat, gram = self.entries()
+        k, s, odd = self.model.k, int(s), int(l) % 2
+        power = integer_power if self.balls else (lambda x, n: x**n)
+        terms = [lam[i] * lam[j] * power(gram[i][j], s) * (1 if odd else c[i] * c_hat[j])
+                 for i in range(k) for j in range(k)]
+        total = self.arith.fsum(terms) if not self.balls else sum(terms, arb(0))
+        return total if odd else k * total
+
+    def scalar(self, name: str):
+        """The instance's lam_min, lam_max, gamma and the activation's C_sigma, lstar."""
+        if name == "C_sigma":
+            value = self.Kp(self._number(1))
+            return value if self.exact or self.balls else float(value)
+        if name == "lstar":
+            return self._lstar()
+        if not self.exact:
+            value = self._exact_twin().scalar(name)
+            return constant(sympy.sympify(value)) if self.balls else float(value)
+        mod = self.model
+        if name == "lam_min":
+            return min(mod.lam)
+        if name == "lam_max":
+            return max(mod.lam)
+        if name == "gamma":
+            off = [abs(mod.gram[i][j]) for i in range(mod.k) for j in range(mod.k) if i != j]
+            return 1 - max(off) if off else sympy.Integer(1)
+        raise KeyError(name)
+
+    def _number(self, value):
+        return exact(value) if self.balls else (float(value) if not self.exact else sympy.Integer(value))
+
+    def _lstar(self):
+        if self.balls:
+            return constant(sympy.sympify(self._exact_twin()._lstar()))
+        if self.exact:
+            values = exact_coefficients(self.act, LSTAR_TERMS)
+            if values is None:
+                raise Unavailable(f"no exact Hermite coefficients for {self.act.name}")
+            found = next((p for p in range(1, LSTAR_TERMS) if values[p] != 0), None)
+        else:
+            found = information_exponent(hermite_coefficients(self.act, LSTAR_TERMS, FLOAT_DPS))
+        if found is None:
+            raise Unavailable(f"mu_p = 0 for 1 <= p < {LSTAR_TERMS}")
+        return sympy.Integer(found) if self.exact else float(found)
+
+    # --- Gaussian expectations ---------------------------------------------------------------------
     def Eg(self, body):
-        """The closed form, else the opaque E(Lambda(g, body)) (see verify.claims.gaussian.OPAQUE)."""
+        """E[body(g)]: exact (closed form, else opaque), float (mpmath quadrature with its error
+        estimate), ball (the closed form's ball, else certified quadrature)."""
         body = integrand(_with_scalars(self, body), self.act)
-        value = exact_expectation(body)
-        return opaque_expectation(body) if value is None else value
+        if self.exact:
+            value = exact_expectation(body)
+            return opaque_expectation(body) if value is None else value
+        if not self.balls:
+            value, error = float_expectation(body, self.act.kinks if self.act is not None else ())
+            self.record_error(error)
+            return value
+        try:
+            return constant(self._exact_twin().Eg(body))
+        except ValueError:  # CertificationError: no closed form, or one the ball compiler cannot enclose
+            pass
+        try:
+            value = ball_expectation(body, BALL_DPS)
+        except (CertificationError, ValueError) as exc:
+            raise Unavailable(f"Eg({body}): no closed form, and no certified quadrature ({exc})") from None
+        self.notes.append(f"Eg({body}) by certified quadrature (rigorous error bound)")
+        return value
 
     def norm(self, power: int):
-        """N_0 = E σ(g)², N_1 = E σ'(g)² exactly (Parseval's totals)."""
+        """N_0 = E σ(g)², N_1 = E σ'(g)² (Parseval's totals)."""
         return self.Eg(hermite_sums.NORMS[power])
 
+    # --- infinite Hermite sums (verify.claims.hermite_sums) -----------------------------------------
     def hermite_sum(self, s):
+        """The exact value of a Hermite sum (Parseval), for the exact arithmetic."""
         form = hermite_sums.recognise(s)
         value = hermite_sums.exact_value(form, self.mu, self.norm) if form is not None else None
         if value is None:
@@ -137,61 +254,102 @@ class ExactQuantities(IndexedEntries):
         self.notes.append(f"{s} = c*(E[{'dsigma' if form.power else 'sigma'}(g)^2]{head}) exactly (Parseval)")
         return value
 
-    def kernel(self, derivative: bool):
+    def hermite_sum_function(self, s, argument):
+        """A function of the free variables: float64 (``argument``: the symbols) with its tail bound
+        recorded, or balls (``argument``: the ball compiler) with the Parseval tail interval."""
+        form = hermite_sums.recognise(s)
+        terms = hermite_sums.SERIES_TERMS
+        if not self.balls:
+            ((index, _, _),) = s.limits
+            self.mu(terms)
+            mu = self._memo["float_mu"][: terms + 1]
+            norm = self.norm(form.power) if form is not None else 0.0
+            if form is None:
+                self.notes.append(f"{s}: no rigorous tail bound (heuristic error: twice its last "
+                                  f"{terms // 2} terms)")
+            return hermite_sums.float_function(form, s.function, index, argument, mu, norm, self.record_error)
+        if form is None:
+            raise Unavailable(f"{s}: no rigorous tail bound for a term of this shape")
+        try:
+            coefficients = certified_hermite_coefficients(self.act, terms + 1, BALL_DPS).balls
+            value, tail = hermite_sums.ball_function(form, coefficients, self.norm(form.power), argument,
+                                                     self.within_unit_interval(form.ratio))
+        except (CertificationError, ValueError) as exc:  # TailError is a ValueError
+            raise Unavailable(str(exc)) from None
+        self.notes.append(f"{s}: {tail}")
+        return value
 
-        if self.act is None:
-            raise Unavailable("no activation")
-        if derivative not in self._kernels:
-            expr = closed_form(self.act, derivative)
-            if expr is not None:
-                (symbol,) = expr.free_symbols or {self.rho}
-                expr = expr.subs(symbol, self.rho)
-            self._kernels[derivative] = expr
-        if self._kernels[derivative] is None:
-            raise Unavailable(f"no closed-form kernel for {self.act.name}")
-        return self._kernels[derivative]
-
-    def _population(self, xi) -> Population:
-        if xi not in self._populations:
-            self._populations[xi] = Population(self.model.exact_view(xi), EXACT, _SubstitutedKernel(self))
-        return self._populations[xi]
-
-    def h(self, m, xi):
-        return self._population(xi).h(m)
-
-    def Phi(self, m, xi):
-        return self._population(xi).loss(m)
-
-    def hcoef(self, l, xi):
-        t = sympy.Dummy("t", real=True)
-        return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
-
+    # --- Hermite coefficients and the dual kernel ----------------------------------------------------
     def mu(self, p):
-        """μ_p exactly: the suite's closed forms, σ's symmetry, else E[σ(g) h_p(g)] by the exact
-        Gaussian rules or as an opaque expectation (verify.claims.gaussian.OPAQUE)."""
+        """μ_p: exact (closed forms, σ's symmetry, else E[σ h_p] by the exact rules or opaque),
+        float (30-digit mpmath, rounded), ball (certified coefficients)."""
         if self.act is None:
             raise Unavailable("no activation")
-        values = exact_coefficients(self.act, int(p) + 1)
+        p = int(p)
+        if self.balls:
+            try:
+                return certified_hermite_coefficients(self.act, p + 1, BALL_DPS).balls[p]
+            except CertificationError as exc:
+                raise Unavailable(str(exc)) from None
+        if not self.exact:
+            cached = self._memo.get("float_mu", [])
+            if p >= len(cached):
+                cached = hermite_coefficients(self.act, max(p + 1, 16), FLOAT_DPS).as_floats()
+                self._memo["float_mu"] = cached
+            return cached[p]
+        values = exact_coefficients(self.act, p + 1)
         if values is not None:
-            return values[int(p)]
-        value = exact_coefficient(self.act, int(p))
+            return values[p]
+        value = exact_coefficient(self.act, p)
         if value is not None:
             return value
-        weight = sympy.expand(probabilists_hermite(int(p), GAUSSIAN, sympy.Integer(1))) / sympy.sqrt(
-            sympy.factorial(int(p)))
+        weight = sympy.expand(probabilists_hermite(p, GAUSSIAN, sympy.Integer(1))) / sympy.sqrt(
+            sympy.factorial(p))
         return self.Eg(self.act.expr.xreplace({self.act.x: GAUSSIAN}) * weight)
 
+    def kernel(self, derivative: bool = False):
+        """The closed-form kernel (exact: a SymPy expression in ``rho``), the fast kernel (float) or the
+        certified kernel (balls); Unavailable where there is none."""
+        if self.act is None:
+            raise Unavailable("no activation")
+        key = ("kernel", derivative if self.exact else None)
+        if key not in self._memo:
+            if self.exact:
+                expr = closed_form(self.act, derivative)
+                if expr is not None:
+                    (symbol,) = expr.free_symbols or {self.rho}
+                    expr = expr.subs(symbol, self.rho)
+                self._memo[key] = expr
+            elif self.balls:
+                try:
+                    self._memo[key] = certified_kernel(self.act, BALL_DPS)
+                except CertificationError as exc:
+                    raise Unavailable(str(exc)) from None
+            else:
+                self._memo[key] = fast_kernel(self.act)
+        if self._memo[key] is None:
+            raise Unavailable(f"no closed-form kernel for {self.act.name}")
+        return self._memo[key]
+
     def K(self, rho):
-        try:
-            return self.kernel(False).subs(self.rho, rho)
-        except Unavailable:
-            return self._opaque_kernel(False)(rho)
+        return self._kernel_at(False, rho)
 
     def Kp(self, rho):
-        try:
-            return self.kernel(True).subs(self.rho, rho)
-        except Unavailable:
-            return self._opaque_kernel(True)(rho)
+        return self._kernel_at(True, rho)
+
+    def _kernel_at(self, derivative: bool, rho):
+        if self.exact:
+            try:
+                return self.kernel(derivative).subs(self.rho, rho)
+            except Unavailable:
+                return self._opaque_kernel(derivative)(rho)
+        kernel = self.kernel()
+        if not self.balls:
+            return kernel.derivative(rho) if derivative else kernel.value(rho)
+        rho = exact(rho)
+        if derivative and kernel.method == "series" and 1 - SERIES_RHO_MARGIN <= abs(rho).upper() < 1:
+            raise Unavailable("the certified series kernel near |rho| = 1")
+        return kernel.derivative(rho) if derivative else kernel.value(rho)
 
     def _opaque_kernel(self, derivative: bool):
         """K or K′ as a function that knows its series' exact facts (verify.claims.parity)."""
@@ -206,251 +364,47 @@ class ExactQuantities(IndexedEntries):
         return opaque_kernel(self.act, derivative, self.mu(0), self.mu(1), self.Eg(sigma**2),
                              derivative_moment)
 
-    def T(self, l, s):
-        mod, k = self.model, self.model.k
-        if int(l) % 2:
-            return sum(mod.lam[i] * mod.lam[j] * mod.gram[i][j] ** int(s) for i in range(k) for j in range(k))
-        return k * sum(
-            mod.lam[i] * mod.lam[j] * mod.c[i] * mod.c_hat[j] * mod.gram[i][j] ** int(s)
-            for i in range(k)
-            for j in range(k)
-        )
+    # --- the population quantities (Appendix D.1) ----------------------------------------------------
+    def _population(self, xi):
+        if self.exact:
+            key = ("population", xi)
+            if key not in self._memo:
+                self._memo[key] = Population(self.model.exact_view(xi), EXACT, _SubstitutedKernel(self))
+            return self._memo[key]
+        xi = exact(xi)
+        key = ("population", xi.mid().str(40), xi.rad().str(5))
+        if key not in self._memo:
+            populations = [k for k in self._memo if k[0] == "population"]
+            if len(populations) > 64:  # a prover over ξ makes a ball population per interval
+                for old in populations:
+                    del self._memo[old]
+            view = self.model.ball_view(xi)
+            view = type(view)(**{**view.__dict__, "activation": self.act})
+            self._memo[key] = CertifiedPopulation(view, BALL_DPS, kernel=self.kernel(), gram=view.gram)
+        return self._memo[key]
 
-    def grad_var(self, m, xi):
-        raise Unavailable("E|grad L|^2 has no closed form here (Monte Carlo only)")
-
-    def scalar(self, name: str):
-        mod = self.model
-        if name == "lam_min":
-            return min(mod.lam)
-        if name == "lam_max":
-            return max(mod.lam)
-        if name == "gamma":
-            off = [abs(mod.gram[i][j]) for i in range(mod.k) for j in range(mod.k) if i != j]
-            return 1 - max(off) if off else sympy.Integer(1)
-        if name == "C_sigma":
-            return self.Kp(sympy.Integer(1))
-        if name == "lstar":
-
-            values = exact_coefficients(self.act, LSTAR_TERMS)
-            if values is None:
-                raise Unavailable(f"no exact Hermite coefficients for {self.act.name}")
-            found = next((p for p in range(1, LSTAR_TERMS) if values[p] != 0), None)
-            if found is None:
-                raise Unavailable(f"mu_p = 0 for 1 <= p < {LSTAR_TERMS}")
-            return sympy.Integer(found)
-        raise KeyError(name)
-
-
-class FloatQuantities(IndexedEntries):
-    """float64 values through the suite's fast paths (closed-form or series kernels, Appendix D.1).
-
-    ``seed`` and ``full`` reach the Monte-Carlo quantity grad_var (``verify claim --seed/--full``)."""
-
-    def __init__(self, model, activation, seed: int = 0, full: bool = False):
-        self.model, self.act = model, activation
-        self.seed, self.full = seed, full
-        self._mu: list[float] = []
-        self._series: dict = {}
-        self._activation_scalars: dict[str, float] = {}
-        #: the largest truncation bound of a series value handed out (hcoef, quadratures, Hermite
-        #: sums' tails), for the search's tolerance
-        self.error_bound = 0.0
-        self.notes: list[str] = []
-
-    def entries(self) -> Entries:
-        a = self.model.arrays
-        return Entries(a["lam"], a["c"], a["c_hat"], a["gram"])
-
-    def record_error(self, bound: float) -> None:
-        self.error_bound = max(self.error_bound, float(bound))
-
-    def Eg(self, body):
-        kinks = self.act.kinks if self.act is not None else ()
-        value, error = float_expectation(integrand(_with_scalars(self, body), self.act), kinks)
-        self.record_error(error)
-        return value
-
-    def hermite_sum_function(self, s, symbols):
-        """A float function of ``symbols``: the sum's first SERIES_TERMS terms, its tail bound recorded."""
-        ((index, _, _),) = s.limits
-        form = hermite_sums.recognise(s)
-        terms = hermite_sums.SERIES_TERMS
-        self.mu(terms)
-        mu = self._mu[: terms + 1]
-        norm = self.Eg(hermite_sums.NORMS[form.power]) if form is not None else 0.0
-        if form is None:
-            self.notes.append(f"{s}: no rigorous tail bound (heuristic error: twice its last "
-                              f"{terms // 2} terms)")
-        return hermite_sums.float_function(form, s.function, index, symbols, mu, norm, self.record_error)
-
-    def _view(self, xi):
+    def _float_view(self, xi):
         view = self.model.view(float(xi))
         return type(view)(**{**view.__dict__, "activation": self.act})
 
     def h(self, m, xi):
-
-        return h(self._view(xi), m)
+        if not (self.exact or self.balls):
+            return h(self._float_view(xi), m)
+        self._guard(m, xi)
+        return self._population(xi).h(m)
 
     def Phi(self, m, xi):
-
-        return loss(self._view(xi), m)
-
-    def hcoef(self, l, xi):
-
-        key = (self.model, float(xi), int(l))
-        if key not in self._series:
-            series = h_series(self.model.instance(float(xi)), int(l) + 1, FLOAT_DPS)
-            self._series[key] = (float(series.coefficients[int(l)]), float(series.s_bounds[int(l)]))
-        value, bound = self._series[key]
-        self.error_bound = max(self.error_bound, bound)
-        return value
-
-    def mu(self, p):
-
-        p = int(p)
-        if p >= len(self._mu):
-            coeffs = hermite_coefficients(self.act, max(p + 1, 16), FLOAT_DPS)
-            self._mu = coeffs.as_floats()
-        return self._mu[p]
-
-    def K(self, rho):
-
-        return fast_kernel(self.act).value(rho)
-
-    def Kp(self, rho):
-
-        return fast_kernel(self.act).derivative(rho)
-
-    def T(self, l, s):
-        a = self.model.arrays
-        power = a["gram"] ** int(s)
-        weights = np.outer(a["lam"], a["lam"])
-        if int(l) % 2:
-            return float(np.sum(weights * power))
-        return float(self.model.k * np.sum(weights * np.outer(a["c"], a["c_hat"]) * power))
-
-    def grad_var(self, m, xi):
-
-        return gradient_energy(self.model, float(xi), float(m), self.full, self.seed).mean
-
-    def scalar(self, name: str) -> float:
-        if name in ("C_sigma", "lstar"):
-            if name not in self._activation_scalars:
-                self._activation_scalars[name] = self._activation_scalar(name)
-            return self._activation_scalars[name]
-        a = self.model.arrays
-        if name == "lam_min":
-            return float(a["lam"].min())
-        if name == "lam_max":
-            return float(a["lam"].max())
-        if name == "gamma":
-            off = np.abs(a["gram"][~np.eye(self.model.k, dtype=bool)])
-            return float(1 - off.max()) if off.size else 1.0
-        raise KeyError(name)
-
-    def _activation_scalar(self, name: str) -> float:
-        if name == "C_sigma":
-            return float(self.Kp(np.array(1.0)))
-
-        found = information_exponent(hermite_coefficients(self.act, LSTAR_TERMS, FLOAT_DPS))
-        if found is None:
-            raise Unavailable(f"mu_p = 0 for 1 <= p < {LSTAR_TERMS}")
-        return float(found)
-
-
-class BallQuantities(IndexedEntries):
-    """Arb balls (:mod:`verify.certified`): every value provably contains the true one.
-
-    Construct and evaluate inside :func:`verify.certified.balls.working_precision` (BALL_DPS)."""
-
-    def __init__(self, model, activation):
-        self.model, self.act = model, activation
-        self._population: dict = {}
-        self._kernel = None
-        self._entries: Entries | None = None
-        self._exact = ExactQuantities(model, activation)
-        self.notes: list[str] = []
-        #: the configuration's box {symbol: (low, high)}, set by the certified step
-        self.box: dict = {}
-
-    def within_unit_interval(self, expr) -> bool:
-        """True when ``expr`` is a box variable declared inside [-1, 1] (its true value lies there,
-        whatever its balls' rounding)."""
-        low, high = self.box.get(expr, (None, None))
-        return low is not None and -1 <= low and high <= 1
-
-    def entries(self) -> Entries:
-        if self._entries is None:
-            view = self.model.ball_view(arb(1))
-            self._entries = Entries(view.lam, view.c, view.c_hat, view.gram)
-        return self._entries
-
-    def Eg(self, body):
-        """The exact expectation as a ball, else a ball from certified quadrature (else Unavailable)."""
-        body = _with_scalars(self, body)
-        try:
-            return constant(self._exact.Eg(body))
-        except ValueError:  # CertificationError: no closed form, or one the ball compiler cannot enclose
-            pass
-        try:
-            value = ball_expectation(integrand(body, self.act), BALL_DPS)
-        except (CertificationError, ValueError) as exc:
-            raise Unavailable(f"Eg({body}): no closed form, and no certified quadrature ({exc})") from None
-        self.notes.append(f"Eg({body}) by certified quadrature (rigorous error bound)")
-        return value
-
-    def hermite_sum_function(self, s, compile_ball):
-        """env -> a ball of the sum: SERIES_TERMS certified terms plus the Parseval tail interval."""
-        form = hermite_sums.recognise(s)
-        if form is None:
-            raise Unavailable(f"{s}: no rigorous tail bound for a term of this shape")
-        try:
-            terms = hermite_sums.SERIES_TERMS + 1
-            coefficients = certified_hermite_coefficients(self.act, terms, BALL_DPS).balls
-            norm = self.Eg(hermite_sums.NORMS[form.power])
-            value, tail = hermite_sums.ball_function(form, coefficients, norm, compile_ball,
-                                                     self.within_unit_interval(form.ratio))
-        except (CertificationError, ValueError) as exc:  # TailError is a ValueError
-            raise Unavailable(str(exc)) from None
-        self.notes.append(f"{s}: {tail}")
-        return value
-
-    def kernel(self):
-
-        if self._kernel is None:
-            try:
-                self._kernel = certified_kernel(self.act, BALL_DPS)
-            except CertificationError as exc:
-                raise Unavailable(str(exc)) from None
-        return self._kernel
-
-    def population(self, xi):
-
-        xi = _ball(xi)
-        key = (xi.mid().str(40), xi.rad().str(5))
-        if key not in self._population:
-            if len(self._population) > 64:
-                self._population.clear()
-            view = self.model.ball_view(xi)
-            view = type(view)(**{**view.__dict__, "activation": self.act})
-            self._population[key] = CertifiedPopulation(view, BALL_DPS, kernel=self.kernel(), gram=view.gram)
-        return self._population[key]
-
-    def h(self, m, xi):
+        if not (self.exact or self.balls):
+            return loss(self._float_view(xi), m)
         self._guard(m, xi)
-        return self.population(xi).h(m)
-
-    def Phi(self, m, xi):
-        self._guard(m, xi)
-        return self.population(xi).loss(m)
+        return self._population(xi).loss(m)
 
     def _guard(self, m, xi) -> None:
-        """Unavailable when a series kernel would see |ρ_ij(m)| within SERIES_RHO_MARGIN of 1 (see above)."""
-        if self.kernel().method != "series":
+        """Balls: Unavailable when a series kernel would see |ρ_ij(m)| within SERIES_RHO_MARGIN of 1."""
+        if not self.balls or self.kernel().method != "series":
             return
-        m_up = float(abs(_ball(m)).upper())
-        x = _ball(xi)
+        m_up = float(abs(exact(m)).upper())
+        x = exact(xi)
         x2_up, x2_low = float((x * x).upper()), float((x * x).lower())
         a = self.model.arrays
         diag = 0.0 if self.model.scratch else 1.0
@@ -462,49 +416,23 @@ class BallQuantities(IndexedEntries):
             raise Unavailable("the certified series kernel near |rho| = 1")
 
     def hcoef(self, l, xi):
-        raise Unavailable("no certified series coefficients")
-
-    def mu(self, p):
-
-        try:
-            return certified_hermite_coefficients(self.act, int(p) + 1, BALL_DPS).balls[int(p)]
-        except CertificationError as exc:
-            raise Unavailable(str(exc)) from None
-
-    def K(self, rho):
-        return self.kernel().value(_ball(rho))
-
-    def Kp(self, rho):
-        rho = _ball(rho)
-        if self.kernel().method == "series" and 1 - SERIES_RHO_MARGIN <= abs(rho).upper() < 1:
-            raise Unavailable("the certified series kernel near |rho| = 1")
-        return self.kernel().derivative(rho)
-
-    def T(self, l, s):
-
-
-        view = self.model.ball_view(arb(1))
-        k = self.model.k
-        gram = view.gram
-        total = arb(0)
-        for i in range(k):
-            for j in range(k):
-                term = view.lam[i] * view.lam[j] * integer_power(gram[i][j], int(s))
-                total += term if int(l) % 2 else term * view.c[i] * view.c_hat[j]
-        return total if int(l) % 2 else k * total
+        """The coefficient of m^l in h: exact (derivatives at 0), float (the 30-digit series and its
+        truncation bound); no certified series coefficients."""
+        if self.balls:
+            raise Unavailable("no certified series coefficients")
+        if self.exact:
+            t = sympy.Dummy("t", real=True)
+            return sympy.diff(self.h(t, xi), t, int(l)).subs(t, 0) / sympy.factorial(int(l))
+        key = ("hcoef", float(xi), int(l))
+        if key not in self._memo:
+            series = h_series(self.model.instance(float(xi)), int(l) + 1, FLOAT_DPS)
+            self._memo[key] = (float(series.coefficients[int(l)]), float(series.s_bounds[int(l)]))
+        value, bound = self._memo[key]
+        self.record_error(bound)
+        return value
 
     def grad_var(self, m, xi):
-        raise Unavailable("a Monte-Carlo mean has no ball")
-
-    def scalar(self, name: str):
-
-
-        if name == "C_sigma":
-            return self.Kp(arb(1))
-        return constant(sympy.sympify(ExactQuantities(self.model, self.act).scalar(name)))
-
-
-def _ball(value):
-    """An int (an exact argument such as h(0)) as an exact ball; balls pass through."""
-
-    return exact(value)
+        """E‖∇̂L‖² at overlap m: Monte Carlo only (float)."""
+        if self.exact or self.balls:
+            raise Unavailable("E|grad L|^2 is a Monte-Carlo mean: no closed form, no ball")
+        return gradient_energy(self.model, float(xi), float(m), self.full, self.seed).mean

@@ -18,14 +18,14 @@ from functools import cached_property
 
 import numpy as np
 
-from verify.certified.balls import working_precision
+from verify.certified.balls import BALLS, working_precision
 from verify.certified.compile import constant as number_ball
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
 from verify.claims.gaussian import integrand
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
-from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, FloatQuantities, Unavailable
+from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 from verify.model.activations import get_activation
-from verify.model.arithmetic import EXACT
+from verify.model.arithmetic import EXACT, FLOAT64
 
 
 @dataclass
@@ -79,7 +79,7 @@ class Relation:
     def exact_sides(self, notes: list | None = None):
         """(lhs, rhs) in closed form; raises Unavailable or InexactNumberError (cached) when not."""
         if "exact" not in self._cache:
-            backend = ExactQuantities(self.setting.model, self.act)
+            backend = Quantities(self.setting.model, self.act, EXACT)
             try:
                 sides = []
                 for side in (self.lhs, self.rhs):
@@ -111,7 +111,7 @@ class Relation:
         return found
 
     def _compile_gap(self):
-        backend = BallQuantities(self.setting.model, self.act)
+        backend = Quantities(self.setting.model, self.act, BALLS)
         backend.box = dict(self.box)
         scalars = scalars_of(self.lhs - self.rhs, backend, DERIVED_SCALARS)
         sign = -1 if self.op in ("<=", "<") else 1
@@ -136,7 +136,7 @@ class Relation:
     def float_sides(self):
         """(box symbols, (f_lhs, f_rhs), the float backend)."""
         if "float" not in self._cache:
-            backend = FloatQuantities(self.setting.model, self.act, self.seed, self.full)
+            backend = Quantities(self.setting.model, self.act, FLOAT64, self.seed, self.full)
             symbols = list(self.box)
             functions = []
             for side in (self.lhs, self.rhs):

@@ -26,8 +26,9 @@ from verify.claims.evaluate import float_function
 from verify.claims.language import DERIVED_SCALARS
 from verify.claims.model import with_rows
 from verify.claims.quantifiers import QuantifierError
-from verify.claims.quantities import FloatQuantities
+from verify.claims.quantities import Quantities
 from verify.model.activations import get_activation
+from verify.model.arithmetic import FLOAT64
 
 #: Sign patterns of (c, ĉ) enumerated exactly at most (4^6 = 4096 for both at k = 6).
 ENUMERATION_LIMIT = 4096
@@ -69,7 +70,7 @@ class GridEvaluator:
 
     def __init__(self, setting, activation, lhs, rhs, full: bool, seed: int = 0):
         act = get_activation(activation) if activation else None
-        self.backend = FloatQuantities(setting.model, act, seed, full)
+        self.backend = Quantities(setting.model, act, FLOAT64, seed, full)
         self.inner = list(setting.box)
         if len(self.inner) > MAX_INNER_DIMENSIONS:
             raise QuantifierError(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy
 
 from verify.base.errors import clip
-from verify.certified.balls import working_precision
+from verify.certified.balls import BALLS, working_precision
 from verify.certified.errors import CertificationError
 from verify.certified.pieces import derivative_pieces, smooth_pieces
 from verify.claims.decision import Decision
@@ -31,8 +31,9 @@ from verify.claims.gaussian import OPAQUE, opaque_atoms
 from verify.claims.gaussian_rules import rule_expectation
 from verify.claims.language import DERIVED_SCALARS, GAUSSIAN, InexactNumberError
 from verify.claims.parity import symmetry
-from verify.claims.quantities import BALL_DPS, BallQuantities, ExactQuantities, Unavailable
+from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 from verify.claims.universal import symbolic_decision
+from verify.model.arithmetic import EXACT
 from verify.verdict import Basis
 
 
@@ -199,7 +200,7 @@ def _nonnegative(rel, value, strict: bool):
     """Basis.EXACT or CERTIFIED when ``value`` (a constant of the claim language, with quantity calls
     at numbers) is proved >= 0 (> 0 if strict); else None."""
     ball = _ball(rel, value)  # the quantity calls, before the exact backend makes them opaque
-    backend = ExactQuantities(rel.setting.model, rel.act)
+    backend = Quantities(rel.setting.model, rel.act, EXACT)
     try:
         value = sympy.expand(exact(value.xreplace(scalars_of(value, backend, DERIVED_SCALARS)), backend))
     except Unavailable:
@@ -229,7 +230,7 @@ def _ball(rel, value):
     """A ball of a constant of the claim language (quantity calls at numbers), or None."""
     with working_precision(BALL_DPS):
         try:
-            backend = BallQuantities(rel.setting.model, rel.act)
+            backend = Quantities(rel.setting.model, rel.act, BALLS)
             ball = compile_ball(value, backend)(scalars_of(value, backend, DERIVED_SCALARS))
         except (Unavailable, ValueError):
             return None

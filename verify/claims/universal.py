@@ -42,7 +42,7 @@ from sympy.core.function import AppliedUndef
 from verify.base.budget import cpu_seconds, guarded
 from verify.base.errors import clip
 from verify.certified import prover
-from verify.certified.balls import dyadic, interval, working_precision
+from verify.certified.balls import BALLS, dyadic, interval, working_precision
 from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
@@ -54,11 +54,12 @@ from verify.claims.evaluate import (
 )
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
-from verify.claims.quantities import BALL_DPS, BallQuantities, FloatQuantities, Unavailable
+from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 from verify.claims.relation import Relation, decide_ball, point_balls
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
 from verify.claims.touching import exact_zero_in_stall, prove_touching
+from verify.model.arithmetic import FLOAT64
 from verify.verdict import Basis, maximise
 
 #: A float64 violation counts when it exceeds this fraction of |lhs| + |rhs| (plus SEARCH_ATOL): the
@@ -261,7 +262,7 @@ def _arcsines_defined(difference, variable, low, high) -> bool:
             return False
         with working_precision(BALL_DPS):
             try:
-                value = compile_ball(argument, BallQuantities(None, None))
+                value = compile_ball(argument, Quantities(None, None, BALLS))
             except Unavailable:
                 return False
             a, b = as_fraction(low, -1), as_fraction(high, +1)
@@ -491,7 +492,7 @@ def shorten(point: dict, box: dict, still_violates) -> dict:
 def statistical_step(rel: Relation) -> Decision:
     """Monte-Carlo quantities: a violation beyond t·SE refutes; none is only *consistent*."""
     setting, lhs, rhs, op = rel.setting, rel.lhs, rel.rhs, rel.op
-    backend = FloatQuantities(setting.model, rel.act, rel.seed, rel.full)
+    backend = Quantities(setting.model, rel.act, FLOAT64, rel.seed, rel.full)
     difference = (lhs - rhs) if op not in ("<=", "<") else (rhs - lhs)
     calls = sorted((f for f in quantity_calls(difference) if type(f).__name__ == "grad_var"), key=str)
     stand_ins = sympy.symbols(f"G0:{len(calls)}", real=True)
