@@ -132,6 +132,13 @@ class Quantities(IndexedEntries):
         self.box: dict = {}
         self._memo: dict = {}
 
+    def rebind(self, model) -> None:
+        """Use another instance of the same configuration (a drawn sign pattern), keeping what
+        depends only on the activation (coefficients, kernels)."""
+        self.model = model
+        for key in [k for k in self._memo if k in ("entries", "exact") or k[0] in ("hcoef", "population")]:
+            del self._memo[key]
+
     @property
     def exact(self) -> bool:
         return self.arith is EXACT
@@ -186,18 +193,20 @@ class Quantities(IndexedEntries):
             return value if self.exact or self.balls else float(value)
         if name == "lstar":
             return self._lstar()
-        if not self.exact:
-            value = self._exact_twin().scalar(name)
-            return constant(sympy.sympify(value)) if self.balls else float(value)
-        mod = self.model
+        if self.balls:  # a ball has no order: the exact value, enclosed
+            return constant(sympy.sympify(self._exact_twin().scalar(name)))
+        lam, _, _, gram = self.entries()
+        k = self.model.k
         if name == "lam_min":
-            return min(mod.lam)
-        if name == "lam_max":
-            return max(mod.lam)
-        if name == "gamma":
-            off = [abs(mod.gram[i][j]) for i in range(mod.k) for j in range(mod.k) if i != j]
-            return 1 - max(off) if off else sympy.Integer(1)
-        raise KeyError(name)
+            value = min(lam)
+        elif name == "lam_max":
+            value = max(lam)
+        elif name == "gamma":
+            off = [abs(gram[i][j]) for i in range(k) for j in range(k) if i != j]
+            value = 1 - max(off) if off else sympy.Integer(1)
+        else:
+            raise KeyError(name)
+        return value if self.exact else float(value)
 
     def _number(self, value):
         return exact(value) if self.balls else (float(value) if not self.exact else sympy.Integer(value))

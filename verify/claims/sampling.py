@@ -89,8 +89,7 @@ class GridEvaluator:
 
     def sides(self, model) -> tuple[np.ndarray, np.ndarray]:
         """(lhs, rhs) on the grid for ``model`` (broadcast to the grid's shape)."""
-        self.backend.model = model
-        self.backend._series.clear()
+        self.backend.rebind(model)
         scalars = [self.backend.scalar(s.name) for s in self.scalars]
         shape = self.grid[0].shape if self.grid else ()
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # non-finite values are reported
