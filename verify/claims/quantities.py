@@ -188,11 +188,12 @@ class Quantities(IndexedEntries):
 
     def scalar(self, name: str):
         """The instance's lam_min, lam_max, gamma and the activation's C_sigma, lstar."""
-        if name == "C_sigma":
-            value = self.Kp(self._number(1))
-            return value if self.exact or self.balls else float(value)
-        if name == "lstar":
-            return self._lstar()
+        if name in ("C_sigma", "lstar"):  # the activation's: kept across rebind
+            key = ("scalar", name)
+            if key not in self._memo:
+                value = self.Kp(self._number(1)) if name == "C_sigma" else self._lstar()
+                self._memo[key] = value if self.exact or self.balls else float(value)
+            return self._memo[key]
         if self.balls:  # a ball has no order: the exact value, enclosed
             return constant(sympy.sympify(self._exact_twin().scalar(name)))
         lam, _, _, gram = self.entries()
