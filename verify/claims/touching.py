@@ -19,6 +19,7 @@ step fails the claim stays undecided, as before.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -187,6 +188,8 @@ def _settle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: in
 
 #: The angle neighbourhood [0, ANGLE] of a touch at x = ±1 (x = ±cos θ); cos(1/4) = 0.969.
 ANGLE = Fraction(1, 4)
+#: 1 − cos(ANGLE) rounded up: the widest x-neighbourhood of ±1 that angles in [0, ANGLE] cover.
+_ANGLE_WIDTH = Fraction(1 - math.cos(float(ANGLE))) + Fraction(1, 10**12)
 
 
 def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: int):
@@ -207,6 +210,10 @@ def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, 
     edge = Fraction(inner.cos().upper().str(40, radius=False)) if sign == 1 else \
         Fraction((-inner.cos()).lower().str(40, radius=False))
     left, right = (max(a, edge), b) if sign == 1 else (a, min(b, edge))
+    if not -1 <= left <= right <= 1 or point not in (left, right) or right - left > _ANGLE_WIDTH:
+        # the neighbourhood must be inside [-1, 1], end at the touching point and be no wider than
+        # the angles proved (1 - cos ANGLE): a guard against the wrong side or a wrong edge
+        return None
     return (left, right), depth + 1
 
 
