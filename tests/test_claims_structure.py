@@ -103,3 +103,22 @@ def test_a_numerical_failure_is_inconclusive_not_exit_1():
     # the kernel series of this activation converges too slowly for the float path (issue 37)
     outcome = claim("Kp(rho) <= 1", activation="expr:Max(x, 0) - Max(x - 1, 0)", for_=["rho in [-1, 1]"])
     assert outcome.verdict.value in ("holds", "inconclusive")
+
+
+@pytest.mark.parametrize("name", ["relu", "abs", "expr:Max(x, 0) + Max(-x, 0)/2", "expr:1 + 2*x - Abs(x)/3"])
+def test_the_kernel_of_a_kink_at_zero_meets_its_exact_moments(name):
+    # K(1) = E sigma^2, K(0) = (E sigma)^2, K'(1) = E sigma'^2, K'(0) = (E sigma')^2 = mu_1^2, each
+    # computed here by half-normal moments, independently of the closed form
+    from verify.claims.gaussian import exact_expectation
+    from verify.model.activations import get_activation
+    from verify.model.kernels import closed_form
+
+    act = get_activation(name)
+    sigma, slope = (e.xreplace({act.x: g}) for e in (act.expr, act.derivative_expr))
+    value, derivative = closed_form(act), closed_form(act, True)
+    (rho,) = value.free_symbols
+    moments = {(value, 1): sigma**2, (derivative, 1): slope**2}
+    for (form, at), body in moments.items():
+        assert sympy.simplify(form.subs(rho, at) - exact_expectation(body)) == 0
+    assert sympy.simplify(value.subs(rho, 0) - exact_expectation(sigma)**2) == 0
+    assert sympy.simplify(derivative.subs(rho, 0) - exact_expectation(g * sigma)**2) == 0

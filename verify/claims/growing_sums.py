@@ -25,14 +25,24 @@ from verify.claims.quantities import Unavailable
 
 def growing_sum(s: sympy.Sum, variable):
     """SymPy's closed form of ``s`` (a Sum whose upper bound holds ``variable``), else ``s``."""
-    closed = sympy.summation(s.function, *s.limits)
-    return s if closed.has(sympy.Sum) else closed
+    try:
+        closed = sympy.summation(s.function, *s.limits)
+    except (NotImplementedError, ValueError, TypeError):  # e.g. "Result depends on the sign of I"
+        return s
+    return s if closed.has(sympy.Sum) or closed.has(sympy.I) else closed
 
 
 def equivalent(side, variable):
     """(a function of ``variable`` with the same limit ratio against any g, a note) for a side that
     is c·Σ_{i=a}^{variable} f(i), c > 0 a number; Unavailable when the integral comparison does not
-    apply."""
+    apply (or SymPy cannot carry one of its steps out)."""
+    try:
+        return _equivalent(side, variable)
+    except (NotImplementedError, ValueError, TypeError, AttributeError) as exc:
+        raise Unavailable(f"{side}: the integral comparison could not be carried out ({exc})") from None
+
+
+def _equivalent(side, variable):
     coefficient, s = side.as_independent(sympy.Sum, as_Add=False)
     if not isinstance(s, sympy.Sum) or not (coefficient.is_number and coefficient.is_positive):
         raise Unavailable("a growing sum that is not a whole side of the order claim")

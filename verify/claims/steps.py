@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from verify.base.budget import cpu_seconds
+from verify.base.budget import BudgetExceededError, cpu_seconds
 from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
@@ -94,7 +94,8 @@ def decide(rel: Relation, budget: Budget) -> Decision:
         start = cpu_seconds()
         try:
             result = step.run(rel)
-        except (Unavailable, ConvergenceError) as exc:  # a value this step's arithmetic cannot give
+        except (Unavailable, ConvergenceError, BudgetExceededError) as exc:
+            # a value this step's arithmetic cannot give, or not within its CPU-time limit
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
         budget.charge(step, start)
         if result.status == "holds" and rel.reservation:

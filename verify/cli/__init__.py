@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
                              help="run sizes beyond the stated limits instead of refusing them")
         command.add_argument("--time-limit", type=time_limit, default=None, metavar="SECONDS",
                              help="CPU-time limit of each piece of symbolic work on untrusted text "
-                                  "(default 8 CPU s; a wall-clock safety cap of 4x + 10 s stays; --force does not lift it)")
+                                  "(default 8 CPU s; a wall-clock safety cap of 4x + 10 s stays; "
+                                  "--force does not lift it)")
         command.add_argument("--memory-limit", type=memory_limit, default=None, metavar="MIB",
                              help="memory limit of each piece of symbolic work (default 1024 MiB)")
     return parser

@@ -73,6 +73,26 @@ def validate_rho(rho) -> object:
     return r
 
 
+def kink_at_zero_linear(activation):
+    """(c, a, b) with σ(x) = c + a x + b|x| exactly (continuous, linear on each side of 0: leaky
+    relu, relu, abs and their affine images), or None."""
+    t = sympy.Symbol("t", positive=True)
+    x, expr = activation.x, activation.expr
+    right, left = (sympy.expand(expr.subs(x, sign * t)) for sign in (1, -1))
+    if not (right.is_polynomial(t) and left.is_polynomial(t)):
+        return None
+    if sympy.degree(right, t) > 1 or sympy.degree(left, t) > 1:
+        return None
+    (slope_right, c_right), (slope_left, c_left) = (
+        (side.coeff(t, 1), side.coeff(t, 0)) for side in (right, left))
+    if c_right != c_left or not all(v.is_number for v in (slope_right, slope_left, c_right)):
+        return None
+    # σ(t) = c + (a + b)t and σ(−t) = c + (b − a)t for t > 0
+    a = (slope_right - slope_left) / 2
+    b = (slope_right + slope_left) / 2
+    return c_right, a, b
+
+
 def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
 
@@ -88,6 +108,15 @@ def closed_form(activation, derivative: bool = False):
         if derivative:
             return 2 / pi * asin(rho)
         return 2 / pi * (sqrt(1 - rho**2) + rho * asin(rho))
+    linear = kink_at_zero_linear(activation)
+    if linear is not None:
+        # σ = c + a x + b|x|: E[σ(X)σ(Y)] = c² + 2cb E|X| + a² ρ + b² E|X||Y| (the cross terms
+        # E[X|Y|] vanish by symmetry), E|X| = √(2/π), E|X||Y| = (2/π)(√(1 − ρ²) + ρ asin ρ)
+        c0, a, b = linear
+        if derivative:
+            return a**2 + 2 * b**2 / pi * asin(rho)
+        return (c0**2 + 2 * c0 * b * sqrt(2 / pi) + a**2 * rho
+                + 2 * b**2 / pi * (sqrt(1 - rho**2) + rho * asin(rho)))
     c = erf_scale(activation)
     if c is not None:
         a = c**2
