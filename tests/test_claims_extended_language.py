@@ -139,24 +139,29 @@ def test_parseval_sums_hold_exactly_and_off_by_a_thousandth_fail():
     fails(claim("Sum(p*mu(p)**2, p, 1, oo) == C_sigma - 1/1000", activation="relu"), Basis.EXACT)
 
 
-def test_the_kernel_series_is_certified_with_its_tail_bound():
+def test_the_kernel_series_is_the_kernel_exactly_and_certified_with_its_tail_bound():
+    # Mehler: sum_p mu_p^2 rho^p is K(rho) itself for |rho| <= 1, exactly
     outcome = holds(claim("Sum(mu(p)**2*rho**p, p, 0, oo) <= K(rho) + 1/100", activation="relu",
+                          for_=["rho in [-1, 1]"]), Basis.EXACT)
+    assert "Mehler" in outcome.evidence
+    holds(claim("Sum(p*mu(p)**2*rho**p, p, 1, oo) <= rho*Kp(rho) + 1/100", activation="relu",
+                for_=["rho in [-1/2, 1/2]"]), Basis.EXACT)
+    # against another quantity, the sum is a ball: 65 certified terms plus the Parseval tail
+    outcome = holds(claim("Sum(mu(p)**2*rho**p, p, 0, oo) <= Eg(sigma(g)**2) + 1/100", activation="tanh",
                           for_=["rho in [-1, 1]"]), Basis.CERTIFIED)
     assert "tail within" in outcome.evidence and "Parseval" in outcome.evidence
-    holds(claim("Sum(mu(p)**2*rho**p, p, 0, oo) >= K(rho) - 1/100", activation="relu",
-                for_=["rho in [-1, 1]"]), Basis.CERTIFIED)
-    holds(claim("Sum(p*mu(p)**2*rho**p, p, 1, oo) <= rho*Kp(rho) + 1/100", activation="relu",
-                for_=["rho in [-1/2, 1/2]"]), Basis.CERTIFIED)
-    holds(claim("Sum(mu(p)**2*(1/2)**p, p, 0, oo) >= K(1/2) - 1/10**9", activation="relu"), Basis.CERTIFIED)
+    holds(claim("Sum(mu(p)**2*(1/2)**p, p, 0, oo) >= K(1/2) - 1/10**9", activation="relu"), Basis.EXACT)
 
 
 def test_the_kernel_series_off_by_a_thousandth_fails():
     fails(claim("Sum(mu(p)**2*rho**p, p, 0, oo) == K(rho) + 1/1000", activation="relu",
-                for_=["rho in [-1, 1]"]), Basis.CERTIFIED)
+                for_=["rho in [-1, 1]"]), Basis.EXACT)
     fails(claim("Sum(mu(p)**2*rho**p, p, 0, oo) <= K(rho) - 1/1000", activation="relu",
-                for_=["rho in [-1, 1]"]), Basis.CERTIFIED)
+                for_=["rho in [-1, 1]"]), Basis.EXACT)
     fails(claim("Sum(p*mu(p)**2*rho**p, p, 1, oo) >= rho*Kp(rho) + 1/1000", activation="relu",
-                for_=["rho in [-1/2, 1/2]"]), Basis.CERTIFIED)
+                for_=["rho in [-1/2, 1/2]"]), Basis.EXACT)
+    fails(claim("Sum(mu(p)**2*rho**p, p, 0, oo) >= Eg(sigma(g)**2) + 1/1000", activation="tanh",
+                for_=["rho in [-1, 1]"]), Basis.CERTIFIED)
 
 
 def test_an_infinite_sum_parses_only_with_mu_of_its_index():

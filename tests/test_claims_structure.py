@@ -122,3 +122,16 @@ def test_the_kernel_of_a_kink_at_zero_meets_its_exact_moments(name):
         assert sympy.simplify(form.subs(rho, at) - exact_expectation(body)) == 0
     assert sympy.simplify(value.subs(rho, 0) - exact_expectation(sigma)**2) == 0
     assert sympy.simplify(derivative.subs(rho, 0) - exact_expectation(g * sigma)**2) == 0
+
+
+@pytest.mark.parametrize("text, activation, interval, verdict", [
+    # Mehler: sum_p mu_p^2 r^p = K(r) for |r| <= 1; erf's K(r) = (2/pi) asin(2r/3)
+    ("Sum(mu(p)**2*(1/2)**p, p, 0, oo) == 2*asin(1/3)/pi", "erf", None, "holds"),
+    ("Sum(mu(p)**2*(1/2)**p, p, 0, oo) == 2*asin(1/3)/pi*(1 + 1/10**9)", "erf", None, "fails"),
+    ("Sum(mu(p)**2*rho**p, p, 0, oo) == 2*asin(2*rho/3)/pi", "erf", "rho in [-1, 1]", "holds"),
+    ("Sum(p*mu(p)**2*(1/2)**p, p, 1, oo) == 1/(sqrt(2)*pi)", "erf", None, "holds"),  # r K'(r)
+    ("Sum(mu(p)**2*(-1)**p, p, 0, oo) == -Eg(sigma(g)**2)", "tanh", None, "holds"),  # K odd
+])
+def test_hermite_sums_are_the_dual_kernel(text, activation, interval, verdict):
+    outcome = claim(text, activation=activation, for_=[interval] if interval else [])
+    assert outcome.verdict.value == verdict, outcome.evidence

@@ -8,7 +8,8 @@ from the coefficients).  For a = 0 or 1 and |r| ≤ 1, every term beyond P has
     Σ_{p>P} c p^a r^p μ_p²  ∈  ± |c| |r|^{P+1} (N_a − Σ_{p≤P} p^a μ_p²)            (the tail bound),
 
 and the sum lies in the ball of its first P = SERIES_TERMS terms plus that interval.  Exactly,
-when r = 1 the sum *is* c (N_a − Σ_{p<p0} p^a μ_p²) (Parseval, no truncation).  A term of any other
+when r = 1 the sum *is* c (N_a − Σ_{p<p0} p^a μ_p²) (Parseval, no truncation), and for |r| ≤ 1
+it is c (K(r) − head) or c (r K′(r) − head) (Mehler: the series is the dual kernel).  A term of any other
 shape has no tail bound here: only its float partial sum exists, with a heuristic error (the
 size of its last half), so such a sum can only refute, and only beyond that error.
 
@@ -64,12 +65,23 @@ def recognise(s: sympy.Sum) -> HermiteSum | None:
     return HermiteSum(coefficient, power, ratio, int(low))
 
 
-def exact_value(form: HermiteSum, mu, norm) -> sympy.Expr | None:
-    """c (N_a − Σ_{p<low} p^a μ_p²) when r = 1 (Parseval), else None; ``mu(p)`` and ``norm(a)`` exact."""
-    if form.ratio != 1:
+def exact_value(form: HermiteSum, mu, norm, kernel=None, inside=lambda r: False) -> sympy.Expr | None:
+    """The sum exactly, or None; ``mu(p)``, ``norm(a)`` and ``kernel(derivative, r)`` exact.
+
+    r = 1: c (N_a − Σ_{p<low} p^a μ_p²) (Parseval).  |r| ≤ 1 (a number, or a variable for which
+    ``inside(r)`` says it is declared in [−1, 1]): the series *is* the dual kernel (Mehler),
+    Σ_p μ_p² r^p = K(r) and Σ_p p μ_p² r^p = r K′(r), so the sum is c (K(r) − head) or
+    c (r K′(r) − head) with head = Σ_{p<low} p^a μ_p² r^p."""
+    r = form.ratio
+    head = sum((sympy.Integer(p) ** form.power * mu(p) ** 2 * r**p for p in range(form.low)),
+               sympy.Integer(0))
+    if r == 1:
+        return form.coefficient * (norm(form.power) - head)
+    bounded = (r.is_number and (sympy.Abs(r) <= 1) is sympy.true) or inside(r)
+    if kernel is None or not bounded:
         return None
-    head = sum((sympy.Integer(p) ** form.power * mu(p) ** 2 for p in range(form.low)), sympy.Integer(0))
-    return form.coefficient * (norm(form.power) - head)
+    total = r * kernel(True, r) if form.power else kernel(False, r)
+    return form.coefficient * (total - head)
 
 
 class TailError(ValueError):

@@ -257,11 +257,18 @@ class Quantities(IndexedEntries):
     def hermite_sum(self, s):
         """The exact value of a Hermite sum (Parseval), for the exact arithmetic."""
         form = hermite_sums.recognise(s)
-        value = hermite_sums.exact_value(form, self.mu, self.norm) if form is not None else None
+        value = hermite_sums.exact_value(form, self.mu, self.norm, self._kernel_at,
+                                         self.within_unit_interval) if form is not None else None
         if value is None:
-            raise Unavailable(f"{s} has no exact value (Parseval gives one only for c*p**a*mu(p)**2)")
+            raise Unavailable(f"{s} has no exact value (Parseval or Mehler give one only for "
+                              "c*p**a*r**p*mu(p)**2 with |r| <= 1)")
         head = f" - its terms p < {form.low}" if form.low else ""
-        self.notes.append(f"{s} = c*(E[{'dsigma' if form.power else 'sigma'}(g)^2]{head}) exactly (Parseval)")
+        if form.ratio == 1:
+            norm = "E[dsigma(g)^2]" if form.power else "E[sigma(g)^2]"
+            self.notes.append(f"{s} = c*({norm}{head}) exactly (Parseval)")
+        else:
+            total = "r*K'(r)" if form.power else "K(r)"
+            self.notes.append(f"{s} = c*({total}{head}) exactly (Mehler: the series is the dual kernel)")
         return value
 
     def hermite_sum_function(self, s, argument):

@@ -80,6 +80,7 @@ class Relation:
         """(lhs, rhs) in closed form; raises Unavailable or InexactNumberError (cached) when not."""
         if "exact" not in self._cache:
             backend = Quantities(self.setting.model, self.act, EXACT)
+            backend.box = dict(self.box)  # a Hermite sum's ratio declared in [-1, 1] (Mehler)
             try:
                 sides = []
                 for side in (self.lhs, self.rhs):
