@@ -16,12 +16,14 @@ import sys
 
 import pytest
 
+from verify.base.budget import TIME_LIMIT, WALL_FACTOR, WALL_SLACK
 from verify.cli import main
 from verify.model.instance import orthonormal, save
 
 #: A bad input is refused at once; 10 s is far above any refusal (imports included) and far
 #: below the minutes a size beyond the limits would run.
-HANG_SECONDS = 10
+#: within the guard's wall-clock safety cap (CPU-time limits stretch in wall time on a busy machine)
+HANG_SECONDS = int(WALL_FACTOR * TIME_LIMIT + WALL_SLACK) + 5
 
 
 @pytest.fixture(scope="module")

@@ -176,9 +176,17 @@ def test_a_hermite_sum_without_a_rigorous_tail_never_holds():
 
 
 def test_a_certified_tail_never_proves_an_equality():
-    # true (K(rho) = sum mu_p^2 rho^p), but a ball with a tail interval cannot prove two reals equal
+    # sum mu_p^2 rho^p = K(rho) is true; it holds only by the exact argument (Mehler: the series is
+    # the kernel), never from the ball of 65 terms plus a tail interval, which contains 0 with a
+    # nonzero radius and so decides no equality
+    from flint import arb
+
+    from verify.claims.relation import decide_ball
+
     outcome = claim("Sum(mu(p)**2*rho**p, p, 0, oo) == K(rho)", activation="relu", for_=["rho in [-1, 1]"])
-    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
+    assert "Mehler" in outcome.evidence
+    assert decide_ball("==", arb(0, 1e-30)) == "undecided"
 
 
 def test_an_arcsine_beyond_its_domain_is_an_error_not_a_proof():

@@ -143,7 +143,8 @@ def _limit_cpu(seconds: float) -> None:
     signal.signal(signal.SIGPROF, signal.SIG_DFL)
     signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
-        import resource  # lazy: POSIX only
+        # lazy: POSIX only; the timer alone limits the work where it is missing
+        import resource
 
         used = resource.getrusage(resource.RUSAGE_SELF)
         hard = int(used.ru_utime + used.ru_stime + seconds) + 2
