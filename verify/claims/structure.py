@@ -48,17 +48,14 @@ def expectations_step(rel) -> Decision:
     except (Unavailable, InexactNumberError) as exc:
         return _undecided("expectations", str(exc))
     difference = sympy.expand(left - right)
-    atoms = sorted(opaque_atoms(difference), key=sympy.default_sort_key)
-    if not atoms:
+    if not opaque_atoms(difference):
         return _undecided("expectations", "no expectation without a closed form")
-    combined = combined_body(difference, atoms)
+    combined, value = combined_expectation(difference)
     if combined is None:
         return _undecided("expectations", "lhs - rhs is not linear in its expectations")
-    if existence(combined).status != EXISTS:
-        return _undecided("expectations", f"E[{clip(combined, 60)}] is not proved to exist")
-    value = rule_expectation(combined)
     if value is None:
-        return _undecided("expectations", f"no exact rule gives E[{clip(combined, 60)}]")
+        return _undecided("expectations", f"no exact rule gives E[{clip(combined, 60)}], or its "
+                                          "existence is not proved")
     # the exact value is decided like any other difference (an identity, a rational)
     decision = symbolic_decision(rel.box, rel.lhs, rel.rhs, rel.op, value)
     decision.step = "expectations"
@@ -67,6 +64,16 @@ def expectations_step(rel) -> Decision:
                            f"rules (linearity, parity, Stein's lemma, the activation's own ODE); "
                            + decision.detail)
     return decision
+
+
+def combined_expectation(expr):
+    """(Σ c_j f_j + r, its exact expectation or None) for expr = Σ c_j E[f_j] + r, linear in its
+    opaque expectations; (None, None) when it is not."""
+    atoms = sorted(opaque_atoms(expr), key=sympy.default_sort_key)
+    combined = combined_body(expr, atoms)
+    if combined is None or existence(combined).status != EXISTS:
+        return combined, None
+    return combined, rule_expectation(combined)
 
 
 def combined_body(difference, atoms):
@@ -207,12 +214,9 @@ def _nonnegative(rel, value, strict: bool):
         value = None
     if value is None or value.atoms(sympy.Symbol):
         return _by_ball(ball, strict)
-    atoms = sorted(opaque_atoms(value), key=sympy.default_sort_key)
-    if atoms:
-        combined = combined_body(value, atoms)
-        if combined is not None and existence(combined).status == EXISTS:
-            found = rule_expectation(combined)
-            value = value if found is None else sympy.expand(found)
+    if opaque_atoms(value):
+        found = combined_expectation(value)[1]
+        value = value if found is None else sympy.expand(found)
     if value == 0:
         return None if strict else Basis.EXACT
     if value.is_Rational:
