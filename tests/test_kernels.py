@@ -95,7 +95,18 @@ def test_quadrature_error_estimate_is_honest_for_tanh_derivative():
     assert abs(coarse.value - fine.value) <= coarse.error + fine.error
 
 
-@pytest.mark.parametrize("name", ["relu", "abs", "erf", "quadratic", "he3", "linear"])
+@pytest.mark.parametrize("derivative", [False, True])
+@pytest.mark.parametrize("name, rho", [("expr:sin(x)", "0.37"), ("expr:cos(x) - 2*exp(x/3)", "-0.61"),
+                                       ("expr:sinh(2*x)", "0.9")])
+def test_sums_of_exponentials_closed_forms_match_quadrature(name, rho, derivative):
+    # the moment generating function (complex exponents for sin and cos) against the 2-D quadrature
+    closed = kernel(name, rho, derivative, DPS, method="closed")
+    assert closed.method == "closed"
+    assert agree(closed, kernel(name, rho, derivative, DPS, method="quadrature"))
+
+
+@pytest.mark.parametrize("name", ["relu", "abs", "erf", "quadratic", "he3", "linear", "expr:sin(x) + cos(2*x)",
+                                  "expr:exp(x/2) - 1"])
 def test_closed_form_derivative_is_the_derivative(name):
     act = get_activation(name)
     k, kp = closed_form(act), closed_form(act, derivative=True)

@@ -59,8 +59,11 @@ def test_a_search_that_finds_nothing_is_inconclusive_and_prints_its_tolerance():
     outcome = claim("K(rho) >= -0.39429449040", activation="tanh", for_=["rho in [-1/2, 1/2]"])
     # true on [-1/2, 1/2], but the series kernel's balls decide it: holds, certified
     assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED
-    unresolved = claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"],
-                       seeds=0)
+    # hcoef(1) = sqrt(3)/(6 pi) at k = 1 is now decided by a ball of its exact constant; a positive
+    # integrand with a singularity at 0 has no rule and no certified quadrature (true: E > 0)
+    assert claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"],
+                 seeds=0).basis is Basis.CERTIFIED
+    unresolved = claim("Eg(tanh(g)**2/sqrt(Abs(g))) >= 0")
     assert unresolved.verdict is Verdict.INCONCLUSIVE and unresolved.basis is Basis.NONE
     assert "no counterexample in" in unresolved.evidence and "rtol 1e-09" in unresolved.evidence
 
@@ -195,3 +198,41 @@ def test_an_arcsine_beyond_its_domain_is_an_error_not_a_proof():
 
     with pytest.raises(VerifyInputError, match="not a finite real number"):
         claim("acos(x) >= 0", for_=["x in [0, 2]"])
+
+
+# --- exact constants, half-angle touches, witnesses next to a touch ---------------------------------
+def test_an_irrational_constant_is_decided_by_its_ball_but_never_proved_equal():
+    # E|g|^(-1/2) = 2^(-1/4) Gamma(1/4)/sqrt(pi) = 1.72008 and E log|g| = -(gamma + log 2)/2 = -0.635181
+    assert claim("Eg(1/sqrt(Abs(g))) > 1.72").verdict is Verdict.HOLDS
+    assert claim("Eg(1/sqrt(Abs(g))) > 1.7201").verdict is Verdict.FAILS
+    assert claim("Eg(log(Abs(g))) < -0.6351").verdict is Verdict.HOLDS  # the sign of a '<' gap
+    assert claim("Eg(log(Abs(g))) <= -0.6352").verdict is Verdict.FAILS
+    assert claim("Eg(log(Abs(g))) == -0.635181").verdict is Verdict.FAILS
+    outcome = claim("Eg(Abs(g)**3) == 2*sqrt(2/pi)")  # an equality holds by simplification only
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
+
+
+@pytest.mark.parametrize("text, interval, verdict", [
+    ("acos(rho) >= sqrt(2*(1 - rho))", "[-1, 1]", Verdict.HOLDS),          # theta >= 2 sin(theta/2)
+    ("acos(rho) <= pi*sqrt(2*(1 - rho))/2", "[-1, 1]", Verdict.HOLDS),     # touches at both ends
+    ("sqrt(1 - rho) >= 1 - rho", "[0, 1]", Verdict.HOLDS),
+    ("sqrt(1 + rho) >= 1 + rho", "[-1, 0]", Verdict.HOLDS),                # the mirror, cos(theta/2)
+    ("acos(rho) >= sqrt(2*(1 - rho))*(1 + 1/10**9)", "[-1, 1]", Verdict.FAILS),
+    ("sqrt(1 + rho) >= (1 + rho)*(1 + 1/10**6)", "[-1, 0]", Verdict.FAILS),
+])
+def test_half_angle_roots_settle_a_touch_with_an_infinite_slope(text, interval, verdict):
+    outcome = claim(text, for_=[f"rho in {interval}"])
+    assert outcome.verdict is verdict, outcome.evidence
+
+
+def test_a_claim_off_a_tangent_by_a_millionth_is_refuted_next_to_the_touch():
+    # |gap| ~ 1e-18 within 1e-5 of rho = 1, ~1e-12 within 1e-3 of 0: float64 sees neither
+    moved = claim("K(rho) >= rho/2 + (1 - rho)/10**6", activation="relu", for_=["rho in [-1, 1]"])
+    assert moved.verdict is Verdict.FAILS and moved.basis is Basis.CERTIFIED
+    assert "2^-" in moved.evidence
+    quadratic = claim("K(rho) >= K(0) + rho**2*(1 + 1/10**6)/pi", activation="abs", for_=["rho in [-1, 1]"])
+    assert quadratic.verdict is Verdict.FAILS
+    strict = claim("K(rho) < K(1)", activation="tanh", for_=["rho in [-1, 1]"])
+    assert strict.verdict is Verdict.FAILS and strict.counterexample["rho"] == "1"
+    # and the true tangent still holds (not refuted by any of those balls)
+    assert claim("K(rho) >= rho/2", activation="relu", for_=["rho in [-1, 1]"]).verdict is Verdict.HOLDS

@@ -216,6 +216,8 @@ def constant(expr) -> arb:
         return arb.pi()
     if expr is sympy.E:
         return arb.const_e()
+    if expr is sympy.EulerGamma:
+        return arb.const_euler()
     if isinstance(expr, sympy.Expr) and expr.is_number:
         ball = _number_tree(expr)
         if not ball.is_finite():
@@ -242,6 +244,6 @@ def _number_tree(expr) -> arb:
             return RealBackend().power(constant(base), value, False)
         return (constant(exponent) * constant(base).log()).exp()
     name = type(expr).__name__
-    if len(expr.args) == 1 and (name in _ENTIRE or name in ("log", "atan", "asinh", "asin", "acos")):
+    if len(expr.args) == 1 and (name in _ENTIRE or name in ("log", "atan", "asinh", "asin", "acos", "gamma")):
         return getattr(constant(expr.args[0]), name)()
     raise CertificationError(f"cannot certify the constant {expr}")

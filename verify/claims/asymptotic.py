@@ -82,7 +82,10 @@ def _ratio_limit(sides, symbol, variable):
     ratio = sympy.simplify(sympy.Abs(sides[0]) / sympy.Abs(sides[1])).subs(symbol, variable)
     if ratio.free_symbols - {variable} or sympy.count_ops(ratio) > 400:
         return ratio, None
-    return ratio, sympy.limit(ratio, variable, sympy.oo)
+    try:
+        return ratio, sympy.limit(ratio, variable, sympy.oo)
+    except (NotImplementedError, ValueError, TypeError):  # "Result depends on the sign of I" (an
+        return ratio, None  # oscillating closed form such as that of Σ (−1)^i i): no limit known
 
 
 def _order_argument(claim):

@@ -9,7 +9,10 @@ step, :mod:`verify.claims.existence`, runs first):
   s = (1 + 2a)^{−1/2}, a > −1/2 (complete the square in ∫ F e^{−(1+2a)x²/2 + bx} dx/√(2π));
 - **Stein's lemma**: E[g·F(g)] = E[F′(g)] for F absolutely continuous (F free of the kinks of
   Abs, sign, Heaviside, Max, Min), so E[gⁿ R] = E[(gⁿ⁻¹ R)′];
-- **closed forms**: E[gⁿ] = (n − 1)!! (n even); E[erf(a g + c)] = erf(c/√(1 + 2a²));
+- **closed forms**: E[gⁿ] = (n − 1)!! (n even); the half-normal moments E[|g|^b] =
+  2^{b/2} Γ((b + 1)/2)/√π for real b > −1 (∫₀^∞ x^b e^{−x²/2} dx = 2^{(b−1)/2} Γ((b + 1)/2)), with
+  gⁿ|g|^a = |g|^{a+n} for even n, and E[log|g|] = −(γ + log 2)/2 (the derivative of the moments at
+  b = 0: ½(log 2 + ψ(½)) = ½(log 2 − γ − 2 log 2)); E[erf(a g + c)] = erf(c/√(1 + 2a²));
   E[erf(a g) erf(b g)] = (2/π) asin(2ab/√((1 + 2a²)(1 + 2b²))) (the arcsine law of two correlated
   Gaussians: erf(a g) = 2P(Z ≤ √2 a g) − 1, Z ~ N(0, 1) independent of g);
 - anything else goes to SymPy's ``integrate`` (:func:`verify.claims.gaussian.exact_expectation`).
@@ -78,6 +81,15 @@ def _expectation(f, depth: int):
         return f
     if _is_odd(f):
         return sympy.Integer(0)
+    if depth == 0:
+        # every polynomial factor moved onto derivatives at once (Hermite reduction): identities
+        # between derivatives cancel (E[g³σ] = 2E[gσ] + E[g²σ′]) before the terms are split
+        reduced = _hermite_reduced(f)
+        if reduced is not None:
+            terms = sympy.Add.make_args(sympy.expand(reduced))
+            polynomial = sympy.Add(*[t for t in terms if t.is_polynomial(g)])
+            if _vanishes(reduced - polynomial):
+                return _closed_form(polynomial, depth)
     for terms in (sympy.Add.make_args(f), sympy.Add.make_args(sympy.expand(f))):
         if len(terms) > 1:
             try:
@@ -89,12 +101,65 @@ def _expectation(f, depth: int):
             return _term(f, depth)
         except _NoRule:
             pass
-    # No rule for every term: Stein's lemma on the whole integrand, E[g·A + B] = E[A′ + B], then
-    # again (E[g tanh(g) + tanh(g)² − 1] = E[1 − tanh² + tanh² − 1] = 0).
+    # No rule for every term: Stein's lemma on the whole integrand, E[g·A + B] = E[A′ + B], and again
+    # (E[g tanh(g) + tanh(g)² − 1] = E[1 − tanh² + tanh² − 1] = 0).
     reduced = _stein_reduced(f)
     if reduced is None:
         raise _NoRule
     return _expectation(reduced, depth + 1)
+
+
+def _hermite_coefficient(n: int, k: int):
+    """a with gⁿ = Σ_k a·He_k(g): n!/(k!·m!·2^m), m = (n − k)/2 (n − k even, else 0)."""
+    if (n - k) % 2:
+        return sympy.Integer(0)
+    m = (n - k) // 2
+    return sympy.factorial(n) / (sympy.factorial(k) * sympy.factorial(m) * 2**m)
+
+
+def _hermite_reduced(f):
+    """f with every term c·gⁿ·F(g) (F smooth, not a polynomial) replaced by Σ_k a_{n,k} c·F⁽ᵏ⁾(g):
+    E[He_k(g) F(g)] = E[F⁽ᵏ⁾(g)] (Stein's lemma k times), valid when every F⁽ʲ⁾, j ≤ k, has an
+    expectation (checked); None when no term has a polynomial factor."""
+    terms = sympy.Add.make_args(sympy.expand(f))
+    if len(terms) > MAX_TERMS:
+        return None
+    total, moved = sympy.Integer(0), False
+    for term in terms:
+        c, rest = term.as_independent(g, as_Add=False)
+        n, others = 0, []
+        for factor in sympy.Mul.make_args(rest):
+            base, exponent = factor.as_base_exp()
+            if base == g and exponent.is_Integer and exponent > 0:
+                n += int(exponent)
+            else:
+                others.append(factor)
+        smooth = sympy.Mul(*others)
+        if n == 0 or not smooth.has(g) or smooth.has(*_NONSMOOTH):
+            total += term
+            continue
+        derivatives = [smooth]
+        for _ in range(n):
+            _Work.spend(1)
+            derivatives.append(sympy.diff(derivatives[-1], g))
+        if any(existence(d).status != EXISTS for d in derivatives):
+            raise _NoRule
+        total += c * sum((_hermite_coefficient(n, k) * derivatives[k] for k in range(n + 1)), sympy.Integer(0))
+        moved = True
+    return total if moved else None
+
+
+def _vanishes(f) -> bool:
+    """f = 0 identically, proved exactly: cancel, or cancel as a rational function of e^g (the
+    derivatives of sigmoid, tanh and softplus are), or simplify when small."""
+    _Work.spend(SIMPLIFY_COST)
+    if sympy.cancel(sympy.expand(f)) == 0:
+        return True
+    y = sympy.Symbol("y", positive=True)
+    rational = sympy.powsimp(sympy.expand(f.rewrite(sympy.exp))).subs(sympy.exp(g), y)
+    if not rational.has(g) and sympy.cancel(sympy.together(rational)) == 0:
+        return True
+    return sympy.count_ops(f) <= 4 * MAX_SIMPLIFY_OPS and sympy.simplify(f) == 0
 
 
 def _stein_reduced(f):
@@ -157,6 +222,9 @@ def _is_odd(f) -> bool:
 
 
 def _closed_form(t, depth: int):
+    moment = _half_normal(t)
+    if moment is not None:
+        return moment
     if t.is_polynomial(g):
         poly = sympy.Poly(t, g)
         return sum((c * _moment(n) for (n,), c in poly.terms()), sympy.Integer(0))
@@ -174,6 +242,27 @@ def _closed_form(t, depth: int):
         if a is not None and b is not None and c == 0 and d == 0:
             return 2 / sympy.pi * sympy.asin(2 * a * b / sympy.sqrt((1 + 2 * a**2) * (1 + 2 * b**2)))
     return None
+
+
+def _half_normal(t):
+    """E[|g|^b] or E[log|g|] (module docstring) when ``t`` is gⁿ·|g|^a (n even) or log|g|; else None.
+    |gᵃ| is |g|ᵃ for real a (also for g < 0, where gᵃ = e^{iπa}|g|ᵃ), which SymPy leaves as is."""
+    t = t.replace(lambda e: isinstance(e, sympy.Abs) and e.args[0].is_Pow and e.args[0].base == g
+                  and e.args[0].exp.is_real, lambda e: sympy.Abs(g) ** e.args[0].exp)
+    if t == sympy.log(sympy.Abs(g)):
+        return -(sympy.EulerGamma + sympy.log(2)) / 2
+    b = sympy.Integer(0)
+    for factor in sympy.Mul.make_args(sympy.powsimp(t)):
+        base, exponent = factor.as_base_exp()
+        if base == sympy.Abs(g) and exponent.is_real:
+            b += exponent
+        elif base == g and exponent.is_Integer and exponent > 0 and exponent % 2 == 0:
+            b += exponent
+        else:
+            return None
+    if not t.has(sympy.Abs) or not (b > -1) is sympy.true:
+        return None  # polynomials go to the moments below; b <= -1 diverges (existence step)
+    return 2 ** (b / 2) * sympy.gamma((b + 1) / 2) / sympy.sqrt(sympy.pi)
 
 
 def _moment(n: int):

@@ -12,6 +12,11 @@ claim is decided on I (Σ log i ~ k log k, Σ √i ~ (2/3) k^{3/2}).  When ∫_a
 converges to a constant in [f(a), f(a) + ∫_a^∞ f], positive, so it is Θ(1) and decided as the
 constant 1 (the class of the limit, 0, finite or ∞, is what an order claim reads).
 
+An alternating sum Σ (−1)^{i+c} a(i) with a positive and decreasing to 0 (the same proofs on a)
+has every partial sum between a(low) − a(low + 1) > 0 and a(low) in absolute value (Leibniz: the
+partial sums alternate around the limit, each nearer than the last), so it is Θ(1) and decided
+as the constant 1 too (Σ (−1)^i/i → −log 2).
+
 Only a whole side (or a positive constant times it) is replaced: Σ 1/i − log k → γ is not
 decided by Σ ~ log k, so any other place of a growing sum leaves the claim to the other steps.
 """
@@ -21,6 +26,26 @@ from __future__ import annotations
 import sympy
 
 from verify.claims.quantities import Unavailable
+
+
+def _monotone(s, f, t, low):
+    """f′ (SymPy proves it has no zero on [low, ∞), so f is monotone there), else Unavailable."""
+    slope = sympy.diff(f, t)
+    turning = sympy.solveset(slope, t, sympy.Interval(low, sympy.oo))
+    if turning is not sympy.S.EmptySet:
+        raise Unavailable(f"{s}: the term is not provably monotone on [{low}, oo)")
+    return slope
+
+
+def _alternating_part(f, t):
+    """a(t) with f = (−1)^{t + c}·a(t), c an integer and a free of (−1)^t; None otherwise."""
+    signs = [x for x in sympy.Mul.make_args(f) if x.is_Pow and x.base == -1 and (x.exp - t).is_Integer]
+    if len(signs) != 1:
+        return None
+    a = sympy.Mul(*[x for x in sympy.Mul.make_args(f) if x is not signs[0]])
+    if a.has(sympy.Pow(-1, t)) or not a.has(t):
+        return None
+    return a
 
 
 def growing_sum(s: sympy.Sum, variable):
@@ -53,10 +78,16 @@ def _equivalent(side, variable):
     f = s.function.xreplace({index: t})
     if f.free_symbols - {t}:
         raise Unavailable(f"{s}: the term depends on more than its index")
-    slope = sympy.diff(f, t)
-    turning = sympy.solveset(slope, t, sympy.Interval(low, sympy.oo))
-    if turning is not sympy.S.EmptySet:
-        raise Unavailable(f"{s}: the term is not provably monotone on [{low}, oo)")
+    alternating = _alternating_part(f, t)
+    if alternating is not None:
+        a = alternating
+        _monotone(s, a, t, low)
+        start, at_infinity = a.xreplace({t: low}), sympy.limit(a, t, sympy.oo)
+        if not (start.is_positive and at_infinity == 0):
+            raise Unavailable(f"{s}: the alternating terms are not provably positive and decreasing to 0")
+        return coefficient, (f"{s} is alternating with terms decreasing to 0: every partial sum lies between "
+                             f"{start} - {a.xreplace({t: low + 1})} and {start} in absolute value (Leibniz)")
+    slope = _monotone(s, f, t, low)
     start = f.xreplace({t: low})
     at_infinity = sympy.limit(f, t, sympy.oo)
     increasing = slope.xreplace({t: low + 1}).is_positive

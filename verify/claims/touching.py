@@ -42,6 +42,8 @@ PROVER_EVALUATIONS = 400
 class TouchProof:
     proved: bool
     detail: str
+    #: exact points where the two sides meet, found on the way (settled or not)
+    touches: tuple = ()
 
 
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
@@ -67,7 +69,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
         if settled is None and abs(point) == 1:
             settled = _settle_by_angle(difference, variable, point, a, b, depth)
         if settled is None:
-            return TouchProof(False, f"g({point}) = 0 exactly, but no derivative settles the sign near it")
+            return TouchProof(False, f"g({point}) = 0 exactly, but no derivative settles the sign near it",
+                              (_rational(point),))
         (left, right), order = settled
         touches.append(f"{variable} = {point} (order {order})")
         pending += [(a, left)] if left > a else []
@@ -186,39 +189,46 @@ def _settle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: in
     return None
 
 
-#: The angle neighbourhood [0, ANGLE] of a touch at x = ±1 (x = ±cos θ); cos(1/4) = 0.969.
-ANGLE = Fraction(1, 4)
-#: 1 − cos(ANGLE) rounded up: the widest x-neighbourhood of ±1 that angles in [0, ANGLE] cover.
-_ANGLE_WIDTH = Fraction(1 - math.cos(float(ANGLE))) + Fraction(1, 10**12)
+#: Angle neighbourhoods [0, A] of a touch at x = ±1 (x = ±cos θ), the largest first: the rest of
+#: the interval is then far from the touch and easy for balls (cos 1 = 0.54, cos(1/4) = 0.969).
+ANGLES = (Fraction(1), Fraction(1, 4))
+
+
+def _angle_width(angle: Fraction) -> Fraction:
+    """1 − cos(angle) rounded up: the widest x-neighbourhood of ±1 that angles in [0, angle] cover."""
+    return Fraction(1 - math.cos(float(angle))) + Fraction(1, 10**12)
 
 
 def _settle_by_angle(expr, variable, point: Fraction, a: Fraction, b: Fraction, depth: int):
     """A touch at x = ±1 where the derivative is singular (acos x, √(1 − x²): relu's K' at ρ = 1):
     x = ±cos θ turns acos(±cos θ) into θ or π − θ and √(1 − cos² θ) into sin θ (θ ∈ [0, π]), so the
-    gap is analytic in θ at 0 and the monotonicity proof runs in θ on [0, ANGLE]; the x-side
-    neighbourhood is [cos ANGLE, 1] (or its mirror), its inner end rounded to overlap the rest."""
+    gap is analytic in θ at 0 and the monotonicity proof runs in θ on [0, A] (A in ANGLES); the
+    x-side neighbourhood is [cos A, 1] (or its mirror), its inner end rounded to overlap the rest."""
 
     sign = 1 if point == 1 else -1
     theta = sympy.Symbol("theta", positive=True)
     angle = _in_angle(expr.subs(variable, sign * sympy.cos(theta)), theta)
     if angle is None:
         return None
-    proof = prove_touching(angle, theta, Fraction(0), ANGLE, depth + 1)
-    if not proof.proved:
-        return None
-    inner = arb(ANGLE.numerator) / ANGLE.denominator
-    edge = Fraction(inner.cos().upper().str(40, radius=False)) if sign == 1 else \
-        Fraction((-inner.cos()).lower().str(40, radius=False))
-    left, right = (max(a, edge), b) if sign == 1 else (a, min(b, edge))
-    if not -1 <= left <= right <= 1 or point not in (left, right) or right - left > _ANGLE_WIDTH:
-        # the neighbourhood must be inside [-1, 1], end at the touching point and be no wider than
-        # the angles proved (1 - cos ANGLE): a guard against the wrong side or a wrong edge
-        return None
-    return (left, right), depth + 1
+    for largest in ANGLES:
+        proof = prove_touching(angle, theta, Fraction(0), largest, depth + 1)
+        if not proof.proved:
+            continue
+        inner = arb(largest.numerator) / largest.denominator
+        edge = Fraction(inner.cos().upper().str(40, radius=False)) if sign == 1 else \
+            Fraction((-inner.cos()).lower().str(40, radius=False))
+        left, right = (max(a, edge), b) if sign == 1 else (a, min(b, edge))
+        if not -1 <= left <= right <= 1 or point not in (left, right) or right - left > _angle_width(largest):
+            # the neighbourhood must be inside [-1, 1], end at the touching point and be no wider
+            # than the angles proved (1 - cos A): a guard against the wrong side or a wrong edge
+            return None
+        return (left, right), depth + 1
+    return None
 
 
 def _in_angle(expr, theta):
-    """``expr`` (of x = sign·cos θ) with the inverse functions and √(1 − x²) resolved for θ ∈ [0, π];
+    """``expr`` (of x = sign·cos θ) with the inverse functions and the roots of q(1 − x²), q(1 ∓ x)
+    (q > 0) resolved for θ ∈ [0, π];
     None when an inverse function or a root of something else remains."""
     cos = sympy.cos(theta)
     resolved = expr.replace(sympy.acos, lambda u: theta if u == cos else (sympy.pi - theta if u == -cos else
@@ -226,9 +236,18 @@ def _in_angle(expr, theta):
     resolved = resolved.replace(sympy.asin, lambda u: sympy.pi / 2 - theta if u == cos else
                                 (theta - sympy.pi / 2 if u == -cos else sympy.asin(u)))
 
+    half = theta / 2
+    # √(q(1 − cos²θ)) = √q sin θ, √(q(1 − cos θ)) = √(2q) sin(θ/2), √(q(1 + cos θ)) = √(2q) cos(θ/2):
+    # each sine and cosine is >= 0 for θ in [0, π], so these are the positive roots
+    roots = ((1 - cos**2, lambda q: sympy.sqrt(q) * sympy.sin(theta)),
+             (1 - cos, lambda q: sympy.sqrt(2 * q) * sympy.sin(half)),
+             (1 + cos, lambda q: sympy.sqrt(2 * q) * sympy.cos(half)))
+
     def root(base, exponent):
-        if exponent.is_Rational and exponent.q == 2 and sympy.expand(base - (1 - cos**2)) == 0:
-            return sympy.sin(theta) ** exponent.p
+        for factor, positive_root in roots:
+            q = sympy.cancel(base / factor)
+            if q.is_number and q.is_positive:
+                return positive_root(q) ** exponent.p
         return base**exponent
 
     resolved = resolved.replace(lambda e: e.is_Pow and e.exp.is_Rational and e.exp.q == 2,

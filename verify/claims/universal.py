@@ -43,6 +43,8 @@ from verify.base.budget import cpu_seconds, guarded
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import BALLS, dyadic, interval, working_precision
+from verify.certified.compile import constant
+from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, prove_geq
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
@@ -58,7 +60,7 @@ from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 from verify.claims.relation import Relation, decide_ball, point_balls
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
-from verify.claims.touching import exact_zero_in_stall, prove_touching
+from verify.claims.touching import exact_zero_in_stall, is_zero, prove_touching
 from verify.model.arithmetic import FLOAT64
 from verify.verdict import Basis, maximise
 
@@ -104,6 +106,10 @@ def _reduced(difference):
     """lhs − rhs expanded, cancelled and, when small, simplified (every rewrite exact); runs guarded."""
     # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
     difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
+    # sinh and cosh as exponentials (exactly), so that e^{-1} cosh(rho) meets the kernels of sums of
+    # exponentials, which SymPy writes with exp
+    difference = difference.replace(sympy.sinh, lambda a: (sympy.exp(a) - sympy.exp(-a)) / 2)
+    difference = difference.replace(sympy.cosh, lambda a: (sympy.exp(a) + sympy.exp(-a)) / 2)
     difference = sympy.cancel(sympy.expand(difference))
     if difference.free_symbols:
         if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
@@ -147,6 +153,24 @@ def symbolic_step(rel: Relation) -> Decision:
     return with_notes(symbolic_decision(rel.box, rel.lhs, rel.rhs, rel.op, left - right), notes)
 
 
+def _constant_decision(box: dict, op: str, difference) -> Decision:
+    """An exact irrational constant lhs − rhs (Γ(1/4), γ, log 2, ...) decided by one ball of it:
+    certified, so an equality is never proved this way (a ball that excludes 0 refutes it)."""
+    try:
+        with working_precision(BALL_DPS):
+            # decide_ball reads a gap signed to be >= 0 when the relation holds
+            ball = (-1 if op in ("<=", "<") else 1) * constant(difference)
+    except CertificationError:
+        ball = None
+    verdict = "undecided" if ball is None else decide_ball(op, ball)
+    if verdict == "undecided":
+        return Decision("undecided", None, "symbolic",
+                        detail=f"lhs - rhs = {clip(difference, 100)} (not rational)")
+    return Decision(verdict, Basis.CERTIFIED, "symbolic", point=_midpoint(box) if verdict == "fails" else None,
+                    detail=f"lhs - rhs = {clip(difference, 80)}, whose ball {'-' if op in ('<=', '<') else ''}"
+                           f"(lhs - rhs) = {ball.str(6)} decides it (a ball of the exact constant)")
+
+
 def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     """The symbolic step's decision from an exact ``difference`` = lhs − rhs over ``box``."""
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
@@ -168,9 +192,7 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
                 point=_midpoint(box) if verdict == "fails" else None,
                 detail=f"lhs - rhs = {difference} exactly",
             )
-        return Decision(
-            "undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)} (not rational)"
-        )
+        return _constant_decision(box, op, difference)
     if difference == 0:
         if op in ("==", "<=", ">="):
             return Decision(
@@ -222,7 +244,8 @@ def certified_step(rel: Relation) -> Decision:
 
 def _through_touching_points(rel: Relation) -> Decision | None:
     """A non-strict inequality attained at a point, proved by :mod:`verify.claims.touching` from
-    the exact sides (None when they have no closed form in the box variable)."""
+    the exact sides (None when they have no closed form in the box variable); a relation that
+    fails only next to where its sides meet, refuted there (:func:`_witness_near`)."""
 
     ((variable, (low, high)),) = rel.box.items()
     if not (low.is_Rational and high.is_Rational):
@@ -232,23 +255,52 @@ def _through_touching_points(rel: Relation) -> Decision | None:
     except (Unavailable, InexactNumberError):
         return None
     difference = (left - right) if rel.op in (">=", ">") else (right - left)
-    if difference.free_symbols - {variable} or difference.atoms(sympy.Float, AppliedUndef):
-        return None  # an opaque kernel or expectation is not a function the touching rules can read
-    if not _arcsines_defined(difference, variable, low, high):
-        return None  # SymPy would continue asin/acos beyond [-1, 1] into complex values
     if rel.op in ("<", ">"):
-        # A strict relation fails where the sides are exactly equal: at an end, or the simplest
-        # rational of the interval where the prover stalled (where balls can never decide it).
-
+        # A strict relation fails where the sides are exactly equal: at an end (also with opaque
+        # kernels: K(1) - K(1) is 0 exactly), or the simplest rational of the interval where the
+        # prover stalled (where balls can never decide it).
+        for end in (low, high):
+            if is_zero(difference.xreplace({variable: end})):
+                return Decision("fails", Basis.EXACT, "symbolic", point={variable: end},
+                                detail=f"lhs = rhs exactly at {variable} = {end}")
+    opaque = bool(difference.free_symbols - {variable} or difference.atoms(sympy.Float, AppliedUndef))
+    if opaque or not _arcsines_defined(difference, variable, low, high):
+        # an opaque kernel is not a function the touching rules can read, and SymPy would continue
+        # asin/acos beyond [-1, 1] into complex values: only the balls near the ends remain
+        return _witness_near(rel, variable, [low, high], low, high)
+    if rel.op in ("<", ">"):
         point = exact_zero_in_stall(difference, variable, as_fraction(low), as_fraction(high))
         if point is not None:
             return Decision("fails", Basis.EXACT, "symbolic", point={variable: point},
                             detail=f"lhs = rhs exactly at {variable} = {point}")
         return None
     proof = prove_touching(difference, variable, as_fraction(low), as_fraction(high))
-    if not proof.proved:
-        return None
-    return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
+    if proof.proved:
+        return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
+    return _witness_near(rel, variable, [low, high, *proof.touches], low, high)
+
+
+#: Distances 2^-n from a point where the sides meet at which a violation is looked for.
+WITNESS_DISTANCES = tuple(range(2, 62, 3))
+
+
+def _witness_near(rel: Relation, variable, points, low, high) -> Decision | None:
+    """A certified counterexample next to a point where the sides meet (an end, a touching point):
+    a claim off by 1e-6 of a tangent fails only within ~1e-6 of the touch, where the prover's
+    intervals stall and float64 cannot see the violation.  Each candidate p ± 2^-n is an exact
+    rational of the box, decided by one ball evaluation of the gap (never by a tolerance)."""
+    for point in dict.fromkeys(points):
+        if not (low <= point <= high):
+            continue
+        for n in WITNESS_DISTANCES:
+            for side in (-1, 1):
+                x = point + side * sympy.Rational(1, 2**n)
+                if low <= x <= high and rel.certified_check({variable: x}) == "fails":
+                    return Decision("fails", Basis.CERTIFIED, "certified", point={variable: x},
+                                    detail=f"the ball of lhs - rhs at {variable} = {point} "
+                                           f"{'+' if side > 0 else '-'} 2^-{n} violates the relation "
+                                           f"(next to where the sides meet)")
+    return None
 
 
 def _arcsines_defined(difference, variable, low, high) -> bool:

@@ -10,6 +10,8 @@ Three independent evaluations, compared with each other by the tests:
 ``closed``
     SymPy closed forms: the arc-cosine kernel for relu (Cho & Saul),
     (2/π)(√(1−ρ²) + ρ asin ρ) for abs, (2/π) asin(2c²ρ/(1+2c²)) for erf(cx),
+    Σ c_j c_l exp((a_j² + a_l²)/2 + a_j a_l ρ) for a sum of exponentials Σ c_j e^{a_j x}
+    (sin, cos, sinh, cosh, exp: the Gaussian moment generating function, a_j complex),
     and Σ μ_p² ρ^p with exact μ_p for every polynomial σ (linear, quadratic,
     he_p, polynomial ``expr:``).  K' is the closed form of E[σ'σ'], and a
     test checks K' = dK/dρ symbolically.
@@ -93,6 +95,32 @@ def kink_at_zero_linear(activation):
     return c_right, a, b
 
 
+#: Terms of a sum of exponentials beyond which its kernel (terms²) is not built.
+MAX_EXPONENTIALS = 6
+
+
+def exponential_sum(activation):
+    """[(c_j, a_j)] with σ(x) = Σ c_j e^{a_j x} exactly (c_j, a_j complex numbers; sin, cos,
+    sinh, cosh, exp and their combinations), or None."""
+    x, expr = activation.x, activation.expr
+    if not expr.has(sympy.exp, sympy.sin, sympy.cos, sympy.sinh, sympy.cosh):
+        return None
+    terms = sympy.Add.make_args(sympy.expand(sympy.powsimp(sympy.expand(expr.rewrite(sympy.exp)))))
+    if len(terms) > MAX_EXPONENTIALS:
+        return None
+    out = []
+    for term in terms:
+        c, rest = term.as_independent(x, as_Add=False)
+        exponent = rest.args[0] if isinstance(rest, sympy.exp) else (0 if rest == 1 else None)
+        if exponent is None or not sympy.sympify(exponent).is_polynomial(x) or sympy.degree(exponent, x) > 1:
+            return None
+        a, b = sympy.Poly(exponent, x).coeff_monomial(x), sympy.Poly(exponent, x).coeff_monomial(1)
+        if not (c.is_number and a.is_number and b.is_number):
+            return None
+        out.append((c * sympy.exp(b), a))
+    return out
+
+
 def closed_form(activation, derivative: bool = False):
     """K_σ or K'_σ as a SymPy expression in ``rho``, or None when none is known."""
 
@@ -117,6 +145,13 @@ def closed_form(activation, derivative: bool = False):
             return a**2 + 2 * b**2 / pi * asin(rho)
         return (c0**2 + 2 * c0 * b * sqrt(2 / pi) + a**2 * rho
                 + 2 * b**2 / pi * (sqrt(1 - rho**2) + rho * asin(rho)))
+    exponentials = exponential_sum(activation)
+    if exponentials is not None:
+        # E[e^{aX + bY}] = e^{(a² + b² + 2abρ)/2} for correlated standard Gaussians X, Y; σ' has
+        # the terms c_j a_j e^{a_j x}
+        total = sum(cj * cl * (aj * al if derivative else 1) * sympy.exp((aj**2 + al**2) / 2 + aj * al * rho)
+                    for cj, aj in exponentials for cl, al in exponentials)
+        return sympy.simplify(sympy.expand(total).rewrite(sympy.cosh))
     c = erf_scale(activation)
     if c is not None:
         a = c**2
