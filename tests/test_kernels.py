@@ -105,8 +105,8 @@ def test_sums_of_exponentials_closed_forms_match_quadrature(name, rho, derivativ
     assert agree(closed, kernel(name, rho, derivative, DPS, method="quadrature"))
 
 
-@pytest.mark.parametrize("name", ["relu", "abs", "erf", "quadratic", "he3", "linear", "expr:sin(x) + cos(2*x)",
-                                  "expr:exp(x/2) - 1"])
+@pytest.mark.parametrize("name", ["relu", "abs", "erf", "quadratic", "he3", "linear",
+                                  "expr:sin(x) + cos(2*x)", "expr:exp(x/2) - 1"])
 def test_closed_form_derivative_is_the_derivative(name):
     act = get_activation(name)
     k, kp = closed_form(act), closed_form(act, derivative=True)

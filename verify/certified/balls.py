@@ -17,7 +17,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
 
+import numpy as np
 from flint import acb, arb, ctx, fmpq
+
+from verify.model.arithmetic import FLOAT64
 
 #: Bits carried beyond the requested digits.  The longest chains of rounded operations here
 #: (the Hermite recurrence to p = 200, sums over k² = 4096 neuron pairs, Gauss–Legendre sums of a
@@ -228,6 +231,15 @@ class Balls:
     def sqrt(self, value: arb) -> arb:
         return value.sqrt()
 
+    def exp(self, value: arb) -> arb:
+        return value.exp()
+
+    def log(self, value: arb) -> arb:
+        return value.log()
+
+    e = property(lambda self: arb.const_e())  # at the working precision
+    pi = property(lambda self: arb.pi())
+
     def fsum(self, values) -> arb:
         return sum(values, arb(0))
 
@@ -236,3 +248,17 @@ class Balls:
 
 
 BALLS = Balls()
+
+
+def is_ball(x) -> bool:
+    """True for an Arb ball, or an object array whose first entry is one."""
+    if isinstance(x, np.ndarray):
+        return x.dtype == object and x.size > 0 and isinstance(x.flat[0], arb)
+    return isinstance(x, arb)
+
+
+def arithmetic_of(*values):
+    """BALLS when any of ``values`` is a ball (or an object array of balls), else FLOAT64: a claim
+    hook written as ``M = arithmetic_of(x); M.exp(-2 / (M.e * x))`` computes the float64 numbers
+    it always did on floats and a ball on balls (``math.exp`` would round a ball to a float)."""
+    return BALLS if any(is_ball(v) for v in values) else FLOAT64

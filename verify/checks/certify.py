@@ -43,7 +43,6 @@ the balls straddle and the verdict keeps its fast-path basis.
 from __future__ import annotations
 
 import enum
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -57,7 +56,14 @@ from flint import (
     arb_series,
 )
 
-from verify.certified.balls import BALLS, exact, format_ball, interval, working_precision
+from verify.certified.balls import (
+    BALLS,
+    arithmetic_of,
+    exact,
+    format_ball,
+    interval,
+    working_precision,
+)
 from verify.certified.errors import CertificationError
 from verify.certified.kernels import certified_kernel
 from verify.verdict import Basis, Outcome, Verdict
@@ -280,43 +286,9 @@ def elementwise(function: Callable[[Any], Any]) -> Callable[[np.ndarray], np.nda
     return lambda values: vectorised(values)
 
 
-def is_ball(x) -> bool:
-    """True for an Arb ball, or an object array whose first entry is one."""
-    if isinstance(x, np.ndarray):
-        return x.dtype == object and x.size > 0 and isinstance(x.flat[0], arb)
-    return isinstance(x, arb)
-
-
-class _BallMath:
-    """:mod:`math`'s functions and constants for balls (see :func:`lib`)."""
-
-    e = property(lambda self: arb.const_e())
-    pi = property(lambda self: arb.pi())
-
-    @staticmethod
-    def exp(x):
-        return x.exp()
-
-    @staticmethod
-    def log(x):
-        return x.log()
-
-    @staticmethod
-    def sqrt(x):
-        return x.sqrt()
-
-
-def lib(*values):
-    """:mod:`math` for floats, its ball twin when any of ``values`` is a ball: claim hooks
-    written as ``M = lib(x); M.exp(-2 / (M.e * x))`` compute the same float64 numbers as
-    before on floats and a ball on balls (``math.exp`` would round a ball to a float)."""
-
-    return _BallMath() if any(is_ball(v) for v in values) else math
-
-
 def sqrt(x):
-    """√x for a float (:func:`math.sqrt`, bit for bit) or a ball."""
-    return lib(x).sqrt(x)
+    """√x for a float (:func:`math.sqrt`'s value) or a ball."""
+    return arithmetic_of(x).sqrt(x)
 
 
 def matmul(a, b) -> np.ndarray:

@@ -23,8 +23,9 @@ from flint import arb
 from scipy.special import comb
 
 from verify.certified import certified_hermite_coefficients
+from verify.certified.balls import arithmetic_of
 from verify.checks import certify
-from verify.checks.certify import attempt, lib
+from verify.checks.certify import attempt
 from verify.checks.core import check
 from verify.derive import prop_4
 from verify.model import population
@@ -458,7 +459,7 @@ def claimed_claim_1_sum(m, xi2_over_k, mu2, norm_lam2, a_values):
 def claimed_claim_1_failure_bound(xi2_over_k):
     """Claim 1 fails with probability at most exp(−2k/(eξ²)) (a float, or a ball for a ball)."""
 
-    M = lib(xi2_over_k)
+    M = arithmetic_of(xi2_over_k)
     return M.exp(-2 / (M.e * xi2_over_k))
 
 
@@ -618,7 +619,7 @@ def _claim_1_chain():
 def claimed_claim_1_tail(xi2_over_k, m):
     """D.4: Pr[|(mξ²/k)(kΣλλcĉ)| ≥ 2‖λ‖²] ≤ exp{−2k/(emξ²)} (a float, or a ball for balls)."""
 
-    M = lib(xi2_over_k, m)
+    M = arithmetic_of(xi2_over_k, m)
     return M.exp(-2 / (M.e * xi2_over_k * m))
 
 

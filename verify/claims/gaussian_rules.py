@@ -144,7 +144,7 @@ def _hermite_reduced(f):
             derivatives.append(sympy.diff(derivatives[-1], g))
         if any(existence(d).status != EXISTS for d in derivatives):
             raise _NoRule
-        total += c * sum((_hermite_coefficient(n, k) * derivatives[k] for k in range(n + 1)), sympy.Integer(0))
+        total += c * sympy.Add(*[_hermite_coefficient(n, k) * derivatives[k] for k in range(n + 1)])
         moved = True
     return total if moved else None
 
@@ -260,7 +260,7 @@ def _half_normal(t):
             b += exponent
         else:
             return None
-    if not t.has(sympy.Abs) or not (b > -1) is sympy.true:
+    if not t.has(sympy.Abs) or (b > -1) is not sympy.true:
         return None  # polynomials go to the moments below; b <= -1 diverges (existence step)
     return 2 ** (b / 2) * sympy.gamma((b + 1) / 2) / sympy.sqrt(sympy.pi)
 

@@ -166,9 +166,11 @@ def _constant_decision(box: dict, op: str, difference) -> Decision:
     if verdict == "undecided":
         return Decision("undecided", None, "symbolic",
                         detail=f"lhs - rhs = {clip(difference, 100)} (not rational)")
-    return Decision(verdict, Basis.CERTIFIED, "symbolic", point=_midpoint(box) if verdict == "fails" else None,
-                    detail=f"lhs - rhs = {clip(difference, 80)}, whose ball {'-' if op in ('<=', '<') else ''}"
-                           f"(lhs - rhs) = {ball.str(6)} decides it (a ball of the exact constant)")
+    signed = "-(lhs - rhs)" if op in ("<=", "<") else "lhs - rhs"
+    point = _midpoint(box) if verdict == "fails" else None
+    return Decision(verdict, Basis.CERTIFIED, "symbolic", point=point,
+                    detail=f"lhs - rhs = {clip(difference, 80)}, whose ball {signed} = {ball.str(6)} "
+                           "decides it (a ball of the exact constant)")
 
 
 def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:

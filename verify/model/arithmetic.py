@@ -40,6 +40,20 @@ class Arithmetic(Protocol):
     def sqrt(self, value: Any) -> Any:
         """√value for one number."""
 
+    def exp(self, value: Any) -> Any:
+        """e^value."""
+
+    def log(self, value: Any) -> Any:
+        """The natural logarithm of value."""
+
+    @property
+    def e(self) -> Any:
+        """Euler's number in this arithmetic (at the working precision where it has one)."""
+
+    @property
+    def pi(self) -> Any:
+        """π in this arithmetic."""
+
     def fsum(self, values) -> Any:
         """The sum of an iterable of numbers (an exact or accurately rounded sum where the system has one)."""
 
@@ -101,6 +115,16 @@ class Float64(_Points):
 
     sqrt = staticmethod(np.sqrt)
     fsum = staticmethod(math.fsum)
+    e, pi = math.e, math.pi
+
+    @staticmethod
+    def exp(value):
+        # math's for a Python float (the numbers the checks' hooks always printed), NumPy's for arrays
+        return math.exp(value) if isinstance(value, float | int) else np.exp(value)
+
+    @staticmethod
+    def log(value):
+        return math.log(value) if isinstance(value, float | int) else np.log(value)
 
 
 @dataclass(frozen=True)
@@ -120,6 +144,10 @@ class MPMath(_Points):
 
     sqrt = staticmethod(mpmath.sqrt)
     fsum = staticmethod(mpmath.fsum)
+    exp = staticmethod(mpmath.exp)
+    log = staticmethod(mpmath.log)
+    e = property(lambda self: +mpmath.e)  # unary plus: evaluated at the working precision
+    pi = property(lambda self: +mpmath.pi)
 
 
 @dataclass(frozen=True)
@@ -139,6 +167,9 @@ class Exact(_Points):
         return sympy.Rational(float(value))
 
     sqrt = staticmethod(sympy.sqrt)
+    exp = staticmethod(sympy.exp)
+    log = staticmethod(sympy.log)
+    e, pi = sympy.E, sympy.pi
 
     def fsum(self, values):
         return sympy.Add(*values)
