@@ -19,8 +19,9 @@ import mpmath
 import numpy as np
 import sympy
 
+from verify.certified.balls import is_ball
 from verify.checks import certify
-from verify.checks.certify import integral, is_ball
+from verify.checks.certify import integral
 from verify.checks.core import check
 from verify.model.activations import get_activation
 from verify.model.diagnostics import decay_fit

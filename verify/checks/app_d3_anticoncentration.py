@@ -16,9 +16,10 @@ import numpy as np
 import sympy
 from flint import arb
 
+from verify.certified.balls import is_ball
 from verify.certified.kernels import certified_kernel
 from verify.checks import certify
-from verify.checks.certify import ball, is_ball
+from verify.checks.certify import ball
 from verify.checks.core import check
 from verify.derive import prop_4
 from verify.model.fast_kernels import fast_kernel

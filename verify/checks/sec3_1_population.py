@@ -13,9 +13,10 @@ import numpy as np
 import sympy
 
 from verify.certified import CertifiedPopulation, certified_kernel, certified_population
+from verify.certified.balls import is_ball
 from verify.certified.series import h_series_balls
 from verify.checks import certify
-from verify.checks.certify import attempt, is_ball, relu_loss, solve
+from verify.checks.certify import attempt, relu_loss, solve
 from verify.checks.core import check
 from verify.derive import prop_4
 from verify.model.fast_kernels import fast_kernel
