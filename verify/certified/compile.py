@@ -244,6 +244,12 @@ def _number_tree(expr) -> arb:
             return RealBackend().power(constant(base), value, False)
         return (constant(exponent) * constant(base).log()).exp()
     name = type(expr).__name__
+    if name in ("zeta", "dirichlet_eta") and len(expr.args) == 1:
+        s = constant(expr.args[0])
+        if not s > 1:
+            raise CertificationError(f"cannot certify {expr} (only for real arguments > 1)")
+        # η(s) = (1 − 2^{1−s}) ζ(s)
+        return s.zeta() if name == "zeta" else (1 - (arb(2) ** (1 - s))) * s.zeta()
     if len(expr.args) == 1 and (name in _ENTIRE or name in ("log", "atan", "asinh", "asin", "acos", "gamma")):
         return getattr(constant(expr.args[0]), name)()
     raise CertificationError(f"cannot certify the constant {expr}")

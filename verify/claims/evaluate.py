@@ -22,7 +22,7 @@ from flint import arb
 from sympy.core.function import AppliedUndef
 
 from verify.base.budget import guarded
-from verify.base.errors import InvalidParameterError
+from verify.base.errors import InvalidParameterError, clip
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.growing_sums import growing_sum
@@ -177,7 +177,15 @@ def float_function(expr, symbols, backend):
         "sign": np.sign,
         "Heaviside": lambda x, h0=0.5: np.heaviside(x, h0),
     }
-    return sympy.lambdify(list(symbols), expr, modules=[namespace, "numpy"])
+    compiled = sympy.lambdify(list(symbols), expr, modules=[namespace, "numpy"])
+
+    def function(*args):
+        try:
+            return compiled(*args)
+        except NameError as exc:  # a SymPy function NumPy has no counterpart of (dirichlet_eta)
+            raise Unavailable(f"no float64 evaluation of {clip(expr, 60)}: {exc}") from None
+
+    return function
 
 
 # --- balls ----------------------------------------------------------------------------------------

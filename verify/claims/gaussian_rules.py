@@ -149,17 +149,18 @@ def _hermite_reduced(f):
     return total if moved else None
 
 
-def _vanishes(f) -> bool:
+def _vanishes(f, simplify_ops: int = 4 * MAX_SIMPLIFY_OPS) -> bool:
     """f = 0 identically, proved exactly: cancel, or cancel as a rational function of e^g (the
-    derivatives of sigmoid, tanh and softplus are), or simplify when small."""
+    derivatives of sigmoid, tanh and softplus are), or simplify when at most ``simplify_ops``."""
     _Work.spend(SIMPLIFY_COST)
     if sympy.cancel(sympy.expand(f)) == 0:
         return True
     y = sympy.Symbol("y", positive=True)
     rational = sympy.powsimp(sympy.expand(f.rewrite(sympy.exp))).subs(sympy.exp(g), y)
-    if not rational.has(g) and sympy.cancel(sympy.together(rational)) == 0:
-        return True
-    return sympy.count_ops(f) <= 4 * MAX_SIMPLIFY_OPS and sympy.simplify(f) == 0
+    if not rational.has(g):
+        # a rational function of y = e^g in lowest terms: 0, or zero at finitely many y only
+        return sympy.cancel(sympy.together(rational)) == 0
+    return sympy.count_ops(f) <= simplify_ops and sympy.simplify(f) == 0
 
 
 def _stein_reduced(f):
@@ -214,9 +215,10 @@ def _is_odd(f) -> bool:
         total = sympy.expand(f.xreplace({g: -g}) + f)
         if total == 0:
             return True
-        # expand settles polynomials and erf (odd by construction); exponentials need simplify
+        # expand settles polynomials and erf (odd by construction); exponentials need a rational
+        # function of e^g (sigmoid(-g) + sigmoid(g) - 1) or, when small, simplify
         return total.has(sympy.exp, sympy.tanh, sympy.log) and sympy.count_ops(total) <= MAX_SIMPLIFY_OPS \
-            and _simplified(total) == 0
+            and _vanishes(total, simplify_ops=MAX_SIMPLIFY_OPS // 3)
     except (TypeError, ValueError):
         return False
 
