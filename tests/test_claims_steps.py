@@ -80,11 +80,12 @@ def test_a_bound_attained_with_equality_is_inconclusive_not_failed_and_not_held(
 
 def test_search_with_series_coefficients_uses_their_truncation_bound():
     # D.4: "for all odd l, the power series coefficients are always non-negative".
-    # No step proves a series coefficient's sign (no balls for hcoef), so the search's silence
-    # is inconclusive; a wrong sign still fails.
+    # The coefficient is an exact irrational constant at each drawn instance (sqrt(3)/(6 pi) at
+    # k = 1): one ball of it decides the sign (before, the search's silence was inconclusive);
+    # a wrong sign still fails.
     outcome = claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k in 1..2", "xi = 1"],
                     seeds="0..1")
-    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED
     wrong = claim("hcoef(1) <= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"], seeds=0)
     assert wrong.verdict is Verdict.FAILS
 

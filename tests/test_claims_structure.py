@@ -43,7 +43,8 @@ def test_rules_agree_with_50_digit_quadrature(body):
 
 
 @pytest.mark.parametrize("body", [1 / sympy.sqrt(sympy.Abs(g)), g**2 * sympy.Abs(g)**sympy.Rational(-1, 3),
-                                  sympy.log(sympy.Abs(g))])
+                                  sympy.log(sympy.Abs(g)), g**2 * sympy.log(sympy.Abs(g)),
+                                  sympy.Abs(g) * sympy.log(sympy.Abs(g))])
 def test_half_normal_moments_agree_with_quadrature_at_their_singularity(body):
     # tanh-sinh at the integrable singularity g = 0 reaches about 27 digits at 50-digit working
     # precision, so 1e-20 is the agreement two correct values must reach

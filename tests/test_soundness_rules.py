@@ -236,3 +236,33 @@ def test_a_claim_off_a_tangent_by_a_millionth_is_refuted_next_to_the_touch():
     assert strict.verdict is Verdict.FAILS and strict.counterexample["rho"] == "1"
     # and the true tangent still holds (not refuted by any of those balls)
     assert claim("K(rho) >= rho/2", activation="relu", for_=["rho in [-1, 1]"]).verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("text, interval, activation, verdict", [
+    # tangent at 1: rho^p >= 1 - p (1 - rho) for every p (induction in p), any activation
+    ("K(rho) >= K(1) - Kp(1)*(1 - rho)", "[-1, 1]", "sigmoid", Verdict.HOLDS),
+    ("K(rho) >= K(1) - Kp(1)*(1 - rho)*(1 - 1/10**6)", "[-1, 1]", "tanh", Verdict.FAILS),
+    # chord on [0, 1] of an odd activation (mu_0 = 0): rho^p <= rho
+    ("K(rho) <= K(1)*rho", "[0, 1]", "tanh", Verdict.HOLDS),
+    ("K(rho) <= K(1)*rho", "[0, 1]", "sigmoid", Verdict.FAILS),        # mu_0 = 1/2: not for sigmoid
+    # the Taylor remainder sum_{p >= 2} mu_p^2 rho^p has even p only when sigma - a x is even
+    ("K(rho) >= K(0) + Kp(0)*rho", "[-1, 1]", "gelu", Verdict.HOLDS),
+    ("K(rho) >= K(0) + Kp(0)*rho", "[-1, 1]", "tanh", Verdict.FAILS),
+    ("K(rho) >= K(0) + Kp(0)*rho*(1 + 1/10**6)", "[-1, 1]", "gelu", Verdict.FAILS),  # next to 0
+])
+def test_kernel_inequalities_term_by_term_of_the_series(text, interval, activation, verdict):
+    outcome = claim(text, activation=activation, for_=[f"rho in {interval}"])
+    assert outcome.verdict is verdict, outcome.evidence
+    if verdict is Verdict.HOLDS:
+        assert "termwise" in outcome.evidence
+
+
+def test_a_term_monotone_only_past_its_turning_point_is_compared_from_there():
+    # log(t)/t increases up to t = e: the integral comparison starts at i = 3
+    assert claim("Sum(log(i)/i, i, 1, k) == Theta(log(k)**2)", growth="k",
+                 for_=["k in 2..4096"]).verdict is Verdict.HOLDS
+    assert claim("Sum(log(i)/i, i, 1, k) == Theta(log(k))", growth="k",
+                 for_=["k in 2..4096"]).verdict is Verdict.FAILS
+    # an antiderivative by parts where the definite integral comes back as Meijer G functions
+    assert claim("Sum(sqrt(i)*log(i), i, 1, k) == Theta(k**(3/2)*log(k))", growth="k",
+                 for_=["k in 2..4096"]).verdict is Verdict.HOLDS

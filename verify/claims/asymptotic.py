@@ -30,7 +30,7 @@ from collections import defaultdict
 import numpy as np
 import sympy
 
-from verify.base.budget import guarded
+from verify.base.budget import BudgetExceededError, guarded
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, exact, prepare, scalars_of
 from verify.claims.growing_sums import equivalent
@@ -114,10 +114,10 @@ def _symbolic(spec, group, symbol) -> Decision:
                 value, note = guarded(f"claim {claim.text.strip()!r}", equivalent, value, symbol)
                 notes.append(note)
             sides.append(value)
-    except Unavailable as exc:
+        ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
+    except (Unavailable, BudgetExceededError) as exc:  # a budget spent is no verdict, not a crash
         return Decision("undecided", None, "symbolic", detail=str(exc))
 
-    ratio, limit = guarded(f"claim {claim.text.strip()!r}", _ratio_limit, sides, symbol, variable)
     if limit is None:
         return Decision(
             "undecided", None, "symbolic", detail="ratio not a closed form in the growth variable"

@@ -11,8 +11,8 @@ step, :mod:`verify.claims.existence`, runs first):
   Abs, sign, Heaviside, Max, Min), so E[gⁿ R] = E[(gⁿ⁻¹ R)′];
 - **closed forms**: E[gⁿ] = (n − 1)!! (n even); the half-normal moments E[|g|^b] =
   2^{b/2} Γ((b + 1)/2)/√π for real b > −1 (∫₀^∞ x^b e^{−x²/2} dx = 2^{(b−1)/2} Γ((b + 1)/2)), with
-  gⁿ|g|^a = |g|^{a+n} for even n, and E[log|g|] = −(γ + log 2)/2 (the derivative of the moments at
-  b = 0: ½(log 2 + ψ(½)) = ½(log 2 − γ − 2 log 2)); E[erf(a g + c)] = erf(c/√(1 + 2a²));
+  gⁿ|g|^a = |g|^{a+n} for even n, and E[|g|^b log|g|] = E[|g|^b]·(log 2 + ψ((b + 1)/2))/2, their
+  derivative in b (E[log|g|] = ½(log 2 + ψ(½)) = −(γ + log 2)/2); E[erf(a g + c)] = erf(c/√(1 + 2a²));
   E[erf(a g) erf(b g)] = (2/π) asin(2ab/√((1 + 2a²)(1 + 2b²))) (the arcsine law of two correlated
   Gaussians: erf(a g) = 2P(Z ≤ √2 a g) − 1, Z ~ N(0, 1) independent of g);
 - anything else goes to SymPy's ``integrate`` (:func:`verify.claims.gaussian.exact_expectation`).
@@ -251,12 +251,12 @@ def _half_normal(t):
     |gᵃ| is |g|ᵃ for real a (also for g < 0, where gᵃ = e^{iπa}|g|ᵃ), which SymPy leaves as is."""
     t = t.replace(lambda e: isinstance(e, sympy.Abs) and e.args[0].is_Pow and e.args[0].base == g
                   and e.args[0].exp.is_real, lambda e: sympy.Abs(g) ** e.args[0].exp)
-    if t == sympy.log(sympy.Abs(g)):
-        return -(sympy.EulerGamma + sympy.log(2)) / 2
-    b = sympy.Integer(0)
+    b, logarithm = sympy.Integer(0), False
     for factor in sympy.Mul.make_args(sympy.powsimp(t)):
         base, exponent = factor.as_base_exp()
-        if base == sympy.Abs(g) and exponent.is_real:
+        if factor == sympy.log(sympy.Abs(g)) and not logarithm:
+            logarithm = True
+        elif base == sympy.Abs(g) and exponent.is_real:
             b += exponent
         elif base == g and exponent.is_Integer and exponent > 0 and exponent % 2 == 0:
             b += exponent
@@ -264,7 +264,11 @@ def _half_normal(t):
             return None
     if not t.has(sympy.Abs) or (b > -1) is not sympy.true:
         return None  # polynomials go to the moments below; b <= -1 diverges (existence step)
-    return 2 ** (b / 2) * sympy.gamma((b + 1) / 2) / sympy.sqrt(sympy.pi)
+    moment = 2 ** (b / 2) * sympy.gamma((b + 1) / 2) / sympy.sqrt(sympy.pi)
+    if not logarithm:
+        return moment
+    # E[|g|^b log|g|] = d/db E[|g|^b] = E[|g|^b]·(log 2 + ψ((b + 1)/2))/2
+    return sympy.expand_func(moment * (sympy.log(2) + sympy.polygamma(0, (b + 1) / 2)) / 2)
 
 
 def _moment(n: int):

@@ -24,8 +24,36 @@ decided by Σ ~ log k, so any other place of a growing sum leaves the claim to t
 from __future__ import annotations
 
 import sympy
+from sympy.integrals.manualintegrate import manualintegrate
 
 from verify.claims.quantities import Unavailable
+
+#: A term monotone only from this many indices on is not compared with its integral.
+MAX_SHIFT = 64
+
+
+def _past_turning_points(f, t, low):
+    """The first integer past every real zero of f′ on [low, ∞) (low itself when there is none);
+    the term is monotone from there (Σ log(i)/i: f′ = 0 at i = e, so from i = 3)."""
+    turning = sympy.solveset(sympy.diff(f, t), t, sympy.Interval(low, sympy.oo))
+    if not isinstance(turning, sympy.FiniteSet) or not turning:
+        return low
+    last = max(turning, key=lambda z: float(z))
+    if not (last.is_real and last < low + MAX_SHIFT):
+        return low
+    return sympy.floor(last) + 1
+
+
+def _integral(f, t, low, variable):
+    """∫_low^variable f(t) dt in closed form (through an antiderivative, which SymPy finds where
+    the definite integral comes back as Meijer G functions), or Unavailable."""
+    antiderivative = manualintegrate(f, t)  # integration by parts and substitution, no Meijer G
+    if not antiderivative.has(sympy.Integral, sympy.Piecewise):
+        return sympy.simplify(antiderivative.xreplace({t: variable}) - antiderivative.xreplace({t: low}))
+    integral = sympy.integrate(f, (t, low, variable))
+    if integral.has(sympy.Integral):
+        raise Unavailable(f"no closed form of the comparison integral of {f}")
+    return integral
 
 
 def _monotone(s, f, t, low):
@@ -87,21 +115,22 @@ def _equivalent(side, variable):
             raise Unavailable(f"{s}: the alternating terms are not provably positive and decreasing to 0")
         return coefficient, (f"{s} is alternating with terms decreasing to 0: every partial sum lies between "
                              f"{start} - {a.xreplace({t: low + 1})} and {start} in absolute value (Leibniz)")
-    slope = _monotone(s, f, t, low)
-    start = f.xreplace({t: low})
+    shifted = _past_turning_points(f, t, low)
+    slope = _monotone(s, f, t, shifted)
+    start = f.xreplace({t: shifted})
     at_infinity = sympy.limit(f, t, sympy.oo)
-    increasing = slope.xreplace({t: low + 1}).is_positive
+    increasing = slope.xreplace({t: shifted + 1}).is_positive
     # increasing from f(a) >= 0, or decreasing from f(a) > 0 towards a limit >= 0: f > 0 beyond a
     if not ((increasing and start.is_nonnegative) or (start.is_positive and at_infinity.is_nonnegative)):
-        raise Unavailable(f"{s}: the term is not provably positive on ({low}, oo)")
-    integral = sympy.integrate(f, (t, low, variable))
-    if integral.has(sympy.Integral):
-        raise Unavailable(f"{s}: no closed form of the comparison integral")
+        raise Unavailable(f"{s}: the term is not provably positive on ({shifted}, oo)")
+    integral = _integral(f, t, shifted, variable)
     tail = sympy.limit(integral, variable, sympy.oo)
     if tail == sympy.oo:
+        # the finitely many terms before the shifted start are a constant: negligible
         if sympy.limit(f.xreplace({t: variable}) / integral, variable, sympy.oo) != 0:
             raise Unavailable(f"{s}: the last term is not small against the integral")
-        return coefficient * integral, f"{s} ~ {integral} (integral comparison, the term monotone)"
-    if tail.is_finite:
+        note = f" from i = {shifted} on, where the term is monotone" if shifted != low else ""
+        return coefficient * integral, f"{s} ~ {integral} (integral comparison{note}, the term monotone)"
+    if tail.is_finite and shifted == low:
         return coefficient, f"{s} converges to a positive constant (integral comparison)"
     raise Unavailable(f"{s}: the comparison integral has no limit")

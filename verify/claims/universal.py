@@ -110,6 +110,7 @@ def _reduced(difference):
     # exponentials, which SymPy writes with exp
     difference = difference.replace(sympy.sinh, lambda a: (sympy.exp(a) - sympy.exp(-a)) / 2)
     difference = difference.replace(sympy.cosh, lambda a: (sympy.exp(a) + sympy.exp(-a)) / 2)
+    difference = difference.replace(sympy.erfc, lambda a: 1 - sympy.erf(a))  # SymPy keeps both
     difference = sympy.cancel(sympy.expand(difference))
     if difference.free_symbols:
         if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
@@ -288,10 +289,11 @@ WITNESS_DISTANCES = tuple(range(2, 62, 3))
 
 def _witness_near(rel: Relation, variable, points, low, high) -> Decision | None:
     """A certified counterexample next to a point where the sides meet (an end, a touching point):
-    a claim off by 1e-6 of a tangent fails only within ~1e-6 of the touch, where the prover's
+    a claim off by 1e-6 of a tangent fails only within ~1e-6 of the touch (or of 0), where the prover's
     intervals stall and float64 cannot see the violation.  Each candidate p ± 2^-n is an exact
     rational of the box, decided by one ball evaluation of the gap (never by a tolerance)."""
-    for point in dict.fromkeys(points):
+    # 0 too, where a kernel's Taylor polynomial touches it (K(0) + K'(0) rho)
+    for point in dict.fromkeys([*points, sympy.Integer(0)]):
         if not (low <= point <= high):
             continue
         for n in WITNESS_DISTANCES:
