@@ -116,8 +116,11 @@ def test_facts_of_the_kernel_series(text, interval, activation, verdict):
     ("Sum((-1)**i/i, i, 1, k) == Theta(1)", "holds"),
     ("Sum((-1)**i/i, i, 1, k) == O(1/k)", "fails"),
     ("Sum((-1)**(i + 1)/sqrt(i), i, 1, k) == Omega(1)", "holds"),
-    # terms that do not decrease to 0: no Leibniz bound, and an oscillating closed form has no limit
-    ("Sum((-1)**i*i, i, 1, k) == Theta(1)", "inconclusive"),
+    # terms that grow: the closed form holds (-1)^k, whose ratio is decided along even and odd k
+    ("Sum((-1)**i*i, i, 1, k) == Theta(1)", "fails"),
+    ("Sum((-1)**i*i, i, 1, k) == Theta(k)", "holds"),
+    ("Sum((-1)**i*i, i, 1, k) == O(k/log(k))", "fails"),
+    ("Sum((-1)**i, i, 1, k) == Omega(1)", "inconclusive"),  # 0 along even k, 1 along odd k
 ])
 def test_sums_up_to_the_growth_variable(text, verdict):
     assert claim(text, growth="k", for_=["k in 1..4096"]).verdict.value == verdict

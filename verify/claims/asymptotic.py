@@ -83,9 +83,31 @@ def _ratio_limit(sides, symbol, variable):
     if ratio.free_symbols - {variable} or sympy.count_ops(ratio) > 400:
         return ratio, None
     try:
+        if ratio.has(sympy.Pow(-1, variable)) or any(
+                e.is_Pow and e.base == -1 and (e.exp - variable).is_Integer for e in ratio.atoms(sympy.Pow)):
+            return ratio, _limit_along_parities(ratio, variable)
         return ratio, sympy.limit(ratio, variable, sympy.oo)
-    except (NotImplementedError, ValueError, TypeError):  # "Result depends on the sign of I" (an
-        return ratio, None  # oscillating closed form such as that of Σ (−1)^i i): no limit known
+    except (NotImplementedError, ValueError, TypeError):  # "Result depends on the sign of I"
+        return ratio, None
+
+
+def _limit_along_parities(ratio, variable):
+    """The limit of a ratio holding (−1)^(n + c) (the closed form of Σ (−1)^i i): along even and
+    along odd n separately, where (−1)^n is 1 or −1; when both limits are ∞, both 0, or both
+    finite and positive, the ratio is of that class (the smaller positive one is returned); else
+    None (no limit, e.g. one parity tends to 0 and the other does not)."""
+    limits = []
+    for sign in (1, -1):
+        fixed = ratio.replace(lambda e: e.is_Pow and e.base == -1 and (e.exp - variable).is_Integer,
+                              lambda e, sign=sign: sign * (-1) ** (e.exp - variable))
+        limits.append(sympy.limit(fixed, variable, sympy.oo))
+    if all(v == sympy.oo for v in limits):
+        return sympy.oo
+    if all(v == 0 for v in limits):
+        return sympy.Integer(0)
+    if all(v.is_finite and v.is_positive for v in limits):
+        return min(limits, key=float)
+    return None
 
 
 def _order_argument(claim):
