@@ -26,6 +26,7 @@ from fractions import Fraction
 import sympy
 from flint import arb
 
+from verify.certified.balls import exact
 from verify.certified.compile import RealBackend, compile_expression
 from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, constant, prove_geq
@@ -49,6 +50,9 @@ class TouchProof:
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
                    depth: int = 0) -> TouchProof:
     """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points."""
+    if low == high:  # one point: the prover takes intervals only
+        proved = _nonnegative_at(difference, variable, low)
+        return TouchProof(proved, f"at the one point {variable} = {low}: {'' if proved else 'not '}proved")
 
     pending = [(low, high)]
     touches: list[str] = []
@@ -92,12 +96,24 @@ def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int) 
         return False
     derivative = sympy.diff(expr, variable)
     for end, sign in ((a, 1), (b, -1)):
-        at_end = _prove(expr, variable, end, end)
-        if at_end is None or at_end.status is not Status.PROVED:
+        if not _nonnegative_at(expr, variable, end):
             continue
         if prove_touching(sign * derivative, variable, a, b, depth + 1).proved:
             return True
     return False
+
+
+def _nonnegative_at(expr, variable, x: Fraction) -> bool:
+    """expr(x) ≥ 0 at one exact point: an exact zero, or a ball whose lower end is ≥ 0."""
+    if is_zero(expr.subs(variable, _rational(x))):
+        return True
+    function = _ball_function(expr, variable, (x, x))
+    if function is None:
+        return False
+    try:
+        return bool(function(exact(x)) >= 0)
+    except (CertificationError, ValueError, ZeroDivisionError):
+        return False
 
 
 def _prove(expr, variable, a: Fraction, b: Fraction):
