@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 CLAIMS = [
     ("Eg(sigma(g)**2) + Eg(dsigma(g)) == 1/2", {"activation": "sigmoid"}),
     ("Eg(cos(g)) == exp(-1/2)", {}),
@@ -42,6 +44,8 @@ def _decide() -> list:
     return json.loads(done.stdout)
 
 
+# slow: about a minute of busy cores; .ci/run runs it on its own after the default tier
+@pytest.mark.slow
 def test_verdicts_are_the_same_on_a_busy_machine():
     alone = _decide()
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
