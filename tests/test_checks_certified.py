@@ -226,3 +226,29 @@ def test_drift_recursion_without_a_sympy_proof_is_numerical(monkeypatch):
     outcome = run("c1-drift-recursion")
     assert outcome.verdict is Verdict.CONSISTENT and outcome.basis is Basis.NUMERICAL
     assert "not a proof" in outcome.evidence
+
+
+def test_every_arithmetic_has_exp_log_e_and_pi():
+    # checks/certify.py's float-or-ball switch is now the model's arithmetic seam: a hook gets
+    # FLOAT64 (math's numbers, bit for bit, on floats) or BALLS (a ball containing the value)
+    import math
+
+    import mpmath
+    import sympy
+    from flint import arb
+
+    from verify.certified.balls import BALLS, arithmetic_of, working_precision
+    from verify.model.arithmetic import EXACT, FLOAT64, MPMATH
+
+    assert arithmetic_of(0.3) is FLOAT64 and arithmetic_of(0.3, arb(1)) is BALLS
+    assert FLOAT64.exp(-2 / (FLOAT64.e * 0.3)) == math.exp(-2 / (math.e * 0.3))
+    assert FLOAT64.log(0.3) == math.log(0.3) and FLOAT64.pi == math.pi
+    with working_precision(30):
+        ball = BALLS.exp(-2 / (BALLS.e * BALLS.number(0.3)))
+        with mpmath.workdps(40):  # the exact double 0.3, at 40 digits
+            expected = mpmath.exp(-2 / (mpmath.e * mpmath.mpf(0.3)))
+        assert ball.overlaps(arb(mpmath.nstr(expected, 35))) and float(ball.rad()) < 1e-25
+        assert BALLS.pi.contains(arb.pi()) and BALLS.log(BALLS.e).contains(1)
+    assert EXACT.exp(EXACT.log(EXACT.number(2))) == 2 and EXACT.pi is sympy.pi
+    with mpmath.workdps(40):
+        assert abs(MPMATH.log(MPMATH.e) - 1) < mpmath.mpf(10) ** -38
