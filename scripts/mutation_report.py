@@ -76,11 +76,13 @@ def main(argv=None) -> int:
     classes = {n: classify(n) for n in survivors}
     logic = sorted((n for n, c in classes.items() if c[0] == "logic"))
     killed = counts.get("killed", 0) + counts.get("timeout", 0)
-    total = len(statuses)
-    lines = [f"mutants: {total}; killed {killed} (timeouts {counts.get('timeout', 0)}), survived "
-             f"{len(survivors)} ({len(survivors) - len(logic)} text-only, {len(logic)} logic); "
-             f"score {killed / total:.1%}, {killed / max(1, total - len(survivors) + len(logic)):.1%} "
-             "of the mutants that can change a decision"]
+    tested = killed + len(survivors)
+    untested = len(statuses) - tested
+    lines = [f"mutants: {len(statuses)}, {tested} tested ({untested} not yet: an interrupted run); killed "
+             f"{killed} (timeouts {counts.get('timeout', 0)}), survived {len(survivors)} "
+             f"({len(survivors) - len(logic)} text-only, {len(logic)} logic); score "
+             f"{killed / max(1, tested):.1%} of the tested, {killed / max(1, killed + len(logic)):.1%} of "
+             "those that can change a decision"]
     by_function = Counter(n.split("__mutmut_")[0] for n in logic)
     lines += ["", "| function | logic survivors |", "|---|---|"]
     lines += [f"| {f.replace('.x_', '.', 1)} | {c} |" for f, c in by_function.most_common()]
