@@ -266,3 +266,18 @@ def test_a_term_monotone_only_past_its_turning_point_is_compared_from_there():
     # an antiderivative by parts where the definite integral comes back as Meijer G functions
     assert claim("Sum(sqrt(i)*log(i), i, 1, k) == Theta(k**(3/2)*log(k))", growth="k",
                  for_=["k in 2..4096"]).verdict is Verdict.HOLDS
+
+
+def test_monotone_from_an_end_needs_the_right_end_for_each_direction():
+    # g(a) >= 0 with g' >= 0, or g(b) >= 0 with g' <= 0; never g(b) >= 0 with g' >= 0 (x - 1 on
+    # [0, 1] is increasing up to 0 and negative before): a mutant that paired them wrongly survived
+    from fractions import Fraction
+
+    from verify.claims.touching import _monotone_from_an_end
+
+    x = sympy.Symbol("x", real=True)
+    zero, one = Fraction(0), Fraction(1)
+    assert not _monotone_from_an_end(x - 1, x, zero, one, 0)
+    assert not _monotone_from_an_end(-x, x, zero, one, 0)
+    assert _monotone_from_an_end(x, x, zero, one, 0)
+    assert _monotone_from_an_end(1 - x, x, zero, one, 0)
