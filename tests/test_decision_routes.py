@@ -6,8 +6,8 @@ of known truth chosen so that a broken rule changes a verdict: a true statement 
 decides and a false one that only a broken rule would accept.  Every true statement must be decided
 (holds or consistent) and every false one refuted: a verdict that stays *inconclusive* here means the
 route is no longer reached.  This module is the test selection of the mutation run (``tox -e
-mutation``, docs/soundness.md "Mutation testing"), so it is kept fast (under a minute) and
-single-process.
+mutation``, docs/soundness.md "Mutation testing"); it is marked slow (about two minutes on one
+core), so .ci/run runs it on its own after the default tier.
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ def test_every_step_and_rule_has_a_true_and_a_false_statement():
     assert {truth for _, truth in classes} == {True, False}
 
 
+# slow: about two minutes on one core; .ci/run runs it after the default tier, and it is the test
+# selection of the mutation run (tox -e mutation)
+@pytest.mark.slow
 @pytest.mark.parametrize("statement", STATEMENTS, ids=[s.id for s in STATEMENTS])
 def test_the_route_decides_its_statement(statement):
     result = calibration.decide(statement)
