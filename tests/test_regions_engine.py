@@ -138,3 +138,16 @@ def test_a_diverging_passage_is_reported_not_raised():
     inst = _instance("quadratic", d=40)
     res = first_passage(Passage(inst, "joint", 1e200, 1000, (0.5,), seed=1, m0=0.1))
     assert res["diverged"] or math.isinf(res["times"][0])
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-2", "1.5", " "])
+def test_a_bad_thread_count_is_one_named_error(monkeypatch, value):
+    # VERIFY_THREADS=abc used to end in a ValueError traceback (issue 38)
+    from verify.base.errors import InvalidParameterError
+    from verify.simulate.passage import default_threads
+
+    monkeypatch.setenv("VERIFY_THREADS", value)
+    with pytest.raises(InvalidParameterError, match="VERIFY_THREADS"):
+        default_threads()
+    monkeypatch.setenv("VERIFY_THREADS", "3")
+    assert default_threads() == 3

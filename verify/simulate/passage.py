@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from verify.base.errors import ConvergenceError
+from verify.base.errors import ConvergenceError, InvalidParameterError
 from verify.simulate.compiled import CompiledEngine
 from verify.simulate.model import closed_form_reason
 from verify.simulate.modes import get_mode
@@ -113,7 +113,9 @@ def default_threads() -> int:
     """``$VERIFY_THREADS`` if set, else the cores this process may run on."""
     value = os.environ.get("VERIFY_THREADS")
     if value:
-        return max(1, int(value))
+        if not value.strip().isdigit() or int(value) < 1:
+            raise InvalidParameterError(f"VERIFY_THREADS must be a whole number >= 1, got {value!r}")
+        return int(value)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
