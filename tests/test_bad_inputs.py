@@ -56,6 +56,9 @@ CASES = [
     (["hermite", "relu", "--terms", "3.0"], "--terms"),
     (["hermite", "relu", "--terms", "100000"], "terms = 100000 exceeds the limit"),
     (["hermite", "relu", "--terms", "9" * 80], "80-character"),
+    # a decimal exponent is bounded before it becomes a Fraction (10^99999999999 never returns)
+    (["h", "{inst}", "--m", "1e-99999999999"], "exponent within +-400"),
+    (["loss", "{inst}", "--m", "1E-401"], "exponent within +-400"),
     (["hermite", "relu", "--dps", "14"], "--dps"),
     (["hermite", "relu", "--dps", "100000"], "dps = 100000 exceeds the limit"),
     (["hermite", "expr:x+*"], "cannot parse"),

@@ -88,6 +88,21 @@ def correlation(text: str) -> str:
     return text
 
 
+#: A decimal exponent beyond this is refused before it becomes a Fraction: Fraction('1e-99999999999')
+#: builds 10^99999999999 and never returns.
+MAX_DECIMAL_EXPONENT = 400
+_EXPONENT = re.compile(r"[eE]\s*([+-]?\d+)\s*$")
+
+
+def exact_decimal(text: str) -> Fraction:
+    """The exact rational a decimal spells ('0.1' is 1/10), its exponent bounded first."""
+    cleaned = text.strip().replace("_", "")
+    found = _EXPONENT.search(cleaned)
+    if found and abs(int(found.group(1))) > MAX_DECIMAL_EXPONENT:
+        raise ValueError(f"exponent beyond +-{MAX_DECIMAL_EXPONENT}")
+    return Fraction(cleaned)
+
+
 class ExactReal(float):
     """A number typed on the command line: its double, plus the exact decimal it spells.
 
@@ -100,14 +115,15 @@ class ExactReal(float):
 
     def __new__(cls, text: str, value: float):
         out = super().__new__(cls, value)
-        out.exact, out.text = Fraction(text.strip().replace("_", "")), text.strip()
+        out.exact, out.text = exact_decimal(text), text.strip()
         return out
 
 
 def overlap(text: str) -> float:
     """m = ⟨u, û⟩ of unit vectors, in [−1, 1] (an :class:`ExactReal`)."""
     value = _real(text, "m", low=-1, high=1, why="it is the overlap <u, u_hat>")
-    exact = _parsed(text, lambda t: Fraction(t.strip().replace("_", "")), "a finite decimal number")
+    requirement = f"a finite decimal number (exponent within +-{MAX_DECIMAL_EXPONENT})"
+    exact = _parsed(text, exact_decimal, requirement)
     if not -1 <= exact <= 1:
         raise argparse.ArgumentTypeError(
             f"m must lie in [-1, 1] (it is the overlap <u, u_hat>), got {text!r}")
