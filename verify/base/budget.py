@@ -110,6 +110,7 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
     read_end, write_end = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     try:
         pid = os.fork()
     except OSError:
@@ -118,6 +119,7 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
         return function(*args)
     if pid == 0:  # the worker
         os.close(read_end)
+        _die_with(parent)
         _worker(write_end, seconds, memory, function, args)
     os.close(write_end)
     kind, value = _collect(what, pid, read_end, seconds, memory)
@@ -133,6 +135,26 @@ def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
     itself may build a huge tree, so it runs under the guard too."""
 
     return guarded(what, function, *args) if large_sizes_allowed() else function(*args)
+
+
+#: prctl's PR_SET_PDEATHSIG (linux/prctl.h): a signal the kernel sends when the parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with(parent: int) -> None:
+    """Make the worker die when the process that forked it dies (SIGTERM to ``verify`` used to
+    leave its SymPy worker running, re-parented to PID 1).  Linux only; elsewhere the worker's own
+    CPU limit still ends it."""
+    try:
+        # lazy: ctypes and libc only where prctl exists
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(5)
 
 
 def _limit_cpu(seconds: float) -> None:
