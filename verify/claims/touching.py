@@ -32,6 +32,9 @@ from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, constant, prove_geq
 from verify.claims.signs import symbolic_sign
 
+#: Derivatives deep that monotonicity from an end may go (each level proves the next derivative
+#: on the whole stalled interval, and may stall again: the work grows fast with the depth).
+MAX_MONOTONE_DEPTH = 4
 #: Touching points settled per interval, derivatives deep, and neighbourhood sizes 2^-n.
 MAX_TOUCHES = 3
 MAX_ORDER = 6
@@ -92,7 +95,7 @@ def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int) 
     each proved (the derivative through its own touching points, at most MAX_ORDER deep): a gap
     that is tiny but not zero (θ − 2 sin(θ/2) − sin³(θ/2)/3 ~ θ⁵/1920 near θ = 1/2) cancels in
     every ball of itself, while its higher derivatives are far from 0."""
-    if depth + 1 >= MAX_ORDER:
+    if depth + 1 >= MAX_MONOTONE_DEPTH:
         return False
     derivative = sympy.diff(expr, variable)
     for end, sign in ((a, 1), (b, -1)):

@@ -283,8 +283,10 @@ def _through_touching_points(rel: Relation) -> Decision | None:
     return _witness_near(rel, variable, [low, high, *proof.touches], low, high)
 
 
-#: Distances 2^-n from a point where the sides meet at which a violation is looked for.
+#: Distances 2^-n from a point where the sides meet at which a violation is looked for, and the
+#: CPU seconds the search may spend (it only refutes: stopping early loses power, never soundness).
 WITNESS_DISTANCES = tuple(range(2, 62, 3))
+WITNESS_CPU_SECONDS = 3.0
 
 
 def _witness_near(rel: Relation, variable, points, low, high) -> Decision | None:
@@ -293,10 +295,13 @@ def _witness_near(rel: Relation, variable, points, low, high) -> Decision | None
     intervals stall and float64 cannot see the violation.  Each candidate p ± 2^-n is an exact
     rational of the box, decided by one ball evaluation of the gap (never by a tolerance)."""
     # 0 too, where a kernel's Taylor polynomial touches it (K(0) + K'(0) rho)
+    start = cpu_seconds()
     for point in dict.fromkeys([*points, sympy.Integer(0)]):
         if not (low <= point <= high):
             continue
         for n in WITNESS_DISTANCES:
+            if cpu_seconds() - start > WITNESS_CPU_SECONDS:
+                return None  # a gap that costs seconds per ball (hcoef, long sums): give up
             for side in (-1, 1):
                 x = point + side * sympy.Rational(1, 2**n)
                 if low <= x <= high and rel.certified_check({variable: x}) == "fails":
