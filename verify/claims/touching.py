@@ -92,7 +92,7 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
 
 def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int) -> bool:
     """expr ≥ 0 on [a, b] from expr(a) ≥ 0 and expr' ≥ 0 on [a, b] (or expr(b) ≥ 0 and expr' ≤ 0),
-    each proved (the derivative through its own touching points, at most MAX_ORDER deep): a gap
+    each proved (the derivative through its own touching points, at most MAX_MONOTONE_DEPTH deep): a gap
     that is tiny but not zero (θ − 2 sin(θ/2) − sin³(θ/2)/3 ~ θ⁵/1920 near θ = 1/2) cancels in
     every ball of itself, while its higher derivatives are far from 0."""
     if depth + 1 >= MAX_MONOTONE_DEPTH:
