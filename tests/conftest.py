@@ -29,12 +29,16 @@ settings.load_profile(os.environ.get("VERIFY_HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(autouse=True, scope="session")
 def isolated_cache(tmp_path_factory):
-    """Every test session computes cold, in its own cache directory."""
+    """Every test session computes cold, in its own cache directory, with its own cache key
+    (outside that directory, as the cache requires; the user's own key is never touched)."""
     path = tmp_path_factory.mktemp("verify-cache")
-    old = os.environ.get("VERIFY_CACHE_DIR")
+    key = tmp_path_factory.mktemp("verify-key") / "cache.key"
+    old = {name: os.environ.get(name) for name in ("VERIFY_CACHE_DIR", "VERIFY_CACHE_KEY")}
     os.environ["VERIFY_CACHE_DIR"] = str(path)
+    os.environ["VERIFY_CACHE_KEY"] = str(key)
     yield path
-    if old is None:
-        os.environ.pop("VERIFY_CACHE_DIR", None)
-    else:
-        os.environ["VERIFY_CACHE_DIR"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value

@@ -15,8 +15,9 @@ PAYLOAD = {"values": ["0.125", "0.25"], "note": "ok"}
 
 
 @pytest.fixture()
-def cache_dir(tmp_path, monkeypatch):
+def cache_dir(tmp_path, tmp_path_factory, monkeypatch):
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setenv(cache.KEY_ENV, str(tmp_path_factory.mktemp("key") / "cache.key"))
     return tmp_path
 
 
@@ -53,6 +54,7 @@ def _payload_not_object(text: str) -> str:
     entry = json.loads(text)
     entry["payload"] = [1, 2, 3]
     entry["sha256"] = cache.checksum({"": [1, 2, 3]})
+    entry["hmac"] = cache._signature(cache._key(), entry)
     return json.dumps(entry)
 
 
@@ -133,6 +135,17 @@ def test_wrong_shape_hermite_payload_is_recomputed(cache_dir, capsys):
 # --- hostile entries (issue #26): never block, never exhaust memory, never serve a bad value ---
 
 def _recomputed(entry_path, change) -> None:
+    """Change the payload and re-sign it *with the user's key*: the worst case, past the
+    authentication, where only the payload checks and the decoders stand."""
+    entry = json.loads(entry_path.read_text())
+    change(entry["payload"])
+    entry["sha256"] = cache.checksum(entry["payload"])
+    entry["hmac"] = cache._signature(cache._key(), entry)
+    entry_path.write_text(json.dumps(entry))
+
+
+def _forged(entry_path, change) -> None:
+    """Change the payload and recompute everything that can be recomputed without the key."""
     entry = json.loads(entry_path.read_text())
     change(entry["payload"])
     entry["sha256"] = cache.checksum(entry["payload"])
@@ -193,3 +206,110 @@ def test_key_includes_the_package_version(cache_dir, monkeypatch):
     monkeypatch.setattr(importlib.metadata, "version",
                         lambda name: "999.0" if name == "verify" else real(name))
     assert cache.load(KIND, KEY) is None  # a fixed formula is never served from an older release
+
+
+# --- authentication (issue #38): the cache directory alone cannot make an entry the suite serves ---
+
+def test_entry_with_recomputed_checksum_but_no_key_is_a_miss(cache_dir, capsys):
+    """relu's mu_1 is 1/2; an entry changed to 0.25 with its SHA-256 recomputed used to be served."""
+    assert main(["hermite", "relu", "--terms", "4", "--json"]) == 0
+    cold = capsys.readouterr().out
+    for path in cache_dir.rglob("*.json"):
+        _forged(path, lambda payload: [payload[f].__setitem__(1, "0.25")
+                                       for f in ("values", "coefficients") if f in payload
+                                       and isinstance(payload[f], list) and len(payload[f]) > 1])
+    assert main(["hermite", "relu", "--terms", "4", "--json"]) == 0
+    assert capsys.readouterr().out == cold
+
+
+def _without_timing(text: str) -> str:
+    import re
+
+    return re.sub(r"in [0-9.]+ s", "in ? s", text)
+
+
+def test_forged_certified_ball_cannot_make_a_false_claim_hold(cache_dir, capsys):
+    """tanh's mu_1 = 0.6057...: with every cached ball moved below 1/2 and re-checksummed,
+    ``mu(1) <= 1/2`` must still fail, from a recomputed ball."""
+    argv = ["claim", "mu(1) <= 1/2", "--activation", "tanh"]
+    assert main(argv) == 1
+    cold = _without_timing(capsys.readouterr().out)
+    assert "fails" in cold
+    files = list(cache_dir.rglob("*.json"))
+    assert files
+
+    def shrink(value):
+        if isinstance(value, dict):
+            return {k: shrink(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [shrink(v) for v in value]
+        if isinstance(value, str) and value.startswith("0.6"):
+            return "0.25" + value[4:]
+        return value
+
+    for path in files:
+        _forged(path, lambda payload: payload.update(shrink(payload)))
+    assert main(argv) == 1
+    assert _without_timing(capsys.readouterr().out) == cold
+
+
+def test_entry_signed_with_another_key_is_a_miss(cache_dir, monkeypatch, tmp_path_factory):
+    cache.store(KIND, KEY, PAYLOAD)
+    monkeypatch.setenv(cache.KEY_ENV, str(tmp_path_factory.mktemp("other") / "cache.key"))
+    assert cache.load(KIND, KEY) is None  # another machine's, or a deleted key's, entries
+
+
+def test_key_is_created_private_and_reused(cache_dir):
+    import os
+    import stat
+
+    cache.store(KIND, KEY, PAYLOAD)
+    path = cache.key_path()
+    assert stat.S_IMODE(os.lstat(path).st_mode) == 0o600
+    first = path.read_bytes()
+    cache.store(KIND, KEY, PAYLOAD)
+    assert path.read_bytes() == first and cache.load(KIND, KEY) == PAYLOAD
+
+
+def _key_inside(cache_dir, monkeypatch):
+    monkeypatch.setenv(cache.KEY_ENV, str(cache_dir / "cache.key"))
+
+
+def _key_shared(cache_dir, monkeypatch):
+    cache.key_path().chmod(0o644)
+
+
+def _key_a_link(cache_dir, monkeypatch):
+    path = cache.key_path()
+    real = path.with_name("real.key")
+    path.rename(real)
+    path.symlink_to(real)
+
+
+def _key_garbled(cache_dir, monkeypatch):
+    cache.key_path().write_text("not a key\n")
+
+
+@pytest.mark.parametrize("unsafe", [_key_inside, _key_shared, _key_a_link, _key_garbled])
+def test_unsafe_key_turns_the_cache_off(cache_dir, monkeypatch, unsafe):
+    """A key the cache directory could hold, others could read, or a link could swap: nothing
+    is served and nothing is stored (results are computed afresh, never unauthenticated)."""
+    cache.store(KIND, KEY, PAYLOAD)
+    assert cache.load(KIND, KEY) == PAYLOAD
+    unsafe(cache_dir, monkeypatch)
+    assert cache.load(KIND, KEY) is None
+    for path in cache_dir.rglob("*.json"):
+        path.unlink()
+    cache.store(KIND, KEY, PAYLOAD)
+    assert not list(cache_dir.rglob("*.json"))
+
+
+@pytest.mark.parametrize("text", ["\x1b[2J", "title\x1b]0;pwned\x07", "\x9b31m", "a\x00b"])
+def test_control_characters_are_never_served_nor_stored(cache_dir, text):
+    cache.store(KIND, KEY, {**PAYLOAD, "note": text})
+    assert not list(cache_dir.rglob("*.json"))
+    cache.store(KIND, KEY, PAYLOAD)
+    _recomputed(_entry_file(cache_dir), lambda payload: payload.__setitem__("note", text))
+    assert cache.load(KIND, KEY) is None
+    _recomputed(_entry_file(cache_dir), lambda payload: payload.__setitem__(text, "key"))
+    assert cache.load(KIND, KEY) is None

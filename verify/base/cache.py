@@ -10,24 +10,43 @@ resolves to a path inside the cache directory: a FIFO (which would block forever
 or a link out of the directory (to ``/dev/zero``, say) is a miss, checked on the open file
 descriptor so nothing can be swapped in between.  It is trusted only if it validates
 completely: a JSON object with the current :data:`SCHEMA_VERSION` and package version, the
-same kind and key, a payload object whose SHA-256 matches the stored checksum, no NaN or
-infinity anywhere in it, and a payload the caller's ``decode`` accepts (each decoder checks
-types, ranges and finiteness, so a value altered together with a recomputed checksum is a
-miss too).  The key's digest includes the package version, so a fixed formula is never
+same kind and key, an HMAC-SHA256 of all of these made with the user's cache key (see
+below), no NaN or infinity and no control character anywhere in the payload, and a payload
+the caller's ``decode`` accepts (each decoder checks types, ranges and finiteness).  The key's digest includes the package version, so a fixed formula is never
 served from an entry an older release wrote.  Anything else (a torn or
 truncated file, JSON of the wrong type, an altered digit, an older schema, a payload the
 caller cannot read) is a miss: the caller recomputes and :func:`store` rewrites the entry,
 so a damaged cache heals itself and never changes a result.  Writes are atomic
 (:func:`verify.base.files.write_atomic`).
+
+What the cache trusts, and why.  A checksum anyone can recompute protects against accidents
+only: an entry whose value was changed and whose SHA-256 was recomputed used to be served, and
+a changed certified ball then made a false ``mu(1) <= 1/2`` hold (certified).  So every entry
+is authenticated with a 256-bit key that lives *outside* the cache directory: the file named
+by ``$VERIFY_CACHE_KEY`` if set, else ``cache.key`` in the user configuration directory
+(``~/.config/verify/cache.key`` on Linux), created with mode 0600 on first use.  Whoever can
+write the cache directory (a shared CI cache, a restored archive, another tool) but cannot
+read the key cannot make an entry the suite will serve; an entry written under another key
+(another machine, a deleted key) is a miss and is recomputed.  The key is used only if it is a
+regular file (not a link) owned by the user, readable and writable by nobody else, holding 64
+hexadecimal digits, and not inside the cache directory; otherwise the cache is off (every
+load a miss, nothing stored) and results are computed afresh, never served unauthenticated.
+The cache trusts the key file and the code; anyone who can read the key can forge entries,
+which is why it is 0600.  Strings in a payload may hold no control character, so text that
+came from the cache cannot drive the terminal when it is printed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import hmac
 import json
 import os
 import re
+import secrets
 import stat
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,11 +54,16 @@ from typing import Any, TypeVar
 from verify.base.files import write_atomic
 
 CACHE_ENV = "VERIFY_CACHE_DIR"
+#: The file holding the key that authenticates entries (default: user config dir / cache.key).
+KEY_ENV = "VERIFY_CACHE_KEY"
 #: Bump when the stored payload changes meaning; entries of another version are misses.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Largest entry read: a 1000-term, 2000-digit Hermite report is about 4 MB.
 MAX_ENTRY_BYTES = 64 << 20
 _NON_FINITE = re.compile(r"^\s*[+-]?(nan|inf|infinity)\s*$", re.I)
+#: C0 and C1 control characters and DEL: never in a payload's text (they would reach a terminal).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_KEY_TEXT = re.compile(rb"^[0-9a-f]{64}\n?$")
 
 T = TypeVar("T")
 
@@ -52,6 +76,71 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("verify"))
+
+
+def key_path() -> Path:
+    """Where the key that authenticates cache entries lives (see the module docstring)."""
+    override = os.environ.get(KEY_ENV)
+    if override:
+        return Path(override)
+    # lazy: only when no VERIFY_CACHE_KEY override is set
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("verify")) / "cache.key"
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    real, root = os.path.realpath(path), os.path.realpath(directory)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in ``path`` if it is a private regular file of ours holding a key, else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid()
+                or stat.S_IMODE(info.st_mode) & 0o077 or info.st_size > 65):
+            return None
+        text = os.read(fd, 66)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return bytes.fromhex(text.strip().decode()) if _KEY_TEXT.match(text) else None
+
+
+def _create_key(path: Path) -> None:
+    """Write a fresh random key to ``path`` (0600) unless one is there: written to a new file and
+    hard-linked into place, so concurrent first uses agree on one key and none reads a half key."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".cache.key.")  # mkstemp makes it 0600
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(secrets.token_hex(32).encode() + b"\n")
+        with contextlib.suppress(FileExistsError):
+            os.link(tmp, path)
+    finally:
+        os.unlink(tmp)
+
+
+def _key() -> bytes | None:
+    """The user's cache key, created on first use; None (the cache is off) if it cannot be had
+    safely: unwritable, not private, a link, or inside the cache directory it would vouch for."""
+    path = key_path()
+    if _inside(path, cache_dir()):
+        return None
+    key = _read_key(path)
+    if key is None and not os.path.lexists(path):
+        try:
+            _create_key(path)
+        except OSError:
+            return None
+        key = _read_key(path)
+    return key
 
 
 def _canonical(value: Any) -> str:
@@ -110,24 +199,32 @@ def _refuse_constant(name: str):
     raise ValueError(f"non-finite number {name} in a cache entry")
 
 
-def _finite(value: Any, depth: int = 0) -> bool:
-    """No NaN or infinity anywhere (as a float or as a decimal string), nested at most 64 deep."""
+def _clean(value: Any, depth: int = 0) -> bool:
+    """No NaN or infinity (as a float or as a decimal string) and no control character anywhere,
+    in keys or values, nested at most 64 deep."""
     if depth > 64:
         return False
     if isinstance(value, float):
         return value == value and abs(value) != float("inf")
     if isinstance(value, str):
-        return _NON_FINITE.match(value) is None
+        return _NON_FINITE.match(value) is None and _CONTROL.search(value) is None
     if isinstance(value, dict):
-        return all(_finite(v, depth + 1) for v in value.values())
+        return all(_clean(k, depth + 1) and _clean(v, depth + 1) for k, v in value.items())
     if isinstance(value, list):
-        return all(_finite(v, depth + 1) for v in value)
+        return all(_clean(v, depth + 1) for v in value)
     return True
 
 
 def checksum(payload: dict) -> str:
-    """SHA-256 of the payload's canonical JSON (sorted keys, no spaces)."""
+    """SHA-256 of the payload's canonical JSON (sorted keys, no spaces): names an entry's
+    contents for people; it authenticates nothing (anyone can recompute it)."""
     return hashlib.sha256(_canonical(payload).encode()).hexdigest()
+
+
+def _signature(key: bytes, entry: dict) -> str:
+    """HMAC-SHA256 of everything in ``entry`` but its signature, under the user's cache key."""
+    signed = {name: value for name, value in entry.items() if name != "hmac"}
+    return hmac.new(key, _canonical(signed).encode(), hashlib.sha256).hexdigest()
 
 
 def _identity(payload: dict) -> Any:
@@ -140,6 +237,9 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
     ``decode`` turns the payload into the caller's object; any exception it raises marks the
     entry invalid (a miss), so a payload of the wrong shape is recomputed, never served.
     """
+    secret = _key()
+    if secret is None:
+        return None
     data = _read_entry(_path(kind, key))
     if data is None:
         return None
@@ -151,8 +251,9 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
             and entry.get("package") == _package_version()
             and entry.get("kind") == kind and entry.get("key") == key):
         return None
-    payload = entry.get("payload")
-    if not isinstance(payload, dict) or entry.get("sha256") != checksum(payload) or not _finite(payload):
+    payload, signature = entry.get("payload"), entry.get("hmac")
+    if not (isinstance(payload, dict) and isinstance(signature, str)
+            and hmac.compare_digest(signature, _signature(secret, entry)) and _clean(payload)):
         return None
     try:
         return decode(payload)
@@ -161,12 +262,15 @@ def load(kind: str, key: dict, decode: Callable[[dict], T] = _identity) -> T | N
 
 
 def store(kind: str, key: dict, payload: dict) -> None:
-    """Atomically write ``payload`` under ``key``; an unwritable cache is skipped."""
-
+    """Atomically write ``payload`` under ``key``, signed with the user's cache key; an
+    unwritable cache, a missing key or a payload :func:`load` would refuse is skipped."""
+    secret = _key()
+    if secret is None or not _clean(payload):
+        return
     path = _path(kind, key)
     entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,
-             "sha256": checksum(payload),
-             "payload": payload}
+             "sha256": checksum(payload), "payload": payload}
+    entry["hmac"] = _signature(secret, entry)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(entry, sort_keys=True))
