@@ -42,6 +42,8 @@ def files(tmp_path_factory):
     data["activation"] = "expr:exp(400)*x"
     (root / "huge-scale.json").write_text(json.dumps(data))
     (root / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (root / "nan-report.json").write_text('{"checks": [{"id": "lemma-6", "verdict": "holds", '
+                                          '"numbers": {"gap": NaN}}]}')
     data = json.loads(inst.read_text())
     (root / "digits.json").write_text(json.dumps(data).replace(str(data["seed"]), "9" * 5001))
     return root
@@ -147,6 +149,9 @@ CASES = [
     (["check", "--only", "d1-parity", "--json", "{root}/same.out", "--markdown", "{root}/same.out"],
      "are the same file"),
     (["simulate", "{root}/t.csv", "--steps", "3", "--lr", "0.1", "-o", "{root}/t.csv"], "t.csv"),
+    # SymPy merges the two into one Sum with (i, 1, 3) twice, then raised ValueError (issue #38)
+    (["claim", "Sum(Sum(i, i, 1, 3), i, 1, 3) == 18"], "reused by a Sum inside it"),
+    (["show", "lemma-6", "--from", "{root}/nan-report.json"], "NaN"),
 ]
 
 

@@ -169,6 +169,26 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
         raise
 
 
+class TooLargeError(ValueError):
+    """A file is larger than the limit its reader sets."""
+
+
+def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of ``path``, or :class:`TooLargeError` if it holds more than ``limit``.
+
+    Read in chunks of at most 1 MiB: ``handle.read(limit + 1)`` reserves ``limit + 1`` bytes up
+    front, so a 100-byte file under a 1 GB address-space limit (``ulimit -v``) failed with a
+    MemoryError before a byte was read.  Memory grows with the file, never with the limit."""
+    chunks, total = [], 0
+    with open(path, "rb") as handle:
+        while chunk := handle.read(min(1 << 20, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise TooLargeError(f"larger than the limit of {limit} bytes")
+    return b"".join(chunks)
+
+
 def _probe(directory: Path) -> None:
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".verify-probe.")
     os.close(fd)

@@ -9,6 +9,7 @@ step, and which are printed differently from what the text intends.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -65,8 +66,21 @@ def _where(r: Result) -> str:
     return f"§{r.check.section}" + (f"; arXiv v1: {arxiv}" if arxiv else "")
 
 
+def _strict_json(value: Any) -> Any:
+    """``value`` with every non-finite float written as text ("inf", "-inf", "nan"): JSON has no
+    such numbers, and Python's ``Infinity`` would make report.json unreadable elsewhere."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _strict_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_strict_json(v) for v in value]
+    return value
+
+
 def to_json_text(results: list[Result], seed: int, full: bool) -> str:
-    return json.dumps(to_json(results, seed, full), indent=2, sort_keys=True, default=str) + "\n"
+    return json.dumps(_strict_json(to_json(results, seed, full)), indent=2, sort_keys=True, default=str,
+                      allow_nan=False) + "\n"
 
 
 def _cell(text: str) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from verify.base.errors import VerifyInputError
+from verify.base.files import TooLargeError, read_limited
 from verify.checks.core import Check, close_ids
 from verify.verdict.display import BASIS_MEANING, FAILURE_MEANING, value_text
 
@@ -57,6 +58,11 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+def _not_json(name: str) -> None:
+    raise ReportError(f"holds the number {name}, which is not JSON (verify check writes "
+                      "non-finite numbers as text)")
+
+
 def _depth(value: Any, level: int = 1) -> int:
     if level > MAX_DEPTH or not isinstance(value, dict | list):
         return level - (not isinstance(value, dict | list))
@@ -68,11 +74,10 @@ def read_report(path: str | Path) -> list[dict[str, Any]]:
     """The ``checks`` records of the report.json at ``path``, each checked (:class:`ReportError`)."""
     name = repr(str(path))
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_REPORT_BYTES + 1)
-        if len(raw) > MAX_REPORT_BYTES:
-            raise ReportError(f"report {name} is larger than the limit of {MAX_REPORT_BYTES} bytes")
-        data = json.loads(raw.decode("utf-8"), parse_int=_integer)
+        data = json.loads(read_limited(path, MAX_REPORT_BYTES).decode("utf-8"), parse_int=_integer,
+                          parse_constant=_not_json)
+    except TooLargeError as exc:
+        raise ReportError(f"report {name} is {exc}") from None
     except ReportError as exc:
         raise ReportError(f"report {name}: {exc}" if name not in str(exc) else str(exc)) from None
     except OSError as exc:

@@ -200,6 +200,12 @@ def _sum(term, index, low, high):
             raise ValueError(f"Sum bounds must be integers (or oo above), got {bound}")
     if low == INFINITY:
         raise ValueError("a Sum cannot start at oo")
+    if isinstance(term, sympy.Basic) and any(limit[0] == index for inner in term.atoms(sympy.Sum)
+                                             for limit in inner.limits):
+        # SymPy would merge Sum(Sum(i, i, 1, 3), i, 1, 3) into one Sum with the limit (i, 1, 3)
+        # twice, which it then cannot evaluate (a ValueError traceback).
+        raise MalformedExpressionError(f"the index {index} of a Sum is reused by a Sum inside "
+                                       "it; give each sum its own index")
     return sympy.Sum(term, (index, low, high))
 
 

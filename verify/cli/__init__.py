@@ -86,6 +86,14 @@ def _stdout_closed() -> int:
     return 141
 
 
+def _memory_limit_text() -> str:
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return ("no address-space limit" if soft == resource.RLIM_INFINITY
+            else f"the address-space limit of {soft >> 20} MiB (ulimit -v {soft >> 10})")
+
+
 def main(argv: list[str] | None = None) -> int:
     # lazy: the entry point loads the budget only when a command runs
     from verify.base.budget import limits
@@ -117,3 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("verify: interrupted\n")
         return 130
+    except MemoryError:
+        # The inputs' sizes are checked before anything is allocated; this is the net under an
+        # address-space limit (ulimit -v) smaller than what a size within the limits needs.
+        sys.stderr.write(f"verify {args.command}: error: out of memory under {_memory_limit_text()}; "
+                         "give smaller sizes or allow more memory\n")
+        return EXIT_USAGE

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from verify.base.errors import VerifyInputError
-from verify.base.files import write_atomic
+from verify.base.files import TooLargeError, read_limited, write_atomic
 from verify.base.validation import MAX_SCALE, count, real, within_limit
 from verify.base.validation import seed as validate_seed
 from verify.model.arithmetic import Arithmetic, array
@@ -643,12 +643,9 @@ def load(path: str | os.PathLike[str]) -> Instance:
     :data:`MAX_INTEGER_DIGITS` digits, nesting at most :data:`MAX_DEPTH` deep (a deeper file
     used to end in a RecursionError traceback)."""
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise InstanceFileError(f"cannot read instance file {str(path)!r}: larger than the limit of "
-                                    f"{MAX_FILE_BYTES} bytes")
-        text = raw.decode("utf-8")
+        text = read_limited(path, MAX_FILE_BYTES).decode("utf-8")
+    except TooLargeError as exc:
+        raise InstanceFileError(f"cannot read instance file {str(path)!r}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise InstanceFileError(f"cannot read instance file {str(path)!r}: {_one_line(reason)}") from None
