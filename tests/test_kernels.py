@@ -139,3 +139,30 @@ def test_bad_rho_rejected(rho):
 def test_derivative_kernel_of_a_discontinuous_activation_is_rejected():
     with pytest.raises(InvalidParameterError, match="discontinuous"):
         kernel("expr:sign(x)", 0.3, derivative=True)
+
+
+def _gaussian_exponential_kernel(a, rho):
+    """K(ρ) of σ = exp(a x²): E[exp(a(g₁² + g₂²))] = det(I − 2aΣ)^(−1/2), Σ = [[1, ρ], [ρ, 1]]."""
+    return ((1 - 2 * a * (1 + rho)) * (1 - 2 * a * (1 - rho))) ** -0.5
+
+
+def test_fast_growing_activation_is_refused_not_truncated_silently():
+    """σ = exp(x²/4.01) is in L², but σ(g₁)σ(g₂)φ₂ is 1e-24 where the 2-D quadrature stops: it
+    used to run for minutes toward a truncated (wrong) K; now it is one error, at once, and the
+    series method, whose tail bound is rigorous, gives the closed form (issue #38)."""
+    from verify.model.kernels import KernelReachError
+
+    act = get_activation("expr:exp(x**2/4.01)")
+    with pytest.raises(KernelReachError, match="grows too fast"):
+        kernel(act, 0.5)
+    series = kernel(act, 0.5, method="series")
+    # tolerance: the series' own rigorous bound plus float64 rounding of the reference
+    assert abs(float(series.value) - _gaussian_exponential_kernel(1 / 4.01, 0.5)) <= 1e-13
+
+
+def test_moderately_growing_activation_keeps_its_quadrature():
+    act = get_activation("expr:exp(x**2/8)")
+    value = kernel(act, 0.95)
+    assert value.method == "quadrature"
+    # tolerance: float64 rounding of the closed-form reference (the quadrature's error is 1e-37)
+    assert abs(float(value.value) - _gaussian_exponential_kernel(1 / 8, 0.95)) <= 1e-13

@@ -235,6 +235,7 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
             return gaussian_expectation(lambda t: s(t) * s(r * t), act.kinks, dps)
         line = _GaussianLine(breakpoints(act.kinks)[1:-1])
         target = mpmath.mpf(10) ** (-(dps + TARGET_EXTRA_DIGITS))
+        _check_reach(act, s, r, scale, line.reach, target)
         estimates: list = []
         error = None
         bar = tqdm(total=max_level - 1, desc=f"2-D kernel quadrature ({act.name})", unit="level",
@@ -275,6 +276,39 @@ def kernel_quadrature(act, rho, derivative: bool = False, dps: int = 30,
             f"1e-{dps + TARGET_EXTRA_DIGITS} after {max_level} tanh-sinh levels "
             f"(error estimate {mpmath.nstr(error, 3)})"
         )
+
+
+class KernelReachError(InvalidParameterError):
+    """σ grows so fast that σ(g₁)σ(g₂) is not negligible where the 2-D quadrature stops."""
+
+
+def _check_reach(act, s, r, scale, reach, target) -> None:
+    """Refuse an activation whose 2-D integrand is not negligible at the quadrature's reach.
+
+    Nodes beyond |x| = reach are skipped, which is safe when σ² grows much slower than
+    e^{x²/2}; for σ = exp(x²/4.01) at ρ = 0.5 the integrand at the corner (a, b) = (R, R)
+    is still 1e-26, so skipping would silently return a wrong K (and the levels never
+    converged: over a minute at any ρ).  Probed where the quadratic form decays slowest, on
+    the diagonals b = ±a (in the quadrature's coordinates z = (b − ρa)/√(1−ρ²)) and on the
+    axes; any probe above the target accuracy is an error naming the activation, not a
+    number."""
+    corners = []
+    for a in (reach, -reach):
+        for b in (a, -a, r * a):
+            z = (b - r * a) / scale
+            if abs(z) <= reach:
+                corners.append((a, z))
+        corners.append((0, reach))
+        corners.append((0, -reach))
+    for a, z in corners:
+        weight = mpmath.exp(-(a * a + z * z) / 2) / (2 * mpmath.pi)
+        size = abs(s(a) * s(r * a + scale * z)) * weight * reach * reach
+        if size > target:
+            raise KernelReachError(
+                f"activation {act.name!r} grows too fast for the 2-D kernel quadrature at "
+                f"rho={mpmath.nstr(r, 5)}: sigma(g1)*sigma(g2) times the Gaussian density is still "
+                f"{mpmath.nstr(size, 2)} at |x| = {mpmath.nstr(reach, 3)}, where the quadrature "
+                "stops; use --method series, or an activation with sigma^2 well below e^(x^2/2)")
 
 
 class _GaussianLine:
