@@ -51,7 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from verify.base.files import write_atomic
+from verify.base.files import OutputPathError, write_atomic
 
 CACHE_ENV = "VERIFY_CACHE_DIR"
 #: The file holding the key that authenticates entries (default: user config dir / cache.key).
@@ -274,6 +274,7 @@ def store(kind: str, key: dict, payload: dict) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps(entry, sort_keys=True))
-    except OSError:
-        # A read-only or full cache directory must not break a computation.
+    except (OSError, OutputPathError):
+        # A read-only or full cache directory (write_atomic says "no room" as an OutputPathError)
+        # must not break a computation: the entry is simply not stored.
         return

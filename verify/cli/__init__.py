@@ -12,6 +12,8 @@ ends the command quietly, as for any Unix filter.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import sys
 
@@ -86,6 +88,17 @@ def _stdout_closed() -> int:
     return 141
 
 
+def _tolerant_streams() -> None:
+    """Text that the terminal's encoding cannot show is escaped, never a traceback: a file name
+    that is not UTF-8 (its bytes arrive as surrogates) or a μ under ``PYTHONIOENCODING=ascii``
+    used to end in a UnicodeEncodeError after the work was done and the files written."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
+                reconfigure(errors="backslashreplace")
+
+
 def _memory_limit_text() -> str:
     import resource
 
@@ -100,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     from verify.base.files import follow_symlinks
     from verify.base.validation import allow_large_sizes
 
+    _tolerant_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,0 +1,99 @@
+"""Resource limits and odd environments end in one line or a correct result (issue #38).
+
+Each case runs ``verify`` in a subprocess under the limit a user or CI would set: an
+address-space limit (``ulimit -v``), a file-size limit standing for a full disk (``ulimit -f``,
+with SIGXFSZ ignored so the write fails with EFBIG as it would with ENOSPC), a strict ASCII
+stdout, and a file name that is not UTF-8.  None may end in a traceback, and a failed write
+leaves no partial or temporary file behind."""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from verify.base import cache
+from verify.base.files import OutputPathError
+from verify.cli import main
+
+
+def _verify(*args: str, cwd, limit=None, env=None) -> subprocess.CompletedProcess:
+    def preexec():
+        if limit is not None:
+            resource.setrlimit(*limit)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, cwd=cwd,
+                          timeout=300, preexec_fn=preexec, env={**os.environ, **(env or {})})
+
+
+@pytest.fixture(scope="module")
+def instance(tmp_path_factory):
+    path = tmp_path_factory.mktemp("inst") / "inst.json"
+    done = _verify("instance", "orthonormal", "--k", "4", "--d", "16", "--activation", "relu",
+                   "--seed", "1", "-o", str(path), cwd=path.parent)
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+@pytest.mark.parametrize("argv", [["h", "{inst}", "--m", "0.5"],
+                                  ["grad", "{inst}", "--m", "0.5", "--samples", "2000", "--seed", "1"]])
+def test_a_one_gigabyte_address_space_is_enough(instance, tmp_path, argv):
+    """Loading an instance read ``MAX_FILE_BYTES + 1`` bytes at once (1.25 GB reserved for a
+    2 kB file): under ``ulimit -v 1000000`` that was a MemoryError traceback."""
+    args = [a.format(inst=instance) for a in argv]
+    done = _verify(*args, cwd=tmp_path, limit=(resource.RLIMIT_AS, (1_000_000 << 10,) * 2))
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"Traceback" not in done.stderr
+
+
+def test_out_of_memory_is_one_line_naming_the_limit(monkeypatch, capsys):
+    """The net under every size check: a MemoryError is exit 2 and one line, not a traceback."""
+    from verify.cli import hermite_cmd
+
+    def exhausted(args):
+        raise MemoryError
+
+    monkeypatch.setattr(hermite_cmd, "run", exhausted)
+    assert main(["hermite", "relu"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "out of memory" in err[0] and "limit" in err[0]
+
+
+def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
+    old = tmp_path / "r.json"
+    old.write_text("old report\n")
+    done = _verify("check", "--only", "eq-14", "--json", str(old), "--markdown", str(tmp_path / "r.md"),
+                   cwd=tmp_path, limit=(resource.RLIMIT_FSIZE, (1024,) * 2))
+    lines = done.stderr.decode().strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and "no room" in lines[0], done.stderr
+    assert old.read_text() == "old report\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]  # no temporary, no partial file
+
+
+def test_a_full_cache_directory_never_breaks_a_computation(monkeypatch, tmp_path):
+    """write_atomic says "no room" as an OutputPathError: the cache skips the entry (it broke
+    ``verify regions`` under ``ulimit -f`` before its own outputs were reached)."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path / "c"))
+
+    def full(*args, **kwargs):
+        raise OutputPathError("no room to write it")
+
+    monkeypatch.setattr(cache, "write_atomic", full)
+    cache.store("kind", {"a": 1}, {"value": "1"})  # no exception
+    assert cache.load("kind", {"a": 1}) is None
+
+
+def test_a_file_name_that_is_not_utf8_under_a_strict_ascii_terminal(tmp_path):
+    name = os.fsencode(str(tmp_path)) + b"/\xff\xfe.json"
+    done = subprocess.run([sys.executable, "-m", "verify", "check", "--only", "eq-14", "--json", name,
+                           "--markdown", str(tmp_path / "r.md")], capture_output=True, cwd=tmp_path,
+                          timeout=300, env={**os.environ, "PYTHONIOENCODING": "ascii:strict", "LC_ALL": "C"})
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    assert b"Traceback" not in done.stderr
+    assert os.path.exists(name)
+    assert b"\\udcff" in done.stdout  # the name is shown escaped
