@@ -101,6 +101,9 @@ def test_the_readme_matrix_is_this_run(results):
     ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nfor = [1]\n',
      "list of strings"),
     ("this is = not toml [", "not valid TOML"),
+    # tomllib recurses per level: these were RecursionError tracebacks (issue #38)
+    ("a = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ("a = " + "{b = " * 5000 + "1" + "}" * 5000, "nested too deeply"),
 ])
 def test_a_bad_corpus_entry_is_refused_in_one_line(tmp_path, body, message):
     (tmp_path / "bad.toml").write_text(body, encoding="utf-8")

@@ -119,6 +119,9 @@ def load_corpus(directory: Path | str, include_slow: bool = False) -> list[State
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise CorpusError(f"corpus file {path.name!r} is not valid TOML: {exc}") from None
+        except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+            raise CorpusError(f"corpus file {path.name!r} is nested too deeply to be a corpus "
+                              "(arrays or inline tables inside each other)") from None
         entries = data.get("statement", [])
         if not isinstance(entries, list):
             raise CorpusError(f"corpus file {path.name!r}: [[statement]] must be an array of tables")
