@@ -152,6 +152,8 @@ CASES = [
     # SymPy merges the two into one Sum with (i, 1, 3) twice, then raised ValueError (issue #38)
     (["claim", "Sum(Sum(i, i, 1, 3), i, 1, 3) == 18"], "reused by a Sum inside it"),
     (["show", "lemma-6", "--from", "{root}/nan-report.json"], "NaN"),
+    # refused before a k = 4096 instance is drawn (that took minutes)
+    (["claim", "Sum(i, i, 1, k) >= 0", "--family", "orthonormal", "--for", "k = 4096"], "4096 terms here"),
 ]
 
 

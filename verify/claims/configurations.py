@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
+from verify.claims.evaluate import check_sum_sizes
 from verify.claims.language import INSTANCE_PARAMETERS, scalar_symbol
 from verify.claims.model import Model, default_dimension, draw
 from verify.claims.quantifiers import Quantifier, QuantifierError, check_parameter, spread
@@ -157,6 +158,9 @@ def _setting(spec: ClaimSpec, family, activation, seed, values, box, models) -> 
     k = int(_instance_value(spec, "k", values, sympy.Integer(DEFAULT_K)))
     d = int(_instance_value(spec, "d", values, sympy.Integer(default_dimension(family, k))))
     key = (family, activation, k, d, seed)
+    if spec.claim.order is None:  # an order claim may sum to k symbolically (growing sums)
+        check_sum_sizes((spec.claim.lhs, spec.claim.rhs), values | {scalar_symbol("k"): sympy.Integer(k),
+                                                                    scalar_symbol("d"): sympy.Integer(d)})
     if key not in models:
         models[key] = draw(family, activation, k, d, seed, spec.lam)
     values = values | {scalar_symbol("k"): sympy.Integer(k), scalar_symbol("d"): sympy.Integer(d)}

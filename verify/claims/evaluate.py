@@ -93,6 +93,25 @@ def _closed_form(term, index, low):
     return sympy.simplify(result) if not result.has(sympy.Sum) else result
 
 
+def check_sum_sizes(expressions, values: dict) -> None:
+    """Refuse, before anything is built for them, the values at which a Sum of ``expressions``
+    would have more terms than evaluating it allows (:func:`_do_sum`'s limits): with
+    ``--family`` and ``k = 4096`` the instance was drawn (minutes) before the Sum was refused."""
+    for expr in expressions:
+        for s in sympy.sympify(expr).atoms(sympy.Sum):
+            total = 1
+            for _, low, high in s.limits:
+                low, high = low.xreplace(values), high.xreplace(values)
+                if not (low.is_Integer and high.is_Integer):
+                    break  # an infinite or still symbolic bound: decided when it is evaluated
+                total *= max(int(high - low + 1), 0)
+            else:
+                limit = MAX_SUM_TERMS if len(s.limits) == 1 else MAX_SUM_TERMS * 10
+                if total > limit:
+                    raise ClaimEvaluationError(f"claim: {s} has {total} terms here, more than the limit "
+                                               f"of {limit}")
+
+
 def _count(limits) -> int:
     total = 1
     for _, low, high in limits:
