@@ -75,3 +75,29 @@ def test_chromium_draws_the_formulas(report, tmp_path):
     subprocess.run([BROWSER, *flags, f"--screenshot={shot}", page_file.as_uri()], capture_output=True,
                    timeout=120)
     assert shot.exists() and shot.stat().st_size > 20_000, "the screenshot shows the page"
+
+
+@pytest.mark.parametrize("latex", [r"\text{<script>alert(1)</script>}", r"\text{<img src=x onerror=alert(1)>}",
+                                   r"\mathrm{a}\text{<a href='javascript:x'>y</a>}"])
+def test_markup_inside_a_formula_never_reaches_the_page(latex):
+    """latex2mathml copies \\text{...} verbatim: its output is whitelisted element by element,
+    and a formula with anything else stays visible as escaped LaTeX (issue #38)."""
+    from verify.base.markdown import math_span
+
+    page = to_html(f"A formula: {math_span(latex)}\n")
+    parsed = html5lib.parse(page, namespaceHTMLElements=False)
+    assert not parsed.findall(".//script") and not parsed.findall(".//img") and not parsed.findall(".//a")
+    import html
+
+    assert f"<code>{html.escape(latex)}</code>" in page  # shown, as text
+
+
+def test_a_traceback_cannot_close_its_code_block():
+    from verify.base.markdown import code_block
+
+    error = "Traceback\n```\n# Injected heading\n````\nValueError: x"
+    page = to_html("\n".join(["before", *code_block(error), "after"]) + "\n")
+    parsed = html5lib.parse(page, namespaceHTMLElements=False)
+    assert not parsed.findall(".//h1")
+    (block,) = parsed.findall(".//pre/code")
+    assert block.text.rstrip("\n") == error

@@ -98,6 +98,14 @@ def code_span(text: str) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
+def code_block(text: str) -> list[str]:
+    """``text`` as a fenced code block's lines, fenced by more backticks than any run in it, so
+    nothing in ``text`` (a traceback quoting Markdown, say) can close the block early."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence, text, fence]
+
+
 def math_span(latex: str) -> str:
     """GitHub's inline math that Markdown leaves alone: ``$`latex`$``."""
     return f"$`{latex}`$"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ElementTree
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
@@ -33,12 +34,41 @@ math { font-size: 105%; } :target { background: #fff8c5; }
 """
 
 
+#: The MathML elements and attributes latex2mathml writes; anything else in its output is refused.
+_MATHML_TAGS = frozenset(
+    "math mrow mi mo mn mtext ms mspace msub msup msubsup mfrac msqrt mroot mover munder munderover "
+    "mtable mtr mtd mstyle menclose mpadded mphantom mfenced merror semantics annotation".split())
+_MATHML_ATTRIBUTES = frozenset(
+    "xmlns display mathvariant stretchy fence separator lspace rspace width height depth linethickness "
+    "displaystyle scriptlevel columnalign rowspacing columnspacing columnlines rowlines frame notation "
+    "accent accentunder movablelimits minsize maxsize symmetric largeop form open close separators "
+    "class encoding".split())
+_NAMESPACE = "{http://www.w3.org/1998/Math/MathML}"
+
+
+def _safe_mathml(mathml: str) -> bool:
+    """Whether ``mathml`` is well-formed and made only of the whitelisted MathML elements and
+    attributes (no href, no event handler).  latex2mathml copies ``\text{...}`` verbatim, so
+    ``\text{<script>}`` came out as a live <script> element inside <mtext>."""
+    try:
+        root = ElementTree.fromstring(mathml)
+    except ElementTree.ParseError:
+        return False
+    for element in root.iter():
+        if element.tag.removeprefix(_NAMESPACE) not in _MATHML_TAGS:
+            return False
+        if any(name not in _MATHML_ATTRIBUTES for name in element.attrib):
+            return False
+    return True
+
+
 def _mathml(match: re.Match[str]) -> str:
     latex = html.unescape(match.group(1))
     try:
-        return convert(latex)
+        mathml = convert(latex)
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
-        return f"<code>{html.escape(latex)}</code>"
+        mathml = ""
+    return mathml if _safe_mathml(mathml) else f"<code>{html.escape(latex)}</code>"
 
 
 def to_html(markdown: str) -> str:

@@ -13,7 +13,7 @@ import math
 import re
 from typing import Any
 
-from verify.base.markdown import code_span, markdown_text
+from verify.base.markdown import code_block, code_span, markdown_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.paper.ledger import coverage_table
@@ -258,7 +258,7 @@ def _details(r: Result, seed: int) -> list[str]:
              f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
              f"> {_md(r.check.quote)}", ""]
     if r.outcome is None:
-        return lines + ["```", (r.error or "").rstrip(), "```", f"- Rerun: `{_rerun(r, seed)}`", ""]
+        return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: `{_rerun(r, seed)}`", ""]
     o = r.outcome
     verdict = o.verdict.value + (f" ({o.failure_kind}: {FAILURE_HEADINGS[o.failure_kind].lower()}; "
                                  f"impact: {o.impact})" if o.failure_kind else "")
