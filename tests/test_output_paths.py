@@ -196,3 +196,105 @@ def test_the_command_line_refuses_links_and_empty_paths(tmp_path, argv):
 def test_follow_symlinks_is_offered_in_help():
     res = run_verify("--help")
     assert "--follow-symlinks" in res.stdout
+
+
+# The fuzz target through every writer of the command line: each output option of each command
+# that writes files, against each kind of path.  In-process, so the whole product runs in CI.
+
+def _tiny_corpus(root):
+    corpus = root / "corpus"
+    corpus.mkdir()
+    (corpus / "one.toml").write_text('[[statement]]\nid = "k4"\nclass = "exact"\ntruth = true\n'
+                                     'claim = "k == 4"\nfor = ["k = 4"]\nreason = "k is 4"\n')
+    return corpus
+
+
+WRITERS = {
+    "check --json": ["check", "--only", "eq-14", "--json", "{out}", "--markdown", "{root}/r.md",
+                     "--html", "{root}/r.html"],
+    "check --markdown": ["check", "--only", "eq-14", "--json", "{root}/r.json", "--markdown", "{out}",
+                         "--html", "{root}/r.html"],
+    "check --html": ["check", "--only", "eq-14", "--json", "{root}/r.json", "--markdown", "{root}/r.md",
+                     "--html", "{out}"],
+    "simulate csv": ["simulate", "{inst}", "--lr", "0.01", "--steps", "5", "-o", "{out}"],
+    "simulate npz": ["simulate", "{inst}", "--lr", "0.01", "--steps", "5", "-o", "{out}"],
+    "instance": ["instance", "orthonormal", "--k", "2", "--d", "8", "--activation", "relu", "--seed", "1",
+                 "-o", "{out}"],
+    "calibrate --json": ["calibrate", "--corpus", "{corpus}", "--quiet", "--json", "{out}"],
+}
+
+
+def _name(writer: str, stem: str) -> str:
+    """The output's file name: simulate picks its format from the suffix."""
+    return stem + ({"simulate csv": ".csv", "simulate npz": ".npz"}.get(writer, ".out"))
+
+
+def _symlink(path):
+    real = path.with_name("real")
+    real.write_text("old")
+    path.symlink_to(real)
+
+
+KINDS = {**{kind: make for kind, (make, _) in REFUSED.items()}, "symlink": _symlink}
+
+
+@pytest.fixture(scope="module")
+def instance_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("instance") / "inst.json"
+    from verify.cli import main
+
+    assert main(["instance", "orthonormal", "--k", "2", "--d", "8", "--activation", "relu",
+                 "--seed", "1", "-o", str(path)]) == 0
+    return path
+
+
+def _run(writer, out, root, instance_file, capsys):
+    from verify.cli import main
+
+    argv = [a.format(out=out, root=root, inst=instance_file,
+                     corpus=root / "corpus" if (root / "corpus").exists() else _tiny_corpus(root))
+            for a in WRITERS[writer]]
+    try:
+        status = main(argv)
+    except SystemExit as exc:
+        status = exc.code
+    return status, capsys.readouterr()
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_every_writer_refuses_every_path_that_is_not_a_regular_file(tmp_path, writer, kind,
+                                                                      instance_file, capsys):
+    out = tmp_path / _name(writer, "out")
+    keep = KINDS[kind](out)
+    before = os.lstat(out)
+    status, streams = _run(writer, out, tmp_path, instance_file, capsys)
+    lines = streams.err.strip().splitlines()
+    assert status == 2 and len(lines) == 1 and "Traceback" not in streams.err, streams.err
+    after = os.lstat(out)
+    assert (after.st_mode, after.st_ino, after.st_rdev) == (before.st_mode, before.st_ino, before.st_rdev)
+    if kind == "symlink":
+        assert out.with_name("real").read_text() == "old"
+    assert lines[0].startswith(f"verify {WRITERS[writer][0]}: error:") and str(out) in lines[0]
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    if keep is not None:
+        keep.close()
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_every_writer_keeps_a_files_mode_and_gives_a_new_one_the_umask_mode(tmp_path, writer,
+                                                                            instance_file, capsys):
+    existing = tmp_path / _name(writer, "out")
+    existing.write_text("old")
+    existing.chmod(0o640)
+    status, streams = _run(writer, existing, tmp_path, instance_file, capsys)
+    assert status == 0, streams.err
+    assert stat.S_IMODE(os.lstat(existing).st_mode) == 0o640 and existing.read_bytes() != b"old"
+    fresh = tmp_path / _name(writer, "fresh")
+    old_mask = os.umask(0o027)
+    try:
+        status, streams = _run(writer, fresh, tmp_path, instance_file, capsys)
+    finally:
+        os.umask(old_mask)
+    assert status == 0, streams.err
+    assert stat.S_IMODE(os.lstat(fresh).st_mode) == 0o640  # 0o666 & ~0o027
