@@ -59,15 +59,51 @@ def test_show_from_a_report_prints_every_field_in_full(report, capsys, monkeypat
     assert max(len(line) for line in out.splitlines()) <= WIDTH
 
 
+def _without_timing(text):
+    return [line for line in text.splitlines() if not line.startswith("run ")]
+
+
 def test_show_runs_the_check_and_prints_what_the_report_holds(report, capsys, monkeypatch):
-    status, live, _ = _show([CHECK], capsys, monkeypatch)
+    status, live, _ = _show([CHECK, "--rerun"], capsys, monkeypatch)
     assert status == 0
     _, stored, _ = _show([CHECK, "--from", str(report)], capsys, monkeypatch)
+    assert _without_timing(live) == _without_timing(stored)
 
-    def without_timing(text):
-        return [line for line in text.splitlines() if not line.startswith("run ")]
 
-    assert without_timing(live) == without_timing(stored)
+def test_show_answers_from_the_last_report_of_this_code_and_says_so(report, tmp_path, capsys, monkeypatch):
+    """After `verify check`, `verify show ID` reads report.json instead of rerunning (issue #39);
+    the answer is the report's, and no check module is loaded for it."""
+    import shutil
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(report, tmp_path / "report.json")
+    monkeypatch.setattr(sys, "modules", dict(sys.modules))  # restored afterwards
+    for name in [m for m in sys.modules if m.startswith("verify.checks.app_")]:
+        del sys.modules[name]
+    status, out, _ = _show([CHECK], capsys, monkeypatch)
+    assert status == 0
+    first, *rest = out.splitlines()
+    assert first.startswith("from report.json (written ") and "--rerun" in first
+    assert not [m for m in sys.modules if m.startswith("verify.checks.app_")]  # nothing was run
+    _, stored, _ = _show([CHECK, "--from", str(report)], capsys, monkeypatch)
+    assert rest == stored.splitlines()
+
+
+@pytest.mark.parametrize("change, reason", [
+    (lambda data: data.update(seed=7), "of another run"),
+    (lambda data: data["suite"].update(code="0" * 16), "written by other code"),
+    (lambda data: data.update(checks=[r for r in data["checks"] if r["id"] != CHECK]), "does not hold"),
+])
+def test_show_reruns_when_the_last_report_does_not_answer_and_says_why(report, tmp_path, capsys,
+                                                                        monkeypatch, change, reason):
+    monkeypatch.chdir(tmp_path)
+    data = json.loads(report.read_text())
+    change(data)
+    (tmp_path / "report.json").write_text(json.dumps(data))
+    status, out, _ = _show([CHECK], capsys, monkeypatch)
+    first = out.splitlines()[0]
+    assert status == 0 and first.startswith("running the check: report.json") and reason in first
 
 
 def test_unknown_id_is_one_line_with_close_matches():
@@ -134,4 +170,4 @@ def test_a_reports_control_characters_are_shown_escaped():
 
 def test_seed_with_from_is_refused(report, capsys, monkeypatch):
     status, _, err = _show([CHECK, "--from", str(report), "--seed", "3"], capsys, monkeypatch)
-    assert status == 2 and "--seed and --full" in err
+    assert status == 2 and "--seed, --full and --rerun" in err

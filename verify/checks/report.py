@@ -13,9 +13,11 @@ import math
 import re
 from typing import Any
 
+from verify.base.fingerprint import suite_identity
 from verify.base.markdown import code_block, code_span, markdown_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
+from verify.checks.show import code_tolerances
 from verify.paper.ledger import coverage_table
 from verify.paper.provenance import PAPER, arxiv_label
 from verify.paper.structure import affected, first_numbered, supports
@@ -42,12 +44,13 @@ FAILURE_HEADINGS = {
 
 def _record(r: Result) -> dict[str, Any]:
     """A check's report.json record, with its statement's arXiv v1 number where it differs."""
-    return {**r.to_dict(), "arxiv_v1": arxiv_label(r.check.statement)}
+    return {**r.to_dict(), "arxiv_v1": arxiv_label(r.check.statement),
+            "code_tolerances": code_tolerances(r.check)}
 
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
     records = [_record(r) for r in results]
-    return {"paper": PAPER, "seed": seed, "full": full, "counts": counts(results),
+    return {"paper": PAPER, "suite": suite_identity(), "seed": seed, "full": full, "counts": counts(results),
             "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
             "impacts": impact_counts(errata_rows(records)), "checks": records, "ledger": ledger_rows(results)}
 

@@ -72,6 +72,12 @@ def _depth(value: Any, level: int = 1) -> int:
 
 def read_report(path: str | Path) -> list[dict[str, Any]]:
     """The ``checks`` records of the report.json at ``path``, each checked (:class:`ReportError`)."""
+    return read_report_data(path)["checks"]
+
+
+def read_report_data(path: str | Path) -> dict[str, Any]:
+    """The whole report.json at ``path`` (its run: ``suite``, ``seed``, ``full``; its ``checks``),
+    every record checked (:class:`ReportError`)."""
     name = repr(str(path))
     try:
         data = json.loads(read_limited(path, MAX_REPORT_BYTES).decode("utf-8"), parse_int=_integer,
@@ -96,7 +102,7 @@ def read_report(path: str | Path) -> list[dict[str, Any]]:
         raise ReportError(f"report {name} is not a verify check report (no list of 'checks')")
     for index, record in enumerate(data["checks"]):
         _validate(record, f"report {name}, check {index + 1}")
-    return data["checks"]
+    return data
 
 
 def _validate(record: Any, where: str) -> None:
@@ -111,6 +117,10 @@ def _validate(record: Any, where: str) -> None:
     for key in _OBJECT_FIELDS:
         if record.get(key) is not None and not isinstance(record[key], dict):
             raise ReportError(f"{where}: field {key!r} is not a JSON object")
+    for key in ("notes", "code_tolerances"):
+        if record.get(key) is not None and not (
+                isinstance(record[key], list) and all(isinstance(n, str) for n in record[key])):
+            raise ReportError(f"{where}: field {key!r} is not a list of text")
     if record.get("notes") is not None and not (
             isinstance(record["notes"], list) and all(isinstance(n, str) for n in record["notes"])):
         raise ReportError(f"{where}: field 'notes' is not a list of text")
@@ -126,28 +136,37 @@ def _validate(record: Any, where: str) -> None:
                           f"{', '.join(_VERDICTS)}")
 
 
+def find_record(records: list[dict[str, Any]], wanted: str) -> dict[str, Any] | None:
+    """The record of check ``wanted`` (spelled as ``verify check --only`` accepts it), or None."""
+    key = re.sub(r"[^a-z0-9.]+", "-", wanted.strip().lower()).strip("-")
+    return next((r for r in records if r["id"] == key), None)
+
+
 def record_from_report(path: str | Path, wanted: str) -> dict[str, Any]:
     """The record of check ``wanted`` in the report at ``path``; an id the report lacks is a
     :class:`ReportError` naming the report's closest ids."""
     records = read_report(path)
+    found = find_record(records, wanted)
+    if found is not None:
+        return found
     by_id = {r["id"]: r for r in records}
-    key = re.sub(r"[^a-z0-9.]+", "-", wanted.strip().lower()).strip("-")
-    if key in by_id:
-        return by_id[key]
     raise ReportError(f"report {str(path)!r} has no check {wanted!r}" + _clean(close_ids(wanted, by_id)))
 
 
+def code_tolerances(check: Check) -> list[str]:
+    """The module constants the check's own code names that are tolerances (``FD_TOL``,
+    ``Z_CRIT``, ``HERMITE_DPS``; helpers it calls may use more), as ``NAME = value (where)``
+    lines; report.json keeps them with each record so that a report answers without the code."""
+    namespace = check.function.__globals__
+    return [f"{name} = {namespace[name]} (named in the check's code)"
+            for name in sorted(_code_names(check.function.__code__))
+            if name.isupper() and _TOLERANCE_NAME.search(name) and _is_number(namespace.get(name))]
+
+
 def tolerances(record: dict[str, Any], check: Check | None) -> list[str]:
-    """The tolerances behind a verdict, as ``NAME = value (where)`` lines: the module constants
-    the check's own code names (``FD_TOL``, ``Z_CRIT``, ``HERMITE_DPS``; helpers it calls may use
-    more) and the record's numbers and parameters named like a tolerance."""
-    found = []
-    if check is not None:
-        namespace = check.function.__globals__
-        for name in sorted(_code_names(check.function.__code__)):
-            value = namespace.get(name)
-            if name.isupper() and _TOLERANCE_NAME.search(name) and _is_number(value):
-                found.append(f"{name} = {value} (named in the check's code)")
+    """The tolerances behind a verdict: those the check's code names (from ``check``, else as the
+    report recorded them) and the record's numbers and parameters named like a tolerance."""
+    found = code_tolerances(check) if check is not None else list(record.get("code_tolerances") or [])
     for part in ("numbers", "parameters"):
         for key, value in sorted((record.get(part) or {}).items()):
             if _TOLERANCE_NAME.search(key) or "tolerance" in key:
