@@ -313,3 +313,13 @@ def test_control_characters_are_never_served_nor_stored(cache_dir, text):
     assert cache.load(KIND, KEY) is None
     _recomputed(_entry_file(cache_dir), lambda payload: payload.__setitem__(text, "key"))
     assert cache.load(KIND, KEY) is None
+
+
+def test_the_distribution_name_is_pyprojects():
+    """The package version in every cache key is read from the installed distribution by name."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert project["project"]["name"] == cache.DISTRIBUTION
+    assert cache._package_version() == project["project"]["version"]

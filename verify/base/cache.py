@@ -56,6 +56,8 @@ from verify.base.files import OutputPathError, write_atomic
 CACHE_ENV = "VERIFY_CACHE_DIR"
 #: The file holding the key that authenticates entries (default: user config dir / cache.key).
 KEY_ENV = "VERIFY_CACHE_KEY"
+#: The installed distribution's name (pyproject.toml's [project] name; the package is ``verify``).
+DISTRIBUTION = "lowrank-verify"
 #: Bump when the stored payload changes meaning; entries of another version are misses.
 SCHEMA_VERSION = 3
 #: Largest entry read: a 1000-term, 2000-digit Hermite report is about 4 MB.
@@ -154,7 +156,7 @@ def _package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("verify")
+        return version(DISTRIBUTION)
     except PackageNotFoundError:  # run from a source tree without an install
         return "source"
 
