@@ -52,3 +52,57 @@ def problems(text: str) -> list[str]:
         if re.search(r"\w\s*[*/^=]\s*\w|\\|\$", inner):
             out.append(f"<{tag}> holds formula text: {inner[:80]!r}")
     return out
+
+
+_DELIMITER_ROW = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+#: A cell boundary as GitHub reads a table row: a pipe not escaped by a backslash (a pipe inside
+#: a code span splits the cell too unless it is escaped).
+_CELL_PIPE = re.compile(r"(?<!\\)\|")
+VERDICTS = ("holds", "fails", "consistent", "inconclusive", "cited", "crashed")
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    row = row[1:] if row.startswith("|") else row
+    row = row[:-1] if row.endswith("|") and not row.endswith("\\|") else row
+    return [cell.strip() for cell in _CELL_PIPE.split(row)]
+
+
+def tables(text: str) -> list[tuple[int, list[str], list[list[str]]]]:
+    """Every GitHub table in ``text`` outside fenced code: (line number, header cells, rows' cells)."""
+    lines = _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text).splitlines()
+    found, i = [], 0
+    while i + 1 < len(lines):
+        if "|" in lines[i] and _DELIMITER_ROW.match(lines[i + 1]) and "-" in lines[i + 1]:
+            header, rows, j = _cells(lines[i]), [], i + 2
+            while j < len(lines) and lines[j].strip() and "|" in lines[j]:
+                rows.append(_cells(lines[j]))
+                j += 1
+            found.append((i + 1, header, rows))
+            i = j
+        else:
+            i += 1
+    return found
+
+
+def _plain(cell: str) -> str:
+    cell = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)  # links: their text
+    return re.sub(r"[*_`]", "", cell).strip()
+
+
+def table_problems(text: str) -> list[str]:
+    """Every table row whose cell count differs from its header's (a `|` in a cell that was not
+    escaped: GitHub splits the row there and drops what spills over), and every cell of a
+    "verdict" column that is not a verdict."""
+    out = []
+    for line_no, header, rows in tables(text):
+        verdict_columns = [k for k, name in enumerate(header) if _plain(name).lower() == "verdict"]
+        for offset, cells in enumerate(rows, 2):
+            if len(cells) != len(header):
+                out.append(f"table at line {line_no}, row {offset}: {len(cells)} cells for "
+                           f"{len(header)} columns: {' | '.join(cells)[:100]!r}")
+                continue
+            for k in verdict_columns:
+                if _plain(cells[k]).split(" ")[0] not in VERDICTS:
+                    out.append(f"table at line {line_no}, row {offset}: verdict cell {cells[k]!r}")
+    return out

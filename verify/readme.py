@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from verify.base.files import write_atomic
+from verify.base.markdown import markdown_text
 from verify.checks import SECTIONS, load_all
 from verify.derive import DERIVATIONS
 from verify.figures.summary import render
@@ -113,7 +114,8 @@ def checks_block() -> str:
     for check in sorted((c for c in load_all().values() if c.method != "claim"), key=paper_order):
         path = Path(inspect.getsourcefile(check.function) or "").as_posix()
         where = path[path.rindex("verify/"):] + ":" + check.function.__name__
-        rows.append(f"| {check.statement} | `{check.id}` | {check.section} | `{where}` |")
+        rows.append(f"| {markdown_text(check.statement, table_cell=True)} | `{check.id}` | {check.section} "
+                    f"| `{where}` |")
     displays = sum(c.id.startswith("display-") for c in from_data)
     relations = sum(c.id.startswith("relation-") for c in from_data)
     definitions = len(from_data) - displays - relations

@@ -39,10 +39,13 @@ _SPECIAL = re.compile(r"([*_$<|`])")
 def markdown_text(text: str, table_cell: bool = False) -> str:
     """``text`` with its formula spans as GitHub math and the rest escaped (see the module);
     code spans (between backticks) are kept as they are.  ``table_cell``: also keep it on one
-    line (a table row ends at a newline)."""
+    line (a table row ends at a newline) and escape every pipe, inside code and math spans too:
+    GitHub splits a row at any unescaped ``|`` (``||Q||`` and ``\\left|`` cut rows off), and
+    removes one backslash before each ``|`` of a cell before it reads the cell, so ``\\|``
+    in LaTeX arrives as ``\\|`` and a prose ``\\|`` as ``|``."""
     parts = re.split(r"(`[^`\n]*`)", str(text))
     result = "".join(part if i % 2 else _prose(part) for i, part in enumerate(parts))
-    return result.replace("\n", " ") if table_cell else result
+    return result.replace("\n", " ").replace("|", "\\|") if table_cell else result
 
 
 def _spans(text: str):

@@ -180,7 +180,7 @@ def _rerun(r: Result, seed: int) -> str:
 
 def _link(r: Result) -> str:
     """The statement, linked to its details (the anchor is the check id)."""
-    return f"[{r.check.statement}](#{r.check.id})"
+    return f"[{_cell(r.check.statement)}](#{r.check.id})"
 
 
 def _correction(o) -> str:
@@ -247,7 +247,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
-        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {r.check.statement} | {_where(r)} | **{verdict}** "
+        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.check.statement)} | {_where(r)} | **{verdict}** "
                      f"| {basis} | {_cell(ev)} |")
     lines += ["", "## Details", ""]
     for r in results:
