@@ -15,7 +15,9 @@ import argparse
 import contextlib
 import io
 import os
+import signal
 import sys
+import threading
 
 from verify.base.errors import ConvergenceError, VerifyInputError
 
@@ -99,7 +101,33 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: unwinds like Ctrl-C, so pools stop their workers and writes roll back."""
+
+
+@contextlib.contextmanager
+def _terminate_cleanly():
+    """While a command runs, SIGTERM raises :class:`Terminated` in the main thread instead of
+    killing the process outright: an outright kill skipped every cleanup, and the process pool
+    of ``verify regions`` kept computing under PID 1.  Only where SIGTERM has its default action
+    (an application embedding :func:`main` keeps its own handler)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _memory_limit_text() -> str:
+    # lazy: resource (POSIX only) is needed only to word an out-of-memory error
     import resource
 
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
@@ -108,19 +136,23 @@ def _memory_limit_text() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # lazy: the entry point loads the budget only when a command runs
+    _tolerant_streams()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    # lazy: the budget (NumPy, through validation) loads only when a command runs, not for --help
+    # or a usage error
     from verify.base.budget import limits
     from verify.base.files import follow_symlinks
     from verify.base.validation import allow_large_sizes
 
-    _tolerant_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
         memory = None if args.memory_limit is None else int(args.memory_limit * 2**20)
         with allow_large_sizes(args.force), limits(args.time_limit, memory), \
-                follow_symlinks(args.follow_symlinks):
+                follow_symlinks(args.follow_symlinks), _terminate_cleanly():
             return int(args.run(args) or EXIT_OK)
+    except Terminated:
+        sys.stderr.write("verify: terminated\n")
+        return 128 + signal.SIGTERM
     except BrokenPipeError:
         return _stdout_closed()
     except VerifyInputError as exc:

@@ -13,10 +13,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TypeVar
 
-from verify.base import validation
-from verify.base.budget import MAX_MEMORY_LIMIT, MAX_TIME_LIMIT
 from verify.base.errors import VerifyInputError
-from verify.model.hermite import MIN_DPS
+from verify.cli.choices import MIN_DPS
 
 T = TypeVar("T")
 
@@ -43,11 +41,17 @@ def _validated(check: Callable[[], T]) -> T:
 
 
 def _integer(text: str, name: str, minimum: int) -> int:
+    # lazy: verify.base.validation imports NumPy, which the parser (--help, usage errors) must not load
+    from verify.base import validation
+
     value = _parsed(text, int, f"an integer >= {minimum}")
     return _validated(lambda: validation.count(name, value, minimum=minimum))
 
 
 def _real(text: str, name: str, **domain) -> float:
+    # lazy: verify.base.validation imports NumPy, which the parser (--help, usage errors) must not load
+    from verify.base import validation
+
     value = _parsed(text, float, "a finite real number")
     return _validated(lambda: validation.real(name, value, **domain))
 
@@ -74,7 +78,10 @@ def precision(text: str) -> int:
 
 def positive_real(text: str) -> float:
     """A finite real > 0 up to :data:`verify.base.validation.MAX_SCALE`, such as the scale ξ of eq. (3)."""
-    return _real(text, "scale", low=0, high=validation.MAX_SCALE, low_open=True)
+    # lazy: verify.base.validation imports NumPy, which the parser (--help, usage errors) must not load
+    from verify.base.validation import MAX_SCALE
+
+    return _real(text, "scale", low=0, high=MAX_SCALE, low_open=True)
 
 
 def unit_interval(text: str) -> float:
@@ -148,12 +155,16 @@ def timeout_seconds(text: str) -> float:
 
 def time_limit(text: str) -> float:
     """Seconds of symbolic work: finite, > 0, at most :data:`verify.base.budget.MAX_TIME_LIMIT`."""
+    # lazy: verify.base.budget imports NumPy (through validation), which the parser must not load
+    from verify.base.budget import MAX_TIME_LIMIT
 
     return _real(text, "time limit", low=0, high=MAX_TIME_LIMIT, low_open=True, why="seconds")
 
 
 def memory_limit(text: str) -> float:
     """MiB of memory for symbolic work: at least 64, at most :data:`verify.base.budget.MAX_MEMORY_LIMIT`."""
+    # lazy: verify.base.budget imports NumPy (through validation), which the parser must not load
+    from verify.base.budget import MAX_MEMORY_LIMIT
 
     return _real(text, "memory limit", low=64, high=MAX_MEMORY_LIMIT / 2**20, why="MiB")
 

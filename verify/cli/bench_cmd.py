@@ -12,10 +12,8 @@ import os
 import platform
 import sys
 
-import numpy as np
-
 from verify.base.files import output_file, write_atomic
-from verify.bench import BENCHMARKS
+from verify.cli.choices import BENCHMARKS as BENCHMARK_NAMES
 
 
 def add_parser(sub) -> None:
@@ -26,13 +24,15 @@ def add_parser(sub) -> None:
                        "coefficient; simulator: each engine against the unavoidable work and the other "
                        "engines) and print the ratios.  Exit 1, naming the row, when a ratio misses its "
                        "target (judged at full size, not with --quick).")
-    p.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), help="benchmarks to run")
+    p.add_argument("--only", nargs="+", choices=BENCHMARK_NAMES, help="benchmarks to run")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for smoke tests)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    # lazy: the benchmarks load SymPy, mpmath and numba, which `verify bench --help` must not wait for
+    from verify.bench import BENCHMARKS
 
     json_path = output_file(args.json, "--json") if args.json else None
     outcomes: list[dict] = []
@@ -78,6 +78,8 @@ def _machine() -> dict:
 
 
 def _blas() -> str:
+    # lazy: NumPy loads only when a benchmark is run
+    import numpy as np
 
     try:
         blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]

@@ -13,9 +13,6 @@ import json
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
-
-from verify import calibration, perturb
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file, write_atomic
 from verify.cli.arguments import positive_int
@@ -65,6 +62,8 @@ def _ledger(report_path: str) -> int:
 def run(args) -> int:
     if args.ledger:
         return _ledger(args.ledger)
+    # lazy: the corpus runs through the claim engine (SymPy, mpmath), loaded only when it is decided
+    from verify import calibration, perturb
 
     corpus = Path(args.corpus) if args.corpus else calibration.default_corpus()
     json_path = output_file(args.json, "--json") if args.json else None
@@ -116,5 +115,7 @@ def run(args) -> int:
 def _progress(total: int, quiet: bool):
     if quiet or not sys.stderr.isatty():
         return None
+    # lazy: tqdm loads only when a progress bar is shown
+    from tqdm import tqdm
 
     return tqdm(total=total, unit="statement", file=sys.stderr, leave=False)

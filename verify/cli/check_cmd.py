@@ -6,13 +6,7 @@ import sys
 from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_atomic
-from verify.checks import load_all, resolve
-from verify.checks.html_report import to_html
-from verify.checks.ledger_rows import entry_verdicts, ledger_rows
-from verify.checks.report import line, summary, to_json_text, to_markdown
-from verify.checks.runner import run_checks
 from verify.cli.arguments import seed
-from verify.paper.ledger import coverage_table
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
 #: that rerunning one check from the report never overwrites the report it came from.
@@ -48,6 +42,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the checks and their reports (SymPy, NumPy, the simulator) load only when checks are run
+    from verify.checks import load_all, resolve
+    from verify.checks.html_report import to_html
+    from verify.checks.ledger_rows import entry_verdicts, ledger_rows
+    from verify.checks.report import line, summary, to_json_text, to_markdown
+    from verify.checks.runner import run_checks
+    from verify.paper.ledger import coverage_table
 
     load_all()
     checks = resolve(args.only)

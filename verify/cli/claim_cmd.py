@@ -10,7 +10,6 @@ import argparse
 import json
 import sys
 
-from verify.claims import claim
 from verify.cli.arguments import positive_int, seed
 
 EXIT_FAILS, EXIT_INCONCLUSIVE = 1, 3
@@ -75,6 +74,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: SymPy and the claim engine load only when a claim is decided
+    from verify.claims import claim
 
     outcome = claim(
         args.text,

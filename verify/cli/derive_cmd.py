@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 from verify.base.files import output_directory
-from verify.derive import stale, write_all
 
 
 def add_parser(sub) -> None:
@@ -21,6 +20,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: SymPy and the derivations load only when they are regenerated or checked
+    from verify.derive import stale, write_all
 
     if not args.check:
         output_directory(args.out, "--out")  # before Path(): Path("") is "." and "" must be refused

@@ -14,10 +14,7 @@ import sys
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory
-from verify.base.sweep import SchedulerUnreachableError
 from verify.cli.arguments import add_scheduler_options
-from verify.figures import FIGURES
-from verify.figures.runner import run_figure
 
 
 class UnknownFigureError(InvalidParameterError):
@@ -46,6 +43,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the figures' experiments (NumPy, SymPy, the simulator) load only when figures are made
+    from verify.figures import FIGURES
 
     names = args.only or list(FIGURES)
     unknown = [n for n in names if n not in FIGURES]
@@ -81,8 +80,18 @@ def run(args) -> int:
     return 1 if regressions else 0
 
 
+def run_figure(spec, quick, scheduler, out, progress, **options) -> dict:
+    """:func:`verify.figures.runner.run_figure`, loaded when the first figure is made."""
+    # lazy: the runner loads NumPy, matplotlib and the simulator, which the parser must not wait for
+    from verify.figures.runner import run_figure as run_one
+
+    return run_one(spec, quick, scheduler, out, progress=progress, **options)
+
+
 def _check_scheduler(address: str, timeout: float) -> None:
     """Fail fast, in one line, when no scheduler answers (before any work is done)."""
+    # lazy: verify.base.sweep loads NumPy and tqdm, needed only with --scheduler
+    from verify.base.sweep import SchedulerUnreachableError
 
     try:
         # lazy: dask is an optional extra, needed only with --scheduler

@@ -11,8 +11,6 @@ import json
 import sys
 
 from verify.cli.arguments import open_overlap, positive_int, seed
-from verify.model.instance import load
-from verify.simulate.montecarlo import estimate_gradient
 
 
 def add_parser(sub) -> None:
@@ -32,6 +30,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the instance and the Monte-Carlo engine (NumPy, SymPy) load only when a gradient is estimated
+    from verify.model.instance import load
+    from verify.simulate.montecarlo import estimate_gradient
 
     inst = load(args.instance)
     est = estimate_gradient(inst, args.m, args.samples, engine=args.engine, seed=args.seed,

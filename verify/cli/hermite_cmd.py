@@ -5,16 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-
-from verify.base import cache
-from verify.certified.balls import to_payload
-from verify.certified.hermite import certified_hermite_coefficients
 from verify.cli.arguments import positive_int, precision
-from verify.model.activations import get_activation
-from verify.model.diagnostics import decay_fit, information_exponent, parseval_check
-from verify.model.hermite import MAX_COEFFICIENT, METHODS, hermite_coefficients
-from verify.model.hermite_exact import is_finite_expansion
+from verify.cli.choices import HERMITE_METHODS
 
 REPORT_CACHE_KIND = "hermite-report"
 
@@ -30,7 +22,7 @@ def add_parser(sub) -> None:
     p.add_argument("activation", help="registry name (relu, sigmoid, he3, ...) or expr:<SymPy in x>")
     p.add_argument("--terms", type=positive_int, default=20, help="number of coefficients N")
     p.add_argument("--dps", type=precision, default=30, help="decimal digits (>= 15)")
-    p.add_argument("--method", choices=METHODS, default="auto",
+    p.add_argument("--method", choices=HERMITE_METHODS, default="auto",
                    help="exact closed form, quadrature, or auto (exact where available)")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
@@ -48,6 +40,10 @@ REPORT_FIELDS = ("activation", "dps", "method", "coefficients", "errors", "exact
 
 
 def _checked_report(report: dict) -> dict:
+    # lazy: mpmath and the Hermite module (SymPy) load only when coefficients are computed or read
+    import mpmath
+
+    from verify.model.hermite import MAX_COEFFICIENT
 
     missing = [f for f in REPORT_FIELDS if f not in report]
     if missing or not isinstance(report["coefficients"], list):
@@ -62,6 +58,14 @@ def _checked_report(report: dict) -> dict:
 def build_report(activation: str, terms: int, dps: int, method: str, use_cache: bool = True,
                  progress: bool | None = None) -> dict:
     """The JSON report of ``verify hermite`` (cached as a whole, so a repeat is instant)."""
+    # lazy: mpmath, SymPy and the quadrature load only when coefficients are computed or read
+    import mpmath
+
+    from verify.base import cache
+    from verify.model.activations import get_activation
+    from verify.model.diagnostics import decay_fit, information_exponent, parseval_check
+    from verify.model.hermite import hermite_coefficients
+    from verify.model.hermite_exact import is_finite_expansion
 
     key = {"activation": activation, "terms": terms, "dps": dps, "method": method}
     if use_cache:
@@ -104,6 +108,9 @@ def build_report(activation: str, terms: int, dps: int, method: str, use_cache: 
 
 
 def _significant(value, digits: int) -> str:
+    # lazy: mpmath loads only when coefficients are computed
+    import mpmath
+
     if value == 0:
         return "0"
     with mpmath.workdps(digits + 10):
@@ -157,6 +164,9 @@ def run(args) -> int:
 
 def _run_certified(args) -> int:
     """``--certified``: balls that provably contain μ_p (:mod:`verify.certified.hermite`)."""
+    # lazy: Arb ball arithmetic and SymPy load only when coefficients are certified
+    from verify.certified.balls import to_payload
+    from verify.certified.hermite import certified_hermite_coefficients
 
     coeffs = certified_hermite_coefficients(args.activation, args.terms, args.dps, method=args.method,
                                             use_cache=not args.no_cache)

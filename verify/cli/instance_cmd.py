@@ -5,8 +5,7 @@ from __future__ import annotations
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file
 from verify.cli.arguments import positive_int, positive_real, seed, unit_interval
-from verify.model.activations import get_activation
-from verify.model.instance import GENERATORS, save
+from verify.cli.choices import GENERATOR_NAMES
 
 #: ‖Π_W u‖ when --allow-nonorthogonal-u is given without --alpha: Fig. 5(b)'s value.
 DEFAULT_ALPHA = 0.5
@@ -19,8 +18,8 @@ def add_parser(sub) -> None:
         description="Draw a problem instance of the given kind from a seed, validate it against "
         "the paper's assumptions, and write it as JSON.",
     )
-    p.add_argument("kind", choices=sorted(GENERATORS), metavar="KIND",
-                   help="one of: " + ", ".join(sorted(GENERATORS)))
+    p.add_argument("kind", choices=sorted(GENERATOR_NAMES), metavar="KIND",
+                   help="one of: " + ", ".join(sorted(GENERATOR_NAMES)))
     p.add_argument("--k", type=positive_int, required=True, help="number of neurons")
     p.add_argument("--d", type=positive_int, required=True, help="input dimension")
     p.add_argument("--xi", type=positive_real, default=1.0, help="perturbation scale ξ > 0 (default 1)")
@@ -39,6 +38,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the generators (NumPy) and the activation registry (SymPy) load only when an instance is drawn
+    from verify.model.activations import get_activation
+    from verify.model.instance import GENERATORS, save
 
     output_file(args.output, "--output")
     activation = get_activation(args.activation).name

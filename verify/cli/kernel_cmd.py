@@ -5,10 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-
 from verify.cli.arguments import correlation, positive_int, precision
-from verify.model.kernels import kernel
 
 
 def add_parser(sub) -> None:
@@ -30,6 +27,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: mpmath and the kernels (SymPy, quadrature) load only when a kernel is evaluated
+    import mpmath
+
+    from verify.model.kernels import kernel
 
     k = kernel(args.activation, args.rho, args.derivative, args.dps, args.method, args.terms)
     report = {

@@ -10,14 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-
-from verify.certified.balls import format_ball, to_payload, working_precision
-from verify.certified.population import certified_population
 from verify.cli.arguments import overlap, positive_int, precision
-from verify.model import population
-from verify.model.instance import load
-from verify.model.series import h_series
 
 SERIES_DPS = 30
 
@@ -45,13 +38,17 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the instance, the population formulas and the series (NumPy, SymPy, mpmath) load only
+    # when h or Phi is evaluated
+    from verify.model import population
+    from verify.model.instance import load
+    from verify.model.series import h_series
 
     inst = load(args.instance)
     if args.certified:
         return _run_certified(args, inst)
     bounds = None
     if args.method == "series":
-
         series = h_series(inst, args.terms, args.dps or SERIES_DPS)
         pairs = [series.evaluate(m) for m in args.m]
         values, bounds = [v for v, _ in pairs], [float(b) for _, b in pairs]
@@ -80,6 +77,8 @@ def run(args) -> int:
 
 def _print_precise(args, values, bounds) -> int:
     """Values at ``args.dps`` digits: JSON strings (a float would round them) or a table."""
+    # lazy: mpmath loads only when values are computed at a stated precision
+    import mpmath
 
     if args.json:
         json.dump({"instance": args.instance, "quantity": args.quantity, "method": args.method,
@@ -98,6 +97,9 @@ def _print_precise(args, values, bounds) -> int:
 
 def _run_certified(args, inst) -> int:
     """``--certified``: balls that provably contain h(m) or Φ(m) (:mod:`verify.certified.population`)."""
+    # lazy: Arb ball arithmetic loads only when values are certified
+    from verify.certified.balls import format_ball, to_payload, working_precision
+    from verify.certified.population import certified_population
 
     dps = args.dps or SERIES_DPS
     pop = certified_population(inst, dps)

@@ -18,8 +18,6 @@ from verify.base.files import output_directory
 from verify.cli.arguments import add_scheduler_options
 from verify.cli.figures_cmd import _check_scheduler
 from verify.regions import STUDIES
-from verify.regions.runner import run_study
-from verify.regions.summary import gap_words
 
 
 def _workers(text: str) -> int:
@@ -67,6 +65,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the studies' runner (NumPy, the simulator, matplotlib) loads only when a study is run
+    from verify.regions.runner import run_study
+    from verify.regions.summary import gap_words
+
     names = args.only or list(STUDIES)
     unknown = [n for n in names if n not in STUDIES]
     if unknown:

@@ -5,11 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-import mpmath
-
 from verify.cli.arguments import positive_int, precision
-from verify.model.instance import load
-from verify.model.series import h_series
 
 
 def add_parser(sub) -> None:
@@ -27,6 +23,11 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: mpmath, the instance (NumPy) and the series load only when coefficients are computed
+    import mpmath
+
+    from verify.model.instance import load
+    from verify.model.series import h_series
 
     series = h_series(load(args.instance), args.terms, args.dps, args.s_terms)
     report = {

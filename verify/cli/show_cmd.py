@@ -15,8 +15,6 @@ import shutil
 from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
-from verify.base.fingerprint import suite_identity
-from verify.checks.show import ReportError, find_record, read_report_data, record_from_report, render, tolerances
 from verify.cli.arguments import seed
 
 #: Where ``verify check`` writes its reports (whole run, then an ``--only`` run).
@@ -45,6 +43,10 @@ def add_parser(sub) -> None:
 
 def _last_report(args) -> tuple[dict | None, str]:
     """(the record of the last matching report, or None; the one line that says which, or why not)."""
+    # lazy: reading a report needs NumPy (through the checks' core); `verify --help` does not
+    from verify.base.fingerprint import suite_identity
+    from verify.checks.show import ReportError, find_record, read_report_data
+
     run_seed, why = args.seed or 0, []
     for path in LAST_REPORTS:
         if not path.is_file():
@@ -69,6 +71,9 @@ def _last_report(args) -> tuple[dict | None, str]:
 
 
 def run(args) -> int:
+    # lazy: reading a report needs NumPy (through the checks' core); `verify --help` does not
+    from verify.checks.show import record_from_report, render, tolerances
+
     width = shutil.get_terminal_size((100, 24)).columns
     check = None
     if args.report is not None:

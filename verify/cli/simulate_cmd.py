@@ -10,11 +10,7 @@ import sys
 
 from verify.base.files import distinct_paths, output_file
 from verify.cli.arguments import non_negative_int, overlap, positive_int, seed, step_size
-from verify.model.instance import load
-from verify.simulate import save_trajectory, simulate
-from verify.simulate.modes import MODES
-from verify.simulate.sgd import SGD_ENGINES
-from verify.simulate.trajectory import output_format
+from verify.cli.choices import MODE_NAMES, SGD_ENGINES
 
 
 def add_parser(sub) -> None:
@@ -22,7 +18,7 @@ def add_parser(sub) -> None:
     p = sub.add_parser("simulate", help="online SGD in a mode of the paper, many replicas at once",
                        description=__doc__.split("\n\n")[0].split(": ", 1)[1])
     p.add_argument("instance", help="instance JSON file (see `verify instance`)")
-    p.add_argument("--mode", choices=list(MODES), default="frozen", help="training variant")
+    p.add_argument("--mode", choices=list(MODE_NAMES), default="frozen", help="training variant")
     p.add_argument("--steps", type=positive_int, required=True, help="number of SGD steps T")
     p.add_argument("--lr", type=step_size, required=True, help="step size eta")
     p.add_argument("--c-lr", type=step_size, default=None,
@@ -52,6 +48,10 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: the simulator (NumPy, numba) and the instance load only when a run starts
+    from verify.model.instance import load
+    from verify.simulate import save_trajectory, simulate
+    from verify.simulate.trajectory import output_format
 
     output_format(args.output)  # refuse a bad extension or path before the run
     output_file(args.output, "--output")
