@@ -16,6 +16,7 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import platform
 import re
 import subprocess
@@ -61,13 +62,20 @@ def measure(name: str, cache: Path) -> dict:
         argv = [str(BIN / "verify"), *argv[1:]]
     env = {**os.environ, "VERIFY_CACHE_DIR": str(cache)}
     with tempfile.TemporaryDirectory() as work:
+        load = os.getloadavg()[0]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(argv, cwd=ROOT if name == "tests" else work, env=env, capture_output=True,
                               text=True)
         wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU seconds of the command and every process it started (pytest's workers included): what
+    # the work costs; wall time adds whatever else the machine is doing.
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode not in (0, 1):  # 1: a finding (a figure claim not reproduced)
         raise SystemExit(f"{name}: exit {done.returncode}\n{done.stderr[-2000:]}")
-    return {"what": what, "command": shown, "wall_s": round(wall, 1), "exit": done.returncode,
+    return {"what": what, "command": shown, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "load": round(load, 2), "exit": done.returncode,
             **_count(kind, done.stdout)}
 
 

@@ -66,3 +66,61 @@ def test_the_worker_dies_with_its_parent():
             break
         time.sleep(0.1)
     assert all(s in (None, "Z", "X") for s in states), states
+
+
+POOL = """
+import signal, sys, time
+from verify.base.sweep import process_pool
+signal.signal(signal.SIGINT, signal.default_int_handler)
+def spin(_):
+    while True:
+        pass
+if __name__ == "__main__":
+    try:
+        with process_pool(2) as pool:
+            futures = [pool.submit(spin, i) for i in range(8)]
+            time.sleep(0.5)
+            print("start", flush=True)
+            futures[0].result()
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(130)
+"""
+
+
+def _pool_parent(tmp_path):
+    script = tmp_path / "pool.py"
+    script.write_text(POOL)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout.readline().strip() == "start"
+    workers = _children(parent.pid)
+    assert workers, "no pool worker was started"
+    return parent, workers
+
+
+def _all_gone(workers) -> bool:
+    for _ in range(100):
+        if all(_state(w) in (None, "Z", "X") for w in workers):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or sys.platform != "linux", reason="Linux /proc only")
+def test_ctrl_c_stops_a_pool_at_once_and_its_workers_with_it(tmp_path):
+    """``with ProcessPoolExecutor()`` waited for every queued task after Ctrl-C (verify regions
+    went on for minutes); process_pool cancels them and terminates the running ones."""
+    parent, workers = _pool_parent(tmp_path)
+    parent.send_signal(signal.SIGINT)
+    assert parent.wait(timeout=20) == 130
+    assert _all_gone(workers)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self") or sys.platform != "linux", reason="Linux /proc only")
+def test_pool_workers_die_with_a_killed_parent(tmp_path):
+    """SIGKILL skips every cleanup: the workers' PR_SET_PDEATHSIG ends them (they used to keep
+    computing under PID 1)."""
+    parent, workers = _pool_parent(tmp_path)
+    parent.kill()
+    parent.wait(timeout=20)
+    assert _all_gone(workers)

@@ -125,6 +125,11 @@ def _record(**fields):
 
 MALFORMED = {
     "not JSON": ('{"checks": [', "is not valid JSON"),
+    # were shown with the field silently dropped (issue #38's red team)
+    "seconds not a number": ('{"checks": [{"id": "remark-9", "verdict": "holds", "seconds": "fast"}]}',
+                             "field 'seconds' is 'fast', not a number"),
+    "seed not a number": ('{"checks": [{"id": "remark-9", "verdict": "holds", "seed": "zero"}]}',
+                          "field 'seed' is 'zero', not a whole number"),
     "not an object": ("[1, 2]", "is not a verify check report"),
     "checks not a list": ('{"checks": {"id": "x"}}', "is not a verify check report"),
     "record not an object": ('{"checks": [3]}', "check 1 is not a JSON object"),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.markdown_lint import math_spans, problems, render
+from tests.markdown_lint import math_spans, problems, render, table_problems, tables
 from verify.base.markdown import code_span, formula_latex, markdown_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +67,30 @@ def test_the_report_renders_on_github():
 
 
 DOCUMENTS = ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("path", DOCUMENTS)
+def test_every_table_row_keeps_its_columns(path):
+    """A `|` in a cell that is not escaped splits the row where GitHub reads it: the errata row of
+    corollary-27-frobenius-lower lost its link, evidence and correction at ``||Q||`` (issue #39)."""
+    text = (ROOT / path).read_text(encoding="utf-8")
+    found = table_problems(text)
+    assert not found, f"{path}: " + "; ".join(found[:5])
+    if path == "README.md":
+        assert len(tables(text)) >= 3
+
+
+def test_the_reports_tables_keep_their_rows():
+    from verify.checks import load_all, resolve
+    from verify.checks.report import to_markdown
+    from verify.checks.runner import run_checks
+
+    load_all()
+    # titles with ||Q||_F (Claim 3, Corollary 27) and a failing check with a correction
+    md = to_markdown(run_checks(resolve(["claim-3-frobenius-lower", "corollary-27-frobenius-lower",
+                                         "remark-9"])), seed=0, full=False)
+    assert not table_problems(md), table_problems(md)[:5]
+    assert any("frobenius" in " ".join(row) for _, _, rows in tables(md) for row in rows)
 
 
 @pytest.mark.parametrize("path", DOCUMENTS)

@@ -165,20 +165,26 @@ def _duration(seconds: float) -> str:
 
 
 def timings_block() -> str:
-    """The front page's numbers: each command's wall time and what it counted, as measured."""
+    """The front page's numbers: each command's wall and CPU time and what it counted, as measured."""
     path = ROOT / TIMINGS
     if not path.exists():
         return "Not measured yet: run `python scripts/measure.py`.\n"
     doc = json.loads(path.read_text(encoding="utf-8"))
-    rows = ["| run | command | wall time | result | measured |", "|---|---|---|---|---|"]
+    rows = ["| run | command | wall time | CPU time | result | measured |", "|---|---|---|---|---|---|"]
     for run in doc["runs"].values():
         counted = ", ".join(f"{run[key]} {key}" for key in ("checks", "passed", "skipped", "failed",
                                                                "deselected") if run.get(key))
         result = counted or f"exit {run['exit']}"
-        rows.append(f"| {run['what']} | `{run['command']}` | {_duration(run['wall_s'])} | "
-                    f"{result} | {run['date']} |")
+        cpu = _duration(run["cpu_s"]) if "cpu_s" in run else "not recorded"
+        load = f", load {run['load']}" if "load" in run else ""
+        rows.append(f"| {run['what']} | `{run['command']}` | {_duration(run['wall_s'])} | {cpu} | "
+                    f"{result} | {run['date']}{load} |")
     machine = doc["machine"]
-    return (f"Generated from `{TIMINGS}` ({machine['cores']} cores, Python {machine['python']}).\n\n"
+    return (f"Generated from `{TIMINGS}` ({machine['cores']} cores, Python {machine['python']}). "
+            "Wall time is what you wait; it grows with whatever else the machine runs (a default "
+            "test run took 36 min on a loaded machine against 9.5 min on a quiet one). CPU time "
+            "(the command and every process it starts) is what the work costs, and load changes it "
+            "little. The measured column gives the date and the 1-minute load average when the run started.\n\n"
             + "\n".join(rows) + "\n")
 
 

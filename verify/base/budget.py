@@ -28,6 +28,7 @@ import pickle
 import select
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -52,6 +53,41 @@ MAX_TIME_LIMIT, MAX_MEMORY_LIMIT = 3600.0, 64 << 30
 
 class BudgetExceededError(VerifyInputError):
     """Untrusted symbolic work ran past its CPU-time or memory budget (``--time-limit``)."""
+
+
+class CPUDeadline(BaseException):
+    """A :func:`cpu_deadline` passed.  A BaseException, like KeyboardInterrupt, so that the
+    ``except Exception`` of the code it interrupts (a rule that treats any SymPy error as "no
+    rule") cannot swallow it; only the caller that set the deadline catches it."""
+
+
+@contextlib.contextmanager
+def cpu_deadline(seconds: float) -> Iterator[None]:
+    """Within the block, :class:`CPUDeadline` is raised once this process has used ``seconds``
+    more CPU time (user + system), and every 0.25 CPU s after, until the block ends.
+
+    In-process, for work that must stop but whose result, if it comes in time, is needed here (a
+    decision step).  CPU time, so the deadline does not move with the machine's load.  Only in
+    the main thread and where no one else uses the profiling timer (a nested deadline, the
+    guarded worker); elsewhere the block runs without one."""
+    if (seconds <= 0 or threading.current_thread() is not threading.main_thread()
+            or signal.getitimer(signal.ITIMER_PROF) != (0.0, 0.0)
+            or signal.getsignal(signal.SIGPROF) not in (signal.SIG_DFL, None)):
+        if seconds <= 0:
+            raise CPUDeadline
+        yield
+        return
+
+    def passed(signum, frame):
+        raise CPUDeadline
+
+    signal.signal(signal.SIGPROF, passed)
+    signal.setitimer(signal.ITIMER_PROF, seconds, 0.25)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
 
 
 _LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(
@@ -119,7 +155,7 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
         return function(*args)
     if pid == 0:  # the worker
         os.close(read_end)
-        _die_with(parent)
+        die_with_parent(parent)
         _worker(write_end, seconds, memory, function, args)
     os.close(write_end)
     kind, value = _collect(what, pid, read_end, seconds, memory)
@@ -141,9 +177,10 @@ def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with(parent: int) -> None:
-    """Make the worker die when the process that forked it dies (SIGTERM to ``verify`` used to
-    leave its SymPy worker running, re-parented to PID 1).  Linux only; elsewhere the worker's own
+def die_with_parent(parent: int) -> None:
+    """Make this process (a worker) die when ``parent``, the process that started it, dies
+    (SIGTERM to ``verify`` used to leave its SymPy worker and its sweep's pool workers running,
+    re-parented to PID 1).  Linux only; elsewhere the worker's own
     CPU limit still ends it."""
     try:
         # lazy: ctypes and libc only where prctl exists

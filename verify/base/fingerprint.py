@@ -11,7 +11,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-from verify import __version__
+from verify.base.cache import _package_version
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 #: What decides a verdict: the code, and the data files shipped with it (ledgers, corpora, quotes).
@@ -32,4 +32,4 @@ def code_fingerprint() -> str:
 
 def suite_identity() -> dict[str, str]:
     """``{"version": ..., "code": ...}`` as written into report.json."""
-    return {"version": __version__, "code": code_fingerprint()}
+    return {"version": _package_version(), "code": code_fingerprint()}

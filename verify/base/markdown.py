@@ -48,6 +48,19 @@ def markdown_text(text: str, table_cell: bool = False) -> str:
     return result.replace("\n", " ").replace("|", "\\|") if table_cell else result
 
 
+def paper_text(text: str) -> str:
+    """A quote of the paper as Markdown: its ``$...$`` TeX as GitHub math exactly as printed
+    (never rewritten: the reader compares it with the paper), the prose between escaped and left
+    alone (no formula pass: it would rewrite inside the paper's own notation)."""
+    out = []
+    for i, part in enumerate(re.split(r"(?<!\\)\$([^$]+)(?<!\\)\$", str(text))):
+        if i % 2 and "`" not in part:
+            out.append(math_span(" ".join(part.split())))
+        else:
+            out.append(_escape(f"${part}$" if i % 2 else part))
+    return "".join(out)
+
+
 def _spans(text: str):
     """(span, start) of each candidate formula.  A span with ``*`` is SymPy's printing, whose
     ``+`` and ``-`` join its terms; without one it is the paper's notation written in prose
@@ -74,8 +87,21 @@ def _top_level_terms(span: str):
     yield span[begin:], begin
 
 
-def _prose(text: str) -> str:
-    out, last = [], 0
+#: What may stand right before and right after a formula span: a span glued to other characters
+#: (``mu_{l+1}(sigma)^2``, ``int_g1^g1``) is part of notation the printer does not know, and
+#: rewriting a piece of it changes its meaning (the parentheses of μ_{l+1}(σ)² were dropped).
+_BEFORE = " \t\n([\"'=<>,"
+_AFTER = " \t\n)]\"',.;:=<>"
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    return ((start == 0 or text[start - 1] in _BEFORE) and (end == len(text) or text[end] in _AFTER))
+
+
+def formulas(text: str) -> list[tuple[int, str, str]]:
+    """(start, source span, LaTeX) of every formula span of prose ``text`` that
+    :func:`markdown_text` shows as math (the round-trip test reads the LaTeX back and compares)."""
+    found, last = [], 0
     for span, start in _spans(text):
         if start < last:
             continue
@@ -83,9 +109,19 @@ def _prose(text: str) -> str:
         # such as results/x is not one
         if not any(mark in span for mark in ("*", "^", "sqrt(")) or not _NAME.search(span):
             continue
+        if not _bounded(text, start, start + len(span)):
+            continue
         latex = formula_latex(span)
         if latex is None:
             continue
+        found.append((start, span, latex))
+        last = start + len(span)
+    return found
+
+
+def _prose(text: str) -> str:
+    out, last = [], 0
+    for start, span, latex in formulas(text):
         out.append(_escape(text[last:start]))
         out.append(math_span(latex))
         last = start + len(span)
@@ -129,10 +165,30 @@ def _escape(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", text)
 
 
+#: Multi-letter names printed as a word (upright): the model's own quantities and their parts.
+#: Any other multi-letter name (the ledger's abbreviations dl, Cc, Tt, lg, eps; dk, psigma, chat)
+#: is not a formula the printer can render faithfully, so its span stays text (no key needed).
+_WORDS = {"max", "min", "sigma", "hat", "Kp", "grad", "var", "loss", "erf", "sign", "Abs", "abs"}
+
+
+def _known_name(name: str) -> bool:
+    """Whether :func:`_name` renders ``name`` as the symbol it means: one letter, a letter with
+    digits (g1), a Greek letter, or such a base with ``_`` and an index (one letter, digits, or a
+    word of :data:`_WORDS`), or ``_hat``."""
+    if re.fullmatch(r"[A-Za-z]\d*", name) or name in _GREEK or name in _WORDS or name in _FUNCTIONS:
+        return True
+    base, _, sub = name.partition("_")
+    return bool(sub) and _known_name(base) and "_" not in sub and (
+        sub.isdigit() or len(sub) == 1 or sub in _WORDS or sub in _GREEK)
+
+
 def formula_latex(text: str) -> str | None:
     """LaTeX of a printed formula as written, or None when it is not one the whitelist parser
-    accepts (prose, a Python keyword such as ``lambda``, an unbalanced span)."""
+    accepts (prose, a Python keyword such as ``lambda``, an unbalanced span) or it holds a name
+    the printer does not know (:func:`_known_name`)."""
     names = {n for n in _NAME.findall(text) if n not in activation_functions()}
+    if not all(_known_name(n) for n in names):
+        return None
     # the paper's x^2 is a power (Python's ^, exclusive or, never appears in a report)
     python = text.replace("^", "**")
     try:
@@ -152,7 +208,8 @@ def _name(name: str) -> str:
     head = f"\\{base}" if base in _GREEK else (base if len(base) == 1 else rf"\mathrm{{{base}}}")
     if not sub:
         return head
-    index = sub if sub.isdigit() or len(sub) == 1 else rf"\mathrm{{{sub}}}"
+    index = (sub if sub.isdigit() or len(sub) == 1 else f"\\{sub}" if sub in _GREEK
+             else rf"\mathrm{{{sub}}}")
     return f"{head}_{{{index}}}"
 
 
@@ -174,13 +231,17 @@ def _latex(node: ast.expr, parent: int = 0) -> str:
         if name in ("Abs", "abs"):
             return rf"\left|{args}\right|"
         head = _FUNCTIONS.get(name) or rf"\operatorname{{{name}}}"
-        return rf"{head}\left({args}\right)"
+        text = rf"{head}\left({args}\right)"
+        # as a power's base, \log\left(x\right)^{2} could be log(x²): bracket the call
+        return rf"\left({text}\right)" if parent >= 2 else text
     if isinstance(node, ast.BinOp):
         if isinstance(node.op, ast.Div):
             text = rf"\frac{{{_latex(node.left)}}}{{{_latex(node.right)}}}"
             return rf"\left({text}\right)" if parent >= 2 else text
         if isinstance(node.op, ast.Pow):
-            return f"{_latex(node.left, 2)}^{{{_latex(node.right)}}}"
+            text = f"{_latex(node.left, 2)}^{{{_latex(node.right)}}}"
+            # (x²)³ printed as x^{2}^{3} is a double superscript: bracket a power's power base
+            return rf"\left({text}\right)" if parent >= 2 else text
         if isinstance(node.op, ast.Mult):
             text = rf"{_latex(node.left, 1)} \cdot {_latex(node.right, 1)}"
             return rf"\left({text}\right)" if parent >= 2 else text

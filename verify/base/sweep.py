@@ -33,6 +33,7 @@ import numpy as np
 from tqdm import tqdm
 
 from verify.base import cache
+from verify.base.budget import die_with_parent
 from verify.base.errors import InvalidParameterError
 
 CACHE_KIND = "sweep"
@@ -114,9 +115,8 @@ def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int 
         for i in todo:
             finish(i, _call(tasks[i].function, tasks[i].params))
     else:
-        with _single_threaded_blas(), ProcessPoolExecutor(
-                max_workers=min(workers or os.cpu_count() or 1, len(todo)),
-                mp_context=multiprocessing.get_context("spawn")) as pool:
+        with _single_threaded_blas(), process_pool(min(workers or os.cpu_count() or 1, len(todo)),
+                                                   multiprocessing.get_context("spawn")) as pool:
             futures = {pool.submit(_call, tasks[i].function, tasks[i].params): i for i in todo}
             for fut in as_completed(futures):
                 finish(futures[fut], fut.result())
@@ -133,8 +133,29 @@ def ordered_map(function: Callable[[Any], Any], items: Sequence[Any], workers: i
     if workers <= 1 or len(items) <= 1:
         yield from map(function, items)
         return
-    with _single_threaded_blas(), ProcessPoolExecutor(max_workers=min(workers, len(items))) as pool:
+    with _single_threaded_blas(), process_pool(min(workers, len(items))) as pool:
         yield from pool.map(function, items)
+
+
+@contextlib.contextmanager
+def process_pool(workers: int, context=None) -> Iterator[ProcessPoolExecutor]:
+    """A process pool whose workers die with this process and stop at once on Ctrl-C.
+
+    ``with ProcessPoolExecutor()`` waits on the way out for every queued task: Ctrl-C on
+    ``verify regions`` went on computing for minutes, and SIGTERM left the workers running under
+    PID 1.  Here each worker asks the kernel to kill it when its parent dies, and an exception
+    (KeyboardInterrupt included) cancels the queued tasks and terminates the running ones."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+                               initargs=(os.getpid(),))
+    try:
+        yield pool
+    except BaseException:
+        running = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in running:
+            process.terminate()
+        raise
+    pool.shutdown(wait=True)
 
 
 #: Thread counts of the BLAS/OpenMP libraries NumPy may use, read once when NumPy loads.

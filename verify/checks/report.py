@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, code_span, markdown_text
+from verify.base.markdown import code_block, code_span, markdown_text, paper_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
@@ -259,7 +259,7 @@ def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
              f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
-             f"> {_md(r.check.quote)}", ""]
+             f"> {paper_text(r.check.quote)}", ""]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: `{_rerun(r, seed)}`", ""]
     o = r.outcome

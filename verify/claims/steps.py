@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from verify.base.budget import BudgetExceededError, cpu_seconds
+from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds
 from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
@@ -78,6 +78,13 @@ class Budget:
     def allows(self, step: Step) -> bool:
         return step.cpu_budget is None or self.spent[step.name] < self.limit(step)
 
+    def deadline(self, step: Step) -> float:
+        """The CPU seconds one run of ``step`` may take: what its budget has left, plus one whole
+        budget, so that a run started just before the budget ran out may still finish a moderate
+        piece of work; past that it is stopped (a single SymPy simplification used to run for
+        minutes after the budget was spent)."""
+        return self.limit(step) - self.spent[step.name] + self.limit(step) / 2
+
     def charge(self, step: Step, start: float) -> None:
         if step.cpu_budget:
             self.spent[step.name] += cpu_seconds() - start
@@ -95,10 +102,17 @@ def decide(rel: Relation, budget: Budget) -> Decision:
             continue
         start = cpu_seconds()
         try:
-            result = step.run(rel)
+            if step.cpu_budget:
+                with cpu_deadline(budget.deadline(step)):
+                    result = step.run(rel)
+            else:
+                result = step.run(rel)
         except (Unavailable, ConvergenceError, BudgetExceededError) as exc:
             # a value this step's arithmetic cannot give, or not within its CPU-time limit
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
+        except CPUDeadline:
+            result = Decision("undecided", None, step.name,
+                              detail=f"stopped after {budget.deadline(step):g} CPU s (its budget and one more)")
         budget.charge(step, start)
         if result.status == "holds" and rel.reservation:
             undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")

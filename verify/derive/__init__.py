@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from verify.base.sweep import process_pool
 from verify.base.files import write_atomic
 from verify.derive import (
     dual_kernels,
@@ -61,7 +61,7 @@ def render_all() -> None:
     if workers <= 1:
         return
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         for name, text in zip(names, pool.map(_build, names), strict=True):
             _CACHE[name] = text
 
