@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 from verify.base.expressions import parse_expression
 from verify.base.markdown import _NAME, _name, formulas, markdown_text
 
-parse_latex = pytest.importorskip("sympy.parsing.latex").parse_latex
-pytest.importorskip("lark")
+from sympy.parsing.latex import parse_latex  # its Lark backend needs lark (a test dependency)
 
 #: Relative agreement required at each point: both sides are evaluated from the same float
 #: inputs in double precision, so anything above rounding is a change of meaning.
