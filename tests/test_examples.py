@@ -1,4 +1,4 @@
-"""The notebooks in examples/ run from top to bottom, and are committed without outputs.
+"""The notebooks in examples/ run from top to bottom, and are committed with the outputs they show.
 
 Each notebook is executed with nbclient in a fresh python3 kernel (ipykernel from this
 interpreter's environment, started in the repository root, so it imports this checkout's
@@ -23,13 +23,25 @@ def test_there_is_a_notebook():
     assert [p.name for p in NOTEBOOKS] == ["check_a_lemma.ipynb"]
 
 
+def _verdicts(notebook) -> list[str]:
+    """The verdict cells of every outcome table the notebook shows, in order."""
+    import re
+
+    return [verdict for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+            if output.output_type == "execute_result"
+            for verdict in re.findall(r">((?:holds|fails|consistent|inconclusive)[^<]*)<",
+                                      output.get("data", {}).get("text/html", ""))]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_is_committed_without_outputs(path):
+def test_notebook_is_committed_executed_in_order(path):
+    """Read on GitHub, the notebook shows the suite's answers (scripts/execute_notebooks.py)."""
     notebook = nbformat.read(path, as_version=4)
     nbformat.validate(notebook)
-    for cell in notebook.cells:
-        if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, cell.source[:60]
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+    assert all(cell.outputs for cell in code), "run python scripts/execute_notebooks.py"
+    assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
@@ -37,7 +49,9 @@ def test_notebook_runs_and_outcomes_display_as_html(path, tmp_path):
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(notebook, kernel_name="python3", timeout=CELL_TIMEOUT_S,
                                      resources={"metadata": {"path": str(ROOT)}})
+    committed = _verdicts(nbformat.read(path, as_version=4))
     client.execute()  # raises CellExecutionError, naming the cell, if any cell fails
+    assert _verdicts(notebook) == committed, "the committed outputs are stale: run scripts/execute_notebooks.py"
     shown = [output.get("data", {}) for cell in notebook.cells if cell.cell_type == "code"
              for output in cell.outputs if output.output_type == "execute_result"]
     tables = [data["text/html"] for data in shown if "verify-outcome" in data.get("text/html", "")]
