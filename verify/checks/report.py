@@ -18,10 +18,11 @@ from verify.base.markdown import code_block, code_span, markdown_text, paper_tex
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
-from verify.paper.ledger import coverage_table
+from verify.paper.ledger import coverage_summary, coverage_table
 from verify.paper.provenance import PAPER, arxiv_label
 from verify.paper.structure import affected, first_numbered, supports
 from verify.verdict import FailureKind, Impact
+from verify.verdict.display import value_text
 
 ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 4, "cited": 5}
 
@@ -92,10 +93,6 @@ def _cell(text: str) -> str:
 
 def _md(text: str) -> str:
     return markdown_text(str(text))
-
-
-def _json_inline(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
 
 
 def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[str, int]) -> list[str]:
@@ -215,44 +212,76 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     paper's displays and inline relations), then every check's table row and its details, each under an anchor
     named by its id (``report.md#lemma-31``, ``report.html#lemma-31``)."""
     run = f"Seed {seed}, {'full' if full else 'quick'} run."
-    lines = ["# verify check report", "", *provenance_lines(), run, ""]
+    errata = errata_rows([_record(r) for r in results])
+    verdicts = entry_verdicts(ledger_rows(results))
+    crashed = [r for r in results if r.crashed]
+    # one screen: what was run, what holds and fails, the errata by impact, the coverage, and where
+    # each part of the page is (headings carry explicit anchors: report.html has no automatic ones)
+    lines = ["# verify check report", "", *provenance_lines(), run, "", '<a id="summary"></a>', "",
+             "## Summary", ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
-    lines += ["", "## Statements that fail, by impact", ""]
-    errata = errata_rows([_record(r) for r in results])
+    by_impact = [(impact, heading, [row for row in errata if row["impact"] == impact.value])
+                 for impact, heading in IMPACT_HEADINGS.items()]
+    lines.append("- Errata by impact: " + (", ".join(
+        f"[{len(group)} {impact.value}](#impact-{impact.value})" for impact, _, group in by_impact if group)
+        or "none") + ".")
+    lines.append("- Coverage: " + coverage_summary(verdicts).split("\n\n")[0])
+    lines += ["", "Contents: [errata](#errata) · " + ("[crashed](#crashed) · " if crashed else "")
+              + "[coverage](#coverage) · [all checks](#all-checks) · [details of each check](#details)", ""]
+    lines += ['<a id="errata"></a>', "", "## Statements that fail, by impact", ""]
     if not errata:
         lines += ["None.", ""]
-    for impact, heading in IMPACT_HEADINGS.items():
-        group = [row for row in errata if row["impact"] == impact.value]
+    for impact, heading, group in by_impact:
         if group:
-            lines += [f"### {heading} ({len(group)})", ""]
+            lines += [f'<a id="impact-{impact.value}"></a>', "", f"### {heading} ({len(group)})", ""]
             for row in group:
                 lines += _errata_item(row, seed)
             lines.append("")
-    crashed = [r for r in results if r.crashed]
     if crashed:
-        lines += ["## Checks that crashed", ""]
+        lines += ['<a id="crashed"></a>', "", "## Checks that crashed", ""]
         lines += [f"- [`{r.check.id}`](#{r.check.id}): {_md((r.error or '').strip().splitlines()[-1])}"
                   for r in crashed] + [""]
-    lines += ["## Coverage of the paper's displays and relations", "",
+    lines += ['<a id="coverage"></a>', "", "## Coverage of the paper's displays and relations", "",
               "Each displayed equation of the paper, and each inline relation of its proofs, has a "
               "ledger entry (verify/paper/ledger.d/): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",
-              coverage_table(entry_verdicts(ledger_rows(results)))]
-    lines += ["## All checks", "", "| id | statement | where | verdict | evidence kind | evidence |",
-              "|---|---|---|---|---|---|"]
+              coverage_table(verdicts)]
+    lines += ['<a id="all-checks"></a>', "", "## All checks", "",
+              "| id | statement | where | verdict | evidence kind | evidence |", "|---|---|---|---|---|---|"]
     for r in sorted(results, key=lambda r: ORDER.get(r.verdict, 9)):
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
         lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.check.statement)} | {_where(r)} | **{verdict}** "
                      f"| {basis} | {_cell(ev)} |")
-    lines += ["", "## Details", ""]
+    lines += ["", '<a id="details"></a>', "", "## Details", "",
+              "In the evidence, *lhs* and *rhs* are the left and right sides of the relation as the "
+              "check states it (the quoted display, or the claim of its ledger entry); a counterexample "
+              "gives the point, then both sides' values there.", ""]
     for r in results:
         lines += _details(r, seed)
     return "\n".join(lines)
+
+
+def _small_table(values: dict[str, Any]) -> list[str]:
+    """A name/value table, indented into its list item: values as the terminal shows them
+    (:func:`verify.verdict.display.value_text`), never a one-line JSON dump."""
+    rows = ["  | name | value |", "  |---|---|"]
+    for key, value in _flattened(values):
+        rows.append(f"  | {_cell(key)} | {_cell(value_text(value))} |")
+    return rows
+
+
+def _flattened(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """(name, value) rows of a nested mapping: a nested key is shown as ``outer[inner]``."""
+    rows = []
+    for key, value in values.items():
+        name = f"{prefix}[{key}]" if prefix else str(key)
+        rows += _flattened(value, name) if isinstance(value, dict) and value else [(name, value)]
+    return rows
 
 
 def _details(r: Result, seed: int) -> list[str]:
@@ -270,13 +299,13 @@ def _details(r: Result, seed: int) -> list[str]:
     if o.scope:
         lines.append(f"- Scope: {_md(o.scope)}")
     if o.counterexample:
-        lines.append(f"- Counterexample: {code_span(_json_inline(o.counterexample))}")
+        lines += ["- Counterexample:", "", *_small_table(o.counterexample), ""]
     if o.correction:
         lines.append(f"- Correction: {_correction(o)}")
     if o.parameters:
-        lines.append(f"- Parameters: {code_span(_json_inline(o.parameters))}")
+        lines += ["- Parameters:", "", *_small_table(o.parameters), ""]
     if o.numbers:
-        lines.append(f"- Numbers: {code_span(_json_inline(o.numbers))}")
+        lines += ["- Numbers:", "", *_small_table(o.numbers), ""]
     lines += [f"- Note: {_md(n)}" for n in o.notes]
     for entry, part in o.parts.items():
         kind = f" ({part.failure_kind}; impact: {part.impact})" if part.failure_kind else ""
