@@ -204,7 +204,7 @@ def test_key_includes_the_package_version(cache_dir, monkeypatch):
 
     real = importlib.metadata.version
     monkeypatch.setattr(importlib.metadata, "version",
-                        lambda name: "999.0" if name == "verify" else real(name))
+                        lambda name: "999.0" if name == cache.DISTRIBUTION else real(name))
     assert cache.load(KIND, KEY) is None  # a fixed formula is never served from an older release
 
 

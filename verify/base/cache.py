@@ -96,16 +96,33 @@ def _inside(path: Path, directory: Path) -> bool:
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _read_key(path: Path) -> bytes | None:
-    """The key in ``path`` if it is a private regular file of ours holding a key, else None."""
+def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
+    """(a descriptor, its status) of ``path`` opened as a regular file, without following a
+    link at its last component nor waiting on a FIFO (O_NONBLOCK; fstat then refuses it); else
+    None.  The status is of the open file, so nothing can be swapped in between."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid()
-                or stat.S_IMODE(info.st_mode) & 0o077 or info.st_size > 65):
+    except OSError:
+        os.close(fd)
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        return None
+    return fd, info
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key in ``path`` if it is a private regular file of ours holding a key, else None."""
+    opened = _open_regular(path)
+    if opened is None:
+        return None
+    fd, info = opened
+    try:
+        if info.st_uid != os.geteuid() or stat.S_IMODE(info.st_mode) & 0o077 or info.st_size > 65:
             return None
         text = os.read(fd, 66)
     except OSError:
@@ -169,18 +186,15 @@ def _path(kind: str, key: dict) -> Path:
 
 def _read_entry(path: Path) -> bytes | None:
     """The bytes of ``path`` if it is a regular file of bounded size inside the cache dir, else None."""
-    root = os.path.realpath(cache_dir())
     real = os.path.realpath(path)
-    if not real.startswith(root.rstrip(os.sep) + os.sep):
+    if real == os.path.realpath(cache_dir()) or not _inside(Path(real), cache_dir()):
         return None  # a link pointing out of the cache directory
-    try:
-        # O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    opened = _open_regular(real)
+    if opened is None:
         return None
+    fd, info = opened
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+        if info.st_size > MAX_ENTRY_BYTES:
             return None
         chunks, left = [], MAX_ENTRY_BYTES + 1
         while left > 0:
