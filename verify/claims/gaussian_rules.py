@@ -70,6 +70,11 @@ class _Work:
 _STOPPED: set = set()
 
 
+def forget_stopped() -> None:
+    """Forget which bodies a deadline stopped (a run that decides each claim as if alone)."""
+    _STOPPED.clear()
+
+
 @lru_cache(maxsize=512)
 def rule_expectation(body) -> sympy.Expr | None:
     """E[body(g)] exactly by the rules of the module docstring, or None."""
