@@ -124,3 +124,21 @@ def test_pool_workers_die_with_a_killed_parent(tmp_path):
     parent.kill()
     parent.wait(timeout=20)
     assert _all_gone(workers)
+
+
+def test_a_cpu_deadline_stops_work_that_catches_every_exception():
+    """Decision steps run under cpu_deadline: a rule's own ``except Exception`` cannot swallow
+    it, and it counts CPU seconds (a SymPy cancel ran 219 s past a 6 CPU s budget)."""
+    from verify.base.budget import CPUDeadline, cpu_deadline, cpu_seconds
+
+    start = cpu_seconds()
+    with pytest.raises(CPUDeadline):
+        with cpu_deadline(0.2):
+            while True:
+                try:
+                    sum(range(10_000))
+                except Exception:  # what a rule does with any SymPy error
+                    pass
+    assert cpu_seconds() - start < 5
+    assert signal.getsignal(signal.SIGPROF) == signal.SIG_DFL  # the timer and handler are gone
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
