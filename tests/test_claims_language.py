@@ -71,7 +71,7 @@ BAD_INPUTS = {
     "index-zero": (["chat(0) >= 0", *FAMILY], "indices of chat are integers in 1..k, got 0"),
     "index-not-integer": (["lam(1/2) >= 0", *FAMILY], "indices of lam are integers in 1..k"),
     "double-sum-too-long": (["Sum(Sum(G(i, j), j, 1, k), i, 1, k) >= 0", *FAMILY, "--for", "k = 200"],
-                            "more than 10000 terms"),
+                            "more than the limit of 10000"),
     "eg-without-g": (["Eg(sigma(1)) >= 0"], "does not depend on g"),
     "g-outside-eg": (["g*Eg(sigma(g)) >= 0"], "g is the Gaussian variable"),
     "sigma-outside-eg": (["sigma(1) >= 0"], "sigma(...) may only stand inside Eg"),
