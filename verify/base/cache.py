@@ -91,9 +91,10 @@ def key_path() -> Path:
     return Path(platformdirs.user_config_dir("verify")) / "cache.key"
 
 
-def _inside(path: Path, directory: Path) -> bool:
+def _inside(path: Path | str, directory: Path, strictly: bool = False) -> bool:
+    """Whether ``path`` resolves to ``directory`` (unless ``strictly``) or to a path below it."""
     real, root = os.path.realpath(path), os.path.realpath(directory)
-    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+    return (real == root and not strictly) or real.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _open_regular(path: Path | str) -> tuple[int, os.stat_result] | None:
@@ -186,10 +187,9 @@ def _path(kind: str, key: dict) -> Path:
 
 def _read_entry(path: Path) -> bytes | None:
     """The bytes of ``path`` if it is a regular file of bounded size inside the cache dir, else None."""
-    real = os.path.realpath(path)
-    if real == os.path.realpath(cache_dir()) or not _inside(Path(real), cache_dir()):
+    if not _inside(path, cache_dir(), strictly=True):
         return None  # a link pointing out of the cache directory
-    opened = _open_regular(real)
+    opened = _open_regular(os.path.realpath(path))
     if opened is None:
         return None
     fd, info = opened
