@@ -5,9 +5,15 @@ name, the claims it applies to and its budget.  :func:`decide` runs them on one 
 until one decides; adding a rule is one function and one entry here (the outcome reads the
 order of strength from this list too: :func:`strength`).
 
-Budgets that can change a verdict count work, never wall-clock time: the proof steps share a
-per-claim allowance of **CPU seconds** (:func:`verify.base.budget.cpu_seconds`, which does not
-run faster when the machine is busy), and the provers inside them count ball evaluations.
+Budgets that can change a verdict count work, never wall-clock time: each proof step has an
+allowance of **CPU seconds** (:func:`verify.base.budget.cpu_seconds`, which does not run faster
+when the machine is busy) on each configuration, and the provers inside them count ball
+evaluations.  A claim's configurations share a pot of :data:`POT` allowances per step, which
+only bounds the time of a claim with many configurations: a claim whose configurations shared
+one allowance was decided or not depending on how fast its *earlier* configurations ran (Stein's
+identity over tanh, sigmoid, erf, gelu and softplus spent 5.5 of its 6 symbolic CPU s on tanh
+and sigmoid, which the next step decides, so erf, which only the symbolic step decides, was
+skipped on a loaded machine and not on a quiet one).
 
 A step's *holds* needs an expectation that exists: when the existence step could not prove that
 E|f(g)| < ∞ for an ``Eg(f)`` of the claim (:mod:`verify.claims.existence`), a later holds is
@@ -40,8 +46,8 @@ class Step:
 
     name: str
     run: Callable[[Relation], Decision]
-    #: CPU seconds (quick, --full) this step may spend on one claim over all its configurations;
-    #: None: no allowance (cheap, or bounded by its own work count)
+    #: CPU seconds (quick, --full) this step may spend on one configuration (and POT times that on
+    #: all of a claim's configurations); None: no allowance (cheap, or bounded by its own work count)
     cpu_budget: tuple[float, float] | None = None
     applies: Callable[[Relation], bool] = _exact_only
 
@@ -59,6 +65,10 @@ STEPS: tuple[Step, ...] = (
 )
 
 
+#: How many configurations' allowances a claim's configurations share, per step.
+POT = 4
+
+
 def strength(step: str) -> int:
     """The position of ``step`` in STEPS (0 strongest); steps of other procedures rank last."""
     names = [s.name for s in STEPS]
@@ -66,7 +76,7 @@ def strength(step: str) -> int:
 
 
 class Budget:
-    """The CPU seconds each budgeted step has spent on one claim."""
+    """The CPU seconds each budgeted step has spent on one claim (module docstring)."""
 
     def __init__(self, full: bool):
         self.full = full
@@ -76,14 +86,15 @@ class Budget:
         return step.cpu_budget[self.full]
 
     def allows(self, step: Step) -> bool:
-        return step.cpu_budget is None or self.spent[step.name] < self.limit(step)
+        return step.cpu_budget is None or self.spent[step.name] < POT * self.limit(step)
 
     def deadline(self, step: Step) -> float:
-        """The CPU seconds one run of ``step`` may take: what its budget has left, plus one whole
-        budget, so that a run started just before the budget ran out may still finish a moderate
-        piece of work; past that it is stopped (a single SymPy simplification used to run for
-        minutes after the budget was spent)."""
-        return self.limit(step) - self.spent[step.name] + self.limit(step) / 2
+        """The CPU seconds one run of ``step`` (one configuration) may take: its allowance, or what
+        the claim's pot has left if less, plus half an allowance, so that a run near its end may
+        still finish a moderate piece of work; past that it is stopped (a single SymPy
+        simplification used to run for minutes)."""
+        left = min(self.limit(step), POT * self.limit(step) - self.spent[step.name])
+        return left + self.limit(step) / 2
 
     def charge(self, step: Step, start: float) -> None:
         if step.cpu_budget:
@@ -98,7 +109,7 @@ def decide(rel: Relation, budget: Budget) -> Decision:
             continue
         if not budget.allows(step):
             undecided.append(f"{step.name}: skipped, the claim's {step.name} CPU-time budget "
-                             f"({budget.limit(step):g} CPU s) is spent")
+                             f"({POT * budget.limit(step):g} CPU s over its configurations) is spent")
             continue
         start = cpu_seconds()
         try:
@@ -112,7 +123,7 @@ def decide(rel: Relation, budget: Budget) -> Decision:
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
         except CPUDeadline:
             result = Decision("undecided", None, step.name,
-                              detail=f"stopped after {budget.deadline(step):g} CPU s (its budget and one more)")
+                              detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and half more)")
         budget.charge(step, start)
         if result.status == "holds" and rel.reservation:
             undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")
