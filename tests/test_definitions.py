@@ -1,4 +1,4 @@
-"""Objects the paper defines twice (verify/paper/ledger.d/definitions.toml): linked, and compared.
+"""Objects the paper defines twice (verify/paper/packs/dayi_chen/ledger.d/definitions.toml): linked, and compared.
 
 The check of an object holds only when every pair of its definitions is proved equal, fails naming
 the pair that disagrees (and which of the two agrees with the suite's own value), and is
@@ -7,11 +7,13 @@ inconclusive when a pair could not be decided.
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from verify.checks import Context
 from verify.checks.definitions import compare
-from verify.paper import definitions, ledger
+from verify.paper import definitions, ledger, pack
 from verify.paper.definitions import DefinedObject, Definition
 from verify.verdict import FailureKind, Verdict
 
@@ -58,16 +60,12 @@ def test_the_ledgers_objects_link_existing_entries_and_are_checks():
      "defined once"),
     ("[[object]]\nname = 'x'\n", "needs name, reference and definitions"),
 ])
-def test_a_malformed_object_is_refused(monkeypatch, tmp_path, text, message):
-    path = tmp_path / "definitions.toml"
-    path.write_text(text, encoding="utf-8")
-    monkeypatch.setattr(definitions, "DEFINITIONS", path)
-    definitions.objects.cache_clear()
-    try:
-        with pytest.raises(ledger.LedgerError, match=message):
-            definitions.objects()
-    finally:
-        definitions.objects.cache_clear()
+def test_a_malformed_object_is_refused(tmp_path, text, message):
+    root = tmp_path / "pack"
+    shutil.copytree(pack.BUILTIN, root)
+    (root / "ledger.d" / "definitions.toml").write_text(text, encoding="utf-8")
+    with pack.using(pack.load(root)), pytest.raises(ledger.LedgerError, match=message):
+        definitions.objects()
 
 
 def test_the_same_formula_printed_twice_is_equal_without_a_claim(monkeypatch):
@@ -95,18 +93,16 @@ def test_definitions_that_agree_but_miss_the_suites_value_fail():
     assert outcome.counterexample is not None
 
 
-def test_notes_are_read(monkeypatch, tmp_path):
-    path = tmp_path / "definitions.toml"
-    path.write_text("[[object]]\nname = 'x'\nreference = 'mu(1)'\nnote = 'why'\n"
-                    "[[object.definition]]\nentry = '3.1-3'\nprinted = '1'\nnote = 'read as'\n"
-                    "[[object.definition]]\nentry = 'D.1-9'\nprinted = '1'\n", encoding="utf-8")
-    monkeypatch.setattr(definitions, "DEFINITIONS", path)
-    definitions.objects.cache_clear()
-    try:
+def test_notes_are_read(tmp_path):
+    root = tmp_path / "pack"
+    shutil.copytree(pack.BUILTIN, root)
+    (root / "ledger.d" / "definitions.toml").write_text(
+        "[[object]]\nname = 'x'\nreference = 'mu(1)'\nnote = 'why'\n"
+        "[[object.definition]]\nentry = '3.1-3'\nprinted = '1'\nnote = 'read as'\n"
+        "[[object.definition]]\nentry = 'D.1-9'\nprinted = '1'\n", encoding="utf-8")
+    with pack.using(pack.load(root)):
         (obj,) = definitions.objects()
-        assert obj.note == "why" and [d.note for d in obj.definitions] == ["read as", ""]
-    finally:
-        definitions.objects.cache_clear()
+    assert obj.note == "why" and [d.note for d in obj.definitions] == ["read as", ""]
 
 
 def test_the_papers_known_misprints_are_found():

@@ -1,4 +1,4 @@
-"""The ledger's claims (verify/paper/ledger.d/): each one a check of `verify check`, each one parsed
+"""The ledger's claims (verify/paper/packs/dayi_chen/ledger.d/): each one a check of `verify check`, each one parsed
 by the claim language, and each one sensitive to the formula it states.
 
 The perturbation test is the ledger's own test of power: 20 ledger claims drawn at random (fixed

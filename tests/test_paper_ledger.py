@@ -12,11 +12,12 @@ verbatim, and honest.
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
 from verify.checks import load_all
-from verify.paper import ledger, source
+from verify.paper import ledger, pack, source
 
 
 def test_every_display_has_one_entry_quoted_verbatim():
@@ -98,37 +99,33 @@ def test_coverage_counts_each_display_and_relation_once():
     assert "| **all** | both | 427 |" in table
 
 
-def test_a_changed_paper_is_refused(monkeypatch, tmp_path):
-    copy = tmp_path / "paper.txt"
-    copy.write_text(source.SOURCE.read_text(encoding="utf-8").replace("tag{2}", "tag{3}"), encoding="utf-8")
-    monkeypatch.setattr(source, "SOURCE", copy)
-    source.paper_text.cache_clear()
-    try:
-        with pytest.raises(RuntimeError, match="SHA-256"):
+def _copied_pack(tmp_path, name: str, old: str, new: str):
+    """A copy of the Dayı–Chen pack with ``old`` replaced by ``new`` (once) in its file ``name``
+    (a path inside the pack), made the current pack until the test ends."""
+    root = tmp_path / "pack"
+    shutil.copytree(pack.BUILTIN, root)
+    path = root / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return pack.using(pack.load(root))
+
+
+def test_a_changed_paper_is_refused(tmp_path):
+    with _copied_pack(tmp_path, "dayi_chen_colt.txt", "tag{2}", "tag{3}"):
+        with pytest.raises(pack.PackError, match="SHA-256"):
             source.paper_text()
-    finally:
-        source.paper_text.cache_clear()
 
 
-def _broken_ledger(monkeypatch, tmp_path, name: str, old: str, new: str) -> None:
-    """A copy of the ledger with ``old`` replaced by ``new`` (once) in its file ``name``."""
-    for file in (*ledger.LEDGER_FILES, *ledger.RELATION_FILES):
-        text = (ledger.LEDGER / file).read_text(encoding="utf-8")
-        (tmp_path / file).write_text(text.replace(old, new, 1) if file == name else text, encoding="utf-8")
-    monkeypatch.setattr(ledger, "LEDGER", tmp_path)
-    ledger.entries.cache_clear()
+def _broken_ledger(tmp_path, name: str, old: str, new: str):
+    """The Dayı–Chen pack with ``old`` replaced by ``new`` (once) in its ledger file ``name``."""
+    return _copied_pack(tmp_path, f"ledger.d/{name}", old, new)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_ledger():
-    yield
-    ledger.entries.cache_clear()
-
-
-def test_a_wrong_quote_is_refused(monkeypatch, tmp_path):
-    _broken_ledger(monkeypatch, tmp_path, "1-3.toml", "\\tag{2}", "\\tag{5}")
-    with pytest.raises(ledger.LedgerError, match="not the display as printed"):
-        ledger.entries()
+def test_a_wrong_quote_is_refused(tmp_path):
+    with _broken_ledger(tmp_path, "1-3.toml", "\\tag{2}", "\\tag{5}"):
+        with pytest.raises(ledger.LedgerError, match="not the display as printed"):
+            ledger.entries()
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -137,10 +134,10 @@ def test_a_wrong_quote_is_refused(monkeypatch, tmp_path):
     ("id = 'C.2-r1'", "id = 'C.2-r9'", "one entry per relation"),
     ("[[relation]]\nid = 'C.2-r1'", "[[display]]\nid = 'C.2-r1'", "only \\[\\[relation\\]\\] entries"),
 ])
-def test_a_wrong_relation_entry_is_refused(monkeypatch, tmp_path, old, new, message):
-    _broken_ledger(monkeypatch, tmp_path, "relations-A-C.toml", old, new)
-    with pytest.raises(ledger.LedgerError, match=message):
-        ledger.entries()
+def test_a_wrong_relation_entry_is_refused(tmp_path, old, new, message):
+    with _broken_ledger(tmp_path, "relations-A-C.toml", old, new):
+        with pytest.raises(ledger.LedgerError, match=message):
+            ledger.entries()
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -152,9 +149,9 @@ def test_a_wrong_relation_entry_is_refused(monkeypatch, tmp_path, old, new, mess
      "unknown field"),
     ("[[display]]\nid = '1.1-2'", "[[display]]\nid = '1.1-2'\n", "not valid TOML"),
 ])
-def test_a_malformed_entry_is_refused_naming_it(monkeypatch, tmp_path, old, new, message):
+def test_a_malformed_entry_is_refused_naming_it(tmp_path, old, new, message):
     if message == "not valid TOML":
         new = "[[display]\nid = '1.1-2'"
-    _broken_ledger(monkeypatch, tmp_path, "1-3.toml", old, new)
-    with pytest.raises(ledger.LedgerError, match=message):
-        ledger.entries()
+    with _broken_ledger(tmp_path, "1-3.toml", old, new):
+        with pytest.raises(pack.PackError, match=message):
+            ledger.entries()

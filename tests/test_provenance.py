@@ -1,5 +1,5 @@
 """Provenance: the paper and version every report names, and each checked statement's number in
-arXiv v1 (verify/paper/arxiv_numbers.toml), checked against both texts."""
+arXiv v1 (verify/paper/packs/dayi_chen/arxiv_numbers.toml), checked against both texts."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from verify.checks import REGISTRY, load_all, resolve
 from verify.checks.report import to_json, to_markdown
 from verify.checks.runner import run_checks
-from verify.paper.provenance import PAPER, arxiv_label, arxiv_numbers, colt_label
-from verify.paper.source import SOURCE
+from verify.paper.provenance import arxiv_label, arxiv_numbers, colt_label, paper
+from verify.paper.source import paper_text
 
 ARXIV_TEXT = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_83d15a9763fa9a30.txt"
 
@@ -36,7 +36,7 @@ def _tags(label: str) -> list[str]:
 def test_colt_labels_head_a_statement_of_the_colt_text():
     """A statement label opens a line of the text; an equation label's numbers occur there (as a
     tag, or as "(12)" where the extraction lost the tag)."""
-    text = SOURCE.read_text(encoding="utf-8")
+    text = paper_text()
     for label in arxiv_numbers():
         if label.startswith("Eq"):
             for n in _tags(label):
@@ -77,4 +77,4 @@ def test_reports_name_the_paper_and_version():
     assert lemma["section"] and lemma["arxiv_v1"] == arxiv_label("Lemma 31")
     md = to_markdown(results, seed=0, full=False)
     head = md.split("## Coverage")[0]
-    assert PAPER["title"] in head and "2411.15385v1" in head
+    assert paper()["title"] in head and "2411.15385v1" in head

@@ -28,7 +28,7 @@ SECTIONS = (
     "app_e_dynamics_proofs",  # App. E: the E.1 display, Claims 5–9, Lemma 31, Prop. 32, Lemmas 33–34
     "app_d5_series_steps",  # App. D.5.2: series steps of Theorem 7's proof (D.5.2-11, -13, -17 … -21, -27)
     "app_f_global_optima",  # App. F: Example 1, Definition 35, Theorem 36
-    "ledger_claims",  # every display the ledger (verify/paper/ledger.d/) states as a claim
+    "ledger_claims",  # every display the ledger (verify/paper/packs/dayi_chen/ledger.d/) states as a claim
     "definitions",  # objects the paper defines twice or more, compared (ledger.d/definitions.toml)
 )
 

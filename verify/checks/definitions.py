@@ -1,6 +1,6 @@
 """Definitions checked against each other: one check per object the paper defines twice or more.
 
-For an object of ``verify/paper/ledger.d/definitions.toml`` (:mod:`verify.paper.definitions`), the
+For an object of ``verify/paper/packs/dayi_chen/ledger.d/definitions.toml`` (:mod:`verify.paper.definitions`), the
 check ``definitions-<name>`` runs, with the object's quantifiers,
 
 - each pair of consecutive definitions, ``printed_a == printed_b`` (do the paper's two texts agree?);

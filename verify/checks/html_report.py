@@ -16,7 +16,7 @@ import cmarkgfm
 from cmarkgfm.cmark import Options
 from latex2mathml.converter import convert
 
-from verify.paper.provenance import PAPER
+from verify.paper.provenance import paper
 
 #: GitHub's inline math in code form after cmark-gfm: $<code>LATEX</code>$.
 _MATH = re.compile(r"\$<code>([^<]*)</code>\$")
@@ -77,7 +77,7 @@ def to_html(markdown: str) -> str:
     # by verify.base.markdown.markdown_text, so no report content reaches the page as markup
     body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
     body = _MATH.sub(_mathml, body)
-    title = html.escape(f"verify check report — {PAPER['title']}")
+    title = html.escape(f"verify check report — {paper()['title']}")
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{title}</title>\n'
             f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n")

@@ -1,7 +1,7 @@
 """The ledger's claims as checks: each display or inline relation the ledger states as a claim is a
 check of its own.
 
-A ledger entry (``verify/paper/ledger.d/``) may decide its display, or its inline relation of a
+A ledger entry (``verify/paper/packs/dayi_chen/ledger.d/``) may decide its display, or its inline relation of a
 proof, with a one-line claim of the claim language instead of naming a check.  Each such entry is
 registered here as the check ``display-<id>`` or ``relation-<id>``: its docstring quotes the
 display or relation as printed, and its run is

@@ -19,7 +19,7 @@ from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.paper.ledger import coverage_summary, coverage_table
-from verify.paper.provenance import PAPER, arxiv_label
+from verify.paper.provenance import arxiv_label, paper
 from verify.paper.structure import affected, first_numbered, supports
 from verify.verdict import FailureKind, Impact
 from verify.verdict.display import value_text
@@ -51,17 +51,22 @@ def _record(r: Result) -> dict[str, Any]:
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
     records = [_record(r) for r in results]
-    return {"paper": PAPER, "suite": suite_identity(), "seed": seed, "full": full, "counts": counts(results),
+    return {"paper": paper(), "suite": suite_identity(), "seed": seed, "full": full, "counts": counts(results),
             "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
             "impacts": impact_counts(errata_rows(records)), "checks": records, "ledger": ledger_rows(results)}
 
 
 def provenance_lines() -> list[str]:
     """report.md's opening: which paper and which version its numbers refer to."""
-    return [f"**{PAPER['title']}** — {PAPER['authors']}. {PAPER['venue']}.", "",
-            f"- Checked text: {PAPER['text']}.",
-            f"- arXiv: {PAPER['arxiv_id']}{PAPER['arxiv_version']}, \"{PAPER['arxiv_title']}\": "
-            f"{PAPER['arxiv_note']}.", ""]
+    about = {key: markdown_text(value) for key, value in paper().items()}  # a pack's text is untrusted
+    lines = [f"**{about['title']}** — {about['authors']}. {about['venue']}.", "",
+             f"- Checked text: {about['text']}."]
+    if "source" in about:
+        lines.append(f"- Extracted from: {about['source']}.")
+    if "arxiv_id" in about:
+        lines.append(f"- arXiv: {about['arxiv_id']}{about['arxiv_version']}, \"{about['arxiv_title']}\": "
+                     f"{about['arxiv_note']}.")
+    return [*lines, ""]
 
 
 def _where(r: Result) -> str:
@@ -244,7 +249,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
                   for r in crashed] + [""]
     lines += ['<a id="coverage"></a>', "", "## Coverage of the paper's displays and relations", "",
               "Each displayed equation of the paper, and each inline relation of its proofs, has a "
-              "ledger entry (verify/paper/ledger.d/): decided "
+              "ledger entry (verify/paper/packs/dayi_chen/ledger.d/): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",

@@ -37,7 +37,7 @@ def add_parser(sub) -> None:
     p.add_argument("--coverage", action="store_true",
                    help="also print, per part of the paper, how many displayed equations and inline "
                    "relations of proofs are decided, not decidable (with the kind) or missing "
-                   "(verify/paper/ledger.d/)")
+                   "(verify/paper/packs/dayi_chen/ledger.d/)")
     p.set_defaults(run=run)
 
 
@@ -77,7 +77,7 @@ def run(args) -> int:
     print("\n" + summary(results))
     if args.coverage:
         print("\nCoverage of the paper's displayed equations and inline relations "
-              "(verify/paper/ledger.d/):\n")
+              "(verify/paper/packs/dayi_chen/ledger.d/):\n")
         print(coverage_table(entry_verdicts(ledger_rows(results))))
     partial = args.only and not (args.json or args.markdown or args.html)
     print(f"Reports: {json_path}, {md_path} and {html_path}"

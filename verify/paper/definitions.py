@@ -26,13 +26,11 @@ compares consecutive definitions with each other and each with the reference.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import cache
 
-from verify.paper.ledger import LEDGER, LedgerError, entries
+from verify.paper.ledger import LedgerError, entries
+from verify.paper.pack import current, per_pack, read_toml
 
-DEFINITIONS = LEDGER / "definitions.toml"
 #: Options of :func:`verify.claims.claim` an object may set, as TOML keys.
 OPTIONS = ("for", "family", "activation", "seeds", "lam")
 
@@ -67,17 +65,19 @@ def _definition(item: dict, where: str, known: set[str]) -> Definition:
     return Definition(item["entry"], item["printed"], item.get("note", ""))
 
 
-@cache
+@per_pack
 def objects() -> tuple[DefinedObject, ...]:
-    """Every object defined twice or more, validated against the ledger."""
-    try:
-        data = tomllib.loads(DEFINITIONS.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise LedgerError(f"{DEFINITIONS}: not valid TOML ({exc})") from None
+    """Every object the current pack defines twice or more (its ``[ledger] definitions`` file),
+    validated against the ledger; none where the pack names no such file."""
+    name = current().definitions_file
+    if name is None:
+        return ()
+    definitions = current().ledger_dir / name
+    data = read_toml(definitions, "definitions file")
     known = {e.id for e in entries()}
     out = []
     for i, item in enumerate(data.get("object", [])):
-        where = f"{DEFINITIONS.name}, object {item.get('name', i)!r}"
+        where = f"{definitions.name}, object {item.get('name', i)!r}"
         unknown = set(item) - {"name", "reference", "definition", "note", "fails_as", *OPTIONS}
         if unknown or not {"name", "reference", "definition"} <= set(item):
             raise LedgerError(f"{where}: needs name, reference and definitions; unknown: "
@@ -92,7 +92,7 @@ def objects() -> tuple[DefinedObject, ...]:
         out.append(DefinedObject(item["name"], item["reference"], options, defs, item.get("note", ""),
                                  fails_as))
     if len({o.name for o in out}) != len(out):
-        raise LedgerError(f"{DEFINITIONS.name}: two objects share a name")
+        raise LedgerError(f"{definitions.name}: two objects share a name")
     return tuple(out)
 
 

@@ -1,9 +1,9 @@
 r"""The ledger: one entry per displayed equation of the paper, and one per inline relation of its
 proofs, saying what decides it.
 
-The ledger is data, read with :mod:`tomllib`, never executed: one TOML file per part of the
-paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's order).  Each
-``[[display]]`` entry holds
+The ledger is data, read with :mod:`tomllib`, never executed: the TOML files of the current
+pack's ``ledger.d/`` (:mod:`verify.paper.pack`; for the Dayı–Chen pack one per part of the
+paper, in the paper's order, as its ``pack.toml`` lists them).  Each ``[[display]]`` entry holds
 
 - ``id``: the display's id (:mod:`verify.paper.source`: section and ordinal);
 - ``quote``: its LaTeX exactly as printed (checked against the vendored text);
@@ -22,8 +22,8 @@ paper in ``ledger.d/`` beside this module (:data:`LEDGER_FILES`, in the paper's 
 - ``note`` (optional): what a future claim should state.
 
 The inline relations of the proofs (:func:`verify.paper.source.relations`: a single-dollar span
-inside a proof that states ``=``, ``≤``, ``<``, ``≠``, ``≍``, …) have files of their own,
-``relations-<part>.toml`` (:data:`RELATION_FILES`), of ``[[relation]]`` entries with the same
+inside a proof that states ``=``, ``≤``, ``<``, ``≠``, ``≍``, …) have files of their own
+(``[ledger] relations`` of pack.toml), of ``[[relation]]`` entries with the same
 fields: ``id`` is ``<section>-r<ordinal>``, ``quote`` the text between the single dollars, and an
 entry's claim runs as the check ``relation-<id>``.  :func:`entries` gives the displays' entries,
 then the relations', each with ``what`` (``display`` or ``relation``).
@@ -37,20 +37,12 @@ cited), not decidable (with the reason's kind), missing.
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from verify.base.errors import VerifyInputError
+from verify.paper.pack import PackError, current, per_pack, read_toml
 from verify.paper.source import displays, paper_text, relations
 
-LEDGER = Path(__file__).with_name("ledger.d")
-#: The ledger's files, one per part of the paper, in the paper's order.
-LEDGER_FILES = ("1-3.toml", "A-C.toml", "D.toml", "E-F.toml")
-#: The inline relations' files ([[relation]] entries), one per part, in the paper's order.
-RELATION_FILES = tuple(f"relations-{name}" for name in LEDGER_FILES)
 KINDS = ("definition", "identity", "inequality", "asymptotic", "probability", "cited", "restatement", "prose")
 #: The kinds that state a relation computation can decide.
 COMPUTABLE = ("identity", "inequality", "asymptotic", "probability")
@@ -63,7 +55,12 @@ FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "
                     "loose", "boundary", *CLAIM_OPTIONS})
 
 
-class LedgerError(VerifyInputError):
+#: The fields whose value is text (the claim's quantifiers may be lists).
+TEXT_FIELDS = ("id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as", "loose",
+               "boundary")
+
+
+class LedgerError(PackError):
     """The ledger does not match the paper or the checks (names the entry and what is wrong)."""
 
 
@@ -141,14 +138,15 @@ def _read(names: tuple[str, ...], table: str) -> list[dict]:
     """The ``[[table]]`` items of the ledger files ``names``, in order (no other table allowed)."""
     raw = []
     for name in names:
-        try:
-            data = tomllib.loads((LEDGER / name).read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise LedgerError(f"{LEDGER / name}: not valid TOML ({exc})") from None
+        path = current().ledger_dir / name
+        data = read_toml(path, "ledger file")
         stray = set(data) - {table}
         if stray:
-            raise LedgerError(f"{LEDGER / name}: holds {', '.join(sorted(stray))}; only [[{table}]] entries")
-        raw += data.get(table, [])
+            raise LedgerError(f"{path}: holds {', '.join(sorted(stray))}; only [[{table}]] entries")
+        items = data.get(table, [])
+        if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+            raise LedgerError(f"{path}: [[{table}]] must be an array of tables")
+        raw += items
     return raw
 
 
@@ -167,6 +165,9 @@ def _validated(raw: list[dict], shown: tuple, what: str) -> list[Entry]:
         unknown = set(item) - FIELDS
         if unknown:
             raise LedgerError(f"ledger entry {where}: unknown field(s) {', '.join(sorted(unknown))}")
+        wrong = sorted(key for key in TEXT_FIELDS if key in item and not isinstance(item[key], str))
+        if wrong:
+            raise LedgerError(f"ledger entry {where}: {', '.join(wrong)} must be text")
         if item.get("quote") != shown_item.latex or f"{dollars}{item.get('quote')}{dollars}" not in text:
             raise LedgerError(f"ledger entry {where}: its quote is not the {what} as printed")
         if item.get("kind") not in KINDS:
@@ -179,12 +180,13 @@ def _validated(raw: list[dict], shown: tuple, what: str) -> list[Entry]:
     return out
 
 
-@cache
+@per_pack
 def entries() -> tuple[Entry, ...]:
     """The ledger, validated against the paper: the displays' entries (one per display, in order,
     quoted verbatim), then the inline relations' entries (one per relation of a proof, likewise)."""
-    return (*_validated(_read(LEDGER_FILES, "display"), displays(), "display"),
-            *_validated(_read(RELATION_FILES, "relation"), relations(), "relation"))
+    pack = current()
+    return (*_validated(_read(pack.display_files, "display"), displays(), "display"),
+            *_validated(_read(pack.relation_files, "relation"), relations(), "relation"))
 
 
 def part(section: str) -> str:

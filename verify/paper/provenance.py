@@ -1,39 +1,38 @@
-"""Which paper, which version, and where each statement sits in it.
+"""Which paper, which version, and where each statement sits in it: the current pack's
+provenance (:mod:`verify.paper.pack`).
 
-The suite checks the COLT 2025 text (:mod:`verify.paper.source`); its statements are numbered
-in one sequence across kinds (Assumption 1, Theorem 1, …, Proposition 4, …, Lemma 31).  The
-arXiv version 2411.15385v1 ("Gradient dynamics for low-rank fine-tuning beyond kernels")
-numbers each kind separately (Theorem 1–9, Lemma 1–9, …), so the same result carries other
-numbers there.  ``arxiv_numbers.toml`` beside this module records, per COLT label, the arXiv v1
-label, as data with the words that matched (tests check each label against both texts).
+For the built-in pack: the suite checks the COLT 2025 text (:mod:`verify.paper.source`); its
+statements are numbered in one sequence across kinds (Assumption 1, Theorem 1, …, Proposition 4,
+…, Lemma 31).  The arXiv version 2411.15385v1 ("Gradient dynamics for low-rank fine-tuning beyond
+kernels") numbers each kind separately (Theorem 1–9, Lemma 1–9, …), so the same result carries
+other numbers there.  The pack's ``[numbering]`` file (``arxiv_numbers.toml``) records, per COLT
+label, the arXiv v1 label, as data with the words that matched (tests check each label against
+both texts).  A pack without ``[numbering]`` has no other numbers.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-from verify.paper.source import SOURCE, SOURCE_SHA256
+from verify.paper.pack import PackError, current, per_pack, read_toml
 
-NUMBERS = Path(__file__).with_name("arxiv_numbers.toml")
 
-#: The paper every report is about (printed at the top of report.md and in report.json).
-PAPER = {
-    "title": "Low-rank fine-tuning lies between lazy training and feature learning",
-    "authors": "Arif Kerem Dayı, Sitan Chen",
-    "venue": "Proceedings of the Thirty Eighth Conference on Learning Theory (COLT 2025), "
-    "PMLR 291:1415–1471",
-    "text": f"verify/paper/{SOURCE.name} (sha256 {SOURCE_SHA256[:16]}…), the COLT version with its "
-    "formulas in LaTeX: every statement number in the reports is this text's",
-    "arxiv_id": "2411.15385",
-    "arxiv_version": "v1",
-    "arxiv_title": "Gradient dynamics for low-rank fine-tuning beyond kernels",
-    "arxiv_note": "an earlier version of the same work; its statements are numbered per kind, so the "
-    "reports give its number beside the COLT one where they differ",
-}
+def paper() -> dict[str, str]:
+    """The paper every report is about (printed at the top of report.md and in report.json): the
+    current pack's ``[paper]`` and ``[numbering]``, and its text with its SHA-256."""
+    pack = current()
+    text = f"{pack.name} (sha256 {pack.sha256[:16]}…)"
+    if pack.field("note"):
+        text += f", {pack.field('note')}"
+    out = {"title": pack.field("title", "(untitled)"), "authors": pack.field("authors", "(no authors given)"),
+           "venue": pack.field("venue", "(no venue given)"), "text": text}
+    if pack.source:
+        out["source"] = f"{pack.source} (sha256 {(pack.source_sha256 or '')[:16]}…)"
+    if pack.numbering:
+        out.update({"arxiv_id": pack.number_field("id"), "arxiv_version": pack.number_field("version"),
+                    "arxiv_title": pack.number_field("title"), "arxiv_note": pack.number_field("note")})
+    return out
 
 #: A statement label's number: "Proposition 4 (gradient)" -> "Proposition 4".
 _KINDS = "Assumption|Theorem|Proposition|Lemma|Claim|Corollary|Remark|Definition|Fact|Condition|Example"
@@ -54,11 +53,15 @@ class ArxivNumber:
     evidence: str
 
 
-@cache
+@per_pack
 def arxiv_numbers() -> dict[str, ArxivNumber]:
-    """COLT label -> :class:`ArxivNumber`, from ``arxiv_numbers.toml``."""
-    with NUMBERS.open("rb") as f:
-        data = tomllib.load(f)
+    """COLT label -> :class:`ArxivNumber`, from the current pack's ``[numbering]`` file (empty
+    where it has none)."""
+    name = current().number_field("file")
+    if not name:
+        return {}
+    path = current().root / name
+    data = read_toml(path, "numbering file")
     out = {}
     for entry in data.get("statement", []):
         number = ArxivNumber(
@@ -69,7 +72,7 @@ def arxiv_numbers() -> dict[str, ArxivNumber]:
             str(entry.get("evidence", "")),
         )
         if number.colt in out:
-            raise ValueError(f"{NUMBERS.name}: {number.colt!r} is listed twice")
+            raise PackError(f"{path.name}: {number.colt!r} is listed twice")
         out[number.colt] = number
     return out
 

@@ -1,9 +1,10 @@
-r"""The paper's text, its displayed equations and the inline relations of its proofs, each with a
+r"""A pack's text, its displayed equations and the inline relations of its proofs, each with a
 stable id.
 
-The text is the COLT version of Dayı & Chen, "Low-rank fine-tuning lies between lazy training and
-feature learning", with formulas in LaTeX, vendored beside this module (``dayi_chen_colt.txt``,
-:data:`SOURCE_SHA256`) so that a fresh clone can check every quote against it.
+The text is the current pack's (:mod:`verify.paper.pack`): by default the COLT version of
+Dayı & Chen, "Low-rank fine-tuning lies between lazy training and feature learning", with formulas
+in LaTeX, vendored in ``packs/dayi_chen/`` with its SHA-256 so that a fresh clone can check every
+quote against it; ``verify ledger init`` writes a LaTeX file in the same format.
 
 A display is a ``$$ … $$`` block.  Its id is its section and its ordinal within the section:
 ``3.1-2`` is the second display of §3.1, ``D.3.2-4`` the fourth of Appendix D.3.2; displays
@@ -38,15 +39,10 @@ A relation's id is its section and ``r`` with its ordinal among the section's re
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
-SOURCE = Path(__file__).with_name("dayi_chen_colt.txt")
-#: The vendored text's SHA-256 (../shared/seeds/001_fbdd4a671a69d349.txt of the project's seeds).
-SOURCE_SHA256 = "b024c85bd004a1bdac5e0c291e89d5a3476b2991e6557df706fe2022be431940"
+from verify.paper.pack import current, per_pack
 
 _MAIN = re.compile(r"^(\d+(?:\.\d+)*)\. \S")
 _APPENDIX = re.compile(r"^Appendix ([A-F])\. \S")
@@ -75,14 +71,9 @@ class Relation:
     proof_line: int
 
 
-@cache
 def paper_text() -> str:
-    """The vendored text, after checking it is the one the ledger was written against."""
-    data = SOURCE.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    if digest != SOURCE_SHA256:
-        raise RuntimeError(f"{SOURCE} has SHA-256 {digest}, not the vendored paper's {SOURCE_SHA256}")
-    return data.decode("utf-8")
+    """The current pack's text, after checking it is the one the ledger was written against."""
+    return current().text()
 
 
 def section_of_lines(lines: list[str]) -> list[str]:
@@ -100,7 +91,7 @@ def section_of_lines(lines: list[str]) -> list[str]:
     return out
 
 
-@cache
+@per_pack
 def displays() -> tuple[Display, ...]:
     """Every ``$$ … $$`` block of the text, in order."""
     text = paper_text()
@@ -161,7 +152,7 @@ def proofs() -> list[tuple[int, int]]:
     return out
 
 
-@cache
+@per_pack
 def relations() -> tuple[Relation, ...]:
     """Every inline span of a proof that states a relation, in order."""
     text = paper_text()

@@ -1,4 +1,4 @@
-r"""The paper's structure as data: which numbered statement each display and proof relation
+r"""The current pack's structure as data (:mod:`verify.paper.pack`): which numbered statement each display and proof relation
 serves, and which statements each proof cites, so that a failing step's *impact* on the results
 above it is computed from the text rather than asserted.
 
@@ -20,8 +20,8 @@ Lemma 28, … up to the theorems built on them.
 from __future__ import annotations
 
 import re
-from functools import cache
 
+from verify.paper.pack import per_pack
 from verify.paper.source import displays, paper_text, proofs, relations, section_of_lines
 
 _KINDS = r"Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|Condition|Example"
@@ -61,7 +61,7 @@ def _line_offsets(text: str) -> list[int]:
     return out
 
 
-@cache
+@per_pack
 def statements() -> tuple[tuple[str, int], ...]:
     """Each numbered statement as (label, 1-based line where it opens), in order."""
     out = []
@@ -77,7 +77,7 @@ def _statement_above(line: int) -> str | None:
     return above[-1] if above else None
 
 
-@cache
+@per_pack
 def _proofs() -> tuple[tuple[int, int, str | None], ...]:
     """Each proof as (first line, last line, the statement it proves), 1-based lines."""
     text = paper_text()
@@ -90,7 +90,7 @@ def _proofs() -> tuple[tuple[int, int, str | None], ...]:
     return tuple(out)
 
 
-@cache
+@per_pack
 def _boundaries() -> tuple[tuple[int, ...], tuple[str, ...]]:
     """The lines where a statement's own text stops (a proof or a heading starts), and each line's section."""
     lines = paper_text().split("\n")
@@ -114,7 +114,7 @@ def supports_at(line: int) -> str:
     return f"§{sections[line - 1]}"
 
 
-@cache
+@per_pack
 def supports() -> dict[str, str]:
     """Ledger entry id -> the numbered statement (or section) it serves."""
     out = {d.id: supports_at(d.line) for d in displays()}
@@ -122,7 +122,7 @@ def supports() -> dict[str, str]:
     return out
 
 
-@cache
+@per_pack
 def cites() -> dict[str, frozenset[str]]:
     """Statement -> the numbered statements its proof (all of its proofs) names."""
     text = paper_text()

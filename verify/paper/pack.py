@@ -1,0 +1,210 @@
+"""Papers as data: a *pack* is a directory holding one text about this model and its ledger.
+
+A pack directory holds
+
+- ``pack.toml``: the paper's provenance (``[paper]``: title, authors, venue, note), its text
+  (``[text]``: ``file`` and its ``sha256``; ``source`` and ``source_sha256`` where the text was
+  extracted from a LaTeX file by ``verify ledger init``), its ledger files (``[ledger]``:
+  ``displays`` and ``relations``, each a list of ``ledger.d/*.toml`` files in the paper's order;
+  optional ``definitions`` and ``coded_checks``) and an optional ``[numbering]`` (another
+  version's statement numbers, :mod:`verify.paper.provenance`);
+- the text, in the suite's extracted format (:mod:`verify.paper.source`: numbered headings,
+  ``$$ … $$`` displays, statements and proofs opening their lines);
+- ``ledger.d/``: one entry per display and per inline relation of a proof
+  (:mod:`verify.paper.ledger`).
+
+A pack is data: nothing in it runs.  Its entries decide their relations by a claim of the claim
+language, by the id of one of the suite's coded checks (``verify check --list``), or give the
+reason computation does not decide them.  ``coded_checks = "all"`` runs the suite's whole registry
+of coded checks beside the ledger: the Dayı–Chen pack (and a copy of it) says so, as those checks
+were written for that paper; ``"named"`` (the default) runs only the coded checks its entries name.
+
+The modules that read the text, the ledger, the paper's structure and the provenance read the
+*current* pack (:func:`current`), the built-in Dayı–Chen pack unless :func:`using` says otherwise,
+so one code path serves every pack.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import functools
+import hashlib
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from verify.base.errors import VerifyInputError
+from verify.base.files import TooLargeError, read_limited
+
+#: The built-in pack: the paper the suite was built for.
+BUILTIN = Path(__file__).with_name("packs") / "dayi_chen"
+#: Largest pack file (text, pack.toml, a ledger file) read, in bytes.
+MAX_FILE_BYTES = 8 << 20
+
+T = TypeVar("T")
+
+
+class PackError(VerifyInputError):
+    """A pack directory, or a file in it, is not what a pack holds (names the file and what is wrong)."""
+
+
+def read_toml(path: Path, what: str = "pack file") -> dict:
+    """A pack's TOML file, parsed (data only), or :class:`PackError` naming it."""
+    if not path.is_file():
+        raise PackError(f"{what} {str(path)!r} is not a regular file")
+    try:
+        return tomllib.loads(read_limited(path, MAX_FILE_BYTES).decode("utf-8"))
+    except TooLargeError:
+        raise PackError(f"{what} {str(path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise PackError(f"{what} {str(path)!r} is not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise PackError(f"{what} {str(path)!r} is nested too deeply") from None
+
+
+@dataclass(frozen=True)
+class Pack:
+    """One paper as data (module docstring)."""
+
+    root: Path
+    text_file: str
+    sha256: str
+    #: [paper] of pack.toml, as (key, value) pairs in order
+    paper: tuple[tuple[str, str], ...]
+    display_files: tuple[str, ...]
+    relation_files: tuple[str, ...]
+    definitions_file: str | None = None
+    #: run the suite's whole registry of coded checks beside the ledger (the Dayı–Chen pack)
+    all_coded_checks: bool = False
+    numbering: tuple[tuple[str, str], ...] = ()
+    source: str | None = None
+    source_sha256: str | None = None
+
+    @property
+    def builtin(self) -> bool:
+        return self.root == BUILTIN.resolve()
+
+    @property
+    def text_path(self) -> Path:
+        return self.root / self.text_file
+
+    @property
+    def ledger_dir(self) -> Path:
+        return self.root / "ledger.d"
+
+    def field(self, key: str, default: str = "") -> str:
+        return dict(self.paper).get(key, default)
+
+    def number_field(self, key: str, default: str = "") -> str:
+        return dict(self.numbering).get(key, default)
+
+    @property
+    def name(self) -> str:
+        """How reports name the pack's text: its path (relative to the package for the built-in one)."""
+        if self.builtin:
+            return str(self.text_path.relative_to(BUILTIN.resolve().parents[3]))
+        return str(self.text_path)
+
+    def text(self) -> str:
+        """The pack's text, after checking it is the one its ledger was written against."""
+        return _text(self.text_path, self.sha256)
+
+
+@functools.cache
+def _text(path: Path, sha256: str) -> str:
+    try:
+        data = read_limited(path, MAX_FILE_BYTES)
+    except TooLargeError:
+        raise PackError(f"text {str(path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
+    except OSError as exc:
+        raise PackError(f"text {str(path)!r} cannot be read ({exc.strerror})") from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != sha256:
+        raise PackError(f"text {str(path)!r} has SHA-256 {digest}, not the {sha256} its pack.toml records "
+                        "(the ledger was written against another text)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise PackError(f"text {str(path)!r} is not UTF-8") from None
+
+
+def _strings(table: dict, key: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PackError(f"{where}: {key} must be a list of file names")
+    for name in value:
+        if Path(name).name != name or not name.endswith(".toml"):
+            raise PackError(f"{where}: {key} entry {name!r} is not a .toml file name inside ledger.d/")
+    return tuple(value)
+
+
+def _pairs(table: object, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(table, dict) or not all(isinstance(v, str) for v in table.values()):
+        raise PackError(f"{where} must be a table of strings")
+    return tuple(table.items())
+
+
+@functools.cache
+def load(directory: Path | str) -> Pack:
+    """The pack in ``directory`` (its ``pack.toml`` read and checked), or :class:`PackError`."""
+    root = Path(directory).resolve()
+    if not root.is_dir():
+        raise PackError(f"--paper {str(directory)!r} is not a directory holding a pack.toml")
+    where = str(root / "pack.toml")
+    data = read_toml(root / "pack.toml", "pack.toml")
+    stray = set(data) - {"paper", "text", "ledger", "numbering"}
+    if stray:
+        raise PackError(f"{where}: unknown table(s) {', '.join(sorted(stray))}")
+    text, ledger = data.get("text", {}), data.get("ledger", {})
+    if not isinstance(text, dict) or not isinstance(text.get("file"), str) or Path(text["file"]).name != text["file"]:
+        raise PackError(f"{where}: [text] file must name the text, a file beside pack.toml")
+    sha = text.get("sha256")
+    if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
+        raise PackError(f"{where}: [text] sha256 must be the text's SHA-256, 64 lowercase hex digits")
+    if not isinstance(ledger, dict):
+        raise PackError(f"{where}: [ledger] must be a table")
+    coded = ledger.get("coded_checks", "named")
+    if coded not in ("all", "named"):
+        raise PackError(f"{where}: [ledger] coded_checks {coded!r} is not 'all' or 'named'")
+    definitions = ledger.get("definitions")
+    if definitions is not None and (not isinstance(definitions, str) or Path(definitions).name != definitions):
+        raise PackError(f"{where}: [ledger] definitions must be a file name inside ledger.d/")
+    pack = Pack(root, text["file"], sha, _pairs(data.get("paper", {}), f"{where}: [paper]"),
+                _strings(ledger, "displays", f"{where}: [ledger]"),
+                _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
+                _pairs(data.get("numbering", {}), f"{where}: [numbering]"),
+                text.get("source"), text.get("source_sha256"))
+    return pack
+
+
+_CURRENT: contextvars.ContextVar[Pack | None] = contextvars.ContextVar("verify_pack", default=None)
+
+
+def current() -> Pack:
+    """The pack the text, ledger and structure modules read now (the built-in one by default)."""
+    return _CURRENT.get() or load(BUILTIN)
+
+
+@contextlib.contextmanager
+def using(pack: Pack) -> Iterator[Pack]:
+    """Within this block, :func:`current` is ``pack``."""
+    token = _CURRENT.set(pack)
+    try:
+        yield pack
+    finally:
+        _CURRENT.reset(token)
+
+
+def per_pack(function: Callable[[], T]) -> Callable[[], T]:
+    """Cache a function of the current pack's text (one value per pack)."""
+    cached = functools.cache(lambda pack: function())
+
+    @functools.wraps(function)
+    def wrapper() -> T:
+        return cached(current())
+
+    wrapper.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+    return wrapper
