@@ -101,7 +101,8 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     return outcome
 
 
-def _register(entry: Entry) -> None:
+def claim_check(entry: Entry) -> Check:
+    """The check ``display-<id>`` (or ``relation-<id>``) that runs a ledger entry's claim."""
     spec = entry.claim
     assert spec is not None
 
@@ -113,9 +114,10 @@ def _register(entry: Entry) -> None:
     run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {spec.text}"
     run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"
     key = check_id(claim_check_id(entry.id, entry.what))
-    REGISTRY[key] = Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))
+    return Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))
 
 
+# the built-in pack's claims are checks of the registry (verify.checks.packs builds another pack's)
 for _entry in entries():
     if _entry.claim is not None and check_id(claim_check_id(_entry.id, _entry.what)) not in REGISTRY:
-        _register(_entry)
+        REGISTRY[check_id(claim_check_id(_entry.id, _entry.what))] = claim_check(_entry)

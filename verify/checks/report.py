@@ -19,6 +19,7 @@ from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.paper.ledger import coverage_summary, coverage_table
+from verify.paper.pack import current
 from verify.paper.provenance import arxiv_label, paper
 from verify.paper.structure import affected, first_numbered, supports
 from verify.verdict import FailureKind, Impact
@@ -59,7 +60,8 @@ def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
 def provenance_lines() -> list[str]:
     """report.md's opening: which paper and which version its numbers refer to."""
     about = {key: markdown_text(value) for key, value in paper().items()}  # a pack's text is untrusted
-    lines = [f"**{about['title']}** — {about['authors']}. {about['venue']}.", "",
+    byline = ". ".join(about[key] for key in ("authors", "venue") if about[key])
+    lines = [f"**{about['title']}** — {byline}.", "",
              f"- Checked text: {about['text']}."]
     if "source" in about:
         lines.append(f"- Extracted from: {about['source']}.")
@@ -67,6 +69,12 @@ def provenance_lines() -> list[str]:
         lines.append(f"- arXiv: {about['arxiv_id']}{about['arxiv_version']}, \"{about['arxiv_title']}\": "
                      f"{about['arxiv_note']}.")
     return [*lines, ""]
+
+
+def ledger_place() -> str:
+    """Where the current pack's ledger lives, as the reports name it."""
+    pack = current()
+    return "verify/paper/packs/dayi_chen/ledger.d/" if pack.builtin else f"{pack.ledger_dir}/"
 
 
 def _where(r: Result) -> str:
@@ -177,7 +185,7 @@ def errata_table(records: list[dict[str, Any]]) -> str:
 
 
 def _rerun(r: Result, seed: int) -> str:
-    return f"verify check --only {r.check.id} --seed {seed}" + (" --full" if r.full else "")
+    return f"{current().check_command} --only {r.check.id} --seed {seed}" + (" --full" if r.full else "")
 
 
 def _link(r: Result) -> str:
@@ -203,7 +211,7 @@ def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
         lines.append("  - **Correction:** none verified")
     if len(row["affects"]) > 1:
         lines.append(f"  - **Affects:** {', '.join(row['affects'][1:])}")
-    return lines + [f"  - **Rerun:** `verify check --only {row['check']} --seed {seed}`"]
+    return lines + [f"  - **Rerun:** `{current().check_command} --only {row['check']} --seed {seed}`"]
 
 
 def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
@@ -249,7 +257,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
                   for r in crashed] + [""]
     lines += ['<a id="coverage"></a>', "", "## Coverage of the paper's displays and relations", "",
               "Each displayed equation of the paper, and each inline relation of its proofs, has a "
-              "ledger entry (verify/paper/packs/dayi_chen/ledger.d/): decided "
+              f"ledger entry ({ledger_place()}): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",

@@ -12,6 +12,7 @@ from typing import Any
 from tqdm import tqdm
 
 from verify.checks.core import Check, Context
+from verify.paper.pack import current
 from verify.verdict import Basis, FailureKind, Outcome, Verdict
 
 
@@ -38,7 +39,7 @@ class Result:
             "id": c.id, "statement": c.statement, "section": c.section, "quote": c.quote,
             "method": c.method, "seed": self.seed, "full": self.full,
             "seconds": round(self.seconds, 3), "verdict": self.verdict,
-            "reproduce": f"verify check --only {c.id} --seed {self.seed}" + (" --full" if self.full else ""),
+            "reproduce": f"{current().check_command} --only {c.id} --seed {self.seed}" + (" --full" if self.full else ""),
         }
         if o is None:
             record["error"] = self.error

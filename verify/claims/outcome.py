@@ -128,11 +128,12 @@ def _universal_fail(spec, setting, decision, sides, steps) -> Outcome:
     where = ", ".join(
         f"{k}={v}" for k, v in counterexample.items() if k not in ("lhs", "rhs", "ratio", "rerun")
     )
+    fails = f"fails at {where}" if where else "fails"  # a claim without quantifiers has no point
     if left is not None:
         values = f"lhs = {_digits(left, right)} {_NEGATION[spec.claim.op]} rhs = {_digits(right, left)}"
-        evidence = f"fails at {where}: {values} ({decision.step} step: {decision.detail})"
+        evidence = f"{fails}: {values} ({decision.step} step: {decision.detail})"
     else:
-        evidence = f"fails at {where}: {decision.detail} ({decision.step} step)"
+        evidence = f"{fails}: {decision.detail} ({decision.step} step)"
     return Outcome(
         Verdict.FAILS,
         evidence,

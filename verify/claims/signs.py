@@ -31,6 +31,39 @@ def symbolic_sign(expression, op: str, variable, low, high) -> bool:
     return one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"
 
 
+#: op with both sides multiplied by a negative number
+_FLIPPED = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+
+
+def _constant_times(difference, op: str, box: dict, x) -> Decision:
+    """``difference`` = c · r(x) with c a constant whose sign SymPy knows from its factors alone
+    (a product of powers of positive numbers such as π, √2, rationals: no sum, so no numerical
+    comparison) and r a rational function with rational coefficients: decided on r, the relation
+    reversed where c < 0 (μ_8(ReLU)² ρ⁷ ≥ 0 on [0, 1], whose coefficient is (35/2048)²/π-like)."""
+    undecided = Decision("undecided", None, "symbolic", detail="not a rational function with rational coefficients")
+    constant, rest = sympy.factor_terms(difference).as_independent(x, as_Add=False)
+    if constant.free_symbols or constant.has(sympy.Add) or rest == difference:
+        return undecided
+    if constant.is_positive is True:
+        reduced_op = op
+    elif constant.is_negative is True:
+        reduced_op = _FLIPPED[op]
+    else:
+        return undecided
+    decision = one_variable(rest, reduced_op, box)
+    if decision.status == "undecided":
+        return decision
+    sign = "> 0" if reduced_op == op else "< 0"
+    if decision.status == "fails":
+        value = rest.xreplace(decision.point)
+        decision.detail = (f"lhs - rhs = c * r with c = {constant} {sign} (known from its factors) and "
+                           f"r = {rest}, which is {value} here")
+    else:
+        decision.detail = (f"lhs - rhs = c * r with c = {constant} {sign} (known from its factors): exact "
+                           f"sign analysis of r = {rest} on [{box[x][0]}, {box[x][1]}] (roots isolated)")
+    return decision
+
+
 def one_variable(difference, op: str, box: dict) -> Decision:
     """The sign of a rational function of one variable on its interval, exactly (module docstring)."""
     (x,) = difference.free_symbols
@@ -39,9 +72,7 @@ def one_variable(difference, op: str, box: dict) -> Decision:
     try:
         polys = [sympy.Poly(numerator, x, domain="QQ"), sympy.Poly(denominator, x, domain="QQ")]
     except (sympy.PolynomialError, sympy.CoercionFailed, sympy.GeneratorsNeeded):
-        return Decision(
-            "undecided", None, "symbolic", detail="not a rational function with rational coefficients"
-        )
+        return _constant_times(difference, op, box, x)
     if op in ("<", ">") and polys[0].degree() > 0:
         # A strict relation fails wherever the numerator vanishes in the closed interval, at a
         # rational or an irrational root alike (an isolating interval is no proof of either).

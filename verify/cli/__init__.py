@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         hermite_cmd,
         instance_cmd,
         kernel_cmd,
+        ledger_cmd,
         population_cmd,
         regions_cmd,
         series_cmd,
@@ -67,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in (
         check_cmd, show_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd,
-        derive_cmd, bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd,
+        derive_cmd, bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd, ledger_cmd,
     ):
         module.add_parser(sub)
     for command in sub.choices.values():

@@ -1,4 +1,4 @@
-"""``verify check [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--html FILE] [--list]``."""
+"""``verify check [--paper DIR] [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--html FILE] [--list]``."""
 
 from __future__ import annotations
 
@@ -16,10 +16,13 @@ PARTIAL_REPORTS = (Path("report.partial.json"), Path("report.partial.md"), Path(
 
 def add_parser(sub) -> None:
     p = sub.add_parser("check", help="verdict on every numbered statement of the paper (the main job)",
-                       description="Run one check per numbered statement of Dayı & Chen and report, "
-                       "for each, holds / fails (with counterexample and correction) / consistent / "
-                       "inconclusive / cited, and the kind of evidence that decided it.  Exit 0 when "
-                       "every check ran, 1 if one crashed.")
+                       description="Run one check per numbered statement of the paper (Dayı & Chen, "
+                       "or the pack --paper names) and report, for each, holds / fails (with "
+                       "counterexample and correction) / consistent / inconclusive / cited, and the kind "
+                       "of evidence that decided it.  Exit 0 when every check ran, 1 if one crashed.")
+    p.add_argument("--paper", type=Path, default=None, metavar="DIR",
+                   help="check the paper pack in DIR (`verify ledger init` writes one; reports go to "
+                   "DIR/report.* unless --json/--markdown say otherwise); default: the Dayı–Chen pack")
     p.add_argument("--full", action="store_true", help="more samples and larger sizes (slower)")
     p.add_argument("--only", nargs="+", metavar="ID",
                    help="run only these checks (ids from --list); reports go to report.partial.* "
@@ -37,26 +40,37 @@ def add_parser(sub) -> None:
     p.add_argument("--coverage", action="store_true",
                    help="also print, per part of the paper, how many displayed equations and inline "
                    "relations of proofs are decided, not decidable (with the kind) or missing "
-                   "(verify/paper/packs/dayi_chen/ledger.d/)")
+                   "(the pack's ledger.d/)")
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from verify.paper.pack import BUILTIN, load, using
+
+    pack = load(args.paper if args.paper is not None else BUILTIN)
+    with using(pack):
+        return _run(args, pack)
+
+
+def _run(args, pack) -> int:
     # lazy: the checks and their reports (SymPy, NumPy, the simulator) load only when checks are run
-    from verify.checks import load_all, resolve
+    from verify.checks import resolve
     from verify.checks.html_report import to_html
     from verify.checks.ledger_rows import entry_verdicts, ledger_rows
+    from verify.checks.packs import pack_checks, select
     from verify.checks.report import line, summary, to_json_text, to_markdown
     from verify.checks.runner import run_checks
     from verify.paper.ledger import coverage_table
 
-    load_all()
-    checks = resolve(args.only)
+    everything = pack_checks(pack)
+    checks = resolve(args.only) if pack.builtin else select(everything, args.only)
     if args.list:
         for c in checks:
             print(f"{c.id:<28} {c.statement:<22} [{c.method}] {c.quote[:90]}")
         return 0
     default_json, default_md, default_html = PARTIAL_REPORTS if args.only else FULL_REPORTS
+    if args.paper is not None:
+        default_json, default_md, default_html = (pack.root / p for p in (default_json, default_md, default_html))
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
     # beside the Markdown report unless given: --markdown r.md writes r.html
@@ -76,8 +90,7 @@ def run(args) -> int:
     write_atomic(html_path, to_html(markdown))
     print("\n" + summary(results))
     if args.coverage:
-        print("\nCoverage of the paper's displayed equations and inline relations "
-              "(verify/paper/packs/dayi_chen/ledger.d/):\n")
+        print(f"\nCoverage of the paper's displayed equations and inline relations ({pack.ledger_dir}):\n")
         print(coverage_table(entry_verdicts(ledger_rows(results))))
     partial = args.only and not (args.json or args.markdown or args.html)
     print(f"Reports: {json_path}, {md_path} and {html_path}"

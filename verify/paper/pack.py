@@ -108,6 +108,13 @@ class Pack:
             return str(self.text_path.relative_to(BUILTIN.resolve().parents[3]))
         return str(self.text_path)
 
+    @property
+    def check_command(self) -> str:
+        """The command line that checks this pack (what a report's rerun commands start with)."""
+        import shlex
+
+        return "verify check" if self.builtin else f"verify check --paper {shlex.quote(str(self.root))}"
+
     def text(self) -> str:
         """The pack's text, after checking it is the one its ledger was written against."""
         return _text(self.text_path, self.sha256)

@@ -1,0 +1,197 @@
+"""Paper packs (issue 40): `verify ledger init` on LaTeX the suite has never seen, `verify check
+--paper` on the example pack (the planted errors, and only those), and a pack's errors as one line
+naming the entry."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from verify.paper import latex, ledger, pack, source
+from verify.paper.skeleton import guess_kind, init_pack, toml_string
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rank1-note"
+
+#: A LaTeX file written for this test: displays of every kind the extractor reads, statements with
+#: titles and labels, proofs with and without a title, a list, an appendix, comments and \eqref.
+UNSEEN = r"""\documentclass{article}
+\newtheorem{thm}{Theorem}
+\newtheorem{lem}[thm]{Lemma}
+\newtheorem{rem}{Remark}
+\title{A test note}
+\author{B. Tester \and C. Tester}
+\begin{document}
+\section{Intro}
+Let $a = 1$ and \(b \le 2\). % a comment with $x = y$ that must vanish
+\begin{equation}\label{eq:one}
+E[g^2] = 1
+\end{equation}
+\section{Main}
+\subsection{Bounds}
+\begin{lem}[Small]\label{lem:small}
+For all $x$,
+\[ x^2 \geq 0 \]
+\end{lem}
+\begin{proof}[Proof of \Cref{lem:small}]
+We have $x^2 = |x|^2$ and $|x|^2 \ge 0$; see \eqref{eq:one}.
+\begin{align}
+x^2 &= x \cdot x \\
+    &\geq 0
+\end{align}
+\begin{enumerate}
+\item First $y \neq 0$.
+\item Then $z > 1$.
+\end{enumerate}
+\end{proof}
+\begin{rem}
+A remark: $c < d$.
+\end{rem}
+\appendix
+\section{Extra}
+\begin{thm}
+$$ \mu_1 = \tfrac12 $$
+\end{thm}
+\begin{proof}
+Direct: $\mu_1 = E[g \sigma(g)]$.
+\end{proof}
+\end{document}
+"""
+
+
+def test_extract_numbers_headings_statements_and_references():
+    extracted = latex.extract(UNSEEN)
+    assert extracted.title == "A test note" and "B. Tester" in extracted.authors
+    text = extracted.text
+    for line in ("1. Intro", "2. Main", "2.1. Bounds", "Lemma 1 (Small)", "Remark 1",
+                 "Proof [Proof of Lemma 1]", "Appendix A. Extra", "Theorem 2"):
+        assert f"\n{line}\n" in f"\n{text}" or f"\n{line} " in f"\n{text}", line
+    assert "a comment" not in text and "see (1)" in text and "(1) First" in text and "(2) Then" in text
+    assert "$b \\le 2$." in text  # \( \) becomes $ $, the text around it untouched
+
+
+def test_ledger_init_on_unseen_latex_quotes_every_display_and_proof_relation_verbatim(tmp_path):
+    tex = tmp_path / "unseen.tex"
+    tex.write_text(UNSEEN, encoding="utf-8")
+    directory, shown, inline = init_pack(tex, tmp_path / "pack")
+    assert (shown, inline) == (4, 5)
+    displays = tomllib.loads((directory / "ledger.d" / "displays.toml").read_text(encoding="utf-8"))["display"]
+    relations = tomllib.loads((directory / "ledger.d" / "relations.toml").read_text(encoding="utf-8"))["relation"]
+    assert [d["id"] for d in displays] == ["1-1", "2.1-1", "2.1-2", "A-1"]
+    # every quote is the LaTeX between the delimiters, character for character
+    assert displays[0]["quote"] == "\\label{eq:one}\nE[g^2] = 1\n"
+    assert displays[1]["quote"] == " x^2 \\geq 0 "
+    assert displays[2]["quote"] == "\nx^2 &= x \\cdot x \\\\\n    &\\geq 0\n"
+    assert displays[3]["quote"] == " \\mu_1 = \\tfrac12 "
+    for display in displays:
+        assert display["quote"] in UNSEEN
+    assert [r["quote"] for r in relations] == ["x^2 = |x|^2", "|x|^2 \\ge 0", "y \\neq 0", "z > 1",
+                                               "\\mu_1 = E[g \\sigma(g)]"]
+    assert all("claim" not in r and "reason" not in r and "check" not in r for r in displays + relations)
+    with pack.using(pack.load(directory)):
+        assert all(e.status == "missing" for e in ledger.entries())
+    # a second init never overwrites a ledger
+    with pytest.raises(pack.PackError, match="already holds a pack"):
+        init_pack(tex, directory)
+
+
+def test_a_statement_after_a_proof_ends_it(tmp_path):
+    """The proof-end rule of verify.paper.source: a proof runs to the next numbered statement, so
+    Remark 1 (its head on a line of its own) ends Lemma 1's proof and its "c < d" is no proof's."""
+    tex = tmp_path / "unseen.tex"
+    tex.write_text(UNSEEN, encoding="utf-8")
+    directory, _, _ = init_pack(tex, tmp_path / "pack")
+    with pack.using(pack.load(directory)):
+        assert "\nRemark 1\n" in source.paper_text()
+        assert "c < d" not in [r.latex for r in source.relations()]
+
+
+@pytest.mark.parametrize(("latex_text", "kind"), [
+    ("K(\\rho) = \\sum_{p \\geq 0} \\mu_p^2 \\rho^p", "identity"),
+    ("x \\leq 1", "inequality"),
+    ("f \\triangleq g", "definition"),
+    ("\\Pr[X > 1] \\le 0.1", "probability"),
+    ("h(0) = \\Theta(k)", "asymptotic"),
+    ("\\text{see above}", "prose"),
+])
+def test_kinds_are_guessed_from_the_relation_outside_groups(latex_text, kind):
+    assert guess_kind(latex_text) == kind
+
+
+@pytest.mark.parametrize("value", ["plain", "it's", "a\nb", "ends'", "'''", "tab\there", "\\frac{1}{2}"])
+def test_toml_strings_read_back_exactly(value):
+    assert tomllib.loads(f"x = {toml_string(value)}")["x"] == value
+
+
+def _verify(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
+                          timeout=600, cwd=cwd)
+
+
+def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
+    """examples/rank1-note: Lemma 2 is false (display 2-2), the last step of its proof is wrong
+    (relation 2-r6), and Lemma 3's proof states K'(0) = mu_2^2 (relation 3-r2; K'(0) = mu_1^2).
+    Every other entry with a claim holds; the two definitions are not decidable."""
+    copy = tmp_path / "rank1-note"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    done = _verify("check", "--paper", str(copy), "--quiet")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((copy / "report.json").read_text(encoding="utf-8"))
+    verdicts = {c["id"]: (c["verdict"], c.get("failure_kind")) for c in report["checks"]}
+    failing = {key: kind for key, (verdict, kind) in verdicts.items() if verdict == "fails"}
+    assert failing == {"display-2-2": "statement", "relation-2-r6": "step", "relation-3-r2": "step"}
+    assert all(verdict == "holds" for key, (verdict, _) in verdicts.items() if key not in failing)
+    assert len(verdicts) == 13
+    assert report["paper"]["title"].startswith("Hermite coefficients")
+    rows = {row["id"]: row for row in report["ledger"]}
+    assert rows["2-2"]["impact"] == "false statement" and rows["3-r2"]["impact"] == "repaired"
+    markdown = (copy / "report.md").read_text(encoding="utf-8")
+    assert f"verify check --paper {copy} --only relation-3-r2" in markdown
+    assert "dayi_chen" not in markdown and "Dayı" not in markdown
+    status = _verify("ledger", "status", str(copy))
+    assert status.returncode == 0 and "| **all** | both | 15 | 13 " in status.stdout
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("\\mu_1(\\sigma) = \\frac{1}{2}.", "\\mu_1(\\sigma) = \\frac{1}{3}.", "ledger entry 2-1: its quote is not"),
+    ("claim = 'mu(1) == 1/2'", "claim = 'mu(1) === 1/2'", "ledger entry 2-1: its claim"),
+    ("claim = 'mu(1) == 1/2'\nactivation = 'relu'\nfails_as = 'statement'", "check = 'no-such-check'",
+     "ledger entry 2-1: check 'no-such-check'"),
+    ("claim = 'mu(1) == 1/2'", "claim = 'mu(1) == 1/2'\nhue = 1", "ledger entry 2-1: unknown field"),
+])
+def test_an_error_in_a_pack_is_one_line_naming_the_entry(tmp_path, old, new, message):
+    copy = tmp_path / "rank1-note"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    path = copy / "ledger.d" / "displays.toml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    done = _verify("check", "--paper", str(copy), "--quiet")
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and message in done.stderr and "Traceback" not in done.stderr
+    assert not (copy / "report.json").exists()
+
+
+def test_a_changed_text_and_a_missing_pack_are_refused(tmp_path):
+    copy = tmp_path / "rank1-note"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    (copy / "paper.txt").write_text((copy / "paper.txt").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    done = _verify("check", "--paper", str(copy), "--quiet")
+    assert done.returncode == 2 and "SHA-256" in done.stderr and done.stderr.count("\n") == 1
+    done = _verify("check", "--paper", str(tmp_path / "nothing"), "--quiet")
+    assert done.returncode == 2 and "not a directory holding a pack.toml" in done.stderr
+
+
+def test_the_builtin_pack_is_the_default_and_names_the_paper():
+    assert pack.current().builtin
+    assert pack.current().field("title").startswith("Low-rank fine-tuning")
+    assert len(source.displays()) == 229 and len(source.relations()) == 198
+    with pack.using(pack.load(EXAMPLE)):
+        assert len(source.displays()) == 5 and len(source.relations()) == 10
+        assert not pack.current().builtin
+    assert len(source.displays()) == 229

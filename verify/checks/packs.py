@@ -1,0 +1,95 @@
+"""The checks of a paper pack (:mod:`verify.paper.pack`): what ``verify check --paper DIR`` runs.
+
+- every ledger entry with a claim is the check ``display-<id>`` or ``relation-<id>``
+  (:func:`verify.checks.ledger_claims.claim_check`), its claim and correction parsed first, so a
+  claim that does not parse is a one-line error naming the entry, before anything runs;
+- an entry that names a coded check (``check = "lemma-31"``) runs that check of the suite's
+  registry (``verify check --list``); an unknown id is a one-line error naming the entry;
+- each object of the pack's definitions file is the check ``definitions-<name>``;
+- a pack that says ``coded_checks = "all"`` (the Dayı–Chen pack) runs the whole registry too.
+
+The registry itself is loaded for the built-in pack whatever pack is current, so that another
+pack's claims never enter it.
+"""
+
+from __future__ import annotations
+
+from verify.checks.core import Check, check_id, close_ids
+from verify.paper.ledger import LedgerError, entries
+from verify.paper.pack import BUILTIN, Pack, load, using
+
+
+def _registry() -> dict[str, Check]:
+    from verify.checks import load_all
+
+    with using(load(BUILTIN)):
+        return load_all()
+
+
+def _parsed(entry) -> None:
+    """Parse the entry's claim and correction with its quantifiers, or a one-line error naming it."""
+    from verify.base.errors import VerifyInputError
+    from verify.claims.spec import build_spec
+
+    spec = entry.claim
+    for what, text in (("claim", spec.text), ("correction", spec.correction)):
+        if text is None:
+            continue
+        try:
+            build_spec(text, **spec.keywords())
+        except VerifyInputError as exc:
+            raise LedgerError(f"ledger entry {entry.id}: its {what} {text!r} is not a claim: {exc}") from None
+        except TypeError as exc:  # a quantifier of the wrong type (a number where a list is meant)
+            raise LedgerError(f"ledger entry {entry.id}: its quantifiers are not options of a claim: {exc}") \
+                from None
+
+
+def pack_checks(pack: Pack) -> list[Check]:
+    """The checks ``verify check --paper`` runs for ``pack`` (module docstring), in ledger order."""
+    registry = _registry()
+    if pack.builtin:
+        return list(registry.values())
+    from verify.checks.definitions import definitions_check
+    from verify.checks.ledger_claims import claim_check
+    from verify.paper.definitions import objects
+
+    out: dict[str, Check] = {}
+    with using(pack):
+        for entry in entries():
+            if entry.claim is not None:
+                _parsed(entry)
+                check = claim_check(entry)
+                out[check.id] = check
+            elif entry.check:
+                key = check_id(entry.check)
+                if key not in registry:
+                    raise LedgerError(f"ledger entry {entry.id}: check {entry.check!r} is not a check of "
+                                      "`verify check --list`" + close_ids(entry.check, registry))
+                out[key] = registry[key]
+        for obj in objects():
+            check = definitions_check(obj)
+            out[check.id] = check
+    if pack.all_coded_checks:
+        out = {**registry, **out}
+    return list(out.values())
+
+
+def select(checks: list[Check], ids: list[str] | None) -> list[Check]:
+    """The checks among ``checks`` that ``ids`` name (all when None), or an error naming the unknown one."""
+    from verify.checks.core import UnknownCheckError
+
+    if not ids:
+        return checks
+    by_id = {c.id: c for c in checks}
+    out = []
+    for raw in ids:
+        key = check_id(raw)
+        if key not in by_id:
+            raise UnknownCheckError(f"unknown check id {raw!r} in this pack (see `verify check --paper DIR "
+                                    "--list`)" + close_ids(raw, by_id))
+        if by_id[key] not in out:
+            out.append(by_id[key])
+    return out
+
+
+__all__ = ["pack_checks", "select"]

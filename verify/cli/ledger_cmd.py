@@ -1,0 +1,76 @@
+"""``verify ledger init TEXT --out DIR`` and ``verify ledger status DIR [--report FILE]``: paper packs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("ledger", help="start or inspect the ledger of your own paper (a pack)",
+                       description="A pack is a directory holding a paper about this model, its provenance "
+                       "and its ledger (one entry per display and per relation of a proof).  `init` writes "
+                       "one from a LaTeX file; fill its entries with claims, then `verify check --paper DIR`.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    init = actions.add_parser("init", help="a new pack from a LaTeX file (or a text in the suite's format)",
+                              description="Number the displays and the inline relations of the proofs of TEXT "
+                              "(.tex: extracted to the suite's text format first) and write DIR/pack.toml, "
+                              "DIR/paper.txt and a ledger skeleton DIR/ledger.d/{displays,relations}.toml: one "
+                              "entry per display and relation with its verbatim quote, a guessed kind and no "
+                              "decision (missing).  A directory that already holds a pack is refused.")
+    init.add_argument("text", type=Path, metavar="TEXT", help="the paper: a .tex file or a text in the suite's format")
+    init.add_argument("--out", type=Path, required=True, metavar="DIR", help="the new pack's directory")
+    init.set_defaults(run=run_init)
+    status = actions.add_parser("status", help="the coverage table of a pack",
+                                description="Check a pack (its text against its SHA-256, each quote against the "
+                                "text) and print, per part of the paper, how many entries are decided, not "
+                                "decided, not decidable (with their kind) or missing.  Verdicts come from a "
+                                "report of `verify check --paper DIR` (default DIR/report.json, if there).")
+    status.add_argument("pack", type=Path, metavar="DIR", help="the pack's directory")
+    status.add_argument("--report", type=Path, default=None, metavar="FILE",
+                        help="report.json of `verify check --paper DIR` (default DIR/report.json when present)")
+    status.set_defaults(run=run_status)
+
+
+def run_init(args) -> int:
+    from verify.paper.skeleton import init_pack
+
+    directory, shown, inline = init_pack(args.text, args.out)
+    print(f"wrote {directory}: {shown} display(s) and {inline} inline relation(s) of proofs, every entry "
+          f"missing.\nGive each a claim, a check or a reason in {directory / 'ledger.d'}, then run "
+          f"`verify check --paper {directory}`.")
+    return 0
+
+
+def run_status(args) -> int:
+    from verify.paper.ledger import coverage_table, entries
+    from verify.paper.pack import load, using
+
+    pack = load(args.pack)
+    report = args.report or (pack.root / "report.json")
+    verdicts = _ledger_verdicts(report, pack) if (args.report or report.is_file()) else {}
+    with using(pack):
+        counted = entries()
+        print(f"{pack.field('title', pack.root.name)}: {len(counted)} entries "
+              f"({sum(e.what == 'display' for e in counted)} displays, "
+              f"{sum(e.what == 'relation' for e in counted)} relations of proofs)"
+              + (f"; verdicts from {report}" if verdicts else "; no report yet (run `verify check --paper "
+                                                               f"{args.pack}`)") + "\n")
+        print(coverage_table(verdicts))
+    return 0
+
+
+def _ledger_verdicts(path: Path, pack) -> dict[str, tuple[str, str | None]]:
+    """entry id -> (verdict, basis) from the ``ledger`` rows of a report of this pack."""
+    from verify.base.errors import InvalidParameterError
+    from verify.checks.show import read_report_data
+
+    data = read_report_data(path)
+    text = str((data.get("paper") or {}).get("text", "")) if isinstance(data.get("paper"), dict) else ""
+    if f"sha256 {pack.sha256[:16]}" not in text:
+        raise InvalidParameterError(f"--report {str(path)!r} is a report of another text, not of the pack in "
+                                    f"{str(pack.root)!r}")
+    rows = data.get("ledger")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and isinstance(r.get("id"), str)
+                                             and isinstance(r.get("verdict"), str) for r in rows):
+        raise InvalidParameterError(f"--report {str(path)!r} has no ledger rows of id and verdict")
+    return {r["id"]: (r["verdict"], r.get("basis") if isinstance(r.get("basis"), str) else None) for r in rows}

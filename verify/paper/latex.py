@@ -1,0 +1,309 @@
+r"""A LaTeX file in the suite's text format, so that one numbering serves every paper.
+
+:mod:`verify.paper.source` numbers the displays and proof relations of a text in the format of the
+vendored Dayı–Chen text: one paragraph per line, numbered headings opening their line (``2.``,
+``2.1.``, ``Appendix A.``, ``A.1.``), ``$$ … $$`` displays, numbered statements opening their line
+(``Lemma 3 (title) …``) and proofs opening theirs (``Proof [Proof of Lemma 3] …``).
+:func:`extract` writes a LaTeX file in that format:
+
+- comments are dropped; the body is what lies between ``\begin{document}`` and ``\end{document}``;
+  ``\title`` and ``\author`` are read as the provenance;
+- ``\section``, ``\subsection`` and ``\subsubsection`` (starred too) become numbered headings,
+  lettered after ``\appendix``;
+- ``$$ … $$``, ``\[ … \]`` and the display environments (:data:`DISPLAYS`) become ``$$ … $$``
+  with their content **verbatim** (an ``align`` keeps its ``&`` and ``\\``); ``\( … \)`` becomes
+  ``$ … $``;
+- the theorem-like environments (declared by ``\newtheorem``, else the usual names, sharing one
+  counter) become ``Kind N (title)`` opening a line, and ``\label``/``\ref`` (``\cref``,
+  ``\Cref``, ``\autoref``) of them become ``Kind N``; ``\eqref`` of a numbered display becomes
+  ``(n)``;
+- ``proof`` becomes ``Proof [optional title]`` opening a line;
+- a list's ``\item`` becomes ``(n)`` or ``•`` inside its paragraph (so that an item never reads
+  as a heading), and every paragraph is joined onto one line.
+
+The quotes of the ledger that ``verify ledger init`` writes are then the LaTeX between a display's
+delimiters, character for character, and an inline relation's span between its dollars (with its
+line breaks joined by spaces, as the paragraph is).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from verify.base.errors import VerifyInputError
+
+#: Display environments (their content is a display, kept verbatim).
+DISPLAYS = ("equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
+            "eqnarray", "eqnarray*", "displaymath", "flalign", "flalign*", "alignat", "alignat*")
+#: Environments numbered as statements when the preamble declares nothing: name -> printed kind.
+DEFAULT_STATEMENTS = {name: name.capitalize() for name in
+                      ("theorem", "lemma", "proposition", "corollary", "claim", "definition", "remark",
+                       "assumption", "condition", "example")}
+#: Kinds the structure reader knows (verify.paper.structure): others are printed but not numbered there.
+_NUMBERED_DISPLAYS = {"equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat"}
+
+
+class LatexError(VerifyInputError):
+    """The LaTeX cannot be read into the suite's text format (names the place and what is wrong)."""
+
+
+@dataclass(frozen=True)
+class Extracted:
+    text: str
+    title: str
+    authors: str
+
+
+def _strip_comments(tex: str) -> str:
+    return "\n".join(re.sub(r"(?<!\\)%.*$", "", line) for line in tex.split("\n"))
+
+
+def _group(tex: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int]:
+    """The balanced group opening at ``tex[start]`` (which is ``open_``): its content and the index after it."""
+    if start >= len(tex) or tex[start] != open_:
+        raise LatexError(f"expected {open_!r} at character {start}")
+    depth, i = 0, start
+    while i < len(tex):
+        char = tex[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == open_:
+            depth += 1
+        elif char == close:
+            depth -= 1
+            if depth == 0:
+                return tex[start + 1:i], i + 1
+        i += 1
+    raise LatexError(f"unbalanced {open_!r} opened at character {start}")
+
+
+def _command_argument(tex: str, name: str) -> str:
+    match = re.search(rf"\\{name}\s*(?:\[[^\]]*\])?\s*{{", tex)
+    if not match:
+        return ""
+    content, _ = _group(tex, match.end() - 1)
+    return " ".join(content.replace("\\\\", " ").split())
+
+
+def _theorems(preamble: str) -> tuple[dict[str, str], dict[str, str]]:
+    """(environment -> printed kind, environment -> the counter it uses) from ``\\newtheorem``."""
+    kinds, counters = {}, {}
+    for match in re.finditer(r"\\newtheorem\s*(\*?)\s*{([^}]+)}\s*(?:\[([^\]]+)\])?\s*{([^}]+)}", preamble):
+        star, env, shared, kind = match.groups()
+        kinds[env] = kind.strip()
+        counters[env] = "" if star else (shared or env)
+    if not kinds:
+        kinds = dict(DEFAULT_STATEMENTS)
+        counters = {env: "theorem" for env in kinds}
+    return kinds, counters
+
+
+class _Writer:
+    """Turns the body into the text format (module docstring), one pass, numbering as it goes."""
+
+    def __init__(self, kinds: dict[str, str], counters: dict[str, str]):
+        self.kinds, self.counters = kinds, counters
+        self.counts: dict[str, int] = {}
+        self.sections = [0, 0, 0]
+        self.appendix = False
+        self.equations = 0
+        #: label -> (kind, number): a statement's ("Lemma", "3"), a display's ("Eq.", "2")
+        self.labels: dict[str, tuple[str, str]] = {}
+        self.paragraphs: list[str] = []
+        self.current: list[str] = []
+        self.list_counters: list[int | None] = []
+
+    # paragraphs -------------------------------------------------------------------------------
+    def words(self, text: str) -> None:
+        parts = re.split(r"\n\s*\n", text)
+        for i, part in enumerate(parts):
+            if i:
+                self.flush()
+            if part.strip():
+                self.current.append(part)
+
+    def flush(self) -> None:
+        joined = " ".join("".join(self.current).split())
+        if joined:
+            self.paragraphs.append(joined)
+        self.current = []
+
+    def block(self, text: str) -> None:
+        self.flush()
+        self.paragraphs.append(text)
+
+    # numbering --------------------------------------------------------------------------------
+    def heading(self, level: int, title: str) -> None:
+        self.sections[level] += 1
+        for deeper in range(level + 1, 3):
+            self.sections[deeper] = 0
+        numbers = [str(n) for n in self.sections[:level + 1]]
+        if self.appendix:
+            letter = chr(ord("A") + self.sections[0] - 1)
+            if level == 0:
+                self.block(f"Appendix {letter}. {title}")
+                return
+            numbers[0] = letter
+        self.block(f"{'.'.join(numbers)}. {title}")
+
+    def statement_number(self, env: str) -> str:
+        counter = self.counters.get(env, "")
+        if not counter:
+            return ""
+        self.counts[counter] = self.counts.get(counter, 0) + 1
+        return str(self.counts[counter])
+
+
+def _label_in(body: str) -> str | None:
+    match = re.search(r"\\label\s*{([^}]+)}", body)
+    return match.group(1) if match else None
+
+
+def _environment(tex: str, start: int, env: str) -> tuple[str, int]:
+    """The content of ``\\begin{env}`` whose ``\\begin`` ends at ``start``, and the index after its ``\\end``."""
+    depth, i = 1, start
+    pattern = re.compile(rf"\\(begin|end)\s*{{{re.escape(env)}}}")
+    while True:
+        match = pattern.search(tex, i)
+        if not match:
+            raise LatexError(f"\\begin{{{env}}} at character {start} has no \\end{{{env}}}")
+        depth += 1 if match.group(1) == "begin" else -1
+        if depth == 0:
+            return tex[start:match.start()], match.end()
+        i = match.end()
+
+
+_TOKEN = re.compile(r"\\begin\s*{([^}]+)}|\\end\s*{([^}]+)}|\\(sub)?(sub)?section\*?\s*(?=[\[{])|\\appendix\b"
+                    r"|\$\$|\\\[|\\\(|\\item\b\s*(?:\[[^\]]*\])?|\\maketitle\b")
+
+
+def _walk(tex: str, writer: _Writer) -> None:
+    i = 0
+    while True:
+        match = _TOKEN.search(tex, i)
+        if not match:
+            writer.words(tex[i:])
+            return
+        writer.words(tex[i:match.start()])
+        token = match.group(0)
+        i = match.end()
+        if token.startswith("\\begin"):
+            env = match.group(1).strip()
+            i = _begin(tex, i, env, writer)
+        elif token.startswith("\\end"):
+            continue  # the end of an environment walked as plain text (itemize, center, …)
+        elif "section" in token:
+            level = 2 if match.group(4) else 1 if match.group(3) else 0
+            if tex[i] == "[":
+                _, i = _group(tex, i, "[", "]")
+            title, i = _group(tex, i)
+            writer.heading(level, " ".join(title.split()))
+        elif token == "\\appendix":
+            writer.appendix, writer.sections = True, [0, 0, 0]
+        elif token in ("$$", "\\["):
+            close = "$$" if token == "$$" else "\\]"
+            end = tex.find(close, i)
+            if end < 0:
+                raise LatexError(f"display {token} at character {match.start()} is not closed")
+            writer.block(f"$${tex[i:end]}$$")
+            i = end + len(close)
+        elif token == "\\(":
+            end = tex.find("\\)", i)
+            if end < 0:
+                raise LatexError(f"inline math \\( at character {match.start()} is not closed")
+            writer.words(f"${tex[i:end]}$")
+            i = end + 2
+        elif token.startswith("\\item"):
+            counters = writer.list_counters
+            if counters and counters[-1] is not None:
+                counters[-1] += 1
+                writer.words(f" ({counters[-1]}) ")
+            else:
+                writer.words(" • ")
+
+
+def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
+    """Walk the environment ``env`` opening at ``start``; the index after its end."""
+    body, after = _environment(tex, start, env)
+    if env in DISPLAYS:
+        if "$$" in body:
+            raise LatexError(f"\\begin{{{env}}} at character {start} holds $$")
+        if env in _NUMBERED_DISPLAYS:
+            writer.equations += 1
+            label = _label_in(body)
+            if label:
+                writer.labels[label] = ("Eq.", str(writer.equations))
+        writer.block(f"$${body}$$")
+    elif env in writer.kinds:
+        title = ""
+        if body.lstrip().startswith("["):
+            lead = len(body) - len(body.lstrip())
+            title, end = _group(body, lead, "[", "]")
+            body = body[end:]
+        number = writer.statement_number(env)
+        head = f"{writer.kinds[env]} {number}".strip()
+        label = _label_in(body)
+        if label and number:
+            writer.labels[label] = (writer.kinds[env], number)
+        # the head on a line of its own, so that the structure reader sees a statement open there
+        writer.block(head + (f" ({' '.join(title.split())})" if title else ""))
+        _walk(body, writer)
+        writer.flush()
+    elif env == "proof":
+        title = ""
+        if body.lstrip().startswith("["):
+            lead = len(body) - len(body.lstrip())
+            title, end = _group(body, lead, "[", "]")
+            body = body[end:]
+        writer.flush()
+        writer.current.append("Proof" + (f" [{' '.join(title.split())}]" if title else ""))
+        _walk(body, writer)
+        writer.flush()
+    elif env in ("abstract",):
+        writer.flush()
+        writer.current.append("Abstract")
+        _walk(body, writer)
+        writer.flush()
+    elif env in ("enumerate", "itemize", "description"):
+        writer.list_counters.append(0 if env == "enumerate" else None)
+        _walk(body, writer)
+        writer.list_counters.pop()
+    else:
+        _walk(body, writer)
+    return after
+
+
+_REF = re.compile(r"~?\\(ref|cref|Cref|autoref|eqref)\s*{([^}]+)}")
+
+
+_LABEL = re.compile(r"\\label\s*{[^}]*}\s*")
+
+
+def extract(tex: str) -> Extracted:
+    """The LaTeX ``tex`` in the suite's text format (module docstring), with its title and authors."""
+    tex = _strip_comments(tex.replace("\r\n", "\n"))
+    begin, end = tex.find("\\begin{document}"), tex.rfind("\\end{document}")
+    preamble = tex[:begin] if begin >= 0 else ""
+    body = tex[begin + len("\\begin{document}"):end if end > begin else len(tex)] if begin >= 0 else tex
+    kinds, counters = _theorems(preamble)
+    writer = _Writer(kinds, counters)
+    _walk(body, writer)
+    writer.flush()
+    text = "\n\n".join(writer.paragraphs) + "\n"
+
+    def ref(match: re.Match) -> str:
+        space = " " if match.group(0).startswith("~") else ""
+        kind, number = writer.labels.get(match.group(2), ("", "??"))
+        if match.group(1) == "eqref" or (kind == "Eq." and match.group(1) != "ref"):
+            return f"{space}({number})"
+        return space + (f"{kind} {number}" if match.group(1) in ("cref", "Cref", "autoref") else number)
+
+    # references are resolved after the walk (a proof may cite a later statement); never inside a
+    # display, whose quote stays verbatim
+    pieces = re.split(r"(\$\$.*?\$\$)", text, flags=re.S)
+    text = "".join(p if p.startswith("$$") else _REF.sub(ref, _LABEL.sub("", p)) for p in pieces)
+    title = _command_argument(preamble + body, "title")
+    authors = _command_argument(preamble + body, "author")
+    return Extracted(text, title, authors)
