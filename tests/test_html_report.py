@@ -101,3 +101,58 @@ def test_a_traceback_cannot_close_its_code_block():
     assert not parsed.findall(".//h1")
     (block,) = parsed.findall(".//pre/code")
     assert block.text.rstrip("\n") == error
+
+
+_GEOMETRY = """<script>
+window.addEventListener('load', () => {
+  const top = id => document.getElementById(id).getBoundingClientRect().top + window.scrollY;
+  const summary = top('errata') - top('summary');
+  document.getElementById('%s').scrollIntoView();
+  const target = document.getElementById('%s').getBoundingClientRect().top;
+  document.title = 'summary ' + Math.round(summary) + ' target ' + Math.round(target)
+                   + ' scrolled ' + Math.round(window.scrollY);
+});
+</script>"""
+
+
+def _ink(png) -> float:
+    """The share of the screenshot's pixels that are not (near) white."""
+    from PIL import Image
+
+    with Image.open(png) as image:
+        grey = image.convert("L")
+        histogram = grey.histogram()
+    return sum(histogram[:200]) / sum(histogram)
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium here (.ci/run installs Debian's chromium)")
+def test_the_summary_fits_one_screen_and_an_anchor_shows_its_statement(report, tmp_path):
+    """Issue 39 item 3: screenshots of the summary (the top of the page, 1280 × 900) and of one
+    statement's anchor.  Headless Chromium draws ``file://…#anchor`` blank, so the anchor is reached
+    through a wrapper page whose frame opens the report at it; where it lies is measured in the page
+    itself, by scrolling its element into view when the page has loaded."""
+    _, page = report
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
+    shots = {}
+    for name, target in (("summary", "summary"), ("anchor", "remark-9")):
+        probe = tmp_path / f"{name}.html"
+        probe.write_text(page.replace("</body>", _GEOMETRY % (target, target) + "</body>"), encoding="utf-8")
+        dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                             timeout=120).stdout
+        found = re.search(r"<title>summary (-?\d+) target (-?\d+) scrolled (-?\d+)</title>", dom)
+        assert found, "the browser ran no script or gave no DOM"
+        summary, top, scrolled = map(int, found.groups())
+        assert 0 < summary <= 900, f"the summary is {summary} px tall: more than one 900 px screen"
+        assert abs(top) <= 2, f"{target} is {top} px from the top of the window after scrolling to it"
+        if name == "anchor":
+            assert scrolled > 900, "the anchor lies below the first screen, and the window scrolled to it"
+        # the screenshot through a wrapper page whose frame opens the report at the anchor
+        (tmp_path / "report.html").write_text(page, encoding="utf-8")
+        wrapper = tmp_path / f"wrapper-{name}.html"
+        wrapper.write_text(f'<!DOCTYPE html><html><body style="margin:0"><iframe src="report.html#{target}" '
+                           'style="border:0;width:1280px;height:900px"></iframe></body></html>', encoding="utf-8")
+        shots[name] = tmp_path / f"{name}.png"
+        subprocess.run([BROWSER, *flags, f"--screenshot={shots[name]}", wrapper.as_uri()], capture_output=True,
+                       timeout=120)
+        assert shots[name].exists() and _ink(shots[name]) > 0.01, f"the {name} screenshot is blank"
+    assert shots["summary"].read_bytes() != shots["anchor"].read_bytes(), "both screenshots show the same place"

@@ -116,6 +116,13 @@ def formulas(text: str) -> list[tuple[int, str, str]]:
             continue
         found.append((start, span, latex))
         last = start + len(span)
+    # all or nothing: a text whose other formulas stay ASCII (an unbounded span, an unknown name)
+    # would mix MathML islands into ASCII math, which reads as neither ("|sum a_n g1^n - ...|")
+    rest = text
+    for start, span, _ in reversed(found):
+        rest = rest[:start] + " " + rest[start + len(span):]
+    if found and any(mark in rest for mark in ("^", "**", "sqrt(")):
+        return []
     return found
 
 
