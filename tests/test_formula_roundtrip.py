@@ -9,48 +9,14 @@ test runs on random formulas (Hypothesis) and on every formula of a report.
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
-import sympy
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verify.base.expressions import parse_expression
-from verify.base.markdown import _NAME, _name, formulas, markdown_text
-
-from sympy.parsing.latex import parse_latex  # its Lark backend needs lark (a test dependency)
-
-#: Relative agreement required at each point: both sides are evaluated from the same float
-#: inputs in double precision, so anything above rounding is a change of meaning.
-RTOL = 1e-9
-
-
-def _read_back(source: str, latex: str) -> tuple[sympy.Expr, sympy.Expr, list[sympy.Symbol]]:
-    names = sorted(set(_NAME.findall(source)) - {"sqrt", "exp", "log", "Abs", "abs"}, key=len)
-    symbols = {n: sympy.Symbol(n) for n in names}
-    written = parse_expression(source.replace("^", "**"), variables=symbols, what="formula")
-    placeholders = {}
-    # longest LaTeX first, so \lambda_{\mathrm{max}} is replaced before \lambda
-    for i, name in enumerate(sorted(names, key=lambda n: -len(_name(n)))):
-        placeholder = f"Z_{{{i}}}"
-        latex = latex.replace(_name(name), placeholder)
-        placeholders[sympy.Symbol(f"Z_{{{i}}}")] = symbols[name]
-    read = parse_latex(latex, backend="lark")
-    if isinstance(read, sympy.Basic) and not isinstance(read, sympy.Expr):
-        raise AssertionError(f"{latex!r} reads as {read!r}, not an expression")
-    return written, read.xreplace(placeholders), list(symbols.values())
-
-
-def _agree(source: str, latex: str) -> None:
-    written, read, symbols = _read_back(source, latex)
-    rng = random.Random(source)
-    for _ in range(5):
-        point = {s: sympy.Float(rng.uniform(0.3, 2.0)) for s in symbols}
-        a, b = complex(written.evalf(subs=point)), complex(read.evalf(subs=point))
-        assert abs(a - b) <= RTOL * max(1.0, abs(a)), f"{source!r} -> {latex!r} reads back as {read}"
-
+from tests.formula_readback import agree as _agree
+from verify.base.markdown import formulas, markdown_text
 
 _NAMES = ["x", "k", "m", "g1", "xi", "rho", "sigma", "lambda_max", "C_sigma", "q_max", "mu_1", "u_hat", "eta"]
 
