@@ -75,13 +75,17 @@ def test_extract_numbers_headings_statements_and_references():
     assert "$b \\le 2$." in text  # \( \) becomes $ $, the text around it untouched
 
 
+def _table(path: Path, name: str) -> list[dict]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))[name]
+
+
 def test_ledger_init_on_unseen_latex_quotes_every_display_and_proof_relation_verbatim(tmp_path):
     tex = tmp_path / "unseen.tex"
     tex.write_text(UNSEEN, encoding="utf-8")
     directory, shown, inline = init_pack(tex, tmp_path / "pack")
     assert (shown, inline) == (4, 5)
-    displays = tomllib.loads((directory / "ledger.d" / "displays.toml").read_text(encoding="utf-8"))["display"]
-    relations = tomllib.loads((directory / "ledger.d" / "relations.toml").read_text(encoding="utf-8"))["relation"]
+    displays = _table(directory / "ledger.d" / "displays.toml", "display")
+    relations = _table(directory / "ledger.d" / "relations.toml", "relation")
     assert [d["id"] for d in displays] == ["1-1", "2.1-1", "2.1-2", "A-1"]
     # every quote is the LaTeX between the delimiters, character for character
     assert displays[0]["quote"] == "\\label{eq:one}\nE[g^2] = 1\n"
@@ -158,7 +162,8 @@ def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ("\\mu_1(\\sigma) = \\frac{1}{2}.", "\\mu_1(\\sigma) = \\frac{1}{3}.", "ledger entry 2-1: its quote is not"),
+    ("\\mu_1(\\sigma) = \\frac{1}{2}.", "\\mu_1(\\sigma) = \\frac{1}{3}.",
+     "ledger entry 2-1: its quote is not"),
     ("claim = 'mu(1) == 1/2'", "claim = 'mu(1) === 1/2'", "ledger entry 2-1: its claim"),
     ("claim = 'mu(1) == 1/2'\nactivation = 'relu'\nfails_as = 'statement'", "check = 'no-such-check'",
      "ledger entry 2-1: check 'no-such-check'"),

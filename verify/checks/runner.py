@@ -39,7 +39,8 @@ class Result:
             "id": c.id, "statement": c.statement, "section": c.section, "quote": c.quote,
             "method": c.method, "seed": self.seed, "full": self.full,
             "seconds": round(self.seconds, 3), "verdict": self.verdict,
-            "reproduce": f"{current().check_command} --only {c.id} --seed {self.seed}" + (" --full" if self.full else ""),
+            "reproduce": (f"{current().check_command} --only {c.id} --seed {self.seed}"
+                          + (" --full" if self.full else "")),
         }
         if o is None:
             record["error"] = self.error

@@ -40,7 +40,8 @@ def _constant_times(difference, op: str, box: dict, x) -> Decision:
     (a product of powers of positive numbers such as π, √2, rationals: no sum, so no numerical
     comparison) and r a rational function with rational coefficients: decided on r, the relation
     reversed where c < 0 (μ_8(ReLU)² ρ⁷ ≥ 0 on [0, 1], whose coefficient is (35/2048)²/π-like)."""
-    undecided = Decision("undecided", None, "symbolic", detail="not a rational function with rational coefficients")
+    undecided = Decision("undecided", None, "symbolic",
+                         detail="not a rational function with rational coefficients")
     constant, rest = sympy.factor_terms(difference).as_independent(x, as_Add=False)
     if constant.free_symbols or constant.has(sympy.Add) or rest == difference:
         return undecided

@@ -123,7 +123,8 @@ def decide(rel: Relation, budget: Budget) -> Decision:
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
         except CPUDeadline:
             result = Decision("undecided", None, step.name,
-                              detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and half more)")
+                              detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and "
+                                     "half more)")
         budget.charge(step, start)
         if result.status == "holds" and rel.reservation:
             undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")

@@ -1,4 +1,5 @@
-"""``verify check [--paper DIR] [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--html FILE] [--list]``."""
+"""``verify check [--paper DIR] [--full] [--only ID ...] [--json FILE] [--markdown FILE] [--html FILE]
+[--list]``."""
 
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def _run(args, pack) -> int:
         return 0
     default_json, default_md, default_html = PARTIAL_REPORTS if args.only else FULL_REPORTS
     if args.paper is not None:
-        default_json, default_md, default_html = (pack.root / p for p in (default_json, default_md, default_html))
+        default_json, default_md, default_html = (pack.root / path for path in
+                                                   (default_json, default_md, default_html))
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
     # beside the Markdown report unless given: --markdown r.md writes r.html

@@ -7,27 +7,32 @@ from pathlib import Path
 
 def add_parser(sub) -> None:
     p = sub.add_parser("ledger", help="start or inspect the ledger of your own paper (a pack)",
-                       description="A pack is a directory holding a paper about this model, its provenance "
-                       "and its ledger (one entry per display and per relation of a proof).  `init` writes "
-                       "one from a LaTeX file; fill its entries with claims, then `verify check --paper DIR`.")
+                       description="A pack is a directory holding a paper about this model, its "
+                       "provenance and its ledger (one entry per display and per relation of a "
+                       "proof).  `init` writes one from a LaTeX file; fill its entries with claims, "
+                       "then `verify check --paper DIR`.")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    init = actions.add_parser("init", help="a new pack from a LaTeX file (or a text in the suite's format)",
-                              description="Number the displays and the inline relations of the proofs of TEXT "
-                              "(.tex: extracted to the suite's text format first) and write DIR/pack.toml, "
-                              "DIR/paper.txt and a ledger skeleton DIR/ledger.d/{displays,relations}.toml: one "
-                              "entry per display and relation with its verbatim quote, a guessed kind and no "
-                              "decision (missing).  A directory that already holds a pack is refused.")
-    init.add_argument("text", type=Path, metavar="TEXT", help="the paper: a .tex file or a text in the suite's format")
+    init = actions.add_parser(
+        "init", help="a new pack from a LaTeX file (or a text in the suite's format)",
+        description="Number the displays and the inline relations of the proofs of TEXT (.tex: "
+        "extracted to the suite's text format first) and write DIR/pack.toml, DIR/paper.txt and a "
+        "ledger skeleton DIR/ledger.d/{displays,relations}.toml: one entry per display and relation "
+        "with its verbatim quote, a guessed kind and no decision (missing).  A directory that "
+        "already holds a pack is refused.")
+    init.add_argument("text", type=Path, metavar="TEXT",
+                      help="the paper: a .tex file or a text in the suite's format")
     init.add_argument("--out", type=Path, required=True, metavar="DIR", help="the new pack's directory")
     init.set_defaults(run=run_init)
-    status = actions.add_parser("status", help="the coverage table of a pack",
-                                description="Check a pack (its text against its SHA-256, each quote against the "
-                                "text) and print, per part of the paper, how many entries are decided, not "
-                                "decided, not decidable (with their kind) or missing.  Verdicts come from a "
-                                "report of `verify check --paper DIR` (default DIR/report.json, if there).")
+    status = actions.add_parser(
+        "status", help="the coverage table of a pack",
+        description="Check a pack (its text against its SHA-256, each quote against the text) and "
+        "print, per part of the paper, how many entries are decided, not decided, not decidable "
+        "(with their kind) or missing.  Verdicts come from a report of `verify check --paper DIR` "
+        "(default DIR/report.json, if there).")
     status.add_argument("pack", type=Path, metavar="DIR", help="the pack's directory")
     status.add_argument("--report", type=Path, default=None, metavar="FILE",
-                        help="report.json of `verify check --paper DIR` (default DIR/report.json when present)")
+                        help="report.json of `verify check --paper DIR` (default: DIR/report.json "
+                        "when present)")
     status.set_defaults(run=run_status)
 
 
@@ -70,7 +75,9 @@ def _ledger_verdicts(path: Path, pack) -> dict[str, tuple[str, str | None]]:
         raise InvalidParameterError(f"--report {str(path)!r} is a report of another text, not of the pack in "
                                     f"{str(pack.root)!r}")
     rows = data.get("ledger")
-    if not isinstance(rows, list) or not all(isinstance(r, dict) and isinstance(r.get("id"), str)
-                                             and isinstance(r.get("verdict"), str) for r in rows):
+    if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("verdict"), str)
+            for r in rows):
         raise InvalidParameterError(f"--report {str(path)!r} has no ledger rows of id and verdict")
-    return {r["id"]: (r["verdict"], r.get("basis") if isinstance(r.get("basis"), str) else None) for r in rows}
+    return {r["id"]: (r["verdict"], r["basis"] if isinstance(r.get("basis"), str) else None)
+            for r in rows}

@@ -60,7 +60,8 @@ def _strip_comments(tex: str) -> str:
 
 
 def _group(tex: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int]:
-    """The balanced group opening at ``tex[start]`` (which is ``open_``): its content and the index after it."""
+    """The balanced group opening at ``tex[start]`` (which is ``open_``): its content and the
+    index after it."""
     if start >= len(tex) or tex[start] != open_:
         raise LatexError(f"expected {open_!r} at character {start}")
     depth, i = 0, start
@@ -162,7 +163,8 @@ def _label_in(body: str) -> str | None:
 
 
 def _environment(tex: str, start: int, env: str) -> tuple[str, int]:
-    """The content of ``\\begin{env}`` whose ``\\begin`` ends at ``start``, and the index after its ``\\end``."""
+    """The content of ``\\begin{env}`` whose ``\\begin`` ends at ``start``, and the index after
+    its ``\\end``."""
     depth, i = 1, start
     pattern = re.compile(rf"\\(begin|end)\s*{{{re.escape(env)}}}")
     while True:

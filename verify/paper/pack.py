@@ -166,7 +166,8 @@ def load(directory: Path | str) -> Pack:
     if stray:
         raise PackError(f"{where}: unknown table(s) {', '.join(sorted(stray))}")
     text, ledger = data.get("text", {}), data.get("ledger", {})
-    if not isinstance(text, dict) or not isinstance(text.get("file"), str) or Path(text["file"]).name != text["file"]:
+    if (not isinstance(text, dict) or not isinstance(text.get("file"), str)
+            or Path(text["file"]).name != text["file"]):
         raise PackError(f"{where}: [text] file must name the text, a file beside pack.toml")
     sha = text.get("sha256")
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
@@ -177,7 +178,8 @@ def load(directory: Path | str) -> Pack:
     if coded not in ("all", "named"):
         raise PackError(f"{where}: [ledger] coded_checks {coded!r} is not 'all' or 'named'")
     definitions = ledger.get("definitions")
-    if definitions is not None and (not isinstance(definitions, str) or Path(definitions).name != definitions):
+    if definitions is not None and (not isinstance(definitions, str)
+                                    or Path(definitions).name != definitions):
         raise PackError(f"{where}: [ledger] definitions must be a file name inside ledger.d/")
     pack = Pack(root, text["file"], sha, _pairs(data.get("paper", {}), f"{where}: [paper]"),
                 _strings(ledger, "displays", f"{where}: [ledger]"),

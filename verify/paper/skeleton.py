@@ -68,8 +68,8 @@ def toml_string(value: str) -> str:
 def _entries(table: str, items, what_id: str, title: str) -> str:
     lines = [_HEADER.format(what=f"The {table}s", title=title, what_id=what_id)]
     for item in items:
-        lines += ["", f"[[{table}]]", f"id = {toml_string(item.id)}", f"kind = {toml_string(guess_kind(item.latex))}",
-                  f"quote = {toml_string(item.latex)}"]
+        lines += ["", f"[[{table}]]", f"id = {toml_string(item.id)}",
+                  f"kind = {toml_string(guess_kind(item.latex))}", f"quote = {toml_string(item.latex)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -122,8 +122,7 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     load.cache_clear()
     with using(load(directory)):
         shown, inline = displays(), relations()
-        write_atomic(directory / "ledger.d" / DISPLAYS_FILE, _entries("display", shown, "display", title), "ledger file")
-        write_atomic(directory / "ledger.d" / RELATIONS_FILE, _entries("relation", inline, "relation", title),
-                     "ledger file")
+        for name, table, items in ((DISPLAYS_FILE, "display", shown), (RELATIONS_FILE, "relation", inline)):
+            write_atomic(directory / "ledger.d" / name, _entries(table, items, table, title), "ledger file")
     load.cache_clear()
     return directory, len(shown), len(inline)

@@ -1,6 +1,6 @@
-r"""The current pack's structure as data (:mod:`verify.paper.pack`): which numbered statement each display and proof relation
-serves, and which statements each proof cites, so that a failing step's *impact* on the results
-above it is computed from the text rather than asserted.
+r"""The current pack's structure as data (:mod:`verify.paper.pack`): which numbered statement each
+display and proof relation serves, and which statements each proof cites, so that a failing
+step's *impact* on the results above it is computed from the text rather than asserted.
 
 - A **numbered statement** opens a line with its label (``Theorem 16``, ``Claim 3``, ``Lemma 31``,
   …) followed by the end of the line, ``(``, ``*`` or a capital letter (so ``Assumption 1 is
