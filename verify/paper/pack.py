@@ -51,14 +51,23 @@ class PackError(VerifyInputError):
     """A pack directory, or a file in it, is not what a pack holds (names the file and what is wrong)."""
 
 
-def read_toml(path: Path, what: str = "pack file") -> dict:
-    """A pack's TOML file, parsed (data only), or :class:`PackError` naming it."""
+def read_bytes(path: Path, what: str = "pack file") -> bytes:
+    """The bytes of a file of a pack (at most :data:`MAX_FILE_BYTES`), or :class:`PackError` naming it."""
     if not path.is_file():
         raise PackError(f"{what} {str(path)!r} is not a regular file")
     try:
-        return tomllib.loads(read_limited(path, MAX_FILE_BYTES).decode("utf-8"))
+        return read_limited(path, MAX_FILE_BYTES)
     except TooLargeError:
         raise PackError(f"{what} {str(path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
+    except OSError as exc:
+        raise PackError(f"{what} {str(path)!r} cannot be read ({exc.strerror})") from None
+
+
+def read_toml(path: Path, what: str = "pack file") -> dict:
+    """A pack's TOML file, parsed (data only), or :class:`PackError` naming it."""
+    data = read_bytes(path, what)
+    try:
+        return tomllib.loads(data.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PackError(f"{what} {str(path)!r} is not valid TOML ({exc})") from None
     except RecursionError:  # tomllib parses nested arrays and inline tables recursively
@@ -122,12 +131,7 @@ class Pack:
 
 @functools.cache
 def _text(path: Path, sha256: str) -> str:
-    try:
-        data = read_limited(path, MAX_FILE_BYTES)
-    except TooLargeError:
-        raise PackError(f"text {str(path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
-    except OSError as exc:
-        raise PackError(f"text {str(path)!r} cannot be read ({exc.strerror})") from None
+    data = read_bytes(path, "text")
     digest = hashlib.sha256(data).hexdigest()
     if digest != sha256:
         raise PackError(f"text {str(path)!r} has SHA-256 {digest}, not the {sha256} its pack.toml records "

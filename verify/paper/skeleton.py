@@ -14,9 +14,9 @@ import re
 import tomllib
 from pathlib import Path
 
-from verify.base.files import TooLargeError, output_directory, read_limited, write_atomic
+from verify.base.files import output_directory, write_atomic
 from verify.paper.latex import extract
-from verify.paper.pack import MAX_FILE_BYTES, PackError, load, using
+from verify.paper.pack import PackError, load, read_bytes, using
 
 TEXT_FILE = "paper.txt"
 DISPLAYS_FILE, RELATIONS_FILE = "displays.toml", "relations.toml"
@@ -91,12 +91,7 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     from verify.paper.source import displays, relations
 
     text_path = Path(text_path)
-    try:
-        raw = read_limited(text_path, MAX_FILE_BYTES)
-    except TooLargeError:
-        raise PackError(f"{str(text_path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
-    except OSError as exc:
-        raise PackError(f"{str(text_path)!r} cannot be read ({exc.strerror})") from None
+    raw = read_bytes(text_path, "TEXT")
     try:
         source = raw.decode("utf-8")
     except UnicodeDecodeError:
