@@ -200,3 +200,22 @@ def test_the_builtin_pack_is_the_default_and_names_the_paper():
         assert len(source.displays()) == 5 and len(source.relations()) == 10
         assert not pack.current().builtin
     assert len(source.displays()) == 229
+
+
+def test_the_dayi_chen_pack_named_by_path_is_the_default(tmp_path):
+    """`verify check --paper verify/paper/packs/dayi_chen` is `verify check`: the same checks and the
+    same report, byte for byte (the checks are two fast ones; the run order and fields are all)."""
+    ids = ["display-d.1-2", "relation-e.3.3-r5"]
+    default = _verify("check", "--only", *ids, "--quiet", "--json", str(tmp_path / "a.json"),
+                      "--markdown", str(tmp_path / "a.md"))
+    named = _verify("check", "--paper", str(pack.BUILTIN), "--only", *ids, "--quiet", "--json",
+                    str(tmp_path / "b.json"), "--markdown", str(tmp_path / "b.md"))
+    assert default.returncode == named.returncode == 0, default.stderr + named.stderr
+    first, second = (json.loads((tmp_path / f"{x}.json").read_text(encoding="utf-8")) for x in "ab")
+    for report in (first, second):
+        for record in report["checks"]:
+            record.pop("seconds")
+            record["numbers"].pop("seconds", None)
+    assert first == second
+    listed = _verify("check", "--paper", str(pack.BUILTIN), "--list")
+    assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 200
