@@ -219,3 +219,75 @@ def test_the_dayi_chen_pack_named_by_path_is_the_default(tmp_path):
     assert first == second
     listed = _verify("check", "--paper", str(pack.BUILTIN), "--list")
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == 200
+
+
+def _pack_of(tmp_path, body: str, preamble: str = ""):
+    tex = tmp_path / "note.tex"
+    tex.write_text(f"\\documentclass{{article}}{preamble}\n\\begin{{document}}\n{body}\n\\end{{document}}\n",
+                   encoding="utf-8")
+    directory, _, _ = init_pack(tex, tmp_path / "pack")
+    with pack.using(pack.load(directory)):
+        return [d.latex for d in source.displays()], [r.latex for r in source.relations()], [
+            d.id for d in source.displays()]
+
+
+# The red-team findings on LaTeX the suite had not seen (each case: the body, the displays' quotes,
+# the proof relations' quotes).
+_READ_RIGHT = [
+    ("escaped dollars", "\\section{A}\\begin{proof} costs \\$5, so $C_T = 5T$ and \\$$B$.\\end{proof}",
+     [], ["C_T = 5T"]),
+    ("line breaks with a skip", "\\section{A}\\begin{align} a &= b \\\\[2pt] c &\\le d \\end{align}\n"
+     "first \\\\(a) second", [" a &= b \\\\[2pt] c &\\le d "], []),
+    ("a comment line inside inline math", "\\section{A}\\begin{proof}So $R_T\n% note\n\\le \\sqrt T$.\\end{proof}",
+     [], ["R_T \\le \\sqrt T"]),
+    ("a paragraph opening with a reference", "\\section{A}\\begin{lemma}\\label{l}X\\end{lemma}"
+     "\\begin{proof}First $a = b$.\n\n\\Cref{l} gives $c \\le d$.\\end{proof}", [], ["a = b", "c \\le d"]),
+    ("no space after proof", "\\section{A}\\begin{proof}Let $a=b$.\\end{proof}", [], ["a=b"]),
+    ("alignat's argument", "\\section{A}\\begin{alignat}{2} a&=b \\end{alignat}", [" a&=b "], []),
+    ("an empty display", "\\section{A}\\[\\]\\[ x = 1 \\]", [" x = 1 "], []),
+    ("switched-off text", "\\section{A}\\iffalse\\[ y = 2 \\]\\fi\\begin{comment}\\[ z = 3 \\]\\end{comment}"
+     "\\[ x = 1 \\]", [" x = 1 "], []),
+]
+
+
+@pytest.mark.parametrize(("case", "body", "shown", "inline"), _READ_RIGHT, ids=[c[0] for c in _READ_RIGHT])
+def test_latex_the_suite_had_not_seen_is_read_by_the_contract(tmp_path, case, body, shown, inline):
+    displays, relations, _ = _pack_of(tmp_path, body)
+    assert displays == shown and relations == inline
+
+
+def test_declared_kinds_and_late_appendices_are_numbered(tmp_path):
+    body = ("\\section{A}\\begin{proof}$a = b$\\end{proof}\\begin{fact}In a fact, $c = d$.\\end{fact}\\appendix"
+            + "".join(f"\\section{{S{i}}}" for i in range(7)) + "\\subsection{T}\\[ x = 1 \\]")
+    displays, relations, ids = _pack_of(tmp_path, body, "\\newtheorem{fact}{Fact}")
+    assert relations == ["a = b"]  # the Fact ends the proof
+    assert ids == ["G.1-1"]
+
+
+def test_crlf_and_cr_line_endings_read_alike(tmp_path):
+    body = "\\section{A}\r\n% comment\r\n\\[ x = 1 \\]\r\n"
+    for name, text in (("crlf", body), ("cr", body.replace("\r\n", "\r"))):
+        (tmp_path / name).mkdir()
+        assert _pack_of(tmp_path / name, text)[0] == [" x = 1 "]
+
+
+def test_a_part_with_relations_and_no_display_and_a_pack_with_nothing_to_run(tmp_path):
+    tex = tmp_path / "note.tex"
+    tex.write_text("\\begin{document}\\section{A}\\begin{proof}$a=b$\\end{proof}\\end{document}", encoding="utf-8")
+    directory, shown, inline = init_pack(tex, tmp_path / "pack")
+    assert (shown, inline) == (0, 1)
+    status = _verify("ledger", "status", str(directory))
+    assert status.returncode == 0 and "| §1 | relations | 1 |" in status.stdout, status.stderr
+    done = _verify("check", "--paper", str(directory), "--quiet")
+    assert done.returncode == 0 and "nothing to run" in done.stdout, done.stderr
+
+
+def test_hostile_latex_is_one_line(tmp_path):
+    tex = tmp_path / "deep.tex"
+    tex.write_text("\\begin{document}" + "\\begin{center}" * 600 + "x" + "\\end{center}" * 600
+                   + "\\end{document}", encoding="utf-8")
+    done = _verify("ledger", "init", str(tex), "--out", str(tmp_path / "p"))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "nested too deeply" in done.stderr
+    tex.write_text("\\begin{document}\\begin{equation x=1\n\\end{document}", encoding="utf-8")
+    done = _verify("ledger", "init", str(tex), "--out", str(tmp_path / "q"))  # read as text, or refused
+    assert done.returncode in (0, 2) and done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr

@@ -65,8 +65,11 @@ STEPS: tuple[Step, ...] = (
 )
 
 
-#: How many configurations' allowances a claim's configurations share, per step.
-POT = 4
+#: How many configurations' allowances a claim's configurations share, per step: two keeps a
+#: claim over many configurations that no step decides near its old cost (Proposition 21's claim
+#: over 16 configurations takes 20 CPU s, 30 with four), and leaves Stein's identity over five
+#: activations (7 symbolic CPU s in all, under 6 on any one) decided with its allowances halved.
+POT = 2
 
 
 def strength(step: str) -> int:

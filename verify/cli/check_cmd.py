@@ -80,7 +80,10 @@ def _run(args, pack) -> int:
                             "--html report")
     distinct_paths({"--json": json_path, "--markdown": md_path, "--html": html_path})
 
-    width = max(len(c.id) for c in checks)
+    if not checks:
+        print(f"no entry of {pack.ledger_dir} has a claim or names a check yet: nothing to run "
+              "(`verify ledger status` shows the entries)")
+    width = max((len(c.id) for c in checks), default=0)
 
     def show(result) -> None:
         print(line(result, width), flush=True)

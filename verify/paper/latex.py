@@ -6,7 +6,9 @@ vendored Dayı–Chen text: one paragraph per line, numbered headings opening th
 (``Lemma 3 (title) …``) and proofs opening theirs (``Proof [Proof of Lemma 3] …``).
 :func:`extract` writes a LaTeX file in that format:
 
-- comments are dropped; the body is what lies between ``\begin{document}`` and ``\end{document}``;
+- comments are dropped, inside displays too (as LaTeX drops them: a display's quote is its
+  content without them), and so are ``\iffalse … \fi`` and the ``comment`` environment; the body is
+  what lies between ``\begin{document}`` and ``\end{document}``;
   ``\title`` and ``\author`` are read as the provenance;
 - ``\section``, ``\subsection`` and ``\subsubsection`` (starred too) become numbered headings,
   lettered after ``\appendix``;
@@ -32,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from verify.base.errors import VerifyInputError
+from verify.paper.source import STATEMENT_KINDS
 
 #: Display environments (their content is a display, kept verbatim).
 DISPLAYS = ("equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
@@ -56,7 +59,10 @@ class Extracted:
 
 
 def _strip_comments(tex: str) -> str:
-    return "\n".join(re.sub(r"(?<!\\)%.*$", "", line) for line in tex.split("\n"))
+    """``tex`` without its comments.  As in LaTeX, a comment also takes its line's end when text
+    follows on the next line (a comment line inside a paragraph or a formula splits neither), but
+    a blank line after it still ends the paragraph."""
+    return re.sub(r"(?<!\\)%[^\n]*(?:\n[ \t]*(?=\S))?", "", tex)
 
 
 def _group(tex: str, start: int, open_: str = "{", close: str = "}") -> tuple[str, int]:
@@ -112,9 +118,13 @@ class _Writer:
         self.equations = 0
         #: label -> (kind, number): a statement's ("Lemma", "3"), a display's ("Eq.", "2")
         self.labels: dict[str, tuple[str, str]] = {}
-        self.paragraphs: list[str] = []
+        #: (what, text): "display", "structure" (a heading, a statement's head, a proof's first
+        #: paragraph) or "prose"
+        self.paragraphs: list[tuple[str, str]] = []
         self.current: list[str] = []
         self.list_counters: list[int | None] = []
+        #: the next paragraph opens a proof (its "Proof" is the structure, not prose to mark)
+        self.proof_opens = False
 
     # paragraphs -------------------------------------------------------------------------------
     def words(self, text: str) -> None:
@@ -128,12 +138,21 @@ class _Writer:
     def flush(self) -> None:
         joined = " ".join("".join(self.current).split())
         if joined:
-            self.paragraphs.append(joined)
+            self.paragraphs.append(("structure" if self.proof_opens else "prose", joined))
+            self.proof_opens = False
         self.current = []
+
+    def display(self, body: str, where: str) -> None:
+        """One display, its content verbatim; an empty one is none (nothing to quote)."""
+        if "$$" in body:
+            raise LatexError(f"{where} holds $$")
+        if body.strip():
+            self.flush()
+            self.paragraphs.append(("display", f"$${body}$$"))
 
     def block(self, text: str) -> None:
         self.flush()
-        self.paragraphs.append(text)
+        self.paragraphs.append(("structure", text))
 
     # numbering --------------------------------------------------------------------------------
     def heading(self, level: int, title: str) -> None:
@@ -177,8 +196,11 @@ def _environment(tex: str, start: int, env: str) -> tuple[str, int]:
         i = match.end()
 
 
-_TOKEN = re.compile(r"\\begin\s*{([^}]+)}|\\end\s*{([^}]+)}|\\(sub)?(sub)?section\*?\s*(?=[\[{])|\\appendix\b"
-                    r"|\$\$|\\\[|\\\(|\\item\b\s*(?:\[[^\]]*\])?|\\maketitle\b")
+_TOKEN = re.compile(r"(?P<text>\\\\(?:\[[^\]\n]*\])?|\\\$)"  # a line break \\[2pt], an escaped \$: text
+                    r"|\\begin\s*{([^}\n]+)}|\\end\s*{([^}\n]+)}|\\(sub)?(sub)?section\*?\s*(?=[\[{])"
+                    r"|\\appendix\b|\$\$|\\\[|\\\(|\\item\b\s*(?:\[[^\]]*\])?|\\maketitle\b")
+#: Where a display opened by ``$$`` closes: the next ``$$`` that is no escaped dollar.
+_CLOSE_DOLLARS = re.compile(r"(?<!\\)\$\$")
 
 
 def _walk(tex: str, writer: _Writer) -> None:
@@ -191,13 +213,15 @@ def _walk(tex: str, writer: _Writer) -> None:
         writer.words(tex[i:match.start()])
         token = match.group(0)
         i = match.end()
-        if token.startswith("\\begin"):
-            env = match.group(1).strip()
+        if match.group("text"):
+            writer.words(token)
+        elif token.startswith("\\begin"):
+            env = match.group(2).strip()
             i = _begin(tex, i, env, writer)
         elif token.startswith("\\end"):
             continue  # the end of an environment walked as plain text (itemize, center, …)
         elif "section" in token:
-            level = 2 if match.group(4) else 1 if match.group(3) else 0
+            level = 2 if match.group(5) else 1 if match.group(4) else 0
             if tex[i] == "[":
                 _, i = _group(tex, i, "[", "]")
             title, i = _group(tex, i)
@@ -205,12 +229,11 @@ def _walk(tex: str, writer: _Writer) -> None:
         elif token == "\\appendix":
             writer.appendix, writer.sections = True, [0, 0, 0]
         elif token in ("$$", "\\["):
-            close = "$$" if token == "$$" else "\\]"
-            end = tex.find(close, i)
-            if end < 0:
+            closing = _CLOSE_DOLLARS.search(tex, i) if token == "$$" else re.compile(r"\\\]").search(tex, i)
+            if closing is None:
                 raise LatexError(f"display {token} at character {match.start()} is not closed")
-            writer.block(f"$${tex[i:end]}$$")
-            i = end + len(close)
+            writer.display(tex[i:closing.start()], f"display {token} at character {match.start()}")
+            i = closing.end()
         elif token == "\\(":
             end = tex.find("\\)", i)
             if end < 0:
@@ -230,14 +253,15 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
     """Walk the environment ``env`` opening at ``start``; the index after its end."""
     body, after = _environment(tex, start, env)
     if env in DISPLAYS:
-        if "$$" in body:
-            raise LatexError(f"\\begin{{{env}}} at character {start} holds $$")
-        if env in _NUMBERED_DISPLAYS:
+        if env.startswith("alignat") and body.startswith("{"):
+            _, end = _group(body, 0)  # its number of columns, an argument and not the formula
+            body = body[end:]
+        if env.rstrip("*") in _NUMBERED_DISPLAYS:
             writer.equations += 1
             label = _label_in(body)
             if label:
                 writer.labels[label] = ("Eq.", str(writer.equations))
-        writer.block(f"$${body}$$")
+        writer.display(body, f"\\begin{{{env}}} at character {start}")
     elif env in writer.kinds:
         title = ""
         if body.lstrip().startswith("["):
@@ -260,9 +284,12 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
             title, end = _group(body, lead, "[", "]")
             body = body[end:]
         writer.flush()
-        writer.current.append("Proof" + (f" [{' '.join(title.split())}]" if title else ""))
+        writer.current.append("Proof" + (f" [{' '.join(title.split())}]" if title else "") + " ")
+        writer.proof_opens = True
         _walk(body, writer)
         writer.flush()
+    elif env == "comment":
+        pass  # the comment package's environment: not part of the paper
     elif env in ("abstract",):
         writer.flush()
         writer.current.append("Abstract")
@@ -277,6 +304,10 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
     return after
 
 
+#: What opens a line of structure in the text format (verify.paper.source, verify.paper.structure).
+_STRUCTURE = re.compile(rf"(?:\*\*)?(?:{'|'.join(STATEMENT_KINDS)}) \d|Proof\b|\*\*Proof|\d+(?:\.\d+)*\. \S"
+                        r"|Appendix [A-Z]\. \S|[A-Z](?:\.\d+)+\.? \S")
+
 _REF = re.compile(r"~?\\(ref|cref|Cref|autoref|eqref)\s*{([^}]+)}")
 
 
@@ -285,15 +316,18 @@ _LABEL = re.compile(r"\\label\s*{[^}]*}\s*")
 
 def extract(tex: str) -> Extracted:
     """The LaTeX ``tex`` in the suite's text format (module docstring), with its title and authors."""
-    tex = _strip_comments(tex.replace("\r\n", "\n"))
+    tex = _strip_comments(tex.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
+    tex = re.sub(r"\\iffalse\b.*?\\fi\b", "", tex, flags=re.S)  # switched-off text (not nested)
     begin, end = tex.find("\\begin{document}"), tex.rfind("\\end{document}")
     preamble = tex[:begin] if begin >= 0 else ""
     body = tex[begin + len("\\begin{document}"):end if end > begin else len(tex)] if begin >= 0 else tex
     kinds, counters = _theorems(preamble)
     writer = _Writer(kinds, counters)
-    _walk(body, writer)
+    try:
+        _walk(body, writer)
+    except RecursionError:  # environments nested hundreds deep
+        raise LatexError("environments are nested too deeply to be read") from None
     writer.flush()
-    text = "\n\n".join(writer.paragraphs) + "\n"
 
     def ref(match: re.Match) -> str:
         space = " " if match.group(0).startswith("~") else ""
@@ -304,8 +338,17 @@ def extract(tex: str) -> Extracted:
 
     # references are resolved after the walk (a proof may cite a later statement); never inside a
     # display, whose quote stays verbatim
-    pieces = re.split(r"(\$\$.*?\$\$)", text, flags=re.S)
-    text = "".join(p if p.startswith("$$") else _REF.sub(ref, _LABEL.sub("", p)) for p in pieces)
+    paragraphs = []
+    for what, paragraph in writer.paragraphs:
+        if what != "display":
+            paragraph = " ".join(_REF.sub(ref, _LABEL.sub("", paragraph)).split())
+        if what == "prose" and _STRUCTURE.match(paragraph):
+            # prose that would read as a heading, a statement or a proof opening its line
+            # ("Lemma 3 gives …" after \Cref): marked, so that it stays prose
+            paragraph = "¶ " + paragraph
+        if paragraph:
+            paragraphs.append(paragraph)
+    text = "\n\n".join(paragraphs) + "\n"
     title = _command_argument(preamble + body, "title")
     authors = _command_argument(preamble + body, "author")
     return Extracted(text, title, authors)

@@ -216,7 +216,10 @@ def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
     report.json's ``ledger`` rows, :mod:`verify.checks.ledger_rows`).  Rows come in the paper's
     order, a part's displays before its relations; a part without relations has no relations row."""
     rows: dict[tuple[str, str], dict] = {}
-    parts = list(dict.fromkeys(part(e.section) for e in entries() if e.what == "display"))
+    # the paper's order of parts: where each first appears, displays before relations (a part may
+    # hold relations of proofs and no display)
+    parts = list(dict.fromkeys([*(part(e.section) for e in entries() if e.what == "display"),
+                                *(part(e.section) for e in entries())]))
     ordered = sorted(entries(), key=lambda e: (parts.index(part(e.section)), e.what))
     for entry in ordered:
         key = (part(entry.section), f"{entry.what}s")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from verify.base.files import output_directory, write_atomic
 from verify.paper.latex import extract
-from verify.paper.pack import PackError, load, read_bytes, using
+from verify.paper.pack import MAX_FILE_BYTES, Pack, PackError, load, read_bytes, using
 
 TEXT_FILE = "paper.txt"
 DISPLAYS_FILE, RELATIONS_FILE = "displays.toml", "relations.toml"
@@ -105,19 +105,28 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     if (directory / "pack.toml").exists():
         raise PackError(f"--out {str(out)!r} already holds a pack (pack.toml): its ledger is not overwritten")
     data = text.encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:
+        raise PackError(f"{str(text_path)!r} gives a text of {len(data)} bytes, more than a pack's "
+                        f"{MAX_FILE_BYTES}")
     sha = hashlib.sha256(data).hexdigest()
     output_directory(directory / "ledger.d", "--out's ledger.d")
     write_atomic(directory / TEXT_FILE, data, "pack text")
     is_tex = text != source
+    # number the text with the one numbering of verify.paper.source, through the pack as it will be;
+    # pack.toml is written last, so that a failure before it leaves no pack (a rerun may start over)
+    pack = Pack(directory.resolve(), TEXT_FILE, sha, (("title", title),), (DISPLAYS_FILE,), (RELATIONS_FILE,))
+    with using(pack):
+        shown, inline = displays(), relations()
+    tables = ((DISPLAYS_FILE, "display", shown), (RELATIONS_FILE, "relation", inline))
+    files = {name: _entries(table, items, table, title).encode("utf-8") for name, table, items in tables}
+    for name, content in files.items():
+        if len(content) > MAX_FILE_BYTES:
+            raise PackError(f"the ledger of {str(text_path)!r} would be {len(content)} bytes, more than a "
+                            f"pack's {MAX_FILE_BYTES}")
+        write_atomic(directory / "ledger.d" / name, content, "ledger file")
     write_atomic(directory / "pack.toml", _pack_toml(title or text_path.stem, authors, sha,
                                                      text_path if is_tex else None,
                                                      hashlib.sha256(raw).hexdigest() if is_tex else None),
                  "pack.toml")
-    # number the text with the one numbering of verify.paper.source, through a pack that has no ledger yet
-    load.cache_clear()
-    with using(load(directory)):
-        shown, inline = displays(), relations()
-        for name, table, items in ((DISPLAYS_FILE, "display", shown), (RELATIONS_FILE, "relation", inline)):
-            write_atomic(directory / "ledger.d" / name, _entries(table, items, table, title), "ledger file")
     load.cache_clear()
     return directory, len(shown), len(inline)

@@ -39,14 +39,20 @@ A relation's id is its section and ``r`` with its ordinal among the section's re
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from verify.paper.pack import current, per_pack
 
 _MAIN = re.compile(r"^(\d+(?:\.\d+)*)\. \S")
-_APPENDIX = re.compile(r"^Appendix ([A-F])\. \S")
-_APPENDIX_SUB = re.compile(r"^([A-F](?:\.\d+)+)\.? \S")
+_APPENDIX = re.compile(r"^Appendix ([A-Z])\. \S")
+_APPENDIX_SUB = re.compile(r"^([A-Z](?:\.\d+)+)\.? \S")
+#: The kinds of numbered statement: the Dayı–Chen text's, and the other usual ones of a LaTeX paper.
+STATEMENT_KINDS = ("Theorem", "Lemma", "Claim", "Proposition", "Corollary", "Definition", "Remark",
+                   "Assumption", "Condition", "Example", "Fact", "Observation", "Conjecture", "Hypothesis",
+                   "Property", "Problem", "Question", "Notation", "Axiom", "Exercise")
 
 
 @dataclass(frozen=True)
@@ -99,22 +105,25 @@ def displays() -> tuple[Display, ...]:
     sections = section_of_lines(lines)
     out: list[Display] = []
     counts: dict[str, int] = {}
-    for match in re.finditer(r"\$\$(.+?)\$\$", text, re.S):
-        line = text.count("\n", 0, match.start())
+    line_of = line_index(text)
+    for match in _DISPLAY.finditer(text):
+        line = line_of(match.start())
         section = sections[line]
         counts[section] = counts.get(section, 0) + 1
         out.append(Display(f"{section}-{counts[section]}", section, line + 1, match.group(1)))
     return tuple(out)
 
 
+#: A display ``$$ … $$`` and an inline span ``$ … $``; an escaped dollar ``\$`` delimits neither.
+_DISPLAY = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$", re.S)
+_INLINE = re.compile(r"(?<!\\)\$((?:[^$\n\\]|\\.)+?)(?<!\\)\$")
 #: The relation symbols of an inline span (see the module docstring): characters and commands.
 RELATION_CHARS = frozenset("=<>≤≥≠≈")
 RELATION_COMMANDS = frozenset({"le", "ge", "leq", "geq", "leqslant", "geqslant", "lt", "gt", "ne", "neq",
                                "lesssim", "gtrsim", "approx", "asymp", "sim", "simeq", "equiv",
                                "triangleq", "coloneqq", "ll", "gg", "propto"})
 RELATION_SYMBOLS = tuple(sorted(RELATION_CHARS)) + tuple(f"\\{c}" for c in sorted(RELATION_COMMANDS))
-_STATEMENT = re.compile(r"^(?:\*\*)?(?:Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|"
-                        r"Assumption|Condition|Example) \d")
+_STATEMENT = re.compile(rf"^(?:\*\*)?(?:{'|'.join(STATEMENT_KINDS)}) \d")
 _PROOF = re.compile(r"^Proof\b|\*\*Proof\*\*", re.M)
 _TOKEN = re.compile(r"\\([A-Za-z]+)|\\.|.", re.S)
 
@@ -145,11 +154,19 @@ def proofs() -> list[tuple[int, int]]:
         at += len(line) + 1
     ends = [offsets[i] for i, line in enumerate(lines)
             if _STATEMENT.match(line) or (i and sections[i] != sections[i - 1])]
+    boundaries = sorted({*starts, *ends})
     out = []
     for start in starts:
-        end = min([e for e in (*starts, *ends) if e > start], default=len(text))
-        out.append((start, end))
+        # the first boundary after the start (bisection: a long text has thousands of each)
+        after = bisect.bisect_right(boundaries, start)
+        out.append((start, boundaries[after] if after < len(boundaries) else len(text)))
     return out
+
+
+def line_index(text: str) -> Callable[[int], int]:
+    """A function giving, for an offset of ``text``, how many line breaks precede it (0-based line)."""
+    breaks = [m.start() for m in re.finditer("\n", text)]
+    return lambda offset: bisect.bisect_left(breaks, offset)
 
 
 @per_pack
@@ -158,15 +175,16 @@ def relations() -> tuple[Relation, ...]:
     text = paper_text()
     sections = section_of_lines(text.split("\n"))
     # Blank the $$ displays (keeping line breaks) so that only single-dollar spans remain.
-    inline = re.sub(r"\$\$(.+?)\$\$", lambda m: re.sub(r"[^\n]", " ", m.group(0)), text, flags=re.S)
+    inline = _DISPLAY.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    line_of = line_index(text)
     out: list[Relation] = []
     counts: dict[str, int] = {}
     for start, end in proofs():
-        proof_line = text.count("\n", 0, start) + 1
-        for match in re.finditer(r"\$([^$\n]+)\$", inline[start:end]):
+        proof_line = line_of(start) + 1
+        for match in _INLINE.finditer(inline[start:end]):
             if not states_relation(match.group(1)):
                 continue
-            line = text.count("\n", 0, start + match.start())
+            line = line_of(start + match.start())
             section = sections[line]
             counts[section] = counts.get(section, 0) + 1
             out.append(Relation(f"{section}-r{counts[section]}", section, line + 1, match.group(1),

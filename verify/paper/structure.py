@@ -22,9 +22,10 @@ from __future__ import annotations
 import re
 
 from verify.paper.pack import per_pack
-from verify.paper.source import displays, paper_text, proofs, relations, section_of_lines
+from verify.paper.source import (STATEMENT_KINDS, displays, line_index, paper_text, proofs, relations,
+                                 section_of_lines)
 
-_KINDS = r"Theorem|Lemma|Claim|Proposition|Corollary|Definition|Remark|Assumption|Condition|Example"
+_KINDS = "|".join(STATEMENT_KINDS)
 _OPENS = re.compile(rf"^(?:\*\*)?({_KINDS}) (\d+)\**(?=$|[\s(*]*[(*A-Z])")
 _NAMED = re.compile(rf"\b({_KINDS})s? (\d+)\b")
 _PROOF_OF = re.compile(rf"\[Proof of ({_KINDS}) (\d+)\]")
@@ -81,9 +82,10 @@ def _statement_above(line: int) -> str | None:
 def _proofs() -> tuple[tuple[int, int, str | None], ...]:
     """Each proof as (first line, last line, the statement it proves), 1-based lines."""
     text = paper_text()
+    line_of = line_index(text)
     out = []
     for start, end in proofs():
-        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, end) + 1
+        first, last = line_of(start) + 1, line_of(end) + 1
         named = _PROOF_OF.search(text, start, min(end, start + 200))
         proved = canonical(f"{named.group(1)} {named.group(2)}") if named else _statement_above(first)
         out.append((first, last, proved))
