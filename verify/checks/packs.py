@@ -14,12 +14,14 @@ pack's claims never enter it.
 
 from __future__ import annotations
 
-from verify.checks.core import Check, check_id, close_ids
+from verify.checks.core import Check, UnknownCheckError, check_id, close_ids
 from verify.paper.ledger import LedgerError, entries
 from verify.paper.pack import BUILTIN, Pack, load, using
 
 
 def _registry() -> dict[str, Check]:
+    # lazy: loading the registry imports every check module, which registers the current pack's
+    # ledger claims; it must happen here, under the built-in pack, never when this module loads
     from verify.checks import load_all
 
     with using(load(BUILTIN)):
@@ -28,6 +30,7 @@ def _registry() -> dict[str, Check]:
 
 def _parsed(entry) -> None:
     """Parse the entry's claim and correction with its quantifiers, or a one-line error naming it."""
+    # lazy: the claim engine (SymPy) loads only when a pack is checked
     from verify.base.errors import VerifyInputError
     from verify.claims.spec import build_spec
 
@@ -49,6 +52,7 @@ def pack_checks(pack: Pack) -> list[Check]:
     registry = _registry()
     if pack.builtin:
         return list(registry.values())
+    # lazy: these modules register the built-in pack's checks when they load (_registry above)
     from verify.checks.definitions import definitions_check
     from verify.checks.ledger_claims import claim_check
     from verify.paper.definitions import objects
@@ -76,7 +80,8 @@ def pack_checks(pack: Pack) -> list[Check]:
 
 def select(checks: list[Check], ids: list[str] | None) -> list[Check]:
     """The checks among ``checks`` that ``ids`` name (all when None), or an error naming the unknown one."""
-    from verify.checks.core import UnknownCheckError
+    if not ids:
+        return checks
 
     if not ids:
         return checks

@@ -46,6 +46,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.pack import BUILTIN, load, using
 
     pack = load(args.paper if args.paper is not None else BUILTIN)

@@ -37,6 +37,7 @@ def add_parser(sub) -> None:
 
 
 def run_init(args) -> int:
+    # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.skeleton import init_pack
 
     directory, shown, inline = init_pack(args.text, args.out)
@@ -47,6 +48,7 @@ def run_init(args) -> int:
 
 
 def run_status(args) -> int:
+    # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.ledger import coverage_table, entries
     from verify.paper.pack import load, using
 
@@ -66,6 +68,7 @@ def run_status(args) -> int:
 
 def _ledger_verdicts(path: Path, pack) -> dict[str, tuple[str, str | None]]:
     """entry id -> (verdict, basis) from the ``ledger`` rows of a report of this pack."""
+    # lazy: reading a report loads the checks' core (NumPy), which `verify --help` does not need
     from verify.base.errors import InvalidParameterError
     from verify.checks.show import read_report_data
 

@@ -30,6 +30,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import shlex
 import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -120,8 +121,6 @@ class Pack:
     @property
     def check_command(self) -> str:
         """The command line that checks this pack (what a report's rerun commands start with)."""
-        import shlex
-
         return "verify check" if self.builtin else f"verify check --paper {shlex.quote(str(self.root))}"
 
     def text(self) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from verify.base.files import output_directory, write_atomic
 from verify.paper.latex import extract
 from verify.paper.pack import MAX_FILE_BYTES, Pack, PackError, load, read_bytes, using
+from verify.paper.source import displays, relations
 
 TEXT_FILE = "paper.txt"
 DISPLAYS_FILE, RELATIONS_FILE = "displays.toml", "relations.toml"
@@ -88,8 +89,6 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     """Write a new pack for the text at ``text_path`` into ``out`` (module docstring): its
     directory, and how many displays and relations it numbered.  Refuses a directory that already
     holds a pack (a filled ledger is never overwritten)."""
-    from verify.paper.source import displays, relations
-
     text_path = Path(text_path)
     raw = read_bytes(text_path, "TEXT")
     try:

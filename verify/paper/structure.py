@@ -22,8 +22,15 @@ from __future__ import annotations
 import re
 
 from verify.paper.pack import per_pack
-from verify.paper.source import (STATEMENT_KINDS, displays, line_index, paper_text, proofs, relations,
-                                 section_of_lines)
+from verify.paper.source import (
+    STATEMENT_KINDS,
+    displays,
+    line_index,
+    paper_text,
+    proofs,
+    relations,
+    section_of_lines,
+)
 
 _KINDS = "|".join(STATEMENT_KINDS)
 _OPENS = re.compile(rf"^(?:\*\*)?({_KINDS}) (\d+)\**(?=$|[\s(*]*[(*A-Z])")
