@@ -108,18 +108,21 @@ def close_ids(word: str, ids: Iterable[str], n: int = 5) -> str:
     return f"; did you mean {', '.join(close)}?" if close else ""
 
 
-def resolve(ids: list[str] | None) -> list[Check]:
-    """The checks named by ``ids`` (all, in registry order, when None)."""
+def resolve(ids: list[str] | None, among: dict[str, Check] | None = None,
+            listing: str = "verify check --list") -> list[Check]:
+    """The checks named by ``ids`` among ``among`` (the registry by default; a pack's checks for
+    ``verify check --paper``), all of them, in order, when ``ids`` is None; ``listing`` is the
+    command the error for an unknown id points to."""
+    checks = REGISTRY if among is None else among
     if not ids:
-        return list(REGISTRY.values())
+        return list(checks.values())
     out = []
     for raw in ids:
         key = check_id(raw)
-        if key not in REGISTRY:
-            raise UnknownCheckError(f"unknown check id {raw!r} (see `verify check --list`)"
-                                    + close_ids(raw, REGISTRY))
-        if REGISTRY[key] not in out:
-            out.append(REGISTRY[key])
+        if key not in checks:
+            raise UnknownCheckError(f"unknown check id {raw!r} (see `{listing}`)" + close_ids(raw, checks))
+        if checks[key] not in out:
+            out.append(checks[key])
     return out
 
 

@@ -1,7 +1,8 @@
 """Definitions checked against each other: one check per object the paper defines twice or more.
 
-For an object of ``verify/paper/packs/dayi_chen/ledger.d/definitions.toml`` (:mod:`verify.paper.definitions`), the
-check ``definitions-<name>`` runs, with the object's quantifiers,
+For an object of a pack's definitions file (the Dayı–Chen pack's
+``verify/paper/packs/dayi_chen/ledger.d/definitions.toml``; :mod:`verify.paper.definitions`), the check
+``definitions-<name>`` runs, with the object's quantifiers,
 
 - each pair of consecutive definitions, ``printed_a == printed_b`` (do the paper's two texts agree?);
   two definitions written as the same text up to spaces (the paper prints one formula twice) are equal

@@ -14,7 +14,7 @@ pack's claims never enter it.
 
 from __future__ import annotations
 
-from verify.checks.core import Check, UnknownCheckError, check_id, close_ids
+from verify.checks.core import Check, check_id, close_ids
 from verify.paper.ledger import LedgerError, entries
 from verify.paper.pack import BUILTIN, Pack, load, using
 
@@ -76,25 +76,3 @@ def pack_checks(pack: Pack) -> list[Check]:
     if pack.all_coded_checks:
         out = {**registry, **out}
     return list(out.values())
-
-
-def select(checks: list[Check], ids: list[str] | None) -> list[Check]:
-    """The checks among ``checks`` that ``ids`` name (all when None), or an error naming the unknown one."""
-    if not ids:
-        return checks
-
-    if not ids:
-        return checks
-    by_id = {c.id: c for c in checks}
-    out = []
-    for raw in ids:
-        key = check_id(raw)
-        if key not in by_id:
-            raise UnknownCheckError(f"unknown check id {raw!r} in this pack (see `verify check --paper DIR "
-                                    "--list`)" + close_ids(raw, by_id))
-        if by_id[key] not in out:
-            out.append(by_id[key])
-    return out
-
-
-__all__ = ["pack_checks", "select"]

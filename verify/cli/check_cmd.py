@@ -59,13 +59,13 @@ def _run(args, pack) -> int:
     from verify.checks import resolve
     from verify.checks.html_report import to_html
     from verify.checks.ledger_rows import entry_verdicts, ledger_rows
-    from verify.checks.packs import pack_checks, select
+    from verify.checks.packs import pack_checks
     from verify.checks.report import line, summary, to_json_text, to_markdown
     from verify.checks.runner import run_checks
     from verify.paper.ledger import coverage_table
 
-    everything = pack_checks(pack)
-    checks = resolve(args.only) if pack.builtin else select(everything, args.only)
+    listing = "verify check --list" if pack.builtin else f"{pack.check_command} --list"
+    checks = resolve(args.only, {c.id: c for c in pack_checks(pack)}, listing)
     if args.list:
         for c in checks:
             print(f"{c.id:<28} {c.statement:<22} [{c.method}] {c.quote[:90]}")
