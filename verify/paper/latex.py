@@ -249,6 +249,14 @@ def _walk(tex: str, writer: _Writer) -> None:
                 writer.words(" • ")
 
 
+def _optional_title(body: str) -> tuple[str, str]:
+    """(the ``[title]`` an environment's body opens with, or "", and the body after it)."""
+    if not body.lstrip().startswith("["):
+        return "", body
+    title, end = _group(body, len(body) - len(body.lstrip()), "[", "]")
+    return title, body[end:]
+
+
 def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
     """Walk the environment ``env`` opening at ``start``; the index after its end."""
     body, after = _environment(tex, start, env)
@@ -263,11 +271,7 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
                 writer.labels[label] = ("Eq.", str(writer.equations))
         writer.display(body, f"\\begin{{{env}}} at character {start}")
     elif env in writer.kinds:
-        title = ""
-        if body.lstrip().startswith("["):
-            lead = len(body) - len(body.lstrip())
-            title, end = _group(body, lead, "[", "]")
-            body = body[end:]
+        title, body = _optional_title(body)
         number = writer.statement_number(env)
         head = f"{writer.kinds[env]} {number}".strip()
         label = _label_in(body)
@@ -278,11 +282,7 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
         _walk(body, writer)
         writer.flush()
     elif env == "proof":
-        title = ""
-        if body.lstrip().startswith("["):
-            lead = len(body) - len(body.lstrip())
-            title, end = _group(body, lead, "[", "]")
-            body = body[end:]
+        title, body = _optional_title(body)
         writer.flush()
         writer.current.append("Proof" + (f" [{' '.join(title.split())}]" if title else "") + " ")
         writer.proof_opens = True
