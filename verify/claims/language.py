@@ -323,7 +323,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     lhs, op, rhs = relation.lhs, relation.op, relation.rhs
     order = _order_of(lhs, rhs, text)
     if order is not None and _is_order(lhs):
-        lhs, rhs, op = rhs, lhs, _MIRROR[op]
+        lhs, rhs, op = rhs, lhs, MIRROR[op]
     claim = ParsedClaim(text, sympy.sympify(lhs), op, sympy.sympify(rhs), order, tuple(indices))
     _check_infinity(claim)
     _check_arguments(claim)
@@ -331,7 +331,8 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     return claim
 
 
-_MIRROR = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+#: A relation with its sides swapped, which is also the relation with both sides multiplied by −1.
+MIRROR = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
 
 
 def _is_order(expr) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy
 
 from verify.claims.decision import Decision
+from verify.claims.language import MIRROR
 from verify.verdict import Basis
 
 
@@ -31,10 +32,6 @@ def symbolic_sign(expression, op: str, variable, low, high) -> bool:
     return one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"
 
 
-#: op with both sides multiplied by a negative number
-_FLIPPED = {"==": "==", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}
-
-
 def _constant_times(difference, op: str, box: dict, x) -> Decision:
     """``difference`` = c · r(x) with c a constant whose sign SymPy knows from its factors alone
     (a product of powers of positive numbers such as π, √2, rationals: no sum, so no numerical
@@ -48,7 +45,7 @@ def _constant_times(difference, op: str, box: dict, x) -> Decision:
     if constant.is_positive is True:
         reduced_op = op
     elif constant.is_negative is True:
-        reduced_op = _FLIPPED[op]
+        reduced_op = MIRROR[op]  # both sides times a negative number
     else:
         return undecided
     decision = one_variable(rest, reduced_op, box)
