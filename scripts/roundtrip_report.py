@@ -6,8 +6,10 @@ Every text of the report (each check's evidence, correction, notes and counterex
 ledger row's evidence and correction) goes through :func:`verify.base.markdown.formulas`, the spans
 report.md, report.html and the README's errata table show as math; each one's LaTeX is parsed back
 by SymPy's LaTeX parser and compared with the span at random points (tests/formula_readback.py).
-Exit 1 naming the first formula whose rendering changes its meaning.  .ci/run runs it on the
-fresh report, so the round trip covers the whole report, not a sample.
+Every correction the reports print as a formula from the claim language
+(:func:`verify.claims.printing.correction_parts`) is read back by tests/claim_readback.py and
+compared with the claim.  Exit 1 naming the first formula whose rendering changes its meaning.
+.ci/run runs it on the fresh report, so the round trip covers the whole report, not a sample.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tests import claim_readback  # noqa: E402
 from tests.formula_readback import agree  # noqa: E402
 from verify.base.markdown import formulas  # noqa: E402
+from verify.claims.printing import correction_parts  # noqa: E402
 
 
 def texts(value):
@@ -48,7 +52,20 @@ def main(path: str) -> int:
                 print(f"{path}: {source!r} renders as {latex!r}, which does not read back as it: {exc}")
                 return 1
             checked += 1
-    print(f"{path}: every one of the {checked} distinct formulas rendered as math reads back as its source")
+    claims = 0
+    for text in set(texts([data.get("checks", []), data.get("ledger", [])])):
+        parts = correction_parts(text)
+        if parts is None:
+            continue
+        try:
+            claim_readback.agree(parts.source, parts.latex)
+        except Exception as exc:  # noqa: BLE001 - any failure to read back is a finding
+            print(f"{path}: the correction {parts.source!r} renders as {parts.latex!r}, which does not read "
+                  f"back as it: {exc}")
+            return 1
+        claims += 1
+    print(f"{path}: every one of the {checked} distinct formulas rendered as math reads back as its source, "
+          f"and so does every one of the {claims} corrections printed from the claim language")
     return 0
 
 

@@ -17,7 +17,8 @@ import sympy
 from sympy.parsing.latex import parse_latex  # its Lark backend needs lark (a test dependency)
 
 from verify.base.expressions import parse_expression
-from verify.base.markdown import _NAME, _name
+from verify.base.formula_latex import name_latex as _name
+from verify.base.markdown import _NAME
 
 #: Relative agreement required at each point: both sides are evaluated from the same float
 #: inputs in double precision, so anything above rounding is a change of meaning.

@@ -21,17 +21,15 @@ import sympy
 
 from verify.base.errors import VerifyInputError
 from verify.base.expressions import activation_functions, parse_expression
+from verify.base.formula_latex import GREEK, node_latex
 
 #: An operand of a printed formula: names, numbers, calls, powers and products, no spaces.
 _OPERAND = r"[A-Za-z0-9_.()\[\]*/^]+"
 #: A formula span: operands joined by `` + `` or `` - `` (SymPy prints spaces around those).
 _SPAN = re.compile(rf"{_OPERAND}(?: [-+] {_OPERAND})*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "eta", "theta", "kappa", "lambda", "mu", "nu",
-          "xi", "pi", "rho", "sigma", "tau", "phi", "chi", "psi", "omega", "Gamma", "Delta", "Theta",
-          "Lambda", "Xi", "Pi", "Sigma", "Phi", "Psi", "Omega"}
-_FUNCTIONS = {"sqrt": None, "exp": r"\exp", "log": r"\log", "sin": r"\sin", "cos": r"\cos",
-              "tanh": r"\tanh", "sinh": r"\sinh", "cosh": r"\cosh"}
+#: Functions a formula span of prose may call (any other call keeps its span as text).
+_FUNCTIONS = {"sqrt", "exp", "log", "sin", "cos", "tanh", "sinh", "cosh"}
 #: Characters that start emphasis, math, HTML or a table cell in GitHub's Markdown.
 _SPECIAL = re.compile(r"([*_$<|`])")
 
@@ -182,11 +180,11 @@ def _known_name(name: str) -> bool:
     """Whether :func:`_name` renders ``name`` as the symbol it means: one letter, a letter with
     digits (g1), a Greek letter, or such a base with ``_`` and an index (one letter, digits, or a
     word of :data:`_WORDS`), or ``_hat``."""
-    if re.fullmatch(r"[A-Za-z]\d*", name) or name in _GREEK or name in _WORDS or name in _FUNCTIONS:
+    if re.fullmatch(r"[A-Za-z]\d*", name) or name in GREEK or name in _WORDS or name in _FUNCTIONS:
         return True
     base, _, sub = name.partition("_")
     return bool(sub) and _known_name(base) and "_" not in sub and (
-        sub.isdigit() or len(sub) == 1 or sub in _WORDS or sub in _GREEK)
+        sub.isdigit() or len(sub) == 1 or sub in _WORDS or sub in GREEK)
 
 
 def formula_latex(text: str) -> str | None:
@@ -200,59 +198,6 @@ def formula_latex(text: str) -> str | None:
     python = text.replace("^", "**")
     try:
         parse_expression(python, variables={n: sympy.Symbol(n) for n in names}, what="formula")
-        return _latex(ast.parse(python, mode="eval").body)
+        return node_latex(ast.parse(python, mode="eval").body)
     except (VerifyInputError, SyntaxError, ValueError):
         return None
-
-
-def _name(name: str) -> str:
-    indexed = re.fullmatch(r"([A-Za-z])(\d+)", name)
-    if indexed:  # g1 is g with index 1
-        return f"{indexed.group(1)}_{{{indexed.group(2)}}}"
-    base, _, sub = name.partition("_")
-    if sub == "hat":
-        return rf"\hat{{{_name(base)}}}"
-    head = f"\\{base}" if base in _GREEK else (base if len(base) == 1 else rf"\mathrm{{{base}}}")
-    if not sub:
-        return head
-    index = (sub if sub.isdigit() or len(sub) == 1 else f"\\{sub}" if sub in _GREEK
-             else rf"\mathrm{{{sub}}}")
-    return f"{head}_{{{index}}}"
-
-
-def _latex(node: ast.expr, parent: int = 0) -> str:
-    """Print ``node`` with as few parentheses as its place needs (``parent``: the binding
-    strength around it: 0 sum, 1 product, 2 power base)."""
-    if isinstance(node, ast.Constant):
-        return str(node.value)
-    if isinstance(node, ast.Name):
-        return _name(node.id)
-    if isinstance(node, ast.UnaryOp):
-        inner = _latex(node.operand, 1)
-        return ("-" if isinstance(node.op, ast.USub) else "+") + inner
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        args = ", ".join(_latex(a) for a in node.args)
-        name = node.func.id
-        if name == "sqrt":
-            return rf"\sqrt{{{args}}}"
-        if name in ("Abs", "abs"):
-            return rf"\left|{args}\right|"
-        head = _FUNCTIONS.get(name) or rf"\operatorname{{{name}}}"
-        text = rf"{head}\left({args}\right)"
-        # as a power's base, \log\left(x\right)^{2} could be log(x²): bracket the call
-        return rf"\left({text}\right)" if parent >= 2 else text
-    if isinstance(node, ast.BinOp):
-        if isinstance(node.op, ast.Div):
-            text = rf"\frac{{{_latex(node.left)}}}{{{_latex(node.right)}}}"
-            return rf"\left({text}\right)" if parent >= 2 else text
-        if isinstance(node.op, ast.Pow):
-            text = f"{_latex(node.left, 2)}^{{{_latex(node.right)}}}"
-            # (x²)³ printed as x^{2}^{3} is a double superscript: bracket a power's power base
-            return rf"\left({text}\right)" if parent >= 2 else text
-        if isinstance(node.op, ast.Mult):
-            text = rf"{_latex(node.left, 1)} \cdot {_latex(node.right, 1)}"
-            return rf"\left({text}\right)" if parent >= 2 else text
-        sign = "+" if isinstance(node.op, ast.Add) else "-"
-        text = f"{_latex(node.left)} {sign} {_latex(node.right, 1)}"
-        return rf"\left({text}\right)" if parent >= 1 else text
-    raise ValueError(f"no LaTeX for {type(node).__name__}")  # the whitelist parser admits no other

@@ -14,10 +14,11 @@ import re
 from typing import Any
 
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, code_span, markdown_text, paper_text
+from verify.base.markdown import code_block, markdown_text, math_span, paper_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
+from verify.claims.printing import correction_parts
 from verify.paper.ledger import coverage_summary, coverage_table
 from verify.paper.pack import current
 from verify.paper.provenance import arxiv_label, paper
@@ -108,6 +109,19 @@ def _md(text: str) -> str:
     return markdown_text(str(text))
 
 
+def correction_markdown(text: str, table_cell: bool = False) -> str:
+    """A correction as Markdown: a claim the suite checked as a formula printed from its syntax
+    tree (:mod:`verify.claims.printing`), with a key to the names printed upright; prose as text."""
+    parts = correction_parts(str(text))
+    if parts is None:
+        return markdown_text(str(text), table_cell)
+    key = (f" (upright: {', '.join(parts.upright)}, the entry's own variables, as in its claim)"
+           if parts.upright else "")
+    result = (markdown_text(parts.before) + math_span(parts.latex) + markdown_text(parts.after)
+              + markdown_text(key))
+    return result.replace("\n", " ").replace("|", "\\|") if table_cell else result
+
+
 def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[str, int]) -> list[str]:
     """Three lines: verdicts, kinds of failure, kinds of evidence (report.md and the README)."""
     return [
@@ -180,7 +194,7 @@ def errata_table(records: list[dict[str, Any]]) -> str:
         link += f" ({row['entry']})" if row["entry"] else ""
         impact = f"{row['impact']} ({row['failure_kind']}, {row['basis']})"
         rows.append(f"| {impact} | {_cell(supported)} | {link} "
-                    f"| {_cell(row['evidence'])} | {_cell(corr)} |")
+                    f"| {_cell(row['evidence'])} | {correction_markdown(corr, table_cell=True)} |")
     return "\n".join(rows) + "\n"
 
 
@@ -195,7 +209,7 @@ def _link(r: Result) -> str:
 
 def _correction(o) -> str:
     verified = {True: " (verified)", False: " (NOT verified)", None: ""}[o.correction_verified]
-    return f"{_md(o.correction)}{verified}"
+    return f"{correction_markdown(o.correction)}{verified}"
 
 
 def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
@@ -206,7 +220,7 @@ def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
              f"({row['failure_kind']}, {row['basis']}): {_md(row['evidence'])}"]
     if row["correction"]:
         verified = " (verified)" if row["correction_verified"] else " (NOT verified)"
-        lines.append(f"  - **Correction:** {_md(row['correction'])}{verified}")
+        lines.append(f"  - **Correction:** {correction_markdown(row['correction'])}{verified}")
     else:
         lines.append("  - **Correction:** none verified")
     if len(row["affects"]) > 1:
