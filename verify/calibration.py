@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import re
 import time
-import tomllib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,6 +41,7 @@ from pathlib import Path
 from sympy.core.cache import clear_cache
 
 from verify.base.errors import VerifyInputError
+from verify.base.files import read_toml
 from verify.base.sweep import ordered_map
 from verify.claims import claim, existence, gaussian, gaussian_rules, parity
 
@@ -115,15 +115,7 @@ def load_corpus(directory: Path | str, include_slow: bool = False) -> list[State
     statements: list[Statement] = []
     seen: dict[str, str] = {}
     for path in sorted(directory.glob("*.toml")):
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            raise CorpusError(f"corpus file {path.name!r} is not a regular file under {MAX_FILE_BYTES} bytes")
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise CorpusError(f"corpus file {path.name!r} is not valid TOML: {exc}") from None
-        except RecursionError:  # tomllib parses nested arrays and inline tables recursively
-            raise CorpusError(f"corpus file {path.name!r} is nested too deeply to be a corpus "
-                              "(arrays or inline tables inside each other)") from None
+        data = read_toml(path, MAX_FILE_BYTES, "corpus file", CorpusError)
         entries = data.get("statement", [])
         if not isinstance(entries, list):
             raise CorpusError(f"corpus file {path.name!r}: [[statement]] must be an array of tables")

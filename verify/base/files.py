@@ -30,6 +30,7 @@ import os
 import stat
 import tempfile
 import threading
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -187,6 +188,32 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
             if total > limit:
                 raise TooLargeError(f"larger than the limit of {limit} bytes")
     return b"".join(chunks)
+
+
+def read_input(path: Path, limit: int, what: str, error: type[Exception]) -> bytes:
+    """The bytes of the input file ``path`` (a regular file of at most ``limit`` bytes), or
+    ``error`` naming it as ``what``."""
+    if not path.is_file():
+        raise error(f"{what} {str(path)!r} is not a regular file")
+    try:
+        return read_limited(path, limit)
+    except TooLargeError:
+        raise error(f"{what} {str(path)!r} is larger than {limit} bytes") from None
+    except OSError as exc:
+        raise error(f"{what} {str(path)!r} cannot be read ({exc.strerror})") from None
+
+
+def read_toml(path: Path, limit: int, what: str, error: type[Exception]) -> dict:
+    """The TOML input file ``path``, parsed (data only: tomllib builds no objects), or ``error``
+    naming it: not a bounded regular file, not UTF-8, not TOML, or nested too deeply."""
+    data = read_input(path, limit, what, error)
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise error(f"{what} {str(path)!r} is not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
+        raise error(f"{what} {str(path)!r} is nested too deeply (arrays or inline tables inside each "
+                    "other)") from None
 
 
 def _probe(directory: Path) -> None:

@@ -31,14 +31,14 @@ import contextvars
 import functools
 import hashlib
 import shlex
-import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from verify.base import files
 from verify.base.errors import VerifyInputError
-from verify.base.files import TooLargeError, read_limited
+from verify.base.files import read_input
 
 #: The built-in pack: the paper the suite was built for.
 BUILTIN = Path(__file__).with_name("packs") / "dayi_chen"
@@ -54,25 +54,12 @@ class PackError(VerifyInputError):
 
 def read_bytes(path: Path, what: str = "pack file") -> bytes:
     """The bytes of a file of a pack (at most :data:`MAX_FILE_BYTES`), or :class:`PackError` naming it."""
-    if not path.is_file():
-        raise PackError(f"{what} {str(path)!r} is not a regular file")
-    try:
-        return read_limited(path, MAX_FILE_BYTES)
-    except TooLargeError:
-        raise PackError(f"{what} {str(path)!r} is larger than {MAX_FILE_BYTES} bytes") from None
-    except OSError as exc:
-        raise PackError(f"{what} {str(path)!r} cannot be read ({exc.strerror})") from None
+    return read_input(path, MAX_FILE_BYTES, what, PackError)
 
 
 def read_toml(path: Path, what: str = "pack file") -> dict:
     """A pack's TOML file, parsed (data only), or :class:`PackError` naming it."""
-    data = read_bytes(path, what)
-    try:
-        return tomllib.loads(data.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise PackError(f"{what} {str(path)!r} is not valid TOML ({exc})") from None
-    except RecursionError:  # tomllib parses nested arrays and inline tables recursively
-        raise PackError(f"{what} {str(path)!r} is nested too deeply") from None
+    return files.read_toml(path, MAX_FILE_BYTES, what, PackError)
 
 
 @dataclass(frozen=True)
