@@ -57,6 +57,7 @@ def test_random_formulas_read_back_as_themselves(text):
     "|int_g1^g1 sigma'|^p",  # int_{g1}^{g_1}
     "chat_j*2",
     "dl*Cc + Tt^2",  # the ledger's abbreviations
+    "exponent within 0.5 of l* - 1 = 3",  # l-star minus one, not l*(-1)
 ])
 def test_notation_the_printer_does_not_know_stays_text(text):
     assert formulas(text) == []

@@ -109,6 +109,10 @@ def formulas(text: str) -> list[tuple[int, str, str]]:
             continue
         if not _bounded(text, start, start + len(span)):
             continue
+        # SymPy prints a product with no space after its star: a star before a space or a sign
+        # is notation (l* - 1 is l-star minus one, which Python reads as l*(-1))
+        if re.search(r"\*(?![*A-Za-z0-9_(.])", span):
+            continue
         latex = formula_latex(span)
         if latex is None:
             continue

@@ -184,7 +184,8 @@ def errata_table(records: list[dict[str, Any]]) -> str:
     rows = ["| impact | supports | check (entry) | evidence | correction |", "|---|---|---|---|---|"]
     for row in errata_rows(records):
         if row["correction"]:
-            corr = row["correction"] + (" (verified)" if row["correction_verified"] else " (not verified)")
+            corr = correction_markdown(row["correction"], table_cell=True) + (
+                " (verified)" if row["correction_verified"] else " (not verified)")
         else:
             corr = "— (none verified)"
         supported = row["supports"]
@@ -194,7 +195,7 @@ def errata_table(records: list[dict[str, Any]]) -> str:
         link += f" ({row['entry']})" if row["entry"] else ""
         impact = f"{row['impact']} ({row['failure_kind']}, {row['basis']})"
         rows.append(f"| {impact} | {_cell(supported)} | {link} "
-                    f"| {_cell(row['evidence'])} | {correction_markdown(corr, table_cell=True)} |")
+                    f"| {_cell(row['evidence'])} | {corr} |")
     return "\n".join(rows) + "\n"
 
 
