@@ -18,7 +18,7 @@ from verify.base.markdown import code_block, markdown_text, math_span, paper_tex
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
-from verify.claims.printing import correction_parts
+from verify.claims.printing import claim_latex, correction_parts
 from verify.paper.ledger import coverage_summary, coverage_table
 from verify.paper.pack import current
 from verify.paper.provenance import arxiv_label, paper
@@ -53,8 +53,9 @@ def _record(r: Result) -> dict[str, Any]:
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
     records = [_record(r) for r in results]
-    return {"paper": paper(), "suite": suite_identity(), "seed": seed, "full": full, "counts": counts(results),
-            "failure_kinds": failure_counts(results), "evidence": basis_counts(results),
+    return {"paper": paper(), "suite": suite_identity(), "seed": seed, "full": full,
+            "counts": counts(results), "failure_kinds": failure_counts(results),
+            "evidence": basis_counts(results),
             "impacts": impact_counts(errata_rows(records)), "checks": records, "ledger": ledger_rows(results)}
 
 
@@ -283,8 +284,8 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
-        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.check.statement)} | {_where(r)} | **{verdict}** "
-                     f"| {basis} | {_cell(ev)} |")
+        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.check.statement)} | {_where(r)} "
+                     f"| **{verdict}** | {basis} | {_cell(ev)} |")
     lines += ["", '<a id="details"></a>', "", "## Details", "",
               "In the evidence, *lhs* and *rhs* are the left and right sides of the relation as the "
               "check states it (the quoted display, or the claim of its ledger entry); a counterexample "
@@ -296,10 +297,14 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
 
 def _small_table(values: dict[str, Any]) -> list[str]:
     """A name/value table, indented into its list item: values as the terminal shows them
-    (:func:`verify.verdict.display.value_text`), never a one-line JSON dump."""
+    (:func:`verify.verdict.display.value_text`), never a one-line JSON dump; a claim as the
+    formula it is (when it has no names of the entry's own, which need the key)."""
     rows = ["  | name | value |", "  |---|---|"]
     for key, value in _flattened(values):
-        rows.append(f"  | {_cell(key)} | {_cell(value_text(value))} |")
+        printed = claim_latex(value) if key in ("claim", "correction") and isinstance(value, str) else None
+        shown = (math_span(printed[0]).replace("|", "\\|") if printed and not printed[1]
+                 else _cell(value_text(value)))
+        rows.append(f"  | {_cell(key)} | {shown} |")
     return rows
 
 
