@@ -144,6 +144,9 @@ MALFORMED = {
     "long integer": ('{"checks": [{"id": "x", "seed": ' + "9" * 5000 + "}]}",
                      f"longer than the limit of {MAX_INTEGER_DIGITS}"),
     "empty": ("", "is not valid JSON"),
+    # valid JSON that float() makes infinite: shown as Infinity with exit 0 before
+    "overflowing number": (json.dumps(_record(seconds=1.0)).replace("1.0", "1e999"), "beyond the range"),
+    "overflowing negative": (json.dumps(_record(seconds=1.0)).replace("1.0", "-1e999"), "beyond the range"),
 }
 
 

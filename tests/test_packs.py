@@ -291,3 +291,28 @@ def test_hostile_latex_is_one_line(tmp_path):
     tex.write_text("\\begin{document}\\begin{equation x=1\n\\end{document}", encoding="utf-8")
     done = _verify("ledger", "init", str(tex), "--out", str(tmp_path / "q"))  # read as text, or refused
     assert done.returncode in (0, 2) and done.stderr.count("\n") <= 1 and "Traceback" not in done.stderr
+
+
+def test_kind_guess_is_linear_in_nested_braces():
+    """guess_kind stripped the innermost {...} group until none was left: 10^5 nested braces took
+    minutes (``verify ledger init`` on such a file).  The one-pass stripping removes the same text."""
+    import re
+
+    from verify.paper.skeleton import _without_braced_groups, guess_kind
+
+    def stripped_by_repetition(latex):
+        while re.search(r"\{[^{}]*\}", latex):
+            latex = re.sub(r"\{[^{}]*\}", "", latex)
+        return latex
+
+    for latex in ["a_{i} \\le b", "{ a {b} c", "} x {y}", "\\frac{1}{2} = {{x}}", "{{}", "a}{b"]:
+        assert _without_braced_groups(latex) == stripped_by_repetition(latex), latex
+    depth = 100_000
+    assert guess_kind("{" * depth + "x" + "}" * depth + " \\le 1") == "inequality"
+
+
+def test_ledger_init_refuses_an_empty_out(tmp_path):
+    """``--out ''`` was read as the current directory (Path("") is "."): it wrote a pack there, exit 0."""
+    done = _verify("ledger", "init", str(EXAMPLE / "note.tex"), "--out", "", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--out is empty" in done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -15,6 +15,7 @@ text are shown escaped, so a report cannot drive the terminal.
 from __future__ import annotations
 
 import json
+import math
 import re
 import textwrap
 import types
@@ -58,6 +59,13 @@ def _integer(text: str) -> int:
     return int(text)
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 is valid JSON, and float() makes it infinite
+        raise ReportError(f"holds the number {text[:40]}, beyond the range of a float64")
+    return value
+
+
 def _not_json(name: str) -> None:
     raise ReportError(f"holds the number {name}, which is not JSON (verify check writes "
                       "non-finite numbers as text)")
@@ -81,7 +89,7 @@ def read_report_data(path: str | Path) -> dict[str, Any]:
     name = repr(str(path))
     try:
         data = json.loads(read_limited(path, MAX_REPORT_BYTES).decode("utf-8"), parse_int=_integer,
-                          parse_constant=_not_json)
+                          parse_float=_finite, parse_constant=_not_json)
     except TooLargeError as exc:
         raise ReportError(f"report {name} is {exc}") from None
     except ReportError as exc:

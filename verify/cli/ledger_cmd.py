@@ -21,7 +21,8 @@ def add_parser(sub) -> None:
         "already holds a pack is refused.")
     init.add_argument("text", type=Path, metavar="TEXT",
                       help="the paper: a .tex file or a text in the suite's format")
-    init.add_argument("--out", type=Path, required=True, metavar="DIR", help="the new pack's directory")
+    # no type=Path: Path("") is "." and an empty --out must be refused, not read as the current directory
+    init.add_argument("--out", required=True, metavar="DIR", help="the new pack's directory")
     init.set_defaults(run=run_init)
     status = actions.add_parser(
         "status", help="the coverage table of a pack",
@@ -38,9 +39,12 @@ def add_parser(sub) -> None:
 
 def run_init(args) -> int:
     # lazy: `verify --help` builds this parser without loading the paper modules
+    from verify.base.files import OutputPathError
     from verify.paper.skeleton import init_pack
 
-    directory, shown, inline = init_pack(args.text, args.out)
+    if not args.out:
+        raise OutputPathError("--out is empty; give the new pack's directory")
+    directory, shown, inline = init_pack(args.text, Path(args.out))
     print(f"wrote {directory}: {shown} display(s) and {inline} inline relation(s) of proofs, every entry "
           f"missing.\nGive each a claim, a check or a reason in {directory / 'ledger.d'}, then run "
           f"`verify check --paper {directory}`.")
