@@ -193,6 +193,28 @@ def test_the_command_line_refuses_links_and_empty_paths(tmp_path, argv):
         assert real.read_text() == "old"
 
 
+@pytest.mark.parametrize(("argv", "inner"), [
+    (["regions", "--quick", "--only", "linearized"], "regions.linearized.json"),
+    (["regions", "--quick", "--only", "linearized"], "fig3.regions.png"),
+    (["figures", "--quick", "--only", "fig2"], "fig2.csv"),
+])
+def test_a_link_or_fifo_among_a_directorys_outputs_is_refused_before_any_work(tmp_path, argv, inner):
+    """The files a command writes into its --out directory are checked up front: a link or a
+    FIFO there was found only when the results were written, after minutes of work."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (tmp_path / "real").write_text("old")
+    (out / inner).symlink_to(tmp_path / "real")
+    res = run_verify(*argv, "--out", str(out))
+    assert_one_line_usage_error(res, "symbolic link")
+    (out / inner).unlink()
+    os.mkfifo(out / inner)
+    res = run_verify(*argv, "--out", str(out))
+    assert_one_line_usage_error(res, "FIFO")
+    assert (tmp_path / "real").read_text() == "old" and stat.S_ISFIFO(os.lstat(out / inner).st_mode)
+    assert sorted(p.name for p in out.iterdir()) == [inner]
+
+
 def test_follow_symlinks_is_offered_in_help():
     res = run_verify("--help")
     assert "--follow-symlinks" in res.stdout

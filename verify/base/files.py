@@ -242,9 +242,13 @@ def output_file(path: str | os.PathLike[str], what: str = "output file") -> Path
     return Path(path)
 
 
-def output_directory(path: str | os.PathLike[str], what: str = "output directory") -> Path:
+def output_directory(path: str | os.PathLike[str], what: str = "output directory",
+                     writes: tuple[str, ...] = ()) -> Path:
     """``path``, created if needed, if files can be written in it; else :class:`OutputPathError`.
-    An empty path is refused (it would silently mean the current directory)."""
+    An empty path is refused (it would silently mean the current directory).  ``writes``: glob
+    patterns of the files the command will write there; an entry already matching one must be
+    a file :func:`output_file` accepts, so a link or a FIFO there is refused before any work (it
+    was found only when the results were written, minutes later)."""
     if not str(path):
         raise OutputPathError(f"{what} is empty; give a directory (use '.' for the current one)")
     path = Path(path)
@@ -257,4 +261,7 @@ def output_directory(path: str | os.PathLike[str], what: str = "output directory
     except OSError as exc:
         raise OutputPathError(f"{what} {str(path)!r} is not writable as a directory "
                               f"({exc.strerror or type(exc).__name__})") from None
+    for pattern in writes:
+        for entry in sorted(path.glob(pattern)):
+            output_file(entry, what)
     return path

@@ -134,9 +134,10 @@ def _validate(record: Any, where: str) -> None:
         raise ReportError(f"{where}: field 'notes' is not a list of text")
     for key, kinds in (("seed", int), ("seconds", int | float), ("full", bool)):
         value = record.get(key)
-        if value is not None and (not isinstance(value, kinds) or isinstance(value, bool) and kinds is not bool):
-            raise ReportError(f"{where}: field {key!r} is {_clean(repr(value))[:40]}, not a "
-                              f"{'whole number' if kinds is int else 'number' if key == 'seconds' else 'true or false'}")
+        wrong_kind = not isinstance(value, kinds) or isinstance(value, bool) and kinds is not bool
+        if value is not None and wrong_kind:
+            wanted = "whole number" if kinds is int else "number" if key == "seconds" else "true or false"
+            raise ReportError(f"{where}: field {key!r} is {_clean(repr(value))[:40]}, not a {wanted}")
     if record.get("correction_verified") not in (None, True, False):
         raise ReportError(f"{where}: field 'correction_verified' is not true, false or null")
     parts = record.get("parts")

@@ -58,7 +58,7 @@ def run(args) -> int:
         options["setup"] = setup
     if setup == "paper" and args.only is None:  # the scaling experiment is not Appendix B's: no paper setup
         names = [n for n in names if FIGURES[n].appendix_b]
-    output_directory(args.out, "--out")
+    output_directory(args.out, "--out", writes=tuple(f"{name}.*" for name in names))
     if args.scheduler is not None:
         _check_scheduler(args.scheduler, args.timeout)
     progress = sys.stderr.isatty()

@@ -73,7 +73,7 @@ def run(args) -> int:
     unknown = [n for n in names if n not in STUDIES]
     if unknown:
         raise InvalidParameterError(f"unknown study {unknown[0]!r}; the studies are {', '.join(STUDIES)}")
-    output_directory(args.out, "--out")
+    output_directory(args.out, "--out", writes=tuple(f for n in names for f in STUDIES[n].output_files()))
     if args.scheduler is not None:
         _check_scheduler(args.scheduler, args.timeout)
     for name in names:

@@ -161,6 +161,11 @@ class StudySpec:
     def figure_of(self, xi_label: str) -> str:
         return self.xis[xi_label][0]
 
+    def output_files(self) -> tuple[str, ...]:
+        """The files a run of the study writes into its output directory."""
+        figures = dict.fromkeys(self.figure_of(x) for x in self.xis)
+        return (f"regions.{self.name}.json", *(f"{fig}.regions.png" for fig in figures))
+
 
 #: Every study's sizes: quick (k = 10, d = 100, 20 instances, half decades of eta*d from 10^5 to
 #: 10^-2) and full (k = 20, d = 400, 24 instances, quarter decades).
