@@ -181,10 +181,10 @@ def timings_block() -> str:
                     f"{result} | {run['date']}{load} |")
     machine = doc["machine"]
     return (f"Generated from `{TIMINGS}` ({machine['cores']} cores, Python {machine['python']}). "
-            "Wall time is what you wait; it grows with whatever else the machine runs (a default "
-            "test run took 36 min on a loaded machine against 9.5 min on a quiet one). CPU time "
+            "Wall time is what you wait; it grows with whatever else the machine runs. CPU time "
             "(the command and every process it starts) is what the work costs, and load changes it "
-            "little. The measured column gives the date and the 1-minute load average when the run started.\n\n"
+            "little; divided by the cores a command uses, it is about the least wall time the run can "
+            "take. The measured column gives the date and the 1-minute load average when the run started.\n\n"
             + "\n".join(rows) + "\n")
 
 
