@@ -51,6 +51,19 @@ def test_a_one_gigabyte_address_space_is_enough(instance, tmp_path, argv):
     assert b"Traceback" not in done.stderr
 
 
+def test_a_trajectory_beyond_the_memory_limit_is_refused_before_the_run(instance, tmp_path):
+    """10^5 steps recorded every step for 10^5 replicas (within the steps x replicas limit) ran
+    for minutes under ``ulimit -v 3000000`` on its way to a 450 GB trajectory.  Now: the records
+    limit without --force, and the memory limit itself with it, each one line before any work."""
+    argv = ["simulate", str(instance), "--mode", "frozen", "--steps", "100000", "--lr", "0.002",
+            "--replicas", "100000", "--record-every", "1", "--quiet", "-o", "s.csv"]
+    limit = (resource.RLIMIT_AS, (3_000_000 << 10,) * 2)
+    for extra, fragment in (([], b"recorded_values"), (["--force"], b"memory limit of 2930 MiB (ulimit -v)")):
+        done = _verify(*argv, *extra, cwd=tmp_path, limit=limit)
+        assert done.returncode == 2 and done.stderr.count(b"\n") == 1 and fragment in done.stderr, done.stderr
+        assert list(tmp_path.iterdir()) == []
+
+
 def test_out_of_memory_is_one_line_naming_the_limit(monkeypatch, capsys):
     """The net under every size check: a MemoryError is exit 2 and one line, not a traceback."""
     from verify.cli import hermite_cmd

@@ -40,6 +40,8 @@ SIZE_LIMITS: dict[str, tuple[int, str]] = {
     "samples": (10**9, "Monte-Carlo samples: about 10 min of work per 10^9 at k = 50"),
     "replicas": (100_000, "SGD replicas: state grows linearly, per-step cost too"),
     "replica_steps": (10**10, "steps x replicas: hours of work beyond this"),
+    "recorded_values": (10**8, "records x replicas: m, <c, c_hat> and the loss of every replica at every "
+                        "record are kept, about 5 GB at the limit"),
     "k": (4_096, "neurons: the k x k Gram and O(k^2) population sums"),
     "d": (10**7, "dimension: the R^d engines store d-vectors per replica"),
     "k_times_d": (5 * 10**7, "k x d: the base weights W are stored dense (400 MB at the limit)"),
@@ -75,6 +77,19 @@ def within_limit(name: str, value: int, error: type[VerifyInputError] = SizeLimi
         raise cls(f"{name} = {value} exceeds the limit {limit} ({reason}); "
                   "pass --force (or use verify.base.validation.allow_large_sizes()) to run it anyway")
     return value
+
+
+def within_memory(nbytes: int, what: str) -> None:
+    """Refuse work whose arrays alone need more memory than the process may map (``ulimit -v``):
+    found before any of them is allocated, as one line naming the limit, instead of a MemoryError
+    after the work (--force does not lift it)."""
+    import resource  # POSIX only, and only here
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft != resource.RLIM_INFINITY and nbytes > soft:
+        raise InvalidParameterError(f"{what} needs about {nbytes / 2**20:.0f} MiB, more than this process's "
+                                    f"memory limit of {soft / 2**20:.0f} MiB (ulimit -v); give smaller sizes "
+                                    "or allow more memory")
 
 
 def count(name: str, value: object, minimum: int = 1, limit: str | None = None,

@@ -39,7 +39,7 @@ import numpy as np
 from tqdm import tqdm
 
 from verify.base.errors import ConvergenceError, InvalidParameterError
-from verify.base.validation import SIZE_LIMITS, count, real, within_limit
+from verify.base.validation import SIZE_LIMITS, count, real, within_limit, within_memory
 from verify.simulate.full import FullEngine
 from verify.simulate.model import closed_form_loss, closed_form_reason, terms
 from verify.simulate.modes import ENGINES, check_engine, check_instance, get_mode
@@ -92,6 +92,10 @@ def simulate(instance, mode: str = "frozen", steps: int = 1000, lr: float = 1e-3
     if record_every % batch:
         raise InvalidParameterError(f"record_every = {record_every} must be a multiple of batch = "
                                     f"{batch} (records fall between updates)")
+    records = steps // record_every + 1 + (steps % record_every > 0)  # 0, each record_every, the end
+    within_limit("recorded_values", records * replicas)
+    # m, <c, c_hat> and the loss per record and replica, each collected in a list, then stacked
+    within_memory(records * replicas * 8 * 3 * 2, f"the trajectory ({records} records x {replicas} replicas)")
     _step_size("lr", lr, "the step size eta of eq. (4)")
     if c_lr is not None:
         if not the_mode.train_c:
