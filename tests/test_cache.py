@@ -228,15 +228,21 @@ def _without_timing(text: str) -> str:
     return re.sub(r"in [0-9.]+ s", "in ? s", text)
 
 
-def test_forged_certified_ball_cannot_make_a_false_claim_hold(cache_dir, capsys):
-    """tanh's mu_1 = 0.6057...: with every cached ball moved below 1/2 and re-checksummed,
-    ``mu(1) <= 1/2`` must still fail, from a recomputed ball."""
+def test_no_cache_entry_makes_a_certified_verdict_even_one_signed_with_the_key(cache_dir, capsys):
+    """Whoever can read the cache key can sign a forged entry, and the HMAC then passes.  A
+    certified verdict must still rest on this process's own balls: every entry of the cache is
+    moved below 1/2 and re-signed with the real key, and ``mu(1) <= 1/2`` (tanh, 0.6057) must still
+    fail, from recomputed balls (certified results are never read from, nor written to, disk)."""
     argv = ["claim", "mu(1) <= 1/2", "--activation", "tanh"]
     assert main(argv) == 1
     cold = _without_timing(capsys.readouterr().out)
-    assert "fails" in cold
-    files = list(cache_dir.rglob("*.json"))
-    assert files
+    assert "fails" in cold and "lhs = 0.605706" in cold
+    # entries a forger would change: tanh's coefficients (float and certified, as `verify hermite`
+    # stores them) and whatever the claim itself stored
+    assert main(["hermite", "tanh", "--terms", "8"]) == 0
+    assert main(["hermite", "tanh", "--terms", "8", "--certified"]) == 0
+    capsys.readouterr()
+    assert list(cache_dir.rglob("*.json"))
 
     def shrink(value):
         if isinstance(value, dict):
@@ -245,10 +251,14 @@ def test_forged_certified_ball_cannot_make_a_false_claim_hold(cache_dir, capsys)
             return [shrink(v) for v in value]
         if isinstance(value, str) and value.startswith("0.6"):
             return "0.25" + value[4:]
+        if isinstance(value, float) and 0.6 < value < 0.61:
+            return 0.25
         return value
 
-    for path in files:
-        _forged(path, lambda payload: payload.update(shrink(payload)))
+    for path in cache_dir.rglob("*.json"):
+        entry = json.loads(path.read_text())
+        cache.store(entry["kind"], entry["key"], shrink(entry["payload"]))  # signed with the real key
+    assert not any("certified" in json.loads(p.read_text())["kind"] for p in cache_dir.rglob("*.json"))
     assert main(argv) == 1
     assert _without_timing(capsys.readouterr().out) == cold
 

@@ -32,7 +32,11 @@ regular file (not a link) owned by the user, readable and writable by nobody els
 hexadecimal digits, and not inside the cache directory; otherwise the cache is off (every
 load a miss, nothing stored) and results are computed afresh, never served unauthenticated.
 The cache trusts the key file and the code; anyone who can read the key can forge entries,
-which is why it is 0600.  Strings in a payload may hold no control character, so text that
+which is why it is 0600.  That is also why no certified result is ever stored here: the balls
+behind a *certified* verdict, and the numbers shown beside it, are computed by the process that
+reports them (:func:`verify.certified.balls.computed_here`), so not even an entry signed with the
+key can make or explain one.  The cache serves only what numerical and statistical evidence
+uses (mpmath coefficients, simulation results, the ``verify hermite`` report).  Strings in a payload may hold no control character, so text that
 came from the cache cannot drive the terminal when it is printed.
 """
 

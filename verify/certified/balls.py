@@ -32,6 +32,23 @@ GUARD_BITS = 64
 CACHE_EXTRA_DIGITS = 10
 
 
+#: Certified results this process computed, by key (:func:`computed_here`).
+_COMPUTED: dict[tuple, object] = {}
+#: Entries kept at most: a run needs a few dozen (activation, terms, precision) at a time.
+MAX_COMPUTED = 512
+
+
+def computed_here(key: tuple, compute):
+    """``compute()``, once per ``key`` in this process.  Certified results are kept here and never
+    in the disk cache (:mod:`verify.base.cache`): a verdict that says *certified* rests on balls this
+    process computed, not on a file, which anyone who can read the cache key could forge."""
+    if key not in _COMPUTED:
+        if len(_COMPUTED) >= MAX_COMPUTED:
+            _COMPUTED.clear()
+        _COMPUTED[key] = compute()
+    return _COMPUTED[key]
+
+
 def bits_for(dps: int) -> int:
     """Working precision in bits for ``dps`` decimal digits, guard bits included."""
     return math.ceil(dps * math.log2(10)) + GUARD_BITS

@@ -19,8 +19,9 @@ rounding interval (:func:`~verify.certified.balls.quantized`), so every radius l
 10^-(dps+3) and 2·10^-(dps+3).  An activation that cannot be certified raises
 :class:`~verify.certified.errors.CertificationError` with one line saying why.
 
-Results are cached (:mod:`verify.base.cache`, kind ``certified-hermite``) as decimal strings
-``mid``/``rad`` whose ball contains the computed one (:func:`~verify.certified.balls.to_payload`).
+Results are kept for the life of the process only (:func:`verify.certified.balls.computed_here`),
+never read from the disk cache: a certified verdict rests on balls this process computed, not on
+a file (an authenticated entry is forged by whoever can read the cache key).
 """
 
 from __future__ import annotations
@@ -29,9 +30,8 @@ from dataclasses import dataclass
 
 from flint import arb
 
-from verify.base import cache
 from verify.base.errors import InvalidParameterError
-from verify.certified.balls import format_ball, from_payload, quantized, to_payload, working_precision
+from verify.certified.balls import computed_here, format_ball, quantized, working_precision
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import EXTRA_DIGITS, GaussianIntegrator, PiecewiseIntegrand
@@ -40,7 +40,6 @@ from verify.model.activations import Activation, get_activation
 from verify.model.hermite import validate_dps, validate_terms
 from verify.model.hermite_exact import exact_coefficients
 
-CACHE_KIND = "certified-hermite"
 METHODS = ("auto", "exact", "quadrature")
 
 
@@ -81,15 +80,9 @@ def certified_hermite_coefficients(activation, terms: int, dps: int = 50, method
     if method not in METHODS:
         raise InvalidParameterError(f"method must be one of {METHODS}, got {method!r}")
     act = activation if isinstance(activation, Activation) else get_activation(activation)
-    key = {"activation": act.name, "terms": terms, "dps": dps, "method": method}
-    if use_cache:
-        hit = cache.load(CACHE_KIND, key, _from_payload)  # an entry _from_payload cannot read is a miss
-        if hit is not None:
-            return hit
-    result = _compute(act, terms, dps, method)
-    if use_cache:
-        cache.store(CACHE_KIND, key, _to_payload(result))
-    return result
+    if not use_cache:
+        return _compute(act, terms, dps, method)
+    return computed_here(("hermite", act.name, terms, dps, method), lambda: _compute(act, terms, dps, method))
 
 
 def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
@@ -107,15 +100,3 @@ def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
         balls = tuple(quantized(integrator.integral(p), dps + EXTRA_DIGITS) for p in range(terms))
         return CertifiedCoefficients(act.name, dps, balls, "quadrature", integrator.cutoff,
                                      integrator.describe_growth())
-
-
-def _to_payload(c: CertifiedCoefficients) -> dict:
-    return {"activation": c.activation, "dps": c.dps, "method": c.method, "cutoff": c.cutoff,
-            "growth": c.growth, "balls": [to_payload(b, c.dps) for b in c.balls]}
-
-
-def _from_payload(p: dict) -> CertifiedCoefficients:
-    with working_precision(int(p["dps"])):
-        balls = tuple(from_payload(b) for b in p["balls"])
-    return CertifiedCoefficients(str(p["activation"]), int(p["dps"]), balls, str(p["method"]),
-                                 p["cutoff"], p["growth"])

@@ -34,13 +34,11 @@ from fractions import Fraction
 import sympy
 from flint import arb
 
-from verify.base import cache
 from verify.certified.balls import (
     clamped_endpoints,
-    from_payload,
+    computed_here,
     integer_power,
     quantized,
-    to_payload,
     upper_fraction,
     working_precision,
 )
@@ -56,7 +54,6 @@ from verify.model.kernels import closed_form
 #: Hermite terms P of a series kernel: enough that the tail r^P T₀ is negligible for |ρ| ≤ 0.9
 #: (0.9^64 ≈ 1e-3 times a tail mass that is itself tiny for smooth σ), and cheap to certify.
 SERIES_TERMS = 64
-MOMENT_CACHE_KIND = "certified-moment"
 
 
 def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
@@ -65,24 +62,14 @@ def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
 
     dps = validate_dps(dps)
     act = activation if isinstance(activation, Activation) else get_activation(activation)
-    key = {"activation": act.name, "dps": dps, "derivative": derivative}
-    if use_cache:
-        hit = cache.load(MOMENT_CACHE_KIND, key, lambda payload: _decoded(payload, dps))  # unreadable: a miss
-        if hit is not None:
-            return hit
-    with working_precision(dps):
-        pieces = derivative_pieces(act) if derivative else smooth_pieces(act)
-        integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, act.x).squared(), dps, hermite=False)
-        value = quantized(integrator.integral(), dps + EXTRA_DIGITS)
-    if use_cache:
-        cache.store(MOMENT_CACHE_KIND, key, to_payload(value, dps))
-    return value
+    def compute() -> arb:
+        with working_precision(dps):
+            pieces = derivative_pieces(act) if derivative else smooth_pieces(act)
+            integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, act.x).squared(), dps, hermite=False)
+            return quantized(integrator.integral(), dps + EXTRA_DIGITS)
 
-
-def _decoded(payload: dict, dps: int) -> arb:
-    """A cached ball, parsed at ``dps``'s precision (at 53 bits the decimal would be rounded)."""
-    with working_precision(dps):
-        return from_payload(payload)
+    # this process's own balls only, never the disk cache's (verify.certified.hermite says why)
+    return computed_here(("moment", act.name, dps, derivative), compute) if use_cache else compute()
 
 
 def _clamped_rho(rho: arb) -> arb:

@@ -22,6 +22,7 @@ from verify.claims.decision import Decision
 from verify.claims.evaluate import prepare
 from verify.claims.relation import Relation
 from verify.claims.spec import ClaimSpec
+from verify.verdict import Basis
 
 
 class Judged(NamedTuple):
@@ -50,7 +51,7 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
                        np.random.default_rng(np.random.SeedSequence([spec.seed, index])))
         decision = steps.decide(rel, budget)
         if decision.status == "fails" and decision.step != "existence":  # no value to show there
-            yield Judged(setting, decision, _float_sides_at(rel, decision.point or {}))
+            yield Judged(setting, decision, _sides_at(rel, decision))
         else:
             yield Judged(setting, decision)
 
@@ -63,6 +64,19 @@ def _probability(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Jud
 def _asymptotic(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judged]:
     for setting, decision in asymptotic.decide(spec, configurations):
         yield Judged(setting, decision)
+
+
+def _sides_at(rel: Relation, decision):
+    """The two sides shown beside a fail: from the balls where a certified or exact step decided
+    (nothing read from the disk cache may speak for such a verdict), else in float64."""
+    point = decision.point or {}
+    if decision.basis in (Basis.CERTIFIED, Basis.EXACT):
+        fixed = {s: point.get(s, (low + high) / 2) for s, (low, high) in rel.box.items()}
+        try:
+            return rel.ball_sides(fixed)
+        except Exception:  # noqa: BLE001 - e.g. no ball form of a side: the float64 values then
+            pass
+    return _float_sides_at(rel, point)
 
 
 def _float_sides_at(rel: Relation, point: dict):

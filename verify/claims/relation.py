@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
+from flint import arb
 
 from verify.certified.balls import BALLS, working_precision
 from verify.certified.compile import constant as number_ball
@@ -123,7 +124,17 @@ class Relation:
             return sign * (left(env) - right(env))
 
         gap.notes = backend.notes
+        gap.sides = (scalars, left, right)
         return gap
+
+    def ball_sides(self, point: dict) -> tuple[float, float]:
+        """The two sides at an exact point of the box, as the midpoints of their balls: the values
+        a certified or exact step saw (the float64 backend may read Hermite coefficients from the
+        disk cache, which never decides a certified verdict nor speaks for one); raises Unavailable."""
+        with working_precision(BALL_DPS):
+            scalars, left, right = self.gap().sides
+            env = scalars | point_balls(point)
+            return float(arb(left(env)).mid()), float(arb(right(env)).mid())
 
     def certified_check(self, point: dict) -> str:
         """holds / fails / undecided at one exact point of the box, in ball arithmetic."""
