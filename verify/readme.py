@@ -108,8 +108,8 @@ def checks_block() -> str:
         return SECTIONS.index(module), inspect.getsourcelines(check.function)[1]
 
     rows = ["| statement | check | § | where |", "|---|---|---|---|"]
-    # The ledger's own claims and the definitions checks come from data (verify/paper/packs/dayi_chen/ledger.d/),
-    # one per entry: they are counted here and listed by the ledger, not one row each.
+    # The ledger's own claims and the definitions checks come from data
+    # (verify/paper/packs/dayi_chen/ledger.d/), one per entry: counted here, listed by the ledger.
     from_data = [c for c in load_all().values() if c.method == "claim"]
     for check in sorted((c for c in load_all().values() if c.method != "claim"), key=paper_order):
         path = Path(inspect.getsourcefile(check.function) or "").as_posix()
@@ -122,8 +122,8 @@ def checks_block() -> str:
     return ("\n".join(rows) + "\n\n"
             f"Besides these, {displays} displays and {relations} inline relations of the proofs are checked "
             f"by their ledger claims (checks `display-<id>` and `relation-<id>`, "
-            f"`verify/paper/packs/dayi_chen/ledger.d/`), and {definitions} objects the paper defines twice by "
-            f"`definitions-<name>` (`verify/paper/packs/dayi_chen/ledger.d/definitions.toml`).\n")
+            f"`verify/paper/packs/dayi_chen/ledger.d/`), and {definitions} objects the paper defines "
+            f"twice by `definitions-<name>` (`verify/paper/packs/dayi_chen/ledger.d/definitions.toml`).\n")
 
 
 #: The committed summaries of the last figures runs (:mod:`verify.figures.summary`), one per tier.

@@ -12,8 +12,9 @@ descriptor so nothing can be swapped in between.  It is trusted only if it valid
 completely: a JSON object with the current :data:`SCHEMA_VERSION` and package version, the
 same kind and key, an HMAC-SHA256 of all of these made with the user's cache key (see
 below), no NaN or infinity and no control character anywhere in the payload, and a payload
-the caller's ``decode`` accepts (each decoder checks types, ranges and finiteness).  The key's digest includes the package version, so a fixed formula is never
-served from an entry an older release wrote.  Anything else (a torn or
+the caller's ``decode`` accepts (each decoder checks types, ranges and finiteness).  The key's
+digest includes the package version, so a fixed formula is never served from an entry an older
+release wrote.  Anything else (a torn or
 truncated file, JSON of the wrong type, an altered digit, an older schema, a payload the
 caller cannot read) is a miss: the caller recomputes and :func:`store` rewrites the entry,
 so a damaged cache heals itself and never changes a result.  Writes are atomic
@@ -36,8 +37,9 @@ which is why it is 0600.  That is also why no certified result is ever stored he
 behind a *certified* verdict, and the numbers shown beside it, are computed by the process that
 reports them (:func:`verify.certified.balls.computed_here`), so not even an entry signed with the
 key can make or explain one.  The cache serves only what numerical and statistical evidence
-uses (mpmath coefficients, simulation results, the ``verify hermite`` report).  Strings in a payload may hold no control character, so text that
-came from the cache cannot drive the terminal when it is printed.
+uses (mpmath coefficients, simulation results, the ``verify hermite`` report).  Strings in a
+payload may hold no control character, so text that came from the cache cannot drive the
+terminal when it is printed.
 """
 
 from __future__ import annotations

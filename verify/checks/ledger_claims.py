@@ -1,9 +1,9 @@
 """The ledger's claims as checks: each display or inline relation the ledger states as a claim is a
 check of its own.
 
-A ledger entry (``verify/paper/packs/dayi_chen/ledger.d/``) may decide its display, or its inline relation of a
-proof, with a one-line claim of the claim language instead of naming a check.  Each such entry is
-registered here as the check ``display-<id>`` or ``relation-<id>``: its docstring quotes the
+A ledger entry (``verify/paper/packs/dayi_chen/ledger.d/``) may decide its display, or its inline
+relation of a proof, with a one-line claim of the claim language instead of naming a check.  Each
+such entry is registered here as the check ``display-<id>`` or ``relation-<id>``: its docstring quotes the
 display or relation as printed, and its run is
 :func:`verify.claims.claim` on the entry's text and quantifiers, so it answers with the claim's
 verdict, basis, scope, counterexample and rerun command.  Where the printed claim fails and the

@@ -13,8 +13,8 @@ import importlib
 import os
 from pathlib import Path
 
-from verify.base.sweep import process_pool
 from verify.base.files import write_atomic
+from verify.base.sweep import process_pool
 from verify.derive import (
     dual_kernels,
     even_odd,
