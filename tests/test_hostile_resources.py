@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 
@@ -28,7 +29,7 @@ def _verify(*args: str, cwd, limit=None, env=None) -> subprocess.CompletedProces
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
     return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, cwd=cwd,
-                          timeout=300, preexec_fn=preexec, env={**os.environ, **(env or {})})
+                          timeout=120, preexec_fn=preexec, env={**os.environ, **(env or {})})
 
 
 @pytest.fixture(scope="module")
@@ -110,3 +111,57 @@ def test_a_file_name_that_is_not_utf8_under_a_strict_ascii_terminal(tmp_path):
     assert b"Traceback" not in done.stderr
     assert os.path.exists(name)
     assert b"\\udcff" in done.stdout  # the name is shown escaped
+
+
+@pytest.mark.parametrize("argv", [["h", "{fifo}", "--m", "0"],
+                                  ["show", "remark-14", "--from", "{fifo}"],
+                                  ["show", "remark-14", "--from", "{link}"],
+                                  ["calibrate", "--ledger", "{fifo}", "--quiet"]])
+def test_a_fifo_as_an_input_file_is_refused_not_waited_on(tmp_path, argv):
+    """Opening a FIFO for reading waits for a writer: `verify h FIFO` hung until killed.  Inputs
+    are opened without blocking and refused unless the descriptor is a regular file."""
+    fifo, link = tmp_path / "f.json", tmp_path / "l.json"
+    os.mkfifo(fifo)
+    link.symlink_to(fifo)
+    done = _verify(*[a.format(fifo=fifo, link=link) for a in argv], cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count(b"\n") == 1, done.stderr
+    assert b"a FIFO, not a regular file" in done.stderr
+
+
+def test_stdout_on_a_full_device_is_one_line(tmp_path):
+    """`verify hermite relu > /dev/full` ended in an OSError traceback (ENOSPC on stdout)."""
+    full = tmp_path / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # the /dev/full device, in a temporary dir
+    with open(full, "wb") as sink:
+        done = subprocess.run([sys.executable, "-m", "verify", "hermite", "relu", "--terms", "8"],
+                              stdout=sink, stderr=subprocess.PIPE, timeout=120, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count(b"\n") == 1, done.stderr
+    assert b"cannot write stdout: No space left on device" in done.stderr
+
+
+def test_control_characters_of_an_output_name_are_printed_escaped(tmp_path):
+    """`-o $'a\\x1b[2Jb.json'` printed `wrote a<ESC>[2Jb.json`, which clears a terminal."""
+    name = "a\x1b[2Jb.json"
+    done = _verify("instance", "orthonormal", "--k", "4", "--d", "16", "--activation", "relu", "-o", name,
+                   cwd=tmp_path)
+    assert done.returncode == 0 and (tmp_path / name).is_file()
+    assert b"\x1b" not in done.stdout and b"wrote a\\x1b[2Jb.json" in done.stdout
+
+
+def test_ctrl_c_to_the_process_group_is_one_line_and_leaves_no_worker(tmp_path):
+    """Ctrl-C in a terminal signals the whole group: each pool worker of `verify calibrate`
+    printed its KeyboardInterrupt traceback (about 300 lines)."""
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "verify", "calibrate", "--quiet", "--workers", "2",
+                                "--json", "c.json"], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(8)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and err == b"verify: interrupted\n", err
+    time.sleep(1)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(process.pid, 0)  # nothing of the group is left
+    assert not (tmp_path / "c.json").exists()

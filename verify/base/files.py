@@ -170,6 +170,10 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
         raise
 
 
+class NotRegularFileError(OSError):
+    """An input is a FIFO, a device, a socket or a directory, not a regular file."""
+
+
 class TooLargeError(ValueError):
     """A file is larger than the limit its reader sets."""
 
@@ -180,8 +184,21 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
     Read in chunks of at most 1 MiB: ``handle.read(limit + 1)`` reserves ``limit + 1`` bytes up
     front, so a 100-byte file under a 1 GB address-space limit (``ulimit -v``) failed with a
     MemoryError before a byte was read.  Memory grows with the file, never with the limit."""
+    # O_NONBLOCK: opening a FIFO for reading waits for a writer, forever; fstat then tells a FIFO,
+    # a device or a directory from a regular file on the descriptor itself (a link is followed)
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
+        raise NotRegularFileError(errno.EINVAL, f"{_kind(mode)}, not a regular file", str(path))
     chunks, total = [], 0
-    with open(path, "rb") as handle:
+    with os.fdopen(fd, "rb") as handle:
         while chunk := handle.read(min(1 << 20, limit + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -145,7 +146,7 @@ def process_pool(workers: int, context=None) -> Iterator[ProcessPoolExecutor]:
     ``verify regions`` went on computing for minutes, and SIGTERM left the workers running under
     PID 1.  Here each worker asks the kernel to kill it when its parent dies, and an exception
     (KeyboardInterrupt included) cancels the queued tasks and terminates the running ones."""
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent,
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_pool_worker,
                                initargs=(os.getpid(),))
     try:
         yield pool
@@ -156,6 +157,16 @@ def process_pool(workers: int, context=None) -> Iterator[ProcessPoolExecutor]:
             process.terminate()
         raise
     pool.shutdown(wait=True)
+
+
+def _pool_worker(parent: int) -> None:
+    """A pool worker's start: it dies with ``parent``, and leaves Ctrl-C and SIGTERM to it.  Ctrl-C
+    in a terminal reaches the whole process group, and each worker printed its KeyboardInterrupt
+    traceback (about 300 lines under `verify calibrate`); a forked worker also inherited the
+    parent's SIGTERM handler.  The parent stops its workers itself (:func:`process_pool`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
 
 
 #: Thread counts of the BLAS/OpenMP libraries NumPy may use, read once when NumPy loads.

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import os
+import re
 import signal
 import sys
 import threading
@@ -102,6 +104,61 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+#: Control characters other than newline and tab: from a file name, say, they would drive the
+#: terminal (ESC[2J clears it), so what the suite prints shows them escaped (\x1b).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class _EscapingStdout:
+    """sys.stdout for the length of a command, with control characters escaped (``wrote
+    a<ESC>[2Jb.json`` reached the terminal raw); everything else is the stream's own."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        escaped = _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
+        try:
+            self._stream.write(escaped)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StdoutWriteError(exc.errno, exc.strerror) from None
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StdoutWriteError(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+class StdoutWriteError(OSError):
+    """Writing stdout failed (a full disk behind ``> file``, /dev/full)."""
+
+
+@contextlib.contextmanager
+def _escaped_stdout():
+    saved = sys.stdout
+    if saved is None:  # started with stdout closed (>&-): the printed lines go nowhere, files still do
+        yield
+        return
+    sys.stdout = _EscapingStdout(saved)
+    try:
+        yield
+    finally:
+        sys.stdout = saved
+
+
+#: Write errors that are the destination's, not the suite's: one line, exit 2.
+_FULL = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+
+
 class Terminated(BaseException):
     """SIGTERM arrived: unwinds like Ctrl-C, so pools stop their workers and writes roll back."""
 
@@ -149,13 +206,26 @@ def main(argv: list[str] | None = None) -> int:
     try:
         memory = None if args.memory_limit is None else int(args.memory_limit * 2**20)
         with allow_large_sizes(args.force), limits(args.time_limit, memory), \
-                follow_symlinks(args.follow_symlinks), _terminate_cleanly():
-            return int(args.run(args) or EXIT_OK)
+                follow_symlinks(args.follow_symlinks), _terminate_cleanly(), _escaped_stdout():
+            status = int(args.run(args) or EXIT_OK)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # a full disk behind `> file` shows here, inside the handlers
+            return status
     except Terminated:
         sys.stderr.write("verify: terminated\n")
         return 128 + signal.SIGTERM
     except BrokenPipeError:
         return _stdout_closed()
+    except StdoutWriteError as exc:
+        _stdout_closed()  # the interpreter's last flush at exit must not fail again
+        sys.stderr.write(f"verify {args.command}: error: cannot write stdout: {exc.strerror}\n")
+        return EXIT_USAGE
+    except OSError as exc:
+        if exc.errno not in _FULL:
+            raise
+        # no room (ENOSPC, EDQUOT, EFBIG) or EIO outside write_atomic, which reports its own
+        sys.stderr.write(f"verify {args.command}: error: cannot write: {exc.strerror}\n")
+        return EXIT_USAGE
     except VerifyInputError as exc:
         sys.stderr.write(f"verify {args.command}: error: {exc}\n")
         return EXIT_USAGE

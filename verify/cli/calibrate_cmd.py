@@ -48,10 +48,15 @@ def add_parser(sub) -> None:
 
 
 def _ledger(report_path: str) -> int:
+    # lazy: the report reader loads the checks' core (NumPy), which `verify --help` does not need
+    from verify.checks.show import ReportError, read_report_data
+
     try:
-        report = json.loads(Path(report_path).read_text(encoding="utf-8"))
+        report = read_report_data(report_path)
         rows = report["ledger"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except ReportError as exc:
+        raise InvalidParameterError(f"--ledger: {exc}") from None
+    except (KeyError, TypeError) as exc:
         raise InvalidParameterError(f"--ledger {report_path!r} is not a verify check report.json with a "
                                     f"ledger array ({type(exc).__name__})") from None
     summary = confusion(rows, load())
