@@ -197,6 +197,7 @@ def test_the_command_line_refuses_links_and_empty_paths(tmp_path, argv):
     (["regions", "--quick", "--only", "linearized"], "regions.linearized.json"),
     (["regions", "--quick", "--only", "linearized"], "fig3.regions.png"),
     (["figures", "--quick", "--only", "fig2"], "fig2.csv"),
+    (["derive"], "prop_4.md"),
 ])
 def test_a_link_or_fifo_among_a_directorys_outputs_is_refused_before_any_work(tmp_path, argv, inner):
     """The files a command writes into its --out directory are checked up front: a link or a

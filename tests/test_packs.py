@@ -238,7 +238,8 @@ _READ_RIGHT = [
      [], ["C_T = 5T"]),
     ("line breaks with a skip", "\\section{A}\\begin{align} a &= b \\\\[2pt] c &\\le d \\end{align}\n"
      "first \\\\(a) second", [" a &= b \\\\[2pt] c &\\le d "], []),
-    ("a comment line inside inline math", "\\section{A}\\begin{proof}So $R_T\n% note\n\\le \\sqrt T$.\\end{proof}",
+    ("a comment line inside inline math",
+     "\\section{A}\\begin{proof}So $R_T\n% note\n\\le \\sqrt T$.\\end{proof}",
      [], ["R_T \\le \\sqrt T"]),
     ("a paragraph opening with a reference", "\\section{A}\\begin{lemma}\\label{l}X\\end{lemma}"
      "\\begin{proof}First $a = b$.\n\n\\Cref{l} gives $c \\le d$.\\end{proof}", [], ["a = b", "c \\le d"]),
@@ -257,7 +258,8 @@ def test_latex_the_suite_had_not_seen_is_read_by_the_contract(tmp_path, case, bo
 
 
 def test_declared_kinds_and_late_appendices_are_numbered(tmp_path):
-    body = ("\\section{A}\\begin{proof}$a = b$\\end{proof}\\begin{fact}In a fact, $c = d$.\\end{fact}\\appendix"
+    body = ("\\section{A}\\begin{proof}$a = b$\\end{proof}\\begin{fact}In a fact, $c = d$.\\end{fact}"
+            "\\appendix"
             + "".join(f"\\section{{S{i}}}" for i in range(7)) + "\\subsection{T}\\[ x = 1 \\]")
     displays, relations, ids = _pack_of(tmp_path, body, "\\newtheorem{fact}{Fact}")
     assert relations == ["a = b"]  # the Fact ends the proof
@@ -273,7 +275,8 @@ def test_crlf_and_cr_line_endings_read_alike(tmp_path):
 
 def test_a_part_with_relations_and_no_display_and_a_pack_with_nothing_to_run(tmp_path):
     tex = tmp_path / "note.tex"
-    tex.write_text("\\begin{document}\\section{A}\\begin{proof}$a=b$\\end{proof}\\end{document}", encoding="utf-8")
+    tex.write_text("\\begin{document}\\section{A}\\begin{proof}$a=b$\\end{proof}\\end{document}",
+                   encoding="utf-8")
     directory, shown, inline = init_pack(tex, tmp_path / "pack")
     assert (shown, inline) == (0, 1)
     status = _verify("ledger", "status", str(directory))
@@ -300,13 +303,13 @@ def test_kind_guess_is_linear_in_nested_braces():
 
     from verify.paper.skeleton import _without_braced_groups, guess_kind
 
-    def stripped_by_repetition(latex):
-        while re.search(r"\{[^{}]*\}", latex):
-            latex = re.sub(r"\{[^{}]*\}", "", latex)
-        return latex
+    def stripped_by_repetition(text):
+        while re.search(r"\{[^{}]*\}", text):
+            text = re.sub(r"\{[^{}]*\}", "", text)
+        return text
 
-    for latex in ["a_{i} \\le b", "{ a {b} c", "} x {y}", "\\frac{1}{2} = {{x}}", "{{}", "a}{b"]:
-        assert _without_braced_groups(latex) == stripped_by_repetition(latex), latex
+    for text in ["a_{i} \\le b", "{ a {b} c", "} x {y}", "\\frac{1}{2} = {{x}}", "{{}", "a}{b"]:
+        assert _without_braced_groups(text) == stripped_by_repetition(text), text
     depth = 100_000
     assert guess_kind("{" * depth + "x" + "}" * depth + " \\le 1") == "inequality"
 
@@ -316,3 +319,27 @@ def test_ledger_init_refuses_an_empty_out(tmp_path):
     done = _verify("ledger", "init", str(EXAMPLE / "note.tex"), "--out", "", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--out is empty" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_hostile_pack_directory_name_stays_text_in_every_report(tmp_path):
+    """The coverage paragraph named the ledger's directory raw: a pack directory called
+    ``x`<img src=x onerror=alert(1)>`` put a live <img> element into report.html."""
+    copy = tmp_path / "p`<script>alert(9)<\\script>|x`<img src=x onerror=alert(1)>"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    done = _verify("check", "--paper", str(copy), "--quiet", "--only", "display-2-2")
+    assert done.returncode == 0, done.stderr
+    page = (copy / "report.partial.html").read_text(encoding="utf-8")  # a partial run (--only)
+    assert "<img" not in page and "<script" not in page
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page  # shown, as text
+
+
+def test_ledger_init_with_control_characters_in_the_title_writes_a_pack_it_can_read(tmp_path):
+    """A title holding ESC and BEL went raw into the ledger files' first comment line, which TOML
+    forbids: `ledger status` then refused the pack `ledger init` had just written (exit 0)."""
+    tex = tmp_path / "esc.tex"
+    tex.write_text("\\title{Evil \x1b]0;pwned\x07 \x1b[2J \x01 \x7f}\n\\begin{document}\n\\section{A}\n"
+                   "\\[ x \\le 1 \\]\n\\end{document}\n", encoding="utf-8")
+    assert _verify("ledger", "init", str(tex), "--out", str(tmp_path / "P")).returncode == 0
+    status = _verify("ledger", "status", str(tmp_path / "P"))
+    assert status.returncode == 0, status.stderr
+    assert b"\x1b" not in (tmp_path / "P" / "ledger.d" / "displays.toml").read_bytes()

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, markdown_text, math_span, paper_text
+from verify.base.markdown import code_block, code_span, markdown_text, math_span, paper_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
@@ -227,7 +227,8 @@ def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
         lines.append("  - **Correction:** none verified")
     if len(row["affects"]) > 1:
         lines.append(f"  - **Affects:** {', '.join(row['affects'][1:])}")
-    return lines + [f"  - **Rerun:** `{current().check_command} --only {row['check']} --seed {seed}`"]
+    rerun = f"{current().check_command} --only {row['check']} --seed {seed}"
+    return lines + [f"  - **Rerun:** {code_span(rerun)}"]
 
 
 def verdicts(results: list[Result]) -> dict[str, tuple[str, str | None]]:
@@ -273,7 +274,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
                   for r in crashed] + [""]
     lines += ['<a id="coverage"></a>', "", "## Coverage of the paper's displays and relations", "",
               "Each displayed equation of the paper, and each inline relation of its proofs, has a "
-              f"ledger entry ({ledger_place()}): decided "
+              f"ledger entry ({code_span(ledger_place())}): decided "
               "by a check of this run (holds, fails or consistent), not decided (its check was "
               "inconclusive, cited or not run), not decidable by computation (a definition, citation, "
               "restatement or prose), or missing (a computable relation not yet checked).", "",
@@ -323,7 +324,7 @@ def _details(r: Result, seed: int) -> list[str]:
              f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
              f"> {paper_text(r.check.quote)}", ""]
     if r.outcome is None:
-        return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: `{_rerun(r, seed)}`", ""]
+        return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
     o = r.outcome
     verdict = o.verdict.value + (f" ({o.failure_kind}: {FAILURE_HEADINGS[o.failure_kind].lower()}; "
                                  f"impact: {o.impact})" if o.failure_kind else "")
@@ -345,7 +346,7 @@ def _details(r: Result, seed: int) -> list[str]:
         lines.append(f"- Entry {entry}: **{part.verdict.value}**{kind}; {part.basis}: {_md(part.evidence)}")
         if part.correction:
             lines.append(f"  - Correction: {_correction(part)}")
-    return lines + [f"- Rerun: `{_rerun(r, seed)}`", ""]
+    return lines + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
 
 
 def line(r: Result, idw: int, width: int = 120) -> str:

@@ -21,10 +21,11 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     # lazy: SymPy and the derivations load only when they are regenerated or checked
-    from verify.derive import stale, write_all
+    from verify.derive import DERIVATIONS, stale, write_all
 
     if not args.check:
-        output_directory(args.out, "--out")  # before Path(): Path("") is "." and "" must be refused
+        # before Path(): Path("") is "." and "" must be refused; the files too, before the ~25 s of SymPy
+        output_directory(args.out, "--out", writes=tuple(m.FILENAME for m in DERIVATIONS))
     out = Path(args.out)
     if args.check:
         changed = stale(out)

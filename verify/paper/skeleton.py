@@ -85,8 +85,14 @@ def toml_string(value: str) -> str:
     return candidate
 
 
+def _comment_safe(text: str) -> str:
+    """``text`` for a TOML comment: control characters (a newline, ESC) as ``\\uXXXX`` escapes.
+    TOML allows none in a comment: a title holding ESC made a ledger its own reader refused."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)
+
+
 def _entries(table: str, items, what_id: str, title: str) -> str:
-    lines = [_HEADER.format(what=f"The {table}s", title=title, what_id=what_id)]
+    lines = [_HEADER.format(what=f"The {table}s", title=_comment_safe(title), what_id=what_id)]
     for item in items:
         lines += ["", f"[[{table}]]", f"id = {toml_string(item.id)}",
                   f"kind = {toml_string(guess_kind(item.latex))}", f"quote = {toml_string(item.latex)}"]
