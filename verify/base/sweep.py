@@ -25,8 +25,9 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,11 +153,31 @@ def process_pool(workers: int, context=None) -> Iterator[ProcessPoolExecutor]:
         yield pool
     except BaseException:
         running = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in running:
-            process.terminate()
+        manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+        previous = threading.excepthook
+        threading.excepthook = _quiet_about_cancelled(previous)
+        try:
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in running:
+                process.terminate()
+            if manager is not None:
+                manager.join(timeout=5)
+        finally:
+            threading.excepthook = previous
         raise
     pool.shutdown(wait=True)
+
+
+def _quiet_about_cancelled(previous):
+    """An excepthook that drops the executor's InvalidStateError: its manager thread, finding the
+    terminated workers, sets an exception on futures already cancelled and printed a traceback
+    after ``verify: interrupted`` (a CPython race between cancel_futures and a broken pool)."""
+
+    def hook(args):
+        if not isinstance(args.exc_value, InvalidStateError):
+            previous(args)
+
+    return hook
 
 
 def _pool_worker(parent: int) -> None:
