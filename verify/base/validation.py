@@ -83,7 +83,8 @@ def within_memory(nbytes: int, what: str) -> None:
     """Refuse work whose arrays alone need more memory than the process may map (``ulimit -v``):
     found before any of them is allocated, as one line naming the limit, instead of a MemoryError
     after the work (--force does not lift it)."""
-    import resource  # POSIX only, and only here
+    # lazy: resource is POSIX only, and needed only to size work against ulimit -v
+    import resource
 
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     if soft != resource.RLIM_INFINITY and nbytes > soft:
