@@ -181,9 +181,9 @@ _WORDS = {"max", "min", "sigma", "hat", "Kp", "grad", "var", "loss", "erf", "sig
 
 
 def _known_name(name: str) -> bool:
-    """Whether :func:`_name` renders ``name`` as the symbol it means: one letter, a letter with
-    digits (g1), a Greek letter, or such a base with ``_`` and an index (one letter, digits, or a
-    word of :data:`_WORDS`), or ``_hat``."""
+    """Whether :func:`~verify.base.formula_latex.name_latex` renders ``name`` as the symbol it
+    means: one letter, a letter with digits (g1), a Greek letter, or such a base with ``_`` and an
+    index (one letter, digits, or a word of :data:`_WORDS`), or ``_hat``."""
     if re.fullmatch(r"[A-Za-z]\d*", name) or name in GREEK or name in _WORDS or name in _FUNCTIONS:
         return True
     base, _, sub = name.partition("_")
