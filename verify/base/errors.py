@@ -5,6 +5,8 @@ Every error the suite raises for bad input is a :class:`VerifyInputError`, a
 and the assumption it breaks.  The command line prints that line and exits 2.
 """
 
+import unicodedata
+
 
 class VerifyInputError(ValueError):
     """Base class: an input value breaks an assumption of the suite or the paper."""
@@ -48,3 +50,10 @@ def clip(text, room: int = 60) -> str:
     error and evidence text uses to quote an untrusted or long expression."""
     text = str(text)
     return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def escape_controls(text: str, keep: str = "") -> str:
+    """``text`` with its control characters (Unicode category Cc: C0, DEL and C1) shown as
+    ``\\xNN`` escapes, except those in ``keep``: printed raw, ESC[2J clears a terminal."""
+    return "".join(f"\\x{ord(ch):02x}" if unicodedata.category(ch) == "Cc" and ch not in keep else ch
+                   for ch in text)

@@ -19,11 +19,10 @@ import math
 import re
 import textwrap
 import types
-import unicodedata
 from pathlib import Path
 from typing import Any
 
-from verify.base.errors import VerifyInputError
+from verify.base.errors import VerifyInputError, escape_controls
 from verify.base.files import TooLargeError, read_limited
 from verify.checks.core import Check, close_ids
 from verify.verdict.display import BASIS_MEANING, FAILURE_MEANING, value_text
@@ -205,8 +204,7 @@ def _code_names(code: types.CodeType) -> set[str]:
 def _clean(text: str) -> str:
     """``text`` with control characters shown as escapes (``\\x1b``), so a report cannot drive the
     terminal; tabs and newlines become spaces."""
-    text = text.replace("\t", " ").replace("\n", " ")
-    return "".join(f"\\x{ord(ch):02x}" if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    return escape_controls(text.replace("\t", " ").replace("\n", " "))
 
 
 def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100) -> str:

@@ -16,12 +16,11 @@ import contextlib
 import errno
 import io
 import os
-import re
 import signal
 import sys
 import threading
 
-from verify.base.errors import ConvergenceError, VerifyInputError
+from verify.base.errors import ConvergenceError, VerifyInputError, escape_controls
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 
@@ -104,38 +103,36 @@ def _tolerant_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
-#: Control characters other than newline and tab: from a file name, say, they would drive the
-#: terminal (ESC[2J clears it), so what the suite prints shows them escaped (\x1b).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-
 class _EscapingStdout:
-    """sys.stdout for the length of a command, with control characters escaped (``wrote
-    a<ESC>[2Jb.json`` reached the terminal raw); everything else is the stream's own."""
+    """sys.stdout for the length of a command, with control characters other than newline and tab
+    escaped (``wrote a<ESC>[2Jb.json`` reached the terminal raw), and a failed write (a full disk
+    behind ``> file``) raised as :class:`StdoutWriteError`; everything else is the stream's own."""
 
     def __init__(self, stream):
         self._stream = stream
 
     def write(self, text: str) -> int:
-        escaped = _CONTROL.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
-        try:
-            self._stream.write(escaped)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise StdoutWriteError(exc.errno, exc.strerror) from None
+        with _stdout_failures():
+            self._stream.write(escape_controls(text, keep="\n\t"))
         return len(text)
 
     def flush(self) -> None:
-        try:
+        with _stdout_failures():
             self._stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise StdoutWriteError(exc.errno, exc.strerror) from None
 
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _stdout_failures():
+    """An OSError of stdout as :class:`StdoutWriteError` (a closed pipe stays BrokenPipeError)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StdoutWriteError(exc.errno, exc.strerror) from None
 
 
 class StdoutWriteError(OSError):
