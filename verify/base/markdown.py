@@ -43,7 +43,12 @@ def markdown_text(text: str, table_cell: bool = False) -> str:
     in LaTeX arrives as ``\\|`` and a prose ``\\|`` as ``|``."""
     parts = re.split(r"(`[^`\n]*`)", str(text))
     result = "".join(part if i % 2 else _prose(part) for i, part in enumerate(parts))
-    return result.replace("\n", " ").replace("|", "\\|") if table_cell else result
+    return in_table_cell(result) if table_cell else result
+
+
+def in_table_cell(markdown: str) -> str:
+    """Markdown for one table cell: on one line, every pipe escaped (see :func:`markdown_text`)."""
+    return markdown.replace("\n", " ").replace("|", "\\|")
 
 
 def paper_text(text: str) -> str:

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, code_span, markdown_text, math_span, paper_text
+from verify.base.markdown import code_block, code_span, in_table_cell, markdown_text, math_span, paper_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
@@ -120,7 +120,7 @@ def correction_markdown(text: str, table_cell: bool = False) -> str:
            if parts.upright else "")
     result = (markdown_text(parts.before) + math_span(parts.latex) + markdown_text(parts.after)
               + markdown_text(key))
-    return result.replace("\n", " ").replace("|", "\\|") if table_cell else result
+    return in_table_cell(result) if table_cell else result
 
 
 def count_lines(verdicts: dict[str, int], kinds: dict[str, int], evidence: dict[str, int]) -> list[str]:
@@ -303,7 +303,7 @@ def _small_table(values: dict[str, Any]) -> list[str]:
     rows = ["  | name | value |", "  |---|---|"]
     for key, value in _flattened(values):
         printed = claim_latex(value) if key in ("claim", "correction") and isinstance(value, str) else None
-        shown = (math_span(printed[0]).replace("|", "\\|") if printed and not printed[1]
+        shown = (in_table_cell(math_span(printed[0])) if printed and not printed[1]
                  else _cell(value_text(value)))
         rows.append(f"  | {_cell(key)} | {shown} |")
     return rows
