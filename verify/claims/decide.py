@@ -11,6 +11,7 @@ have their own procedures.  The decisions are yielded one at a time, so the outc
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -67,22 +68,15 @@ def _asymptotic(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judg
 
 
 def _sides_at(rel: Relation, decision):
-    """The two sides shown beside a fail: from the balls where a certified or exact step decided
-    (nothing read from the disk cache may speak for such a verdict), else in float64."""
+    """The two sides shown beside a fail, at the counterexample (the box's midpoint in a variable
+    the point leaves free): the balls' midpoints where a certified or exact step decided (nothing
+    read from the disk cache may speak for such a verdict), else float64 with the point substituted
+    exactly first, so that the rerun command (which pins the same point) reports the same doubles."""
     point = decision.point or {}
-    if decision.basis in (Basis.CERTIFIED, Basis.EXACT):
-        fixed = {s: point.get(s, (low + high) / 2) for s, (low, high) in rel.box.items()}
-        try:
-            return rel.ball_sides(fixed)
-        except Exception:  # noqa: BLE001 - e.g. no ball form of a side: the float64 values then
-            pass
-    return _float_sides_at(rel, point)
-
-
-def _float_sides_at(rel: Relation, point: dict):
-    """The two sides at the counterexample in float64, the point substituted exactly first, so that
-    the rerun command (which pins the same point) reports the same doubles."""
     fixed = {s: point.get(s, (low + high) / 2) for s, (low, high) in rel.box.items()}
+    if decision.basis in (Basis.CERTIFIED, Basis.EXACT):
+        with contextlib.suppress(Exception):  # e.g. no ball form of a side: the float64 values then
+            return rel.ball_sides(fixed)
     try:
         _, (f_left, f_right), _ = rel.at(fixed).float_sides()
         return float(f_left()), float(f_right())
