@@ -210,10 +210,10 @@ def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
 def read_input(path: Path, limit: int, what: str, error: type[Exception]) -> bytes:
     """The bytes of the input file ``path`` (a regular file of at most ``limit`` bytes), or
     ``error`` naming it as ``what``."""
-    if not path.is_file():
-        raise error(f"{what} {str(path)!r} is not a regular file")
     try:
-        return read_limited(path, limit)
+        return read_limited(path, limit)  # which checks the kind on the opened descriptor
+    except (NotRegularFileError, IsADirectoryError, FileNotFoundError, NotADirectoryError):
+        raise error(f"{what} {str(path)!r} is not a regular file") from None
     except TooLargeError:
         raise error(f"{what} {str(path)!r} is larger than {limit} bytes") from None
     except OSError as exc:
