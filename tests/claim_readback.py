@@ -16,13 +16,11 @@ source text (structurally, after naming both sides' symbols alike).  The convent
 
 from __future__ import annotations
 
-import ast
 import re
 
 import sympy
 
-from verify.base.expressions import parse_expression
-from verify.claims.language import INFINITY, claim_functions, variable_symbol
+from verify.claims.printing import parsed_claim
 
 #: What a reader takes each printed symbol for (the claim language's names).
 SYMBOLS = {r"\pi": "pi", r"\infty": "oo", r"\delta": "delta", r"\varepsilon": "epsilon",
@@ -200,13 +198,7 @@ def _as_written(read, expected):
 
 def written(source: str):
     """The claim as the whitelist parser reads ``source`` (relations unevaluated)."""
-    tree = ast.parse(source, mode="eval").body
-    functions = claim_functions()
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(functions)
-    variables = {n: variable_symbol(n, integer=True) for n in names - {"pi", "E", "oo"}}
-    parsed = parse_expression(source, variables=variables, functions=functions,
-                              constants={"pi": sympy.pi, "E": sympy.E, "oo": INFINITY},
-                              allow_relation=isinstance(tree, ast.Compare), what="claim")
+    _, parsed = parsed_claim(source, what="claim")
     if hasattr(parsed, "op"):
         op = {"==": sympy.Eq, "<=": sympy.Le, ">=": sympy.Ge, "<": sympy.Lt, ">": sympy.Gt}[parsed.op]
         return op(sympy.sympify(parsed.lhs), sympy.sympify(parsed.rhs), evaluate=False)

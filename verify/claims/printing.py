@@ -56,27 +56,31 @@ class _EulerAsExp(ast.NodeTransformer):
         return node
 
 
+def parsed_claim(text: str, what: str = "correction"):
+    """(syntax tree, what the whitelist parser builds) of ``text`` in the claim language, a relation
+    or an expression.  Only the syntax is checked (what it means was checked with the entry's own
+    declarations): every free name is an integer, so that it may bound a Sum or index a quantity.
+    Raises the parser's error, or SyntaxError."""
+    tree = ast.parse(text.strip(), mode="eval").body
+    functions = claim_functions()
+    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(functions)
+    variables = {n: variable_symbol(n, integer=True) for n in names - {"pi", "E", "oo"}}
+    built = parse_expression(text, variables=variables, functions=functions,
+                             constants={"pi": sympy.pi, "E": sympy.E, "oo": INFINITY},
+                             allow_relation=isinstance(tree, ast.Compare), what=what)
+    return tree, built
+
+
 def claim_latex(text: str) -> tuple[str, tuple[str, ...]] | None:
     """(LaTeX, upright names) of ``text`` written in the claim language (a relation or an
     expression), or None when the claim language's whitelist parser refuses it."""
     if len(text) > MAX_LENGTH:
         return None
     try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-    functions = claim_functions()
-    names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(functions)
-    # only the syntax is checked here (what it means was checked with the entry's own
-    # declarations): every free name an integer, so it may bound a Sum or index a quantity
-    variables = {n: variable_symbol(n, integer=True) for n in names - {"pi", "E", "oo"}}
-    try:
-        parse_expression(text, variables=variables, functions=functions,
-                         constants={"pi": sympy.pi, "E": sympy.E, "oo": INFINITY},
-                         allow_relation=isinstance(tree, ast.Compare), what="correction")
+        tree, _ = parsed_claim(text)
         tree = _EulerAsExp().visit(tree)
         return node_latex(tree), tuple(abbreviations(tree))
-    except (VerifyInputError, ValueError, TypeError, RecursionError):
+    except (VerifyInputError, SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         return None
 
 
