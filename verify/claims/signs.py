@@ -26,7 +26,9 @@ def symbolic_sign(expression, op: str, variable, low, high) -> bool:
     variable, by :func:`one_variable`; a constant, by SymPy's own sign)."""
     expression = sympy.sympify(expression)
     if not expression.free_symbols:
-        return holds(op, expression) is sympy.true  # SymPy decided the constant's sign exactly
+        # SymPy decided the constant's sign exactly (a relation is sympy.true; == compares the
+        # expression with 0 structurally, a Python bool)
+        return holds(op, expression) in (True, sympy.true)
     if expression.free_symbols != {variable} or not expression.is_rational_function(variable):
         return False
     return one_variable(sympy.cancel(expression), op, {variable: (low, high)}).status == "holds"
@@ -82,8 +84,7 @@ def one_variable(difference, op: str, box: dict) -> Decision:
                 return Decision("fails", Basis.EXACT, "symbolic", point={x: root},
                                 detail=f"lhs = rhs at {x} = {root} (an exact root of lhs - rhs)")
     cuts = {low, high}
-    poles = _isolating(polys[1]) if polys[1].degree() > 0 else []
-    if poles is None or any(not (b < low or a > high) for a, b in poles):
+    if polys[1].degree() > 0 and _pole_within(polys[1], low, high) is not False:
         return Decision("undecided", None, "symbolic", detail="a pole in the interval")
     if polys[0].degree() > 0:
         intervals = _isolating(polys[0])
@@ -128,6 +129,27 @@ def _isolating(poly) -> list | None:
             return intervals
         intervals = sorted((a, b) if a == b else _refined(square_free, a, b) for a, b in intervals)
     return None
+
+
+def _pole_within(denominator, low, high) -> bool | None:
+    """Whether ``denominator`` has a real root in [low, high], exactly: each isolating interval is
+    refined until it lies inside or outside (SymPy's first intervals are wide, and one that merely
+    overlaps the interval left 1/(x - 1/2) == 0 on [0, 0] undecided).  A root at an end is found by
+    evaluation, so refinement ends; None when MAX_REFINEMENTS do not tell."""
+    square_free = denominator.sqf_part()
+    if square_free.eval(low) == 0 or square_free.eval(high) == 0:
+        return True
+    for (a, b), _ in square_free.intervals():
+        a, b = sympy.Rational(a), sympy.Rational(b)
+        for _ in range(MAX_REFINEMENTS):
+            if b < low or a > high:
+                break
+            if low <= a and b <= high:
+                return True
+            a, b = _refined(square_free, a, b)
+        else:
+            return None
+    return False
 
 
 def _refined(poly, a, b) -> tuple:
