@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from flint import arb
 from sympy.core.function import AppliedUndef
 
 from verify.base.budget import cpu_seconds, guarded
@@ -46,6 +47,7 @@ from verify.certified.balls import BALLS, dyadic, interval, working_precision
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, prove_geq
+from verify.claims import angles
 from verify.claims.decision import Decision
 from verify.claims.evaluate import (
     ClaimEvaluationError,
@@ -165,13 +167,42 @@ def _constant_decision(box: dict, op: str, difference) -> Decision:
         ball = None
     verdict = "undecided" if ball is None else decide_ball(op, ball)
     if verdict == "undecided":
-        return Decision("undecided", None, "symbolic",
-                        detail=f"lhs - rhs = {clip(difference, 100)} (not rational)")
+        return _by_angles(box, op, difference) or Decision(
+            "undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)} (not rational)")
     signed = "-(lhs - rhs)" if op in ("<=", "<") else "lhs - rhs"
     point = _midpoint(box) if verdict == "fails" else None
     return Decision(verdict, Basis.CERTIFIED, "symbolic", point=point,
                     detail=f"lhs - rhs = {clip(difference, 80)}, whose ball {signed} = {ball.str(6)} "
                            "decides it (a ball of the exact constant)")
+
+
+def _by_angles(box: dict, op: str, difference) -> Decision | None:
+    """A sum of arctangents and arcsines of algebraic numbers (:mod:`verify.claims.angles`): 0 when
+    e^{i L D} = 1 exactly and a ball has |L D| < 2π; not 0 when e^{i L D} != 1 exactly."""
+    found = angles.angle_sum(difference)
+    if found is None:
+        return None
+    with working_precision(BALL_DPS):
+        try:
+            value, real = constant(difference), constant(found.real)
+        except CertificationError:
+            return None
+        # e^{iLD} is a positive real number: LD is in 2πZ; a negative one: LD is π mod 2π
+        zero = found.multiple_of_two_pi and (True if real > 0 else False if real < 0 else None)
+        if zero is True and not abs(value) * found.scale < 2 * arb.pi():
+            zero = None  # a multiple of 2π, but the ball does not say which
+    if zero is None or (zero is False and op != "=="):
+        return None  # a nonzero D of unknown sign stays with the ball that could not decide it
+    turned = f"e^(i*{found.scale}*(lhs - rhs))"
+    if zero is False:
+        return Decision("fails", Basis.EXACT, "symbolic", point=_midpoint(box),
+                        detail=f"lhs - rhs = {clip(difference, 80)} is not 0: {turned} is not 1 "
+                               "(exact product of cos + i sin of each angle)")
+    verdict = "holds" if op in ("==", "<=", ">=") else "fails"
+    return Decision(verdict, Basis.CERTIFIED, "symbolic",
+                    point=_midpoint(box) if verdict == "fails" else None,
+                    detail=f"lhs - rhs = {clip(difference, 80)} = 0: {turned} = 1 exactly (product of "
+                           f"cos + i sin of each angle) and |{found.scale}*(lhs - rhs)| < 2*pi by a ball")
 
 
 def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
