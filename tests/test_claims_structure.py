@@ -84,6 +84,13 @@ def test_certified_quadrature_contains_the_expectation(body):
     ("K(1) == Eg(sigma(g)**2)", "softplus", "holds"),
     ("Eg(sigma(g)**2) == 1/3 + 1/(2*sqrt(3)*pi)", "gelu", "holds"),
     ("Eg(sigma(g)**2) == 1/3 + 1/(2*sqrt(3)*pi) - 1/10**12", "gelu", "fails"),
+    # polynomial in its expectations: Stein makes E[g sigma] and E[sigma'] one number
+    ("Eg(g*sigma(g))**2 == Eg(dsigma(g))**2", "sigmoid", "holds"),
+    ("Eg(g*sigma(g))*Eg(dsigma(g)) >= Eg(dsigma(g))**2", "tanh", "holds"),
+    ("Eg(g*sigma(g))**2 <= Eg(dsigma(g))**2*(1 - 1/10**6)", "sigmoid", "fails"),
+    ("Sum(mu(p)**2, p, 2, oo) == Eg(sigma(g)**2) - 1/4 - Eg(dsigma(g))**2", "sigmoid", "holds"),  # Parseval
+    ("Sum(mu(p)**2, p, 2, oo) == Eg(sigma(g)**2) - 1/4 - Eg(dsigma(g))**2 + 1/10**9", "sigmoid", "fails"),
+    ("Eg(g*sigma(g))**2 == Eg(sigma(g)**2)**2", "tanh", "fails"),  # E[tanh'] = 0.6057 != E[tanh^2] = 0.3943
 ])
 def test_identities_without_a_closed_form_kernel(text, activation, verdict):
     assert claim(text, activation=activation).verdict.value == verdict

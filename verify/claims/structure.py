@@ -51,6 +51,16 @@ def expectations_step(rel) -> Decision:
     if not opaque_atoms(difference):
         return _undecided("expectations", "no expectation without a closed form")
     combined, value = combined_expectation(difference)
+    note = ""
+    if combined is None:
+        # a polynomial in its expectations (E[σ′]² − E[gσ]²): expectations that the rules show
+        # equal (or opposite) are one symbol, after which lhs − rhs may cancel or be linear
+        identified = identified_expectations(difference)
+        if identified != difference:
+            difference = identified
+            combined, value = combined_expectation(difference)
+            note = (f"with expectations equal by the exact rules identified (E[f] = E[f'] when "
+                    f"E[f - f'] = 0), lhs - rhs = {clip(difference, 60)}; ")
     if combined is None:
         return _undecided("expectations", "lhs - rhs is not linear in its expectations")
     if value is None:
@@ -60,8 +70,8 @@ def expectations_step(rel) -> Decision:
     decision = symbolic_decision(rel.box, rel.lhs, rel.rhs, rel.op, value)
     decision.step = "expectations"
     if decision.status != "undecided":
-        decision.detail = (f"lhs - rhs = E[{clip(combined, 80)}] = {clip(value, 60)} by the exact Gaussian "
-                           f"rules (linearity, parity, Stein's lemma, the activation's own ODE); "
+        decision.detail = (f"{note}lhs - rhs = E[{clip(combined, 80)}] = {clip(value, 60)} by the exact "
+                           "Gaussian rules (linearity, parity, Stein's lemma, the activation's own ODE); "
                            + decision.detail)
     return decision
 
@@ -74,6 +84,31 @@ def combined_expectation(expr):
     if combined is None or existence(combined).status != EXISTS:
         return combined, None
     return combined, rule_expectation(combined)
+
+
+#: Expectations beyond this many are not compared pairwise (each pair is one exact evaluation).
+MAX_IDENTIFIED = 6
+
+
+def identified_expectations(difference):
+    """``difference`` with E[f_i] replaced by ±E[f_j] wherever the exact rules give E[f_i ∓ f_j] = 0
+    (Stein's lemma makes E[g σ] and E[σ′] one number); every E[f] here exists (the existence step
+    ran first), so E[f_i] − E[f_j] = E[f_i − f_j]."""
+    atoms = sorted(opaque_atoms(difference), key=sympy.default_sort_key)
+    if not 2 <= len(atoms) <= MAX_IDENTIFIED:
+        return difference
+    replaced: dict = {}
+    for i, atom in enumerate(atoms):
+        for other in atoms[i + 1:]:
+            if other in replaced:
+                continue
+            (f,), (h,) = atom.args, other.args
+            for sign in (1, -1):
+                if existence(f.expr - sign * h.expr).status == EXISTS and \
+                        rule_expectation(f.expr - sign * h.expr) == 0:
+                    replaced[other] = sign * atom
+                    break
+    return sympy.expand(difference.xreplace(replaced)) if replaced else difference
 
 
 def combined_body(difference, atoms):
