@@ -98,6 +98,9 @@ def _expectation(f, depth: int):
         return f
     if _is_odd(f):
         return sympy.Integer(0)
+    constant = _constant_even_part(f)
+    if constant is not None:
+        return constant
     if depth == 0:
         # every polynomial factor moved onto derivatives at once (Hermite reduction): identities
         # between derivatives cancel (E[g³σ] = 2E[gσ] + E[g²σ′]) before the terms are split
@@ -107,6 +110,11 @@ def _expectation(f, depth: int):
             polynomial = sympy.Add(*[t for t in terms if t.is_polynomial(g)])
             if _vanishes(reduced - polynomial):
                 return _closed_form(polynomial, depth)
+            try:  # what is left may be odd or have a constant even part (E[He₃ softplus] = E[σ″] = 0)
+                return _closed_form(polynomial, depth) + _expectation(sympy.expand(reduced - polynomial),
+                                                                      depth + 1)
+            except _NoRule:
+                pass
     for terms in (sympy.Add.make_args(f), sympy.Add.make_args(sympy.expand(f))):
         if len(terms) > 1:
             try:
@@ -256,6 +264,26 @@ def _is_odd(f) -> bool:
             and _vanishes(total, simplify_ops=MAX_SIMPLIFY_OPS // 3)
     except (TypeError, ValueError):
         return False
+
+
+def _constant_even_part(f):
+    """c when f(g) + f(−g) = 2c identically (then E[f] = c, g being symmetric), proved by exact
+    cancellation as for :func:`_is_odd`; c = f(0).  E[σ] = 1/2 for the sigmoid and E[softplus′] =
+    1/2 this way.  None when f has no exponential (polynomials and erf are settled elsewhere)."""
+    if not f.has(sympy.exp, sympy.tanh, sympy.log):
+        return None
+    try:
+        c = f.subs(g, 0)
+        if not (c.is_finite and c.is_real) or c.has(sympy.nan, sympy.zoo):
+            return None
+        total = sympy.expand(f.xreplace({g: -g}) + f - 2 * c)
+        if sympy.count_ops(total) > MAX_SIMPLIFY_OPS:
+            return None
+        if not _vanishes(total, simplify_ops=MAX_SIMPLIFY_OPS // 3):
+            return None
+    except (TypeError, ValueError):
+        return None
+    return c
 
 
 def _closed_form(t, depth: int):
