@@ -130,6 +130,12 @@ def test_facts_of_the_kernel_series(text, interval, activation, verdict):
     ("Sum((-1)**i*i, i, 1, k) == Theta(k)", "holds"),
     ("Sum((-1)**i*i, i, 1, k) == O(k/log(k))", "fails"),
     ("Sum((-1)**i, i, 1, k) == Omega(1)", "inconclusive"),  # 0 along even k, 1 along odd k
+    # no closed integral: compared with 1/(i log i), whose ratio tends to 1 (limit comparison)
+    ("Sum(1/(i*log(i + 1)), i, 1, k) == Theta(log(log(k)))", "holds"),
+    ("Sum(1/(i*log(i + 1)), i, 1, k) == Theta(1)", "fails"),
+    ("Sum(1/((i + 1)*log(i + 2)), i, 1, k) == Theta(log(k))", "fails"),
+    ("Sum(1/(i*log(i + 1))**2, i, 1, k) == Theta(1)", "holds"),  # converges
+    ("Sum(1/(i*log(i + 1))**2, i, 1, k) == O(1/k)", "fails"),
 ])
 def test_sums_up_to_the_growth_variable(text, verdict):
     assert claim(text, growth="k", for_=["k in 1..4096"]).verdict.value == verdict

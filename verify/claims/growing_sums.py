@@ -17,6 +17,11 @@ has every partial sum between a(low) − a(low + 1) > 0 and a(low) in absolute v
 partial sums alternate around the limit, each nearer than the last), so it is Θ(1) and decided
 as the constant 1 too (Σ (−1)^i/i → −log 2).
 
+When the integral has no closed form (1/(i log(i + 1))), the sum is compared with the same sum
+with every t + c read as t (1/(i log i), from the first index where it is positive), provided the
+ratio of the terms tends to a positive constant L: by limit comparison both converge or both
+diverge, and when they diverge the first is ~ L times the second.
+
 Only a whole side (or a positive constant times it) is replaced: Σ 1/i − log k → γ is not
 decided by Σ ~ log k, so any other place of a growing sum leaves the claim to the other steps.
 """
@@ -115,6 +120,27 @@ def _equivalent(side, variable):
             raise Unavailable(f"{s}: the alternating terms are not provably positive and decreasing to 0")
         return coefficient, (f"{s} is alternating with terms decreasing to 0: every partial sum lies between "
                              f"{start} - {a.xreplace({t: low + 1})} and {start} in absolute value (Leibniz)")
+    try:
+        return _compared_with_integral(s, coefficient, f, t, low, variable)
+    except Unavailable as exc:
+        # no closed integral (1/(i log(i + 1))): the same sum with every t + c read as t, when the
+        # terms' ratio tends to a positive constant L (limit comparison: both sums diverge or both
+        # converge, and when they diverge Σ f ~ L Σ f̃)
+        simpler = f.replace(lambda e: e.is_Add and e.has(t) and (e - t).is_number, lambda e: t)
+        ratio = sympy.limit(f / simpler, t, sympy.oo) if simpler != f else None
+        if ratio is None or not (ratio.is_positive and ratio.is_finite):
+            raise exc
+        start = next((low + j for j in range(4) if (v := simpler.xreplace({t: low + j})).is_finite
+                      and v.is_positive), None)
+        if start is None:
+            raise exc
+        compared = sympy.Sum(simpler.xreplace({t: index}), (index, start, variable))
+        value, note = _equivalent(coefficient * ratio * compared, variable)
+        return value, f"{s}: its terms / those of {compared} -> {ratio} (limit comparison); {note}"
+
+
+def _compared_with_integral(s, coefficient, f, t, low, variable):
+    """The integral comparison of the module docstring for c·Σ_{i=low}^{variable} f(i)."""
     shifted = _past_turning_points(f, t, low)
     slope = _monotone(s, f, t, shifted)
     start = f.xreplace({t: shifted})
