@@ -67,12 +67,12 @@ def test_false_angle_identities_fail(text):
 def test_the_product_is_exact_and_turns_negative_coefficients_back():
     machin = 4 * atan(Q(1, 5)) - atan(Q(1, 239)) - pi / 4
     found = angle_sum(machin)
-    assert found.scale == 4 and found.multiple_of_two_pi and found.real > 0
+    assert found.scale == 4 and found.real_axis and found.real > 0
     off = angle_sum(4 * atan(Q(1, 5)) - atan(Q(1, 238)) - pi / 4)
-    assert not off.multiple_of_two_pi
+    assert not off.real_axis
     # atan(1/2) + atan(1/3) + atan(2) + atan(3) = pi: e^(iD) = -1, on the negative real axis
     half_turn = angle_sum(atan(Q(1, 2)) + atan(Q(1, 3)) + atan(2) + atan(3))
-    assert half_turn.scale == 1 and half_turn.multiple_of_two_pi and half_turn.real < 0
+    assert half_turn.scale == 1 and half_turn.real_axis and half_turn.real < 0
     assert _by_angles({}, "==", atan(Q(1, 2)) + atan(Q(1, 3)) + atan(2) + atan(3)).status == "fails"
 
 

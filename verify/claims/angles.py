@@ -32,11 +32,8 @@ class AngleSum:
     scale: int
     real: sympy.Expr
     imaginary: sympy.Expr
-
-    @property
-    def multiple_of_two_pi(self) -> bool:
-        """Whether L·D ∈ 2πZ (the real part's sign is read by the caller from a ball, see below)."""
-        return _is_zero(self.imaginary)
+    #: whether e^{i L D} is real, that is L·D ∈ πZ (the caller reads the real part's sign)
+    real_axis: bool
 
 
 def angle_sum(difference) -> AngleSum | None:
@@ -61,7 +58,10 @@ def angle_sum(difference) -> AngleSum | None:
         if n < 0:
             factor, n = (factor[0], -factor[1]), -n  # the conjugate turns the other way
         z = _times(z, _power(factor, n))
-    return AngleSum(scale, *z)
+    try:
+        return AngleSum(scale, *z, real_axis=_is_zero(z[1]))
+    except (NotImplementedError, sympy.polys.polyerrors.PolynomialError):
+        return None  # SymPy could not find the minimal polynomial
 
 
 def _angle(atom) -> tuple | None:

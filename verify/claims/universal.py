@@ -188,7 +188,7 @@ def _by_angles(box: dict, op: str, difference) -> Decision | None:
         except CertificationError:
             return None
         # e^{iLD} is a positive real number: LD is in 2πZ; a negative one: LD is π mod 2π
-        zero = found.multiple_of_two_pi and (True if real > 0 else False if real < 0 else None)
+        zero = found.real_axis and (True if real > 0 else False if real < 0 else None)
         if zero is True and not abs(value) * found.scale < 2 * arb.pi():
             zero = None  # a multiple of 2π, but the ball does not say which
     if zero is None or (zero is False and op != "=="):
