@@ -110,11 +110,15 @@ def _expectation(f, depth: int):
             polynomial = sympy.Add(*[t for t in terms if t.is_polynomial(g)])
             if _vanishes(reduced - polynomial):
                 return _closed_form(polynomial, depth)
-            try:  # what is left may be odd or have a constant even part (E[He₃ softplus] = E[σ″] = 0)
+            # what is left may be odd or have a constant even part (E[He₃ softplus] = E[σ″] = 0);
+            # a failed attempt gives its work back to the term-by-term rules below (at most twice
+            # MAX_WORK in all, at depth 0 only)
+            saved = _Work.left
+            try:
                 return _closed_form(polynomial, depth) + _expectation(sympy.expand(reduced - polynomial),
                                                                       depth + 1)
             except _NoRule:
-                pass
+                _Work.left = saved
     for terms in (sympy.Add.make_args(f), sympy.Add.make_args(sympy.expand(f))):
         if len(terms) > 1:
             try:
@@ -277,7 +281,8 @@ def _constant_even_part(f):
         if not (c.is_finite and c.is_real) or c.has(sympy.nan, sympy.zoo):
             return None
         total = sympy.expand(f.xreplace({g: -g}) + f - 2 * c)
-        if sympy.count_ops(total) > MAX_SIMPLIFY_OPS:
+        # most integrands have no constant even part: one probe says so before any work is spent
+        if sympy.count_ops(total) > MAX_SIMPLIFY_OPS or _visibly_nonzero(total):
             return None
         if not _vanishes(total, simplify_ops=MAX_SIMPLIFY_OPS // 3):
             return None
