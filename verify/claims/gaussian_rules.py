@@ -76,11 +76,17 @@ def forget_stopped() -> None:
 
 
 @lru_cache(maxsize=512)
-def rule_expectation(body) -> sympy.Expr | None:
-    """E[body(g)] exactly by the rules of the module docstring, or None."""
+def rule_expectation(body, residue=None) -> sympy.Expr | None:
+    """E[body(g)] exactly by the rules of the module docstring, or None.
+
+    With ``residue`` (a function of an integrand), a term no rule evaluates, whose expectation
+    exists, is left as ``residue(term)`` instead of failing the whole: the value is then exact in
+    those unknown numbers, which may cancel (E[e^g tanh g] − e^{1/2} E[tanh(g + 1)] = 0 by
+    reweighting, with E[tanh(g + 1)] unknown)."""
     if body in _STOPPED:
         return None
     _Work.left = MAX_WORK
+    _Residue.make = residue
     try:
         return sympy.radsimp(_expectation(sympy.sympify(body), 0))
     except (_NoRule, RecursionError):
@@ -88,6 +94,14 @@ def rule_expectation(body) -> sympy.Expr | None:
     except CPUDeadline:
         _STOPPED.add(body)
         raise
+    finally:
+        _Residue.make = None
+
+
+class _Residue:
+    """What a term without a rule becomes (None: the rules fail; see :func:`rule_expectation`)."""
+
+    make = None
 
 
 def _expectation(f, depth: int):
@@ -252,6 +266,8 @@ def _term(t, depth: int):
         value = rule(rest, depth)
         if value is not None:
             return value
+    if _Residue.make is not None and existence(rest).status == EXISTS:
+        return _Residue.make(rest)
     raise _NoRule
 
 
@@ -311,7 +327,41 @@ def _closed_form(t, depth: int):
         (a, c), (b, d) = (_affine(e.args[0]) for e in pair)
         if a is not None and b is not None and c == 0 and d == 0:
             return 2 / sympy.pi * sympy.asin(2 * a * b / sympy.sqrt((1 + 2 * a**2) * (1 + 2 * b**2)))
-    return None
+    return _exponential_sum(t)
+
+
+_LAMBDA = sympy.Dummy("lambda")
+
+
+def _exponential_sum(t):
+    """E[t] for t a sum of c·gⁿ·e^{λg} once sin and cos are complex exponentials (cos(g + 1),
+    e^g cos g, sin²(2g)): E[gⁿ e^{λg}] = (d/dλ)ⁿ e^{λ²/2} for every complex λ (the moment generating
+    function is entire), and E[t] is the real part of the sum for a real t.  None otherwise."""
+    if not t.has(sympy.sin, sympy.cos) or t.has(*_NONSMOOTH):
+        return None
+    terms = sympy.Add.make_args(sympy.expand(sympy.powsimp(sympy.expand(t.rewrite(sympy.exp)))))
+    if len(terms) > MAX_TERMS:
+        return None
+    total = sympy.Integer(0)
+    for term in terms:
+        c, rest = term.as_independent(g, as_Add=False)
+        n, slope, shift = 0, sympy.Integer(0), sympy.Integer(0)
+        for factor in sympy.Mul.make_args(rest):
+            base, exponent = factor.as_base_exp()
+            if factor == 1:  # the constant term
+                continue
+            if base == g and exponent.is_Integer and exponent > 0:
+                n += int(exponent)
+            elif isinstance(factor, sympy.exp) and factor.args[0].is_polynomial(g) \
+                    and sympy.degree(factor.args[0], g) <= 1:
+                poly = sympy.Poly(factor.args[0], g)
+                slope, shift = slope + poly.coeff_monomial(g), shift + poly.coeff_monomial(1)
+            else:
+                return None
+        _Work.spend(1)
+        moment = sympy.diff(sympy.exp(_LAMBDA**2 / 2), _LAMBDA, n).xreplace({_LAMBDA: slope})
+        total += c * sympy.exp(shift) * moment
+    return sympy.simplify(sympy.re(sympy.expand_complex(total)))
 
 
 def _half_normal(t):

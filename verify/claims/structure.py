@@ -83,7 +83,13 @@ def combined_expectation(expr):
     combined = combined_body(expr, atoms)
     if combined is None or existence(combined).status != EXISTS:
         return combined, None
-    return combined, rule_expectation(combined)
+    value = rule_expectation(combined)
+    if value is None:
+        # terms without a rule kept as unknown expectations, which may cancel exactly
+        value = rule_expectation(combined, residue=_unknown)
+        if value is None or opaque_atoms(sympy.expand(value)):
+            return combined, None
+    return combined, value
 
 
 #: Expectations beyond this many are not compared pairwise (each pair is one exact evaluation).
@@ -109,6 +115,11 @@ def identified_expectations(difference):
                     replaced[other] = sign * atom
                     break
     return sympy.expand(difference.xreplace(replaced)) if replaced else difference
+
+
+def _unknown(integrand):
+    """E[integrand] as an opaque number (one function, so that rule_expectation's cache holds)."""
+    return OPAQUE(sympy.Lambda(GAUSSIAN, integrand))
 
 
 def combined_body(difference, atoms):
