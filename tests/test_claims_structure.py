@@ -13,6 +13,8 @@ from verify.claims import claim
 from verify.claims.gaussian import ball_expectation
 from verify.claims.gaussian_rules import rule_expectation
 from verify.claims.language import GAUSSIAN as g
+from verify.claims.parity import symmetry
+from verify.model.activations import get_activation
 
 erf, exp, sqrt = sympy.erf, sympy.exp, sympy.sqrt
 GELU = g * (1 + erf(g / sqrt(2))) / 2
@@ -184,3 +186,21 @@ def test_the_kernel_of_a_kink_at_zero_meets_its_exact_moments(name):
 def test_hermite_sums_are_the_dual_kernel(text, activation, interval, verdict):
     outcome = claim(text, activation=activation, for_=[interval] if interval else [])
     assert outcome.verdict.value == verdict, outcome.evidence
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("relu", (0, None, sympy.Rational(1, 2))),  # relu - x/2 = |x|/2 is even, with a kink at 0
+    ("expr:Max(x, x/10)", (0, None, sympy.Rational(11, 20))),  # leaky relu - 0.55 x = 0.45 |x|
+    ("expr:Min(x, 0) + 3", (0, None, sympy.Rational(1, 2))),
+    ("expr:Max(x, 0) - Max(x - 1, 0)", (0, None, None)),  # symmetric about 1/2, not about 0
+    ("abs", (1, None, None)),
+    ("sigmoid", (0, sympy.Rational(1, 2), None)),
+])
+def test_the_symmetry_of_kinked_activations(name, expected):
+    assert symmetry(get_activation(name)) == expected
+
+
+def test_a_kink_at_zero_keeps_the_termwise_argument():
+    # relu: K(rho) - K(-rho) = 2 mu_1^2 rho (the odd p >= 3 vanish), >= 0 on [0, 1]
+    outcome = claim("K(rho) >= K(-rho)", activation="relu", for_=["rho in [0, 1]"])
+    assert outcome.verdict.value == "holds" and outcome.numbers["decided_by"] == "termwise"

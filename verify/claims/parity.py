@@ -33,11 +33,19 @@ def symmetry(act) -> tuple[int, sympy.Expr | None, sympy.Expr | None]:
     if sympy.expand(reflected + expr) == 0:
         return -1, sympy.Integer(0), None
     at_zero = sympy.simplify(expr.subs(x, 0))
-    odd_shift = at_zero if at_zero.is_number and sympy.simplify(reflected + expr - 2 * at_zero) == 0 else None
-    slope = sympy.simplify(sympy.diff(expr, x).subs(x, 0))
-    even = slope.is_number and sympy.simplify(reflected - expr - 2 * slope * (-x)) == 0
+    odd_shift = at_zero if at_zero.is_number and _identically_zero(reflected + expr - 2 * at_zero) else None
+    # the only a with σ(x) − σ(−x) = 2 a x is (σ(1) − σ(−1))/2: no derivative at 0, which a kink
+    # there (relu = Max(0, x), whose σ − x/2 = |x|/2 is even) does not have
+    slope = sympy.simplify((expr.subs(x, 1) - expr.subs(x, -1)) / 2)
+    even = slope.is_number and _identically_zero(reflected - expr + 2 * slope * x)
     even_shift = slope if even else None
     return 0, odd_shift, even_shift
+
+
+def _identically_zero(expr) -> bool:
+    """expr = 0 for every real x, proved by simplification (Max and Min as |.| first, which SymPy
+    cancels: Max(0, −x) − Max(0, x) + x)."""
+    return sympy.simplify(expr) == 0 or sympy.simplify(expr.rewrite(sympy.Abs)) == 0
 
 
 def exact_coefficient(act, p: int) -> sympy.Expr | None:
