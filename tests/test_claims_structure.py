@@ -204,3 +204,15 @@ def test_a_kink_at_zero_keeps_the_termwise_argument():
     # relu: K(rho) - K(-rho) = 2 mu_1^2 rho (the odd p >= 3 vanish), >= 0 on [0, 1]
     outcome = claim("K(rho) >= K(-rho)", activation="relu", for_=["rho in [0, 1]"])
     assert outcome.verdict.value == "holds" and outcome.numbers["decided_by"] == "termwise"
+
+
+@pytest.mark.parametrize("text, interval, verdict", [
+    ("sqrt(x) >= x", "[0, 1]", "holds"),  # sqrt(x)(1 - sqrt(x)) >= 0, touching at 0 (infinite slope) and 1
+    ("sqrt(x) >= x + 1/10**9", "[0, 1]", "fails"),
+    ("sqrt(x) >= x*(1 + 1/10**9)", "[0, 1]", "fails"),  # only at x = 1
+    ("sqrt(4 - x) >= (4 - x)/2", "[0, 4]", "holds"),  # t = sqrt(4 - x) in [0, 2]: t - t^2/2 >= 0
+    ("sqrt(4 - x) >= (4 - x)/2 + 1/10**12", "[0, 4]", "fails"),
+    ("x**(3/2) <= x", "[0, 1]", "holds"),
+])
+def test_a_square_root_at_an_end_is_removed_by_a_substitution(text, interval, verdict):
+    assert claim(text, for_=[f"x in {interval}"]).verdict.value == verdict

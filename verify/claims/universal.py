@@ -205,12 +205,40 @@ def _by_angles(box: dict, op: str, difference) -> Decision | None:
                            f"cos + i sin of each angle) and |{found.scale}*(lhs - rhs)| < 2*pi by a ball")
 
 
+def _square_root_substitution(box: dict, op: str, difference) -> Decision | None:
+    """x = a + t² at the interval's low end a (or x = b − t² at its high end b), when that makes
+    lhs − rhs a rational function of t: √(x − a) = t for t ≥ 0, so the exact sign analysis in t
+    decides it (√x ≥ x on [0, 1] touches at 0 with an infinite slope, where no ball settles it).
+    Only where the interval's width is a rational square, so that t's range has rational ends."""
+    if len(box) != 1:
+        return None
+    ((x, (low, high)),) = box.items()
+    root = sympy.sqrt(high - low) if low.is_Rational and high.is_Rational and high >= low else None
+    if root is None or not root.is_Rational:
+        return None
+    t = sympy.Dummy("t", nonnegative=True)
+    for end, sign in ((low, 1), (high, -1)):
+        substituted = guarded("a square-root substitution", sympy.cancel,
+                              sympy.powdenest(difference.xreplace({x: end + sign * t**2}), force=False))
+        if substituted.free_symbols != {t} or not substituted.is_rational_function(t):
+            continue
+        decision = one_variable(substituted, op, {t: (sympy.Integer(0), root)})
+        if decision.status == "undecided":
+            continue
+        point = None if decision.point is None else {x: end + sign * decision.point[t] ** 2}
+        written = f"{end} + t^2" if sign == 1 else f"{end} - t^2"
+        return Decision(decision.status, Basis.EXACT, "symbolic", point=point,
+                        detail=f"with {x} = {written}, t in [0, {root}]: {decision.detail}")
+    return None
+
+
 def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     """The symbolic step's decision from an exact ``difference`` = lhs − rhs over ``box``."""
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
-        return Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
+        return _square_root_substitution(box, op, difference) or Decision(
+            "undecided", None, "symbolic", detail="not a rational function of its variable")
     difference = guarded(f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
     if difference != 0 and difference.atoms(AppliedUndef):
         # an opaque kernel or expectation (no closed form) that did not cancel: not a number
