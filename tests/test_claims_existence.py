@@ -10,7 +10,7 @@ import pytest
 import sympy
 
 from verify.claims import claim
-from verify.claims.existence import DIVERGES, EXISTS, existence
+from verify.claims.existence import DIVERGES, EXISTS, UNKNOWN, existence
 from verify.claims.language import GAUSSIAN as g
 
 
@@ -40,6 +40,11 @@ def test_an_activation_can_make_the_expectation_diverge():
     (sympy.exp(g**2 / 2), DIVERGES),
     (1 / (g - 1), DIVERGES),
     (1 / (g * sympy.log(sympy.Abs(g))**2), DIVERGES),  # order -2 at g = +-1
+    # infinitely many singular points: one non-integrable point is enough to diverge
+    (1 / sympy.cos(g), DIVERGES),                  # simple poles at pi/2 + n pi
+    (g / sympy.sin(g), DIVERGES),                  # removable at 0, simple poles at n pi, n != 0
+    (1 / sympy.sqrt(sympy.Abs(sympy.cos(g))), UNKNOWN),  # every point integrable, but infinitely many
+    (1 / (2 + sympy.cos(g)), EXISTS),              # no real singular point
 ])
 def test_existence_classifies_integrands(body, status):
     assert existence(body).status == status

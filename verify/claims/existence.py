@@ -92,9 +92,15 @@ def _tails(body) -> Existence:
     return Existence(UNKNOWN, "; ".join(undecided)) if undecided else Existence(EXISTS)
 
 
+#: Where the singular points of an integrand with infinitely many (1/cos(g)) are looked for: one
+#: non-integrable point proves divergence, though the points found cannot prove existence.
+SAMPLED_SINGULARITIES = sympy.Interval(-16, 16)
+
+
 def _singular_candidates(body):
-    """Real zeros of the bases raised to negative powers; None when they cannot be listed."""
-    points = set()
+    """(real zeros of the bases raised to negative powers, whether that is all of them); None when
+    they cannot be listed.  An infinite set of zeros gives those in SAMPLED_SINGULARITIES."""
+    points, complete = set(), True
     for power in body.atoms(sympy.Pow):
         base, exponent = power.args
         if not base.has(GAUSSIAN):
@@ -106,22 +112,28 @@ def _singular_candidates(body):
         if not (exponent.is_number and exponent.is_negative):
             continue
         zeros = sympy.solveset(base, GAUSSIAN, sympy.S.Reals)
+        if zeros is sympy.S.EmptySet:
+            continue
         if not isinstance(zeros, sympy.FiniteSet):
-            if zeros is sympy.S.EmptySet:
-                continue
-            return None
+            zeros = sympy.solveset(base, GAUSSIAN, SAMPLED_SINGULARITIES)
+            if not isinstance(zeros, sympy.FiniteSet) or not zeros:
+                return None
+            complete = False
         points |= set(zeros)
-    return points
+    return points, complete
 
 
 def _finite_points(body) -> Existence:
-    points = _singular_candidates(body)
-    if points is None:
+    found = _singular_candidates(body)
+    if found is None:
         return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set")
+    points, complete = found
     if len(points) > MAX_SINGULAR_POINTS:
-        return Existence(UNKNOWN, f"{clip(body, 40)} has more than {MAX_SINGULAR_POINTS} singular points")
+        # the nearest to 0: one of them diverging is enough
+        points = sorted(points, key=lambda z: abs(float(z)))[:MAX_SINGULAR_POINTS]
+        complete = False
     t = sympy.Symbol("t", positive=True)
-    for point in sorted(points, key=sympy.default_sort_key):
+    for point in sorted(points, key=lambda z: (abs(float(z)), float(z))):  # the nearest to 0 first
         for side in (1, -1):
             local = body.xreplace({GAUSSIAN: point + side * t})
             order = _order(local, t)
@@ -138,6 +150,9 @@ def _finite_points(body) -> Existence:
                                                f"integrable (a principal value is not an expectation)")
                 return Existence(UNKNOWN, f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly "
                                           f"varying factor at {where}")
+    if not complete:
+        return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set "
+                                  f"(those examined are integrable)")
     return Existence(EXISTS)
 
 
