@@ -133,23 +133,26 @@ def _finite_points(body) -> Existence:
         points = sorted(points, key=lambda z: abs(float(z)))[:MAX_SINGULAR_POINTS]
         complete = False
     t = sympy.Symbol("t", positive=True)
+    unknown = []  # one divergent point settles it, so the others are examined after an unknown one
     for point in sorted(points, key=lambda z: (abs(float(z)), float(z))):  # the nearest to 0 first
         for side in (1, -1):
             local = body.xreplace({GAUSSIAN: point + side * t})
             order = _order(local, t)
             where = f"g = {point}{'+' if side > 0 else '-'}"
             if order is None:
-                return Existence(UNKNOWN, f"the order of {clip(body, 40)} at {where} is not known")
-            if order < -1:
+                unknown.append(f"the order of {clip(body, 40)} at {where} is not known")
+            elif order < -1:
                 return Existence(DIVERGES, f"|{clip(body, 40)}| ~ |{GAUSSIAN - point}|^({order}) at {where}, "
                                            f"not integrable, so E|{clip(body, 40)}| = oo")
-            if order == -1:
+            elif order == -1:
                 rate = _limit(t * local, t, 0)
                 if rate is not None and (rate in (sympy.oo, -sympy.oo) or rate.is_nonzero):
                     return Existence(DIVERGES, f"|{clip(body, 40)}| ~ c/|{GAUSSIAN - point}| at {where}, not "
                                                f"integrable (a principal value is not an expectation)")
-                return Existence(UNKNOWN, f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly "
-                                          f"varying factor at {where}")
+                unknown.append(f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly varying factor "
+                               f"at {where}")
+    if unknown:
+        return Existence(UNKNOWN, unknown[0])
     if not complete:
         return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set "
                                   f"(those examined are integrable)")
