@@ -122,6 +122,15 @@ def test_the_sign_analysis_agrees_with_the_factors(f, op, a, b, expanded):
     (-sympy.pi * (x**2 + 1), ">=", (-1, 1), "fails"),
     (sympy.sqrt(2) / sympy.pi * (x - Q(1, 2)), ">=", (Q(1, 2), 1), "holds"),
     (sympy.sqrt(2) / sympy.pi * (x - Q(1, 2)), ">", (Q(1, 2), 1), "fails"),
+    # a sum with irrational coefficients is not c * r: its constant term must not be split off
+    # (as_independent with as_Add=None did, and decided pi*x >= sqrt(2)... by pi*x alone)
+    (sympy.pi * x - sympy.sqrt(2), ">=", (1, 2), "undecided"),
+    (sympy.pi * x - sympy.sqrt(2), "<=", (-2, -1), "undecided"),
+    # a denominator equal to 1 at an end of the interval is not a pole there
+    (1 / (x + 1), ">", (0, 1), "holds"),
+    (1 / x, ">", (Q(1, 2), 1), "holds"),
+    # a numerator of degree exactly MAX_ROOT_DEGREE (24) still has its roots found exactly
+    (x**24 - Q(1, 2), ">", (0, 1), "fails"),
     # a constant of unknown sign, or one with a sum (its sign needs a numerical comparison)
     (sympy.Function("F")(2) * (x**2 + 1), ">=", (0, 1), "undecided"),
     (sympy.Function("F")(2) * (x**2 + 1), "<=", (0, 1), "undecided"),
