@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 import sympy
 
-from verify.claims import claim
+from verify.claims import claim, touching
 from verify.verdict import Basis, Verdict
 
 
@@ -281,3 +281,23 @@ def test_monotone_from_an_end_needs_the_right_end_for_each_direction():
     assert not _monotone_from_an_end(-x, x, zero, one, 0)
     assert _monotone_from_an_end(x, x, zero, one, 0)
     assert _monotone_from_an_end(1 - x, x, zero, one, 0)
+
+
+def test_monotonicity_from_an_end_proves_nothing_beyond_its_depth():
+    """At the depth limit the argument must give up, whatever the expression (a mutant returning
+    True there survived every statement: it would prove any gap whose derivatives stall)."""
+    x = sympy.Symbol("x", real=True)
+    depth = touching.MAX_MONOTONE_DEPTH - 1
+    assert not touching._monotone_from_an_end(x - 2, x, Fraction(0), Fraction(1), depth)
+    assert not touching._monotone_from_an_end(x + 2, x, Fraction(0), Fraction(1), depth)
+    # below the limit it proves what is true and refuses what is not
+    assert touching._monotone_from_an_end(x**3 + x, x, Fraction(0), Fraction(1), 0)
+    assert not touching._monotone_from_an_end(x**3 - x, x, Fraction(0), Fraction(1), 0)
+
+
+def test_a_value_without_a_ball_is_not_nonnegative():
+    x = sympy.Symbol("x", real=True)
+    assert not touching._nonnegative_at(1 / x - 1, x, Fraction(0))  # a pole at the point
+    assert not touching._nonnegative_at(sympy.Function("F")(x), x, Fraction(1, 2))  # no ball at all
+    assert touching._nonnegative_at(sympy.sqrt(x) - x, x, Fraction(1, 4))
+    assert not touching._nonnegative_at(x - sympy.sqrt(x), x, Fraction(1, 4))
