@@ -63,6 +63,11 @@ def prepare(expr, values: dict, xi, growth=None) -> sympy.Expr:
     a sum whose upper bound is the symbol ``growth`` (an order claim's) in closed form or left whole
     (:mod:`verify.claims.growing_sums`)."""
     expr = _expand_sums(sympy.sympify(expr).xreplace(values), growth)
+    if expr.has(sympy.zoo, sympy.nan):
+        # a term 1/0 (Sum(1/(i - 10), ...) up to k >= 10): the claim is about an undefined value
+        where = ", ".join(f"{s} = {v}" for s, v in values.items()) or "this point"
+        raise ClaimEvaluationError(f"claim: {clip(expr, 60)} is not a finite real number at {where} "
+                                   "(a division by zero); the ranges leave the expression's domain")
     if xi is not None:
         expr = expr.replace(
             lambda e: (

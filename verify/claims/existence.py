@@ -97,6 +97,26 @@ def _tails(body) -> Existence:
 SAMPLED_SINGULARITIES = sympy.Interval(-16, 16)
 
 
+def singular_points(body):
+    """(the real points where ``body`` may blow up, whether that is all of them), or None when they
+    cannot be listed: the zeros of the bases raised to negative powers and of the arguments of
+    log (see :func:`_singular_candidates`)."""
+    found = _singular_candidates(body)
+    if found is None:
+        return None
+    points, complete = found
+    for log in body.atoms(sympy.log):
+        if not log.args[0].has(GAUSSIAN):
+            continue
+        zeros = sympy.solveset(log.args[0], GAUSSIAN, sympy.S.Reals)
+        if zeros is sympy.S.EmptySet:
+            continue
+        if not isinstance(zeros, sympy.FiniteSet):
+            return None
+        points = points | set(zeros)
+    return points, complete
+
+
 def _singular_candidates(body):
     """(real zeros of the bases raised to negative powers, whether that is all of them); None when
     they cannot be listed.  An infinite set of zeros gives those in SAMPLED_SINGULARITIES."""

@@ -31,7 +31,7 @@ import mpmath
 import sympy
 
 from verify.base.budget import CPUDeadline
-from verify.claims.existence import EXISTS, existence
+from verify.claims.existence import EXISTS, existence, singular_points
 from verify.claims.language import GAUSSIAN
 
 #: Nested applications of Stein's lemma and reweighting (each lowers the degree in g or removes
@@ -178,7 +178,7 @@ def _hermite_reduced(f):
             else:
                 others.append(factor)
         smooth = sympy.Mul(*others)
-        if n == 0 or not smooth.has(g) or smooth.has(*_NONSMOOTH):
+        if n == 0 or not smooth.has(g) or not _continuous(smooth):
             total += term
             continue
         derivatives = [smooth]
@@ -224,6 +224,17 @@ def _vanishes(f, simplify_ops: int = 4 * MAX_SIMPLIFY_OPS) -> bool:
     return sympy.count_ops(f) <= simplify_ops and sympy.simplify(f) == 0
 
 
+@lru_cache(maxsize=512)
+def _continuous(a) -> bool:
+    """Whether ``a`` is free of kinks and of real singular points, so that Stein's lemma applies
+    to it: atan(1/g) is bounded, yet it jumps by π at 0, and E[g atan(1/g)] = E[(atan(1/g))′] +
+    π φ(0).  Conservative: a removable singularity (sin(g)/g) is refused too."""
+    if a.has(*_NONSMOOTH):
+        return False
+    found = singular_points(a)
+    return found is not None and not found[0]
+
+
 def _stein_reduced(f):
     """A′ + B for f = g·A + B (A smooth, not a polynomial), simplified; None when f has no g·A."""
     with_g, without = [], []
@@ -234,7 +245,7 @@ def _stein_reduced(f):
         else:
             without.append(term)
     a = sympy.Add(*with_g)
-    if not with_g or a.has(*_NONSMOOTH) or a.is_polynomial(g):
+    if not with_g or a.is_polynomial(g) or not _continuous(a):
         return None
     reduced = _simplified(sympy.diff(a, g) + sympy.Add(*without))
     return None if reduced == f else reduced
@@ -430,7 +441,7 @@ def _stein(t, depth: int):
     if power is None:
         return None
     rest = sympy.Mul(*[f for f in factors if f is not power])
-    if rest.has(*_NONSMOOTH) or rest.is_polynomial(g):
+    if rest.is_polynomial(g) or not _continuous(rest):
         return None
     n = 1 if power == g else int(power.exp)
     inner = g ** (n - 1) * rest

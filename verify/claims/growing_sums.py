@@ -127,8 +127,10 @@ def _equivalent(side, variable):
         # terms' ratio tends to a positive constant L (limit comparison: both sums diverge or both
         # converge, and when they diverge Σ f ~ L Σ f̃)
         simpler = f.replace(lambda e: e.is_Add and e.has(t) and (e - t).is_number, lambda e: t)
-        ratio = sympy.limit(f / simpler, t, sympy.oo) if simpler != f else None
-        if ratio is None or not (ratio.is_positive and ratio.is_finite):
+        if simpler == f or not _positive_from(f, t, low):
+            raise exc
+        ratio = sympy.limit(f / simpler, t, sympy.oo)
+        if not (ratio.is_positive and ratio.is_finite):
             raise exc
         start = next((low + j for j in range(4) if (v := simpler.xreplace({t: low + j})).is_finite
                       and v.is_positive), None)
@@ -137,6 +139,25 @@ def _equivalent(side, variable):
         compared = sympy.Sum(simpler.xreplace({t: index}), (index, start, variable))
         value, note = _equivalent(coefficient * ratio * compared, variable)
         return value, f"{s}: its terms / those of {compared} -> {ratio} (limit comparison); {note}"
+
+
+def _positive_from(f, t, low) -> bool:
+    """f(t) > 0 for every real t ≥ low, proved: f(low) > 0, and neither the numerator nor the
+    denominator of f has a real zero on [low, ∞) (continuity does the rest).  Every term of the
+    sum is then finite and positive, so a convergent sum has a positive limit (Θ(1)), and one with
+    a pole (1/((i − 10) log(i + 1))) is never compared."""
+    if not f.xreplace({t: low}).is_positive:
+        return False
+    numerator, denominator = sympy.fraction(sympy.together(f))
+    on = sympy.Interval(low, sympy.oo)
+    for part in (numerator, denominator):
+        if not part.has(t):
+            continue
+        for factor in sympy.Mul.make_args(part):
+            base = factor.as_base_exp()[0]
+            if base.has(t) and sympy.solveset(base, t, on) is not sympy.S.EmptySet:
+                return False
+    return True
 
 
 def _compared_with_integral(s, coefficient, f, t, low, variable):
