@@ -226,7 +226,7 @@ def _square_root_substitution(box: dict, op: str, difference) -> Decision | None
         if decision.status == "undecided":
             continue
         point = None if decision.point is None else {x: end + sign * decision.point[t] ** 2}
-        written = f"{end} + t^2" if sign == 1 else f"{end} - t^2"
+        written = "t^2" if end == 0 else (f"{end} + t^2" if sign == 1 else f"{end} - t^2")
         return Decision(decision.status, Basis.EXACT, "symbolic", point=point,
                         detail=f"with {x} = {written}, t in [0, {root}]: {decision.detail}")
     return None
