@@ -160,6 +160,9 @@ def process_pool(workers: int, context=None) -> Iterator[ProcessPoolExecutor]:
             pool.shutdown(wait=False, cancel_futures=True)
             for process in running:
                 process.terminate()
+            for process in running:
+                # reaped before this process exits: on a loaded machine a worker outlived it
+                process.join(timeout=5)
             if manager is not None:
                 manager.join(timeout=5)
         finally:
