@@ -301,3 +301,17 @@ def test_a_value_without_a_ball_is_not_nonnegative():
     assert not touching._nonnegative_at(sympy.Function("F")(x), x, Fraction(1, 2))  # no ball at all
     assert touching._nonnegative_at(sympy.sqrt(x) - x, x, Fraction(1, 4))
     assert not touching._nonnegative_at(x - sympy.sqrt(x), x, Fraction(1, 4))
+
+
+@pytest.mark.parametrize("text, interval", [
+    ("acos(x) >= (1 + 1/10**60)*sqrt(2*(1 - x))", "[0, 1]"),
+    ("asin(x) <= pi/2 - (1 + 1/10**60)*sqrt(2*(1 - x))", "[0, 1]"),
+    ("acos(x) <= pi - (1 + 1/10**60)*sqrt(2*(1 + x))", "[-1, 0]"),
+])
+def test_a_claim_false_only_beyond_ball_resolution_at_an_infinite_slope_never_holds(text, interval):
+    """False only within about 10^-60 of x = +-1 (t >= (1 + 10^-60) 2 sin(t/2) fails for t < 10^-30),
+    where no ball resolves the gap: the prover stalls there and the angle substitution x = +-cos t
+    must not prove it.  With sqrt(q(1 - cos t)) read as sqrt(2q) sin(t/3), or acos(u) read as t for
+    every u, these held (mutants of touching._in_angle that survived every other statement)."""
+    outcome = claim(text, for_=[f"x in {interval}"])
+    assert outcome.verdict is not Verdict.HOLDS, outcome.evidence
