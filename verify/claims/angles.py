@@ -38,23 +38,23 @@ class AngleSum:
 
 def angle_sum(difference) -> AngleSum | None:
     """D as an :class:`AngleSum`, or None when it is not such a sum (module docstring)."""
-    terms = []
+    terms = []  # (coefficient, atom, cos + i sin of the atom up to a positive factor)
     for term in sympy.Add.make_args(sympy.expand(difference)):
         coefficient, atom = term.as_coeff_Mul()
-        if not coefficient.is_Rational or not (atom is sympy.pi or _angle(atom) is not None):
+        factor = (sympy.Integer(-1), sympy.Integer(0)) if atom is sympy.pi else _angle(atom)
+        if not coefficient.is_Rational or factor is None:
             return None
-        terms.append((coefficient, atom))
-    if not any(atom is not sympy.pi for _, atom in terms):
+        terms.append((coefficient, atom, factor))
+    if not any(atom is not sympy.pi for _, atom, _ in terms):
         return None
-    scale = math.lcm(*(int(c.q) for c, _ in terms))
-    turns = sum(abs(int(c * scale)) for c, atom in terms if atom is not sympy.pi)
-    rational = all(atom is sympy.pi or atom.args[0].is_Rational for _, atom in terms)
+    scale = math.lcm(*(int(c.q) for c, _, _ in terms))
+    turns = sum(abs(int(c * scale)) for c, atom, _ in terms if atom is not sympy.pi)
+    rational = all(atom is sympy.pi or atom.args[0].is_Rational for _, atom, _ in terms)
     if turns > (MAX_TURNS_RATIONAL if rational else MAX_TURNS_ALGEBRAIC):
         return None
     z = (sympy.Integer(1), sympy.Integer(0))
-    for coefficient, atom in terms:
+    for coefficient, _, factor in terms:
         n = int(coefficient * scale)
-        factor = (sympy.Integer(-1), sympy.Integer(0)) if atom is sympy.pi else _angle(atom)
         if n < 0:
             factor, n = (factor[0], -factor[1]), -n  # the conjugate turns the other way
         z = _times(z, _power(factor, n))
