@@ -59,6 +59,16 @@ def test_the_ledgers_objects_link_existing_entries_and_are_checks():
     ("[[object]]\nname = 'x'\nreference = 'mu(1)'\n[[object.definition]]\nentry = '3.1-3'\nprinted = '1'\n",
      "defined once"),
     ("[[object]]\nname = 'x'\n", "needs name, reference and definitions"),
+    # issue #51: an object's name became a report heading, raw; every field's type is checked
+    ("[[object]]\nname = '<img src=x onerror=alert(1)>'\nreference = 'mu(1)'\n", "must be letters, digits"),
+    ("[[object]]\nname = 5\nreference = 'mu(1)'\n", "field 'name' must be text, not int"),
+    ("[[object]]\nname = 'x'\nreference = ['mu(1)']\n", "field 'reference' must be text, not list"),
+    ("object = 'x'\n", "must be an array of tables"),
+    ("object = [1, 2]\n", "must be an array of tables"),
+    ("[[object]]\nname = 'x'\nreference = 'mu(1)'\ndefinition = 'y'\n", "must be an array of tables"),
+    ("[[object]]\nname = 'x'\nreference = 'mu(1)'\ndefinition = [1, 2]\n", "a definition has the fields"),
+    ("[[object]]\nname = 'x'\nreference = 'mu(1)'\n[[object.definition]]\nentry = 3\nprinted = '1'\n"
+     "[[object.definition]]\nentry = '3.1-3'\nprinted = '1'\n", "field 'entry' must be text"),
 ])
 def test_a_malformed_object_is_refused(tmp_path, text, message):
     root = tmp_path / "pack"

@@ -49,6 +49,13 @@ def test_page_needs_no_network(report):
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
+
+def probed(page: str, probe: str) -> str:
+    """``page`` with the test's own measuring script before </body>, and without the page's
+    Content-Security-Policy, which forbids every script (tests/test_report_hostile_pack.py)."""
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", page)
+    return page.replace("</body>", probe + "</body>")
+
 _PROBE = """<script>
 const maths = document.querySelectorAll('math');
 const drawn = [...maths].filter(m => m.namespaceURI === 'http://www.w3.org/1998/Math/MathML'
@@ -61,7 +68,7 @@ document.title = 'mathml ' + maths.length + ' drawn ' + drawn;
 def test_chromium_draws_the_formulas(report, tmp_path):
     _, page = report
     probe = tmp_path / "probe.html"
-    probe.write_text(page.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    probe.write_text(probed(page, _PROBE), encoding="utf-8")
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,1600"]
     dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
                          timeout=120).stdout
@@ -136,7 +143,7 @@ def test_the_summary_fits_one_screen_and_an_anchor_shows_its_statement(report, t
     shots = {}
     for name, target in (("summary", "summary"), ("anchor", "remark-9")):
         probe = tmp_path / f"{name}.html"
-        probe.write_text(page.replace("</body>", _GEOMETRY % (target, target) + "</body>"), encoding="utf-8")
+        probe.write_text(probed(page, _GEOMETRY % (target, target)), encoding="utf-8")
         dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
                              timeout=120).stdout
         found = re.search(r"<title>summary (-?\d+) target (-?\d+) scrolled (-?\d+)</title>", dom)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import subprocess
 from pathlib import Path
 
 from verify.base.cache import _package_version
@@ -33,3 +34,27 @@ def code_fingerprint() -> str:
 def suite_identity() -> dict[str, str]:
     """``{"version": ..., "code": ...}`` as written into report.json."""
     return {"version": _package_version(), "code": code_fingerprint()}
+
+
+def checkout_commit() -> str | None:
+    """The commit of the git checkout the package runs from (``+dirty`` when its tracked files
+    differ from it), or None for an installed copy, or where git is not available."""
+    root = _PACKAGE.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "") if head else None
+
+
+def version_line() -> str:
+    """``verify --version``: the distribution's version, the checkout's commit (where it runs from
+    one) and the code fingerprint that report.json records."""
+    commit = checkout_commit()
+    where = f"commit {commit}" if commit else "not run from a git checkout"
+    return f"verify {_package_version()} (lowrank-verify; {where}; code {code_fingerprint()})"

@@ -30,8 +30,9 @@ _SPAN = re.compile(rf"{_OPERAND}(?: [-+] {_OPERAND})*")
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 #: Functions a formula span of prose may call (any other call keeps its span as text).
 _FUNCTIONS = {"sqrt", "exp", "log", "sin", "cos", "tanh", "sinh", "cosh"}
-#: Characters that start emphasis, math, HTML or a table cell in GitHub's Markdown.
-_SPECIAL = re.compile(r"([*_$<|`])")
+#: Characters that start emphasis, math, HTML, a link or image (``[x](javascript:...)``,
+#: ``![x](http://...)``) or a table cell in GitHub's Markdown.
+_SPECIAL = re.compile(r"([*_$<|`\[\]!])")
 
 
 def markdown_text(text: str, table_cell: bool = False) -> str:

@@ -2,7 +2,8 @@
 
 The page is report.md rendered by GitHub's own Markdown parser (cmark-gfm), so the two say
 the same thing in the same order; each formula (GitHub math, ``$`latex`$``) becomes MathML
-(latex2mathml), which browsers draw natively, with no script and no network.  A formula that
+(latex2mathml), which browsers draw natively, with no script and no network.  What reaches the
+page passes :mod:`verify.base.safe_html`, the one whitelist for HTML the suite writes.  A formula that
 latex2mathml cannot read stays visible as its LaTeX source in a code span (never dropped).
 """
 
@@ -10,12 +11,12 @@ from __future__ import annotations
 
 import html
 import re
-import xml.etree.ElementTree as ElementTree
 
 import cmarkgfm
 from cmarkgfm.cmark import Options
 from latex2mathml.converter import convert
 
+from verify.base.safe_html import CONTENT_SECURITY_POLICY, sanitize_html, sanitize_mathml
 from verify.paper.provenance import paper
 
 #: GitHub's inline math in code form after cmark-gfm: $<code>LATEX</code>$.
@@ -34,50 +35,24 @@ math { font-size: 105%; } :target { background: #fff8c5; }
 """
 
 
-#: The MathML elements and attributes latex2mathml writes; anything else in its output is refused.
-_MATHML_TAGS = frozenset(
-    "math mrow mi mo mn mtext ms mspace msub msup msubsup mfrac msqrt mroot mover munder munderover "
-    "mtable mtr mtd mstyle menclose mpadded mphantom mfenced merror semantics annotation".split())
-_MATHML_ATTRIBUTES = frozenset(
-    "xmlns display mathvariant stretchy fence separator lspace rspace width height depth linethickness "
-    "displaystyle scriptlevel columnalign rowspacing columnspacing columnlines rowlines frame notation "
-    "accent accentunder movablelimits minsize maxsize symmetric largeop form open close separators "
-    "class encoding".split())
-_NAMESPACE = "{http://www.w3.org/1998/Math/MathML}"
-
-
-def _safe_mathml(mathml: str) -> bool:
-    """Whether ``mathml`` is well-formed and made only of the whitelisted MathML elements and
-    attributes (no href, no event handler).  latex2mathml copies ``\text{...}`` verbatim, so
-    ``\text{<script>}`` came out as a live <script> element inside <mtext>."""
-    try:
-        root = ElementTree.fromstring(mathml)
-    except ElementTree.ParseError:
-        return False
-    for element in root.iter():
-        if element.tag.removeprefix(_NAMESPACE) not in _MATHML_TAGS:
-            return False
-        if any(name not in _MATHML_ATTRIBUTES for name in element.attrib):
-            return False
-    return True
-
-
 def _mathml(match: re.Match[str]) -> str:
     latex = html.unescape(match.group(1))
     try:
         mathml = convert(latex)
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
         mathml = ""
-    return mathml if _safe_mathml(mathml) else f"<code>{html.escape(latex)}</code>"
+    safe = sanitize_mathml(mathml)
+    return safe if safe is not None else f"<code>{html.escape(latex)}</code>"
 
 
 def to_html(markdown: str) -> str:
     """The whole page for report.md's text ``markdown``."""
-    # unsafe: report.md's only raw HTML is its own anchors; every text field in it was escaped
-    # by verify.base.markdown.markdown_text, so no report content reaches the page as markup
+    # unsafe: report.md's own raw HTML is its anchors; the page is then rebuilt from the
+    # whitelist of verify.base.safe_html, so no other markup of any text field survives
     body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
-    body = _MATH.sub(_mathml, body)
+    body = _MATH.sub(_mathml, sanitize_html(body))
     title = html.escape(f"verify check report — {paper()['title']}")
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{title}</title>\n'
             f"<style>{_STYLE}</style>\n</head>\n<body>\n{body}</body>\n</html>\n")

@@ -321,7 +321,7 @@ def _flattened(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]
 def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
-             f"### `{r.check.id}` — {r.check.statement} ({_where(r)}): {r.verdict}", "",
+             f"### {code_span(r.check.id)} — {_md(r.check.statement)} ({_md(_where(r))}): {r.verdict}", "",
              f"> {paper_text(r.check.quote)}", ""]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]

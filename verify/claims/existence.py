@@ -9,8 +9,10 @@ does not exist.  Every ``Eg`` integrand is therefore classified before its value
   majorants are), or when g²·f(g)·φ(g) has a finite limit (then |f φ| = O(1/g²)); divergent
   when g·f(g)·φ(g) tends to a nonzero limit or to ±∞ (then |f φ| ≥ c/|g| on the tail, and the
   integral diverges like ∫ dg/g);
-- **finite singular points**: the real zeros g₀ of every base raised to a negative power (the
-  only way the whitelisted functions blow up at a finite point; log is integrable); on each side
+- **finite singular points**: every point where the integrand may blow up, proved to be a finite
+  set from its syntax tree by :func:`verify.claims.singular.singular_candidates` (the zeros of the
+  bases raised to negative powers and of the arguments of log; an unknown function makes
+  existence unknown, never assumed); on each side
   g = g₀ ± t the order α = lim log|f| / log t decides: α > −1 integrable, α < −1 divergent,
   α = −1 divergent when t·|f| tends to a nonzero limit (∫ dt/t), else undecided.
 
@@ -33,6 +35,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
 from verify.claims.language import GAUSSIAN
+from verify.claims.singular import singular_candidates
 from verify.verdict import Basis
 
 EXISTS, DIVERGES, UNKNOWN = "exists", "diverges", "unknown"
@@ -99,52 +102,12 @@ SAMPLED_SINGULARITIES = sympy.Interval(-16, 16)
 
 def singular_points(body):
     """(the real points where ``body`` may blow up, whether that is all of them), or None when they
-    cannot be listed: the zeros of the bases raised to negative powers and of the arguments of
-    log (see :func:`_singular_candidates`)."""
-    found = _singular_candidates(body)
-    if found is None:
-        return None
-    points, complete = found
-    for log in body.atoms(sympy.log):
-        if not log.args[0].has(GAUSSIAN):
-            continue
-        zeros = sympy.solveset(log.args[0], GAUSSIAN, sympy.S.Reals)
-        if zeros is sympy.S.EmptySet:
-            continue
-        if not isinstance(zeros, sympy.FiniteSet):
-            return None
-        points = points | set(zeros)
-    return points, complete
-
-
-def _singular_candidates(body):
-    """(real zeros of the bases raised to negative powers, whether that is all of them); None when
-    they cannot be listed.  An infinite set of zeros gives those in SAMPLED_SINGULARITIES."""
-    points, complete = set(), True
-    for power in body.atoms(sympy.Pow):
-        base, exponent = power.args
-        if not base.has(GAUSSIAN):
-            continue
-        if exponent.has(GAUSSIAN):
-            if base.is_positive:
-                continue
-            return None
-        if not (exponent.is_number and exponent.is_negative):
-            continue
-        zeros = sympy.solveset(base, GAUSSIAN, sympy.S.Reals)
-        if zeros is sympy.S.EmptySet:
-            continue
-        if not isinstance(zeros, sympy.FiniteSet):
-            zeros = sympy.solveset(base, GAUSSIAN, SAMPLED_SINGULARITIES)
-            if not isinstance(zeros, sympy.FiniteSet) or not zeros:
-                return None
-            complete = False
-        points |= set(zeros)
-    return points, complete
+    cannot be listed (:func:`verify.claims.singular.singular_candidates`, default deny)."""
+    return singular_candidates(body, GAUSSIAN, SAMPLED_SINGULARITIES)
 
 
 def _finite_points(body) -> Existence:
-    found = _singular_candidates(body)
+    found = singular_points(body)
     if found is None:
         return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set")
     points, complete = found

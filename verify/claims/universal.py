@@ -71,9 +71,6 @@ from verify.verdict import Basis, maximise
 #: pairs, so 1e-9 leaves a wide margin; a violation is then re-checked with balls where possible.
 SEARCH_RTOL = 1e-9
 SEARCH_ATOL = 1e-12
-#: A float64 violation that balls cannot confirm refutes only beyond this relative size: far above
-#: the float evaluators' error anywhere (the square-root loss of acos and series tails near rho = 1).
-UNCONFIRMED_RTOL = 1e-6
 #: Random starts and Nelder–Mead polishes per configuration (quick / --full); claims with hcoef, whose
 #: float values come from a 30-digit series per point (~50 ms), get EXPENSIVE_SEARCH_SIZES.
 SEARCH_SIZES = ((24, 3), (128, 8))
@@ -167,13 +164,36 @@ def _constant_decision(box: dict, op: str, difference) -> Decision:
         ball = None
     verdict = "undecided" if ball is None else decide_ball(op, ball)
     if verdict == "undecided":
-        return _by_angles(box, op, difference) or Decision(
+        return _by_sign_rules(box, op, difference) or _by_angles(box, op, difference) or Decision(
             "undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)} (not rational)")
     signed = "-(lhs - rhs)" if op in ("<=", "<") else "lhs - rhs"
     point = _midpoint(box) if verdict == "fails" else None
     return Decision(verdict, Basis.CERTIFIED, "symbolic", point=point,
                     detail=f"lhs - rhs = {clip(difference, 80)}, whose ball {signed} = {ball.str(6)} "
                            "decides it (a ball of the exact constant)")
+
+
+#: Which signs of lhs - rhs make each relation hold (the rest make it fail).
+_HOLDS_FOR_SIGN = {">": {1}, ">=": {1, 0}, "<": {-1}, "<=": {-1, 0}, "==": {0}}
+
+
+def _by_sign_rules(box: dict, op: str, difference) -> Decision | None:
+    """The sign of an exact constant from SymPy's sign rules, where a ball cannot see it: exp of
+    any real number is positive, however small (exp(-10**200/2) underflows every ball to [0 +/- r],
+    so E[cos(10**100 g)] > 0 was undecided and a float quadrature even made it fail)."""
+    if difference.is_positive:
+        sign = 1
+    elif difference.is_negative:
+        sign = -1
+    elif difference.is_zero:
+        sign = 0
+    else:
+        return None
+    verdict = "holds" if sign in _HOLDS_FOR_SIGN[op] else "fails"
+    word = {1: "positive", -1: "negative", 0: "zero"}[sign]
+    return Decision(verdict, Basis.EXACT, "symbolic", point=_midpoint(box) if verdict == "fails" else None,
+                    detail=f"lhs - rhs = {clip(difference, 80)} is {word} (exact sign rules: a product, sum "
+                           "or power of numbers of known sign; no ball can resolve it)")
 
 
 def _by_angles(box: dict, op: str, difference) -> Decision | None:
@@ -567,28 +587,27 @@ def confirm(rel: Relation, point: dict, still_violates, numbers: dict) -> Decisi
             detail="the search's float64 violation vanishes in ball arithmetic (rounding), and no "
                    "step proved the claim elsewhere",
         )
-    if verdict != "fails" and numbers.get("worst_violation", 0.0) < UNCONFIRMED_RTOL:
-        # No ball to confirm it and too small to be sure it is not the float evaluators' own
-        # error (a series kernel near rho = 1, acos near 1 losing sqrt(eps)): a true statement
-        # must never fail on rounding, so this decides nothing.
+    if verdict != "fails":
+        # A float64 value has no error bound: cos(10**100*g) integrated by float quadrature gave
+        # -0.107 for a positive number.  A true statement must never fail on rounding, so only a
+        # violation the balls confirm refutes (issue #48, item 4).
+        size = numbers.get("worst_violation")
         return Decision(
             "inconclusive",
             Basis.NONE,
             "search",
             numbers=numbers,
-            detail=f"a float64 violation of relative size {numbers['worst_violation']:.2g} (below "
-                   f"{UNCONFIRMED_RTOL:g}) that no ball could confirm",
+            detail="a float64 violation" + (f" of relative size {size:.2g}" if size is not None else "")
+                   + " that no ball could confirm (float64 evidence has no error bound, so it refutes "
+                     "nothing)",
         )
-    basis = Basis.CERTIFIED if verdict == "fails" else Basis.NUMERICAL
     return Decision(
         "fails",
-        basis,
+        Basis.CERTIFIED,
         "search",
         point=exact_point,
         numbers=numbers,
-        detail="counterexample search" + ("; confirmed in ball arithmetic" if verdict == "fails" else
-                                          f"; float64 violation beyond {tolerance_text()}, "
-                                          "no ball to confirm"),
+        detail="counterexample search; confirmed in ball arithmetic",
     )
 
 

@@ -33,6 +33,19 @@ class OneLineParser(argparse.ArgumentParser):
         sys.exit(EXIT_USAGE)
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, computed only when asked (it runs git)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from verify.base.fingerprint import version_line
+
+        print(version_line())
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     # lazy: the entry point loads its subcommands and options when the parser is built, and the
     # subcommands import the package they drive, so `import verify.cli` itself stays light
@@ -65,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="an output path that is a symbolic link writes to the file it points at "
                              "(by default such a path is refused: never replaced, never written through); "
                              "a directory, device, FIFO or socket is refused either way")
+    parser.add_argument("--version", action=_VersionAction,
+                        help="print the version, the commit of the checkout it runs from, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (

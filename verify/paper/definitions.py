@@ -26,6 +26,7 @@ compares consecutive definitions with each other and each with the reference.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from verify.paper.ledger import LedgerError, entries
@@ -57,9 +58,21 @@ class DefinedObject:
         return {("for_" if key == "for" else key): value for key, value in self.options}
 
 
-def _definition(item: dict, where: str, known: set[str]) -> Definition:
-    if not {"entry", "printed"} <= set(item) <= {"entry", "printed", "note"}:
+#: An object's name: it becomes part of a check id, an anchor and a heading of the report.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,60}")
+
+
+def _text_fields(item: dict, where: str, names: tuple[str, ...]) -> None:
+    """Refuse (one line naming the field) any of ``names`` in ``item`` that is not text."""
+    for name in names:
+        if name in item and not isinstance(item[name], str):
+            raise LedgerError(f"{where}: field {name!r} must be text, not {type(item[name]).__name__}")
+
+
+def _definition(item: object, where: str, known: set[str]) -> Definition:
+    if not isinstance(item, dict) or not {"entry", "printed"} <= set(item) <= {"entry", "printed", "note"}:
         raise LedgerError(f"{where}: a definition has the fields entry and printed (and optionally note)")
+    _text_fields(item, where, ("entry", "printed", "note"))
     if item["entry"] not in known:
         raise LedgerError(f"{where}: entry {item['entry']!r} is not a ledger entry")
     return Definition(item["entry"], item["printed"], item.get("note", ""))
@@ -76,12 +89,22 @@ def objects() -> tuple[DefinedObject, ...]:
     data = read_toml(definitions, "definitions file")
     known = {e.id for e in entries()}
     out = []
-    for i, item in enumerate(data.get("object", [])):
-        where = f"{definitions.name}, object {item.get('name', i)!r}"
+    objects_table = data.get("object", [])
+    if not isinstance(objects_table, list) or not all(isinstance(item, dict) for item in objects_table):
+        raise LedgerError(f"{definitions.name}: 'object' must be an array of tables ([[object]])")
+    for i, item in enumerate(objects_table):
+        name = item.get("name")
+        where = f"{definitions.name}, object {name if isinstance(name, str) else i!r}"
+        _text_fields(item, where, ("name", "reference", "note", "fails_as"))
+        if name is not None and not _NAME.fullmatch(name):
+            raise LedgerError(f"{where}: name {name!r} must be letters, digits, '_', '.' or '-' "
+                              "(it becomes a check id and an anchor)")
         unknown = set(item) - {"name", "reference", "definition", "note", "fails_as", *OPTIONS}
         if unknown or not {"name", "reference", "definition"} <= set(item):
             raise LedgerError(f"{where}: needs name, reference and definitions; unknown: "
                               f"{', '.join(sorted(unknown)) or 'none'}")
+        if not isinstance(item["definition"], list):
+            raise LedgerError(f"{where}: 'definition' must be an array of tables ([[object.definition]])")
         defs = tuple(_definition(d, where, known) for d in item["definition"])
         if len(defs) < 2:
             raise LedgerError(f"{where}: an object defined once links nothing")

@@ -1,0 +1,135 @@
+r"""Where a real function of one variable may fail to be finite, proved from its syntax tree.
+
+One helper for every rule that needs "f is locally bounded away from these points" (existence of
+E|f(g)|, Stein's lemma, the Hermite reduction): :func:`singular_candidates` walks the tree and
+answers with a finite set of points that contains every point where ``f`` may blow up, or None
+when it cannot prove that.  **Default deny**: a node whose behaviour is not known here makes the
+answer None, never "no singular point".  (The existence step used to look only at bases raised
+to negative powers, so ``cosh(log|g|) = (|g| + 1/|g|)/2``, which blows up at 0 without a
+negative power in sight, was declared integrable and ``Eg(sign(g)*cosh(log(Abs(g)))) == 0``
+*held (exact)*.)
+
+The rules, each a fact about the functions of the claim language on the real line:
+
+- a constant, the variable, a sum, a product, and the functions of :data:`LOCALLY_BOUNDED`
+  (continuous, or with bounded jumps: ``sign``, ``Heaviside``) are finite wherever their
+  arguments are: the candidates are the union of the arguments' candidates;
+- ``b**e`` with ``e`` a nonnegative integer likewise; with ``e`` negative it may blow up where
+  ``b = 0`` too (the real zeros of ``b``, which must form a finite set);
+- ``log(a)`` blows up where ``a = 0``;
+- a non-integer power and ``log`` need a base that is nonnegative on the line (else the value
+  is complex there): proved by SymPy's assumptions, or refused with a point where the base is
+  negative (:class:`ComplexValuedError`), or unknown;
+- ``b**e`` with the variable in ``e`` needs ``b > 0`` everywhere (then it is ``exp(e log b)``).
+
+An infinite set of zeros (``1/cos(g)``) gives those in ``window`` with ``complete = False``:
+one non-integrable point among them proves divergence, but they cannot prove existence.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from verify.base.errors import InvalidParameterError, clip
+
+#: Functions finite wherever their arguments are (continuous, or bounded with jumps).
+LOCALLY_BOUNDED = (sympy.exp, sympy.sin, sympy.cos, sympy.tanh, sympy.sinh, sympy.cosh, sympy.atan,
+                   sympy.asinh, sympy.erf, sympy.erfc, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max,
+                   sympy.Min, sympy.sech, sympy.re, sympy.im)
+#: Where the zeros of a base with infinitely many (cos) are looked for.
+DEFAULT_WINDOW = sympy.Interval(-16, 16)
+#: Points at which a base is probed for a negative value (to refuse a complex-valued integrand).
+_PROBES = tuple(sympy.Rational(n, 4) for n in range(-40, 41))
+
+
+class ComplexValuedError(InvalidParameterError):
+    """The expression is not real on part of the real line (a root or log of a negative number)."""
+
+
+class _Unknown(Exception):
+    pass
+
+
+def singular_candidates(expr, x, window=DEFAULT_WINDOW):
+    """(points, complete): a finite set of real points outside which ``expr`` is finite on R,
+    ``complete`` False when only the points in ``window`` of an infinite set are listed; None when
+    that cannot be proved (module docstring).  Raises :class:`ComplexValuedError` for an
+    expression that is complex somewhere on the line."""
+    found: set = set()
+    state = {"complete": True}
+    try:
+        _walk(sympy.sympify(expr), x, found, state, window)
+    except _Unknown:
+        return None
+    return found, state["complete"]
+
+
+def _walk(node, x, found: set, state: dict, window) -> None:
+    if not node.has(x):
+        if node.is_finite is False or node.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
+            raise _Unknown
+        return
+    if node == x:
+        return
+    if isinstance(node, (sympy.Add, sympy.Mul)) or isinstance(node, LOCALLY_BOUNDED):
+        for arg in node.args:
+            _walk(arg, x, found, state, window)
+        return
+    if isinstance(node, sympy.Pow):
+        base, exponent = node.args
+        _walk(base, x, found, state, window)
+        if exponent.has(x):
+            if base.is_positive:
+                _walk(exponent, x, found, state, window)
+                return
+            raise _Unknown
+        if not exponent.is_real:
+            raise _Unknown
+        if not exponent.is_integer:
+            _real_on_the_line(base, x, f"{clip(node, 40)}: a non-integer power of {clip(base, 30)}")
+        if exponent.is_negative:
+            _zeros(base, x, found, state, window)
+        return
+    if isinstance(node, sympy.log):
+        (argument,) = node.args
+        _walk(argument, x, found, state, window)
+        _real_on_the_line(argument, x, f"{clip(node, 40)}")
+        _zeros(argument, x, found, state, window)
+        return
+    raise _Unknown  # default deny: a function not listed here
+
+
+def _real_on_the_line(base, x, what: str) -> None:
+    """Return when ``base >= 0`` on R is proved; refuse when a probe finds it negative; else unknown."""
+    if base.is_nonnegative:
+        return
+    for point in _PROBES:
+        try:
+            value = base.xreplace({x: point}).evalf(20)
+        except (TypeError, ValueError, ZeroDivisionError):
+            continue
+        if value.is_real and value.is_negative:
+            raise ComplexValuedError(
+                f"{what} is not real at {x} = {point} ({clip(base, 30)} = {sympy.N(value, 4)} < 0): an "
+                f"expectation over the whole line needs a real integrand (use Abs(...) or Max(..., 0))")
+    raise _Unknown
+
+
+def _zeros(base, x, found: set, state: dict, window) -> None:
+    try:
+        zeros = sympy.solveset(base, x, sympy.S.Reals)
+    except (NotImplementedError, ValueError, TypeError):
+        raise _Unknown from None
+    if zeros is sympy.S.EmptySet:
+        return
+    if not isinstance(zeros, sympy.FiniteSet):
+        try:
+            zeros = sympy.solveset(base, x, window)
+        except (NotImplementedError, ValueError, TypeError):
+            raise _Unknown from None
+        if not isinstance(zeros, sympy.FiniteSet) or not zeros:
+            raise _Unknown
+        state["complete"] = False
+    if not all(z.is_real for z in zeros):
+        raise _Unknown
+    found |= set(zeros)
