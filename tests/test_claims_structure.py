@@ -103,8 +103,10 @@ def test_certified_quadrature_contains_the_expectation(body):
     ("Eg(exp(2*g)*sigma(g)) <= exp(2)*Eg(sigma(g + 2))", "sigmoid", "holds"),
     ("Eg(exp(2*g)*sigma(g)) == exp(2)*Eg(sigma(g + 2))*(1 + 1/10**12)", "tanh", "fails"),
     # atan(1/g) jumps by pi at 0, so Stein's lemma does not apply: E[g atan(1/g)] = E[-1/(1 + g^2)]
-    # + pi phi(0), and this held (exact) by Stein's lemma and a residue that cancelled
-    ("Eg(g*atan(1/g) + g*sigma(g)) == Eg(dsigma(g) - 1/(1 + g**2))", "tanh", "fails"),
+    # + pi phi(0), and this held (exact) by Stein's lemma and a residue that cancelled.  Only a
+    # float64 quadrature sees the gap pi phi(0) (no ball encloses the jump of atan(1/g) yet), and
+    # float64 alone refutes nothing (issue #48): not holds, and not fails either
+    ("Eg(g*atan(1/g) + g*sigma(g)) == Eg(dsigma(g) - 1/(1 + g**2))", "tanh", "inconclusive"),
 ])
 def test_identities_without_a_closed_form_kernel(text, activation, verdict):
     assert claim(text, activation=activation).verdict.value == verdict

@@ -67,9 +67,27 @@ def decide(spec, settings) -> list[tuple]:
     for group in groups.values():
         result = _symbolic(spec, group, symbol)
         if result.status == "undecided":
+            deterministic = result.detail != _NO_CLOSED_FORM
             result = _statistical(spec, group, symbol)
+            if deterministic and result.status in ("consistent", "fails"):
+                result = _fit_is_no_evidence(result, spec.growth)
         out.append((group[0], result))
     return out
+
+
+#: Why the symbolic step does not apply: the ratio depends on drawn instances (a measurement).
+_NO_CLOSED_FORM = "the ratio has no closed form in the growth variable"
+
+
+def _fit_is_no_evidence(fitted: Decision, name: str) -> Decision:
+    """A log-log fit of a ratio with no randomness in it decides nothing (issue #48, item 4): a
+    slowly varying factor has a local log-slope below any decision edge on a finite range (log log k
+    has 1/(log k log log k), 0.075 at k = 1000), so sum 1/(i log(i + 1)) ~ log log k looked O(1),
+    and log(k)**10 looked bigger than k**(3/10), which it is not."""
+    return Decision("inconclusive", Basis.NONE, "statistical", numbers=fitted.numbers,
+                    detail=f"the ratio is a deterministic sequence in {name} that no limit decided; its "
+                           f"log-log fit ({fitted.status}: {fitted.detail}) is no evidence of an order, "
+                           "since a slowly varying factor (log log) cannot be told apart on a finite range")
 
 
 def _not_binding(spec, symbol) -> bool:
@@ -118,9 +136,7 @@ def _symbolic(spec, group, symbol) -> Decision:
 
     first = group[0]
     if first.box or spec.probability is not None or (first.model is not None and symbol.name != "xi"):
-        return Decision(
-            "undecided", None, "symbolic", detail="the ratio has no closed form in the growth variable"
-        )
+        return Decision("undecided", None, "symbolic", detail=_NO_CLOSED_FORM)
     claim = spec.claim
     values = {s: v for s, v in first.values.items() if s != symbol}
     xi = symbol if symbol.name == "xi" else first.xi

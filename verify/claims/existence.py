@@ -35,7 +35,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
 from verify.claims.language import GAUSSIAN
-from verify.claims.singular import singular_candidates
+from verify.base.singular import singular_candidates
 from verify.verdict import Basis
 
 EXISTS, DIVERGES, UNKNOWN = "exists", "diverges", "unknown"

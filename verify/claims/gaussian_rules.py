@@ -31,6 +31,7 @@ import mpmath
 import sympy
 
 from verify.base.budget import CPUDeadline
+from verify.base.singular import removable_quotient
 from verify.claims.existence import EXISTS, existence, singular_points
 from verify.claims.language import GAUSSIAN
 
@@ -115,6 +116,9 @@ def _expectation(f, depth: int):
     constant = _constant_even_part(f)
     if constant is not None:
         return constant
+    removable = _taylor_remainder(f, depth)
+    if removable is not None:
+        return removable
     if depth == 0:
         # every polynomial factor moved onto derivatives at once (Hermite reduction): identities
         # between derivatives cancel (E[g³σ] = 2E[gσ] + E[g²σ′]) before the terms are split
@@ -273,7 +277,7 @@ def _term(t, depth: int):
         return constant * _expectation(rest, depth)
     if _is_odd(rest):
         return sympy.Integer(0)
-    for rule in (_closed_form, _reweighted, _stein):
+    for rule in (_closed_form, _reweighted, _stein, _hyperbolic):
         value = rule(rest, depth)
         if value is not None:
             return value
@@ -375,6 +379,63 @@ def _exponential_sum(t):
     return sympy.simplify(sympy.re(sympy.expand_complex(total)))
 
 
+_S = sympy.Dummy("s", positive=True)
+
+
+def _taylor_remainder(f, depth: int):
+    """E[N(g)/(g - p)^m] at a removable singularity p (N(p) = … = N^(m-1)(p) = 0, proved exactly by
+    :func:`verify.base.singular.removable_quotient`) through Taylor's integral remainder,
+
+        N(g)/(g - p)^m = 1/(m-1)! ∫_0^1 (1 - s)^(m-1) N^(m)(p + s(g - p)) ds,
+
+    and Fubini: E[f] = 1/(m-1)! ∫_0^1 (1 - s)^(m-1) E[N^(m)(p + s(g - p))] ds.  Its hypothesis,
+    checked here: N^(m) is of exponential type (a finite sum of c·gⁿ·e^{λg}, λ complex, once sin
+    and cos are exponentials), so |N^(m)(p + s(g - p))| ≤ C(1 + |g|)ⁿ e^{|Re λ|(|p| + |g - p|)} for
+    every s in [0, 1], integrable against φ: Fubini applies and N is entire.  E[(1 - cos g)/g²] =
+    ∫_0^1 (1 - s) e^{-s²/2} ds this way.  None when the rule does not apply."""
+    if not any(a.is_Pow and a.exp.is_negative for a in f.atoms(sympy.Pow)):
+        return None
+    found = singular_points(f)
+    if found is None or not found[1] or len(found[0]) != 1:
+        return None
+    (p,) = found[0]
+    written = removable_quotient(f, g, p)
+    if written is None:
+        return None
+    m, numerator = written
+    _Work.spend(SIMPLIFY_COST)
+    derivative = sympy.diff(numerator, g, m)
+    if not _exponential_type(derivative):
+        return None
+    inner = _expectation(sympy.expand(derivative.xreplace({g: p + _S * (g - p)})), depth + 1)
+    if inner.has(g) or inner.has(sympy.Integral):
+        return None
+    _Work.spend(SIMPLIFY_COST)
+    value = sympy.integrate((1 - _S) ** (m - 1) * inner, (_S, 0, 1)) / sympy.factorial(m - 1)
+    if value.has(sympy.Integral) or not value.is_finite:
+        return None
+    return sympy.simplify(value)
+
+
+def _exponential_type(expr) -> bool:
+    """Whether ``expr`` is a finite sum of c·gⁿ·e^{λg} (c, λ free of g, n a natural number) once sin,
+    cos, sinh and cosh are written as exponentials."""
+    if expr.has(*_NONSMOOTH):
+        return False
+    terms = sympy.Add.make_args(sympy.expand(sympy.powsimp(sympy.expand(expr.rewrite(sympy.exp)))))
+    if len(terms) > MAX_TERMS:
+        return False
+    for term in terms:
+        for factor in sympy.Mul.make_args(term.as_independent(g, as_Add=False)[1]):
+            base, exponent = factor.as_base_exp()
+            if factor == 1 or (base == g and exponent.is_Integer and exponent > 0):
+                continue
+            if not (isinstance(factor, sympy.exp) and factor.args[0].is_polynomial(g)
+                    and sympy.degree(factor.args[0], g) <= 1):
+                return False
+    return True
+
+
 def _half_normal(t):
     """E[|g|^b] or E[log|g|] (module docstring) when ``t`` is gⁿ·|g|^a (n even) or log|g|; else None.
     |gᵃ| is |g|ᵃ for real a (also for g < 0, where gᵃ = e^{iπa}|g|ᵃ), which SymPy leaves as is."""
@@ -431,6 +492,17 @@ def _reweighted(t, depth: int):
     s = 1 / sympy.sqrt(1 + 2 * a)
     inner = sympy.Mul(*rest).xreplace({g: b * s**2 + s * g})
     return s * sympy.exp(c + b**2 * s**2 / 2) * _expectation(inner, depth + 1)
+
+
+def _hyperbolic(t, depth: int):
+    """sinh and cosh as exponentials, an identity (cosh(log|g|/2) = (|g|^(1/2) + |g|^(-1/2))/2, whose
+    half-normal moments are known); None when t has neither."""
+    if not t.has(sympy.sinh, sympy.cosh):
+        return None
+    rewritten = sympy.expand(t.rewrite(sympy.exp))
+    if rewritten == t:
+        return None
+    return _expectation(rewritten, depth + 1)
 
 
 def _stein(t, depth: int):

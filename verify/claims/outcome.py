@@ -18,7 +18,7 @@ from collections.abc import Iterable
 import numpy as np
 import sympy
 
-from verify.claims.configurations import Setting
+from verify.claims.configurations import Setting, discrete_points
 from verify.claims.decide import Judged
 from verify.claims.decision import Decision
 from verify.claims.quantifiers import MAX_ENUMERATED
@@ -168,12 +168,28 @@ def _probability(spec: ClaimSpec, configurations: list[Setting], judged: Iterabl
     basis = weakest(r.basis for r in results)
     verdict = Verdict.HOLDS
     worst = min(results, key=lambda r: r.numbers["events"] / r.numbers["draws"])
+    gridded = gridded_parameters(spec)
+    if gridded:
+        # a grid is not a range: P at 61/100 may be 1/2 between grid points where it is 1 (#48)
+        points = "; ".join(f"{name} = {', '.join(str(v) for v in values)}" for name, values in gridded.items())
+        return Outcome(Verdict.INCONCLUSIVE,
+                       f"holds at the grid points only ({points}); least frequent: {worst.detail}; a "
+                       "continuous range is not covered by a grid, so nothing is decided between them",
+                       numbers={"decided_by": worst.step, "least": worst.numbers}, basis=Basis.NONE,
+                       scope=f"instances: {len(results)} configuration(s) at the grid points {points}")
     evidence = f"{verdict.value} on all {len(results)} configuration(s); least frequent: {worst.detail}"
     sampled = basis is Basis.STATISTICAL
     scope = (f"instances: {len(results)} configuration(s), " +
              ("P from sampled draws at confidence 1 - 1e-6" if sampled else "P over every sign pattern"))
     return Outcome(verdict, evidence, numbers={"decided_by": worst.step, "least": worst.numbers},
                    basis=basis, scope=scope)
+
+
+def gridded_parameters(spec: ClaimSpec) -> dict:
+    """name -> grid values of each continuous range a probability claim was run on a grid of."""
+    return {q.name: discrete_points(q, spec) for q in spec.quantifiers
+            if q.kind == "real" and q.continuous and q.name != spec.growth
+            and discrete_points(q, spec) is not None}
 
 
 def _fails(evidence: str, decision, counterexample: dict) -> Outcome:

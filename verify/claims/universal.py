@@ -180,7 +180,11 @@ _HOLDS_FOR_SIGN = {">": {1}, ">=": {1, 0}, "<": {-1}, "<=": {-1, 0}, "==": {0}}
 def _by_sign_rules(box: dict, op: str, difference) -> Decision | None:
     """The sign of an exact constant from SymPy's sign rules, where a ball cannot see it: exp of
     any real number is positive, however small (exp(-10**200/2) underflows every ball to [0 +/- r],
-    so E[cos(10**100 g)] > 0 was undecided and a float quadrature even made it fail)."""
+    so E[cos(10**100 g)] > 0 was undecided and a float quadrature even made it fail).  Only for a
+    product, power or function of numbers: SymPy decides the sign of a sum of numbers by a
+    numerical evaluation, which is not a proof."""
+    if any(node.is_Add for node in sympy.preorder_traversal(difference)):
+        return None
     if difference.is_positive:
         sign = 1
     elif difference.is_negative:
@@ -670,6 +674,19 @@ def statistical_step(rel: Relation) -> Decision:
             point=point,
             numbers=numbers,
             detail=f"violated by {abs(value):.4g} > t*SE = {t * se:.3g} (t = {t:.2f})",
+        )
+    if setting.box:
+        # a grid is not a range (issue #48, item 4): between the corners and the centre of the box
+        # the relation is not measured at all, so no verdict covers the range
+        names = ", ".join(s.name for s in symbols)
+        return Decision(
+            "inconclusive",
+            Basis.NONE,
+            "statistical",
+            numbers=numbers,
+            detail=f"no significant violation at the {len(grid)} corner and centre point(s) of the range of "
+                   f"{names} (worst |gap|/(t*SE) = {score:.3g}), but a grid is not a range: the points "
+                   "between them are not measured",
         )
     # No significant violation is not a proof: a violation smaller than t*SE passes unseen.
     return Decision(

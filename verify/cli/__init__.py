@@ -40,6 +40,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
+        # lazy: `import verify.cli` stays light (the fingerprint hashes the package's files)
         from verify.base.fingerprint import version_line
 
         print(version_line())

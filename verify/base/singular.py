@@ -133,3 +133,21 @@ def _zeros(base, x, found: set, state: dict, window) -> None:
     if not all(z.is_real for z in zeros):
         raise _Unknown
     found |= set(zeros)
+
+
+#: Highest pole order m of (x - p) tried when writing f = N/(x - p)**m.
+MAX_POLE_ORDER = 4
+
+
+def removable_quotient(expr, x, p):
+    """(m, N) with ``expr = N/(x - p)**m``, N's formula finite at p and N(p) = N'(p) = … =
+    N^(m-1)(p) = 0 proved exactly (so the singularity at p is removable), or None: a pole, or a
+    form this does not recognise (then nothing is claimed)."""
+    for m in range(1, MAX_POLE_ORDER + 1):
+        numerator = sympy.together(expr * (x - p) ** m)
+        if sympy.fraction(numerator)[1].subs(x, p) == 0:
+            continue  # still divided by something that vanishes at p
+        if not all(sympy.simplify(sympy.diff(numerator, x, j).subs(x, p)) == 0 for j in range(m)):
+            return None  # a pole of order m - j, not removable
+        return m, numerator
+    return None
