@@ -56,7 +56,8 @@ def test_render_rows_escape_pipes_and_list_claims_reproduced_under_neither_setup
     # every | of a cell is escaped; a prose |m| is escaped twice, since GitHub removes one
     # backslash before a cell's pipes and then reads \\| as a plain |
     assert "\\\\|m\\\\|" in row
-    from tests.markdown_lint import render as github, table_problems
+    from tests.markdown_lint import render as github
+    from tests.markdown_lint import table_problems
 
     assert not table_problems(text)
     assert "|m| &gt;= 1/2" in github(text)

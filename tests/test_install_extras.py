@@ -26,7 +26,8 @@ FOREIGN = {"verify"}
 
 def _name(requirement: str) -> str:
     """The canonical (PEP 503) name of a requirement string."""
-    return re.sub(r"[-_.]+", "-", re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement).group(1)).lower()
+    name = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement).group(1)
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _declared() -> set[str]:
@@ -61,14 +62,15 @@ def test_pip_resolves_no_distribution_the_project_does_not_ask_for(tmp_path):
     by another resolved distribution; none may be a foreign ``verify``."""
     extras = ",".join(PROJECT["optional-dependencies"])
     report = tmp_path / "resolve.json"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
-                           "--report", str(report), "-e", f"{ROOT}[{extras}]"],
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+                           "--quiet", "--report", str(report), "-e", f"{ROOT}[{extras}]"],
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     if done.returncode != 0 and re.search(r"(?i)connection|network|resolve host|no matching distribution",
                                           done.stderr):
         pytest.skip(f"pip cannot reach the index here: {done.stderr.strip().splitlines()[-1]}")
     assert done.returncode == 0, done.stderr
-    resolved = {_name(item["metadata"]["name"]): item["metadata"] for item in json.loads(report.read_text())["install"]}
+    installs = json.loads(report.read_text())["install"]
+    resolved = {_name(item["metadata"]["name"]): item["metadata"] for item in installs}
     assert not FOREIGN & set(resolved), f"pip resolved the foreign {FOREIGN & set(resolved)}"
     own = _name(PROJECT["name"])
     reachable, frontier = {own}, [own]
@@ -80,4 +82,4 @@ def test_pip_resolves_no_distribution_the_project_does_not_ask_for(tmp_path):
                 frontier.append(name)
     assert set(resolved) == reachable, f"resolved but never required: {set(resolved) - reachable}"
     direct = {_name(r) for r in resolved[own].get("requires_dist", [])}
-    assert direct <= _declared() | {own}, f"requirements pyproject.toml does not declare: {direct - _declared()}"
+    assert direct <= _declared() | {own}, f"requirements pyproject.toml lacks: {direct - _declared()}"

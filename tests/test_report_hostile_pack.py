@@ -134,7 +134,8 @@ def test_chromium_runs_no_script_and_loads_nothing(hostile_report, server, tmp_p
     opened = tmp_path / "page.html"
     # a probe of the test's own, after the report: it proves scripts could run where it sits
     # (without the policy), so a title left unchanged means the payloads did not run
-    probe = "<script>document.body.setAttribute('data-probe', 'ran')</script>" if policy.startswith("without") else ""
+    probe = ("<script>document.body.setAttribute('data-probe', 'ran')</script>"
+             if policy.startswith("without") else "")
     opened.write_text(page.replace("</body>", probe + "</body>"), encoding="utf-8")
     _Counter.hits.clear()
     dom = _open(opened)

@@ -33,10 +33,10 @@ from flint import acb, arb, ctx
 
 from verify.certified.balls import working_precision
 from verify.certified.compile import ComplexBackend
-from verify.certified.removable import compile_with_removable
 from verify.certified.errors import CertificationError
 from verify.certified.growth import Majorant, tail_majorant
 from verify.certified.pieces import Piece, piece_bounds
+from verify.certified.removable import compile_with_removable
 from verify.certified.tails import TailMoments, hermite_weight
 from verify.model.polynomials import probabilists_hermite
 

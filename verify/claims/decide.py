@@ -16,12 +16,16 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
+import sympy
 
 from verify.claims import asymptotic, probability, steps
 from verify.claims.configurations import Setting
 from verify.claims.decision import Decision
-from verify.claims.evaluate import prepare
+from verify.claims.evaluate import prepare, resolve_derivatives
+from verify.claims.quantities import Quantities
 from verify.claims.relation import Relation
+from verify.model.activations import get_activation
+from verify.model.arithmetic import EXACT
 from verify.claims.spec import ClaimSpec
 from verify.verdict import Basis
 
@@ -47,8 +51,12 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
     claim = spec.claim
     budget = steps.Budget(spec.full)
     for index, setting in enumerate(configurations):
-        rel = Relation(setting, prepare(claim.lhs, setting.values, setting.xi),
-                       prepare(claim.rhs, setting.values, setting.xi), claim.op, spec.full, spec.seed,
+        sides = [prepare(side, setting.values, setting.xi) for side in (claim.lhs, claim.rhs)]
+        if any(side.has(sympy.Derivative) for side in sides):
+            exact_quantities = Quantities(setting.model, get_activation(setting.activation)
+                                          if setting.activation else None, EXACT)
+            sides = [resolve_derivatives(side, exact_quantities) for side in sides]
+        rel = Relation(setting, *sides, claim.op, spec.full, spec.seed,
                        np.random.default_rng(np.random.SeedSequence([spec.seed, index])))
         decision = steps.decide(rel, budget)
         if decision.status == "fails" and decision.step != "existence":  # no value to show there

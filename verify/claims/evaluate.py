@@ -26,7 +26,7 @@ from verify.base.errors import InvalidParameterError, clip
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.growing_sums import growing_sum
-from verify.claims.language import INFINITY, MAX_SUM_TERMS, QUANTITIES
+from verify.claims.language import DERIVED_SCALARS, INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
 
 
@@ -168,13 +168,37 @@ def _innermost(expr) -> list:
 
 
 def exact(expr, backend) -> sympy.Expr:
-    """Every quantity call replaced by the backend's closed form (raises Unavailable if one has none)."""
+    """Every quantity call replaced by the backend's closed form (raises Unavailable if one has none);
+    a derivative of quantities is then carried out on those closed forms."""
     expr = expr.replace(is_hermite_sum, backend.hermite_sum)
     while True:
         calls = _innermost(expr)
         if not calls:
-            return expr
+            break
         expr = expr.xreplace({f: getattr(backend, type(f).__name__)(*f.args) for f in calls})
+    return expr.replace(lambda e: isinstance(e, sympy.Derivative), lambda e: e.doit())
+
+
+def resolve_derivatives(expr, backend) -> sympy.Expr:
+    """``expr`` with each derivative of quantities (``diff(h(m), m)``) replaced by the derivative of
+    their exact closed forms (``backend``: the configuration's exact quantities), so that every
+    arithmetic evaluates it as an ordinary expression.  A derivative whose quantities have no
+    closed form, or whose closed form holds an opaque function (a series kernel's), is left as it
+    is: no arithmetic evaluates it (each says Unavailable), so it decides nothing."""
+    if not expr.has(sympy.Derivative):
+        return expr
+
+    def closed(node):
+        try:
+            inner = exact(node.expr.xreplace(scalars_of(node.expr, backend, DERIVED_SCALARS)), backend)
+        except (Unavailable, ValueError):
+            return node
+        value = sympy.diff(inner, *node.variable_count)
+        if value.has(sympy.Derivative) or value.atoms(AppliedUndef) or value.has(sympy.Lambda):
+            return node
+        return value
+
+    return expr.replace(lambda e: isinstance(e, sympy.Derivative), closed)
 
 
 def scalars_of(expr, backend, names) -> dict:
@@ -188,6 +212,8 @@ def float_function(expr, symbols, backend):
     namespace = {name: getattr(backend, name) for name in QUANTITIES if name != "Eg"}
     # A side that is one scalar (C_sigma) arrives as its float value, not a SymPy expression.
     expr = sympy.sympify(expr)
+    if expr.has(sympy.Derivative):
+        raise Unavailable(f"no float64 evaluation of {clip(expr, 60)}: a derivative without a closed form")
     expr = expr.replace(lambda e: isinstance(e, AppliedUndef) and type(e).__name__ == "Eg",
                         lambda e: sympy.Float(backend.Eg(e.args[0]), 17))
     for number, s in enumerate(sorted(expr.atoms(sympy.Sum), key=str)):
@@ -248,6 +274,8 @@ def compile_ball(expr, backend):
         except ValueError as exc:  # CertificationError is a ValueError
             raise Unavailable(str(exc)) from None
         return lambda env: value
+    if isinstance(expr, sympy.Derivative):
+        raise Unavailable(f"no ball for {clip(expr, 60)}: a derivative without a closed form")
     if isinstance(expr, sympy.Symbol):
 
         def symbol(env, s=expr):

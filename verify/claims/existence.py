@@ -31,11 +31,11 @@ import sympy
 
 from verify.base.budget import BudgetExceededError, guarded, limits
 from verify.base.errors import clip
+from verify.base.singular import singular_candidates
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
 from verify.claims.language import GAUSSIAN
-from verify.base.singular import singular_candidates
 from verify.verdict import Basis
 
 EXISTS, DIVERGES, UNKNOWN = "exists", "diverges", "unknown"
@@ -168,11 +168,12 @@ def expectation_calls(expr) -> list:
 
 
 def existence_step(rel) -> Decision:
-    """Refute a claim about an expectation that does not exist; note one whose existence is unknown.
+    """Refute a claim about an expectation that does not exist.
 
     Each Eg(f) of the claim, with σ substituted, is classified (module docstring).  A divergent one
     makes the claim false: it states a property of a number that does not exist.  An unknown one
-    sets ``rel.reservation``, so that no later step's *holds* stands (verify.claims.steps)."""
+    decides nothing here; every later step declares the hypothesis that the expectations exist
+    (:data:`verify.claims.hypotheses.EXPECTATIONS_EXIST`), so none of their *holds* stands."""
     unknown = []
     for call in expectation_calls(rel.lhs - rel.rhs):
         (body,) = call.args
@@ -183,8 +184,7 @@ def existence_step(rel) -> Decision:
                                    "is false")
         if found.status == UNKNOWN:
             unknown.append(f"that {call} exists is not proved ({found.reason})")
-    rel.reservation = "; ".join(unknown)
-    return Decision("undecided", None, "existence", detail=rel.reservation or "every Eg(...) exists")
+    return Decision("undecided", None, "existence", detail="; ".join(unknown) or "every Eg(...) exists")
 
 
 def _centre(box: dict) -> dict:

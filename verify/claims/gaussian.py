@@ -61,10 +61,12 @@ def integrand(expr, activation) -> sympy.Expr:
         return body.xreplace({activation.x: call.args[0]})
 
     result = expr.replace(lambda e: isinstance(e, sympy.core.function.AppliedUndef), substitute)
+    # diff(sigma(g), g, 2) is sigma'' of this activation's formula
+    result = result.replace(lambda e: isinstance(e, sympy.Derivative), lambda e: e.doit())
     if result.has(sympy.DiracDelta):
         raise GaussianExpectationError(
-            f"claim: Eg({clip(expr, 40)}): dsigma of {activation.name} has a Dirac delta at its jumps, "
-            "so this expectation is not an integral of a function")
+            f"claim: Eg({clip(expr, 40)}): a derivative of {activation.name} has a Dirac delta at its "
+            "kinks or jumps, so this expectation is not an integral of a function")
     return result
 
 

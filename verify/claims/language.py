@@ -19,7 +19,8 @@ numbers, ``+ - * / **``, names and calls of
   ``C_sigma`` = Σ p μ_p² and ``lstar`` (the information exponent);
 - the functions exp, log, sqrt, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, Abs/abs,
   sign, Max, Min, binomial, factorial and ``Sum(term, index, low, high)`` (``high`` may be
-  ``oo`` when SymPy can sum the term in closed form);
+  ``oo`` when SymPy can sum the term in closed form), and ``diff(expr, var[, n])``, the n-th
+  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER);
 - the constants ``pi`` and ``E``, and the variables that ``--for`` declares.
 
 The text goes through :func:`verify.base.expressions.parse_expression` (an AST walk over a
@@ -209,6 +210,30 @@ def _sum(term, index, low, high):
     return sympy.Sum(term, (index, low, high))
 
 
+#: Highest order of ``diff(EXPR, VAR, n)``: every derivative the paper and its notes take is of order 3
+#: or less, and each order multiplies the size of an expression SymPy differentiates.
+MAX_DERIVATIVE_ORDER = 8
+
+
+def _diff(expr, variable, order=1):
+    """``diff(EXPR, VAR)`` and ``diff(EXPR, VAR, n)``, SymPy's spelling: the derivative of any
+    expression of the language in a variable it declares (``m``, ``rho``, ``xi``, or ``g`` inside
+    Eg).  Quantities (h, Phi, K, Kp) stay as derivatives of calls, evaluated through their closed
+    forms (:func:`verify.claims.evaluate.resolve_derivatives`); sigma inside Eg through the
+    activation's own formula."""
+    order = sympy.sympify(order)
+    if not isinstance(variable, sympy.Symbol):
+        raise ValueError(f"the second argument of diff must be a variable name, got {variable}")
+    if not (getattr(order, "is_Integer", False) and 1 <= order <= MAX_DERIVATIVE_ORDER):
+        raise ValueError(f"the order of diff must be an integer in [1, {MAX_DERIVATIVE_ORDER}], got {order}")
+    if variable.is_integer:
+        raise ValueError(f"diff in {variable}: an integer variable has no derivative")
+    return sympy.diff(expr, variable, int(order))
+
+
+_diff.__name__ = "diff"  # as the user wrote it, in the parser's one-line errors
+
+
 def _order(name: str):
     marker = quantity_function(name)
     return lambda argument: marker(argument)
@@ -225,6 +250,7 @@ def claim_functions() -> dict[str, Function]:
     for name in ("asin", "acos"):
         table[name] = Function(getattr(sympy, name), 1)
     table["binomial"] = Function(_binomial, 2)
+    table["diff"] = Function(_diff, 2, 3)
     table["Sum"] = Function(_sum, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)

@@ -171,7 +171,8 @@ def _probability(spec: ClaimSpec, configurations: list[Setting], judged: Iterabl
     gridded = gridded_parameters(spec)
     if gridded:
         # a grid is not a range: P at 61/100 may be 1/2 between grid points where it is 1 (#48)
-        points = "; ".join(f"{name} = {', '.join(str(v) for v in values)}" for name, values in gridded.items())
+        points = "; ".join(f"{name} = {', '.join(str(v) for v in values)}"
+                           for name, values in gridded.items())
         return Outcome(Verdict.INCONCLUSIVE,
                        f"holds at the grid points only ({points}); least frequent: {worst.detail}; a "
                        "continuous range is not covered by a grid, so nothing is decided between them",

@@ -40,9 +40,6 @@ class Relation:
     full: bool = False
     seed: int = 0
     rng: np.random.Generator | None = None
-    #: why a *holds* would not be a proof here (an expectation whose existence is not proved),
-    #: set by the existence step; a step's holds is then demoted (:func:`verify.claims.steps.decide`)
-    reservation: str = ""
     _cache: dict = field(default_factory=dict, repr=False)
 
     @cached_property

@@ -15,9 +15,10 @@ identity over tanh, sigmoid, erf, gelu and softplus spent 5.5 of its 6 symbolic 
 and sigmoid, which the next step decides, so erf, which only the symbolic step decides, was
 skipped on a loaded machine and not on a quiet one).
 
-A step's *holds* needs an expectation that exists: when the existence step could not prove that
-E|f(g)| < ∞ for an ``Eg(f)`` of the claim (:mod:`verify.claims.existence`), a later holds is
-demoted to undecided with that reason (a principal value is not an expectation).
+Each step declares the hypotheses its conclusion needs (:mod:`verify.claims.hypotheses`): a
+*holds* stands only when every one of them is proved; otherwise it is demoted to undecided with
+the reason (an expectation whose existence is not proved: a principal value is not an
+expectation).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
+from verify.claims.hypotheses import EXPECTATIONS_EXIST, Hypothesis, unmet
 from verify.claims.quantities import Unavailable
 from verify.claims.relation import Relation
 from verify.claims.termwise import termwise_step
@@ -50,11 +52,13 @@ class Step:
     #: all of a claim's configurations); None: no allowance (cheap, or bounded by its own work count)
     cpu_budget: tuple[float, float] | None = None
     applies: Callable[[Relation], bool] = _exact_only
+    #: what its *holds* needs (default deny: each must be proved, :mod:`verify.claims.hypotheses`)
+    hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST,)
 
 
 #: The steps, strongest evidence first: the first that decides reports itself (Decision.step).
 STEPS: tuple[Step, ...] = (
-    Step("existence", existence_step, applies=lambda rel: bool(rel.uses("Eg"))),
+    Step("existence", existence_step, applies=lambda rel: bool(rel.uses("Eg")), hypotheses=()),
     Step("symbolic", universal.symbolic_step, cpu_budget=(6.0, 120.0)),
     Step("expectations", structure.expectations_step, cpu_budget=(6.0, 120.0)),
     Step("series", structure.series_step, cpu_budget=(6.0, 120.0)),
@@ -129,8 +133,10 @@ def decide(rel: Relation, budget: Budget) -> Decision:
                               detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and "
                                      "half more)")
         budget.charge(step, start)
-        if result.status == "holds" and rel.reservation:
-            undecided.append(f"{step.name}: holds for the value computed, but {rel.reservation}")
+        reason = unmet(step.hypotheses, rel) if result.status == "holds" else ""
+        if reason:
+            undecided.append(f"{step.name}: holds for the value computed, but a hypothesis is not proved: "
+                             f"{reason}")
             continue
         if result.status != "undecided":
             if result.status == "inconclusive" and undecided:
