@@ -35,7 +35,7 @@ from verify.base.errors import InvalidParameterError, clip
 #: Functions finite wherever their arguments are (continuous, or bounded with jumps).
 LOCALLY_BOUNDED = (sympy.exp, sympy.sin, sympy.cos, sympy.tanh, sympy.sinh, sympy.cosh, sympy.atan,
                    sympy.asinh, sympy.erf, sympy.erfc, sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max,
-                   sympy.Min, sympy.sech, sympy.re, sympy.im)
+                   sympy.Min, sympy.sech, sympy.re, sympy.im, sympy.floor, sympy.ceiling)
 #: Where the zeros of a base with infinitely many (cos) are looked for.
 DEFAULT_WINDOW = sympy.Interval(-16, 16)
 #: Points at which a base is probed for a negative value (to refuse a complex-valued integrand).

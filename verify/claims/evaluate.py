@@ -224,6 +224,9 @@ def float_function(expr, symbols, backend):
     namespace |= {
         "binomial": scipy.special.binom,
         "factorial": scipy.special.factorial,
+        "gamma": scipy.special.gamma,
+        "floor": np.floor,
+        "ceiling": np.ceil,
         "sign": np.sign,
         "Heaviside": lambda x, h0=0.5: np.heaviside(x, h0),
     }
@@ -253,7 +256,11 @@ _ARB_METHODS = (
     "erfc",
     "asin",
     "acos",
+    "gamma",
+    "floor",
 )
+#: SymPy's name -> Arb's, where they differ.
+_ARB_NAMED = {"ceiling": "ceil"}
 
 
 def ball(expr, env: dict, backend):
@@ -340,6 +347,10 @@ def compile_ball(expr, backend):
         return lambda env: _arcsine(args[0](env), name, known)
     if name in _ARB_METHODS and len(args) == 1:
         return lambda env: getattr(args[0](env), name)()
+    if name in _ARB_NAMED:  # a ball across a jump of floor or ceil encloses both values
+        return lambda env: getattr(args[0](env), _ARB_NAMED[name])()
+    if name == "factorial":
+        return lambda env: (args[0](env) + 1).gamma()
     raise Unavailable(f"no ball arithmetic for {name}")
 
 

@@ -19,8 +19,10 @@ numbers, ``+ - * / **``, names and calls of
   ``C_sigma`` = Σ p μ_p² and ``lstar`` (the information exponent);
 - the functions exp, log, sqrt, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, Abs/abs,
   sign, Max, Min, binomial, factorial and ``Sum(term, index, low, high)`` (``high`` may be
-  ``oo`` when SymPy can sum the term in closed form), and ``diff(expr, var[, n])``, the n-th
-  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER);
+  ``oo`` when SymPy can sum the term in closed form), ``diff(expr, var[, n])``, the n-th
+  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER), gamma, floor, ceil, sech, and the
+  standard normal cdf and density ``normal_cdf``, ``normal_pdf``; factorial of a natural number or
+  of an integer variable;
 - the constants ``pi`` and ``E``, and the variables that ``--for`` declares.
 
 The text goes through :func:`verify.base.expressions.parse_expression` (an AST walk over a
@@ -177,6 +179,37 @@ def _binomial(n, k):
     return sympy.binomial(n, k)
 
 
+#: factorial(n) and gamma(x) of a number beyond this are refused: float64 ends at 170!.
+MAX_FACTORIAL_ARGUMENT = 170
+
+
+def _factorial(n):
+    """factorial(n) of a natural number or of an integer-valued expression (a declared integer
+    variable, ``k``); the number itself at most MAX_FACTORIAL_ARGUMENT."""
+    if n.is_integer is not True:
+        raise ValueError(f"factorial needs an integer argument, got {n} (use gamma(x + 1) for a real x)")
+    if n.is_number and not 0 <= n <= MAX_FACTORIAL_ARGUMENT:
+        raise ValueError(f"factorial({n}): the argument must be in [0, {MAX_FACTORIAL_ARGUMENT}]")
+    return sympy.factorial(n)
+
+
+def _gamma(x):
+    if x.is_number and not (x.is_real and abs(x) <= MAX_FACTORIAL_ARGUMENT):
+        raise ValueError(f"gamma({x}): a real argument in [-{MAX_FACTORIAL_ARGUMENT}, "
+                         f"{MAX_FACTORIAL_ARGUMENT}] is required")
+    return sympy.gamma(x)
+
+
+#: Functions written through others, exact everywhere the others are: sech, and the standard
+#: normal distribution's cdf and density (``normal_cdf``, ``normal_pdf``: the model's ``Phi`` is
+#: the population loss).
+_DEFINED = {
+    "sech": lambda x: 1 / sympy.cosh(x),
+    "normal_cdf": lambda x: (1 + sympy.erf(x / sympy.sqrt(2))) / 2,
+    "normal_pdf": lambda x: sympy.exp(-x**2 / 2) / sympy.sqrt(2 * sympy.pi),
+}
+
+
 def _terms(s: sympy.Sum) -> int:
     """Terms a finite (possibly nested or multi-limit) Sum expands to; 1 for unknown bounds."""
     total = 1
@@ -251,6 +284,12 @@ def claim_functions() -> dict[str, Function]:
         table[name] = Function(getattr(sympy, name), 1)
     table["binomial"] = Function(_binomial, 2)
     table["diff"] = Function(_diff, 2, 3)
+    table["factorial"] = Function(_factorial, 1)
+    table["gamma"] = Function(_gamma, 1)
+    table["floor"] = Function(sympy.floor, 1)
+    table["ceil"] = Function(sympy.ceiling, 1)
+    for name, build in _DEFINED.items():
+        table[name] = Function(build, 1)
     table["Sum"] = Function(_sum, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)

@@ -116,6 +116,13 @@ def _reduced(difference):
             difference = _simplified(difference)  # cos² + sin² = 1: a 0 from it is an identity
     elif not difference.is_Rational and sympy.count_ops(difference) < 200:
         difference = _simplified(difference)
+    if difference != 0 and difference.has(sympy.tanh, sympy.asinh, sympy.exp) \
+            and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
+        # every hyperbolic function as exponentials and asinh(x) as log(x + sqrt(x^2 + 1)), exactly:
+        # sech^2 + tanh^2 = 1 and asinh(sqrt(2)) = log(sqrt(2) + sqrt(3)) cancel only then
+        rewritten = sympy.cancel(sympy.expand(difference.rewrite(sympy.exp).rewrite(sympy.log)))
+        if rewritten == 0:
+            return rewritten
     return difference
 
 
@@ -200,9 +207,24 @@ def _by_sign_rules(box: dict, op: str, difference) -> Decision | None:
                            "or power of numbers of known sign; no ball can resolve it)")
 
 
+def _angle_factor(difference):
+    """The one factor of a product that holds atan or asin, when every other factor is a nonzero
+    number free of them (whether the product is 0 is then whether that factor is); else itself."""
+    if not difference.is_Mul:
+        return difference
+    inverse = (sympy.atan, sympy.asin)
+    angular = [f for f in difference.args if f.has(*inverse)]
+    others = [f for f in difference.args if not f.has(*inverse)]
+    if len(angular) == 1 and all(f.is_number and f.is_zero is False for f in others):
+        return angular[0]
+    return difference
+
+
 def _by_angles(box: dict, op: str, difference) -> Decision | None:
     """A sum of arctangents and arcsines of algebraic numbers (:mod:`verify.claims.angles`): 0 when
-    e^{i L D} = 1 exactly and a ball has |L D| < 2π; not 0 when e^{i L D} != 1 exactly."""
+    e^{i L D} = 1 exactly and a ball has |L D| < 2π; not 0 when e^{i L D} != 1 exactly.  A nonzero
+    constant factor (2/π in K(1) - 2/π atan(2/√5) for erf) changes neither, so it is set aside."""
+    difference = _angle_factor(difference)
     found = angles.angle_sum(difference)
     if found is None:
         return None
