@@ -179,9 +179,13 @@ def _touching_point(expr, variable, a: Fraction, b: Fraction, stall) -> Fraction
     candidates = [e for e in (a, b) if lo <= e <= hi]
     # The stall is where the budget ran out, not always at the touch (x**4/24 near 0 costs many
     # evaluations elsewhere), so the simplest rationals of the whole interval are tried too.
-    more = [_simplest_between(lo, hi), a, b, _simplest_between(a, b)]
+    # The prover stalls beside a touch as well as on it ([0.3333333333339, 0.3333333333358] for a
+    # double root at 1/3), so the simplest rational of the stall widened by a few widths is tried.
+    width = max(hi - lo, Fraction(1, 2**30))
+    more = [_simplest_between(lo, hi), _simplest_between(lo - 4 * width, hi + 4 * width), a, b,
+            _simplest_between(a, b)]
     candidates += [c for c in dict.fromkeys(more) if c is not None and a <= c <= b]
-    for point in candidates[:6]:
+    for point in candidates[:7]:
         if is_zero(expr.subs(variable, _rational(point))):
             return point
     return None
