@@ -27,6 +27,7 @@ import contextlib
 import contextvars
 import errno
 import os
+import signal
 import stat
 import tempfile
 import threading
@@ -143,7 +144,80 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
     """Write ``data`` to ``path`` through a new file beside it that is renamed into place (text as
     UTF-8, '\\n'); see the module docstring for what ``path`` may be.  A full disk or quota is an
     :class:`OutputPathError` (one line), and nothing partial is left behind."""
-    target, info = _target(Path(path), what)
+    write_set([(path, data, what)])
+
+
+def write_set(files: list[tuple[str | os.PathLike[str], str | bytes, str]]) -> None:
+    """Write several files as one generation: every (path, data, what) is first written in full
+    to a new file beside its target (a full disk fails here, before any target changes), then all
+    are renamed into place with SIGINT and SIGTERM held back, so that a Ctrl-C cannot leave a new
+    report.json beside an old report.html.  (A SIGKILL between two renames still can: nothing
+    in user space prevents that.)"""
+    pending = _GENERATION.get()
+    staged: list[tuple[str, Path, str, str | os.PathLike[str]]] = []
+    try:
+        for path, data, what in files:
+            target, tmp = _stage(Path(path), data, what)
+            staged.append((tmp, target, what, path))
+        if pending is not None:  # inside one_generation(): renamed with the rest at its end
+            pending.extend(staged)
+            return
+        _commit(staged)
+    except OSError as exc:
+        for tmp, *_ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        if exc.errno in _NO_ROOM:
+            raise OutputPathError(f"{staged[-1][2] if staged else 'output file'}: no room to write it "
+                                  f"({exc.strerror}); the old files, if any, are unchanged") from None
+        raise
+    except BaseException:
+        for tmp, *_ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+#: The files staged inside :func:`one_generation` (None outside it).
+_GENERATION: contextvars.ContextVar[list | None] = contextvars.ContextVar("generation", default=None)
+
+
+@contextlib.contextmanager
+def one_generation():
+    """Every :func:`write_atomic` and :func:`write_set` inside this block is staged, and all are
+    renamed into place together when it ends without an error (SIGINT and SIGTERM held back), or
+    none is: a figure's PNG, CSV and JSON, written at different moments of its run, appear as one
+    generation."""
+    pending: list = []
+    token = _GENERATION.set(pending)
+    try:
+        yield
+    except BaseException:
+        for tmp, *_ in pending:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        _GENERATION.reset(token)
+    try:
+        _commit(pending)
+    except BaseException:
+        for tmp, *_ in pending:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _commit(staged: list) -> None:
+    """Rename each staged file into place, with SIGINT and SIGTERM held back until all are."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        for tmp, target, what, _ in staged:
+            _target(target, what)  # the target may have changed kind while the data was written
+            os.replace(tmp, target)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _stage(path: Path, data: str | bytes, what: str) -> tuple[Path, str]:
+    """(the target, a new file beside it holding ``data`` with the target's mode)."""
+    target, info = _target(path, what)
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
     directory = target.parent if str(target.parent) else Path(".")
     try:
@@ -157,8 +231,6 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
-        _target(target, what)  # the target may have changed kind while the data was written
-        os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         if exc.errno in _NO_ROOM:
@@ -168,6 +240,7 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "o
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return target, tmp
 
 
 class NotRegularFileError(OSError):

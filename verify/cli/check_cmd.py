@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from verify.base.files import distinct_paths, output_file, write_atomic
+from verify.base.files import distinct_paths, output_file, write_set
 from verify.cli.arguments import seed
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
@@ -90,10 +90,10 @@ def _run(args, pack) -> int:
         print(line(result, width), flush=True)
 
     results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show)
-    write_atomic(json_path, to_json_text(results, args.seed, args.full))
     markdown = to_markdown(results, args.seed, args.full)
-    write_atomic(md_path, markdown)
-    write_atomic(html_path, to_html(markdown))
+    # one generation: the three appear together or not at all (a reader never mixes two runs)
+    write_set([(json_path, to_json_text(results, args.seed, args.full), "--json report"),
+               (md_path, markdown, "--markdown report"), (html_path, to_html(markdown), "--html report")])
     print("\n" + summary(results))
     if args.coverage:
         print(f"\nCoverage of the paper's displayed equations and inline relations ({pack.ledger_dir}):\n")

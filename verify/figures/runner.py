@@ -24,7 +24,7 @@ import copy
 import json
 
 from verify.base.errors import InvalidParameterError
-from verify.base.files import output_directory, write_atomic
+from verify.base.files import one_generation, output_directory, write_atomic
 from verify.base.sweep import run_sweep
 from verify.figures import full_tier, paper_setup, plotting
 from verify.figures.common import (
@@ -51,6 +51,12 @@ def run_figure(spec, quick: bool, scheduler: str | None, out, progress: bool = F
     if batch_rule and quick:
         raise InvalidParameterError("--batch-rule applies to the full tier only (--full)")
     out = output_directory(out)
+    # the figure's PNGs, CSVs and JSON appear as one generation, or none of them changes
+    with one_generation():
+        return _run_figure(spec, quick, scheduler, out, progress, batch_rule, setup)
+
+
+def _run_figure(spec, quick: bool, scheduler, out, progress: bool, batch_rule: bool, setup: str) -> dict:
     tier = "quick" if quick else "full"
     has_paper = spec.appendix_b
     runs: dict = {}

@@ -10,6 +10,7 @@ decision: every entry is *missing* until the theorist gives it a claim, a check 
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -110,6 +111,38 @@ def _pack_toml(title: str, authors: str, sha: str, source: Path | None, source_s
     return "\n".join(lines) + "\n"
 
 
+#: What ``ledger init`` wrote into a directory, file -> SHA-256, written before each file: a rerun
+#: after a failure may replace exactly those files, and only while they are as it wrote them.
+MANIFEST = ".ledger-init.json"
+#: The files ``ledger init`` writes besides pack.toml (which it writes last).
+_WRITES = (TEXT_FILE, f"ledger.d/{DISPLAYS_FILE}", f"ledger.d/{RELATIONS_FILE}")
+
+
+def _refuse_files_it_did_not_write(directory: Path, out) -> None:
+    """Refuse before any work when ``directory`` holds a file init would write that an earlier
+    init did not write (the user's own paper.txt, a filled ledger.d/displays.toml), or one changed
+    since: ``ledger init`` never replaces what it did not create."""
+    try:
+        manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = {}
+    manifest = manifest if isinstance(manifest, dict) else {}
+    for name in _WRITES:
+        path = directory / name
+        if not (path.exists() or path.is_symlink()):
+            continue
+        ours = path.is_file() and not path.is_symlink() and \
+            manifest.get(name) == hashlib.sha256(path.read_bytes()).hexdigest()
+        if not ours:
+            raise PackError(f"--out {str(out)!r} already holds {name}, which ledger init did not write (or "
+                            "which changed since): nothing is replaced; choose a new or empty directory")
+
+
+def _record(directory: Path, written: dict, name: str, data: bytes) -> None:
+    written[name] = hashlib.sha256(data).hexdigest()
+    write_atomic(directory / MANIFEST, json.dumps(written, indent=1) + "\n", "ledger init's manifest")
+
+
 def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     """Write a new pack for the text at ``text_path`` into ``out`` (module docstring): its
     directory, and how many displays and relations it numbered.  Refuses a directory that already
@@ -128,12 +161,15 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     directory = output_directory(out, "--out")
     if (directory / "pack.toml").exists():
         raise PackError(f"--out {str(out)!r} already holds a pack (pack.toml): its ledger is not overwritten")
+    _refuse_files_it_did_not_write(directory, out)
     data = text.encode("utf-8")
     if len(data) > MAX_FILE_BYTES:
         raise PackError(f"{str(text_path)!r} gives a text of {len(data)} bytes, more than a pack's "
                         f"{MAX_FILE_BYTES}")
     sha = hashlib.sha256(data).hexdigest()
     output_directory(directory / "ledger.d", "--out's ledger.d")
+    written: dict[str, str] = {}
+    _record(directory, written, TEXT_FILE, data)
     write_atomic(directory / TEXT_FILE, data, "pack text")
     is_tex = text != source
     # number the text with the one numbering of verify.paper.source, through the pack as it will be;
@@ -147,6 +183,7 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
         if len(content) > MAX_FILE_BYTES:
             raise PackError(f"the ledger of {str(text_path)!r} would be {len(content)} bytes, more than a "
                             f"pack's {MAX_FILE_BYTES}")
+        _record(directory, written, f"ledger.d/{name}", content)
         write_atomic(directory / "ledger.d" / name, content, "ledger file")
     write_atomic(directory / "pack.toml", _pack_toml(title or text_path.stem, authors, sha,
                                                      text_path if is_tex else None,

@@ -1,0 +1,31 @@
+"""The white-box statements of issue #48 (tests/calibration/corpus/engine_whitebox48.toml), each
+written against one rule's hypothesis: no false one may hold or be consistent, no true one may
+fail, and the decided ones must stay decided (their verdict is pinned here)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from verify.calibration import _statement
+from verify.claims import claim
+
+CORPUS = Path(__file__).resolve().parent / "calibration" / "corpus" / "engine_whitebox48.toml"
+STATEMENTS = [_statement(entry, f"entry {i}", CORPUS.name)
+              for i, entry in enumerate(tomllib.loads(CORPUS.read_text(encoding="utf-8"))["statement"])]
+#: Statements the engine does not decide today (sound, not yet powerful enough): expected inconclusive.
+UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum"}
+
+
+@pytest.mark.parametrize("statement", STATEMENTS, ids=[s.id for s in STATEMENTS])
+def test_whitebox_statement(statement):
+    outcome = claim(statement.claim, **statement.keywords())
+    verdict = outcome.verdict.value
+    if statement.id in UNDECIDED:
+        assert verdict == "inconclusive", outcome.evidence
+    elif statement.truth:
+        assert verdict == "holds", outcome.evidence
+    else:
+        assert verdict == "fails", outcome.evidence

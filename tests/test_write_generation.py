@@ -1,0 +1,90 @@
+"""Files written as one generation (issue #51, item 2): a report set or a figure's files appear
+together or not at all, and `ledger init` never replaces a file it did not write."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from verify.base.files import OutputPathError, one_generation, write_atomic, write_set
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "rank1-note"
+
+
+def test_a_set_with_one_refused_target_changes_none(tmp_path):
+    (tmp_path / "a.json").write_text("old a")
+    (tmp_path / "c.html").mkdir()  # a directory is refused as a target
+    with pytest.raises(OutputPathError):
+        write_set([(tmp_path / "a.json", "new a", "a"), (tmp_path / "b.md", "new b", "b"),
+                   (tmp_path / "c.html", "new c", "c")])
+    assert (tmp_path / "a.json").read_text() == "old a"
+    assert not (tmp_path / "b.md").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "c.html"], "no temporary file is left"
+
+
+def test_a_generation_interrupted_writes_nothing(tmp_path):
+    (tmp_path / "fig.json").write_text("old")
+    with pytest.raises(KeyboardInterrupt), one_generation():
+        write_atomic(tmp_path / "fig.png", b"new png")
+        write_atomic(tmp_path / "fig.csv", "new csv")
+        raise KeyboardInterrupt  # Ctrl-C before the JSON is written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fig.json"]
+    assert (tmp_path / "fig.json").read_text() == "old"
+
+
+def test_a_generation_appears_whole(tmp_path):
+    with one_generation():
+        write_atomic(tmp_path / "fig.png", b"png")
+        assert not (tmp_path / "fig.png").exists(), "nothing appears before the generation ends"
+        write_atomic(tmp_path / "fig.json", "json")
+    assert (tmp_path / "fig.png").read_bytes() == b"png" and (tmp_path / "fig.json").read_text() == "json"
+
+
+def test_signals_are_held_while_a_set_is_renamed(tmp_path, monkeypatch):
+    """A SIGINT that arrives during the renames is delivered after the last one."""
+    order = []
+    real_replace = os.replace
+
+    def replace(src, dst):
+        real_replace(src, dst)
+        order.append(Path(dst).name)
+        if len(order) == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # held back: the second rename still happens
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        write_set([(tmp_path / "r.json", "j", "j"), (tmp_path / "r.html", "h", "h")])
+    assert order == ["r.json", "r.html"]
+
+
+def _init(tex: Path, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "verify", "ledger", "init", str(tex), "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_ledger_init_replaces_no_file_it_did_not_write(tmp_path):
+    tex = tmp_path / "note.tex"
+    tex.write_text((EXAMPLE / "note.tex").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "paper.txt").write_text("the user's own text")
+    done = _init(tex, tmp_path)
+    assert done.returncode == 2 and "already holds paper.txt" in done.stderr and done.stderr.count("\n") == 1
+    assert (tmp_path / "paper.txt").read_text() == "the user's own text"
+    filled = tmp_path / "filled"
+    (filled / "ledger.d").mkdir(parents=True)
+    (filled / "ledger.d" / "displays.toml").write_text("# filled by hand")
+    done = _init(tex, filled)
+    assert done.returncode == 2 and "ledger.d/displays.toml" in done.stderr
+    assert (filled / "ledger.d" / "displays.toml").read_text() == "# filled by hand"
+    # a directory init wrote into and that failed before pack.toml may be written again
+    fresh = tmp_path / "fresh"
+    assert _init(tex, fresh).returncode == 0
+    (fresh / "pack.toml").unlink()
+    assert _init(tex, fresh).returncode == 0
+    (fresh / "pack.toml").unlink()
+    (fresh / "ledger.d" / "relations.toml").write_text("# edited since")
+    assert _init(tex, fresh).returncode == 2
