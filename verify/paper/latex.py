@@ -58,6 +58,42 @@ class Extracted:
     authors: str
 
 
+#: The longest argument of \\label, \\ref, \\begin, \\newtheorem or \\title[...] read.  Every pattern
+#: here is bounded so that reading is linear in the text: an unbounded [^}]+ after each of many
+#: unclosed \\label{ scanned to the end of the file every time (1.6 MB took over 20 s).
+_ARGUMENT = 200
+_NEWTHEOREM = re.compile(rf"\\newtheorem\s*(\*?)\s*{{([^}}]{{1,{_ARGUMENT}}})}}\s*(?:\[([^\]]{{1,{_ARGUMENT}}})\])?"
+                         rf"\s*{{([^}}]{{1,{_ARGUMENT}}})}}")
+_LABEL_NAME = re.compile(rf"\\label\s*{{([^}}]{{1,{_ARGUMENT}}})}}")
+
+
+def _command_at(tex: str, name: str, start: int) -> int:
+    """The index of the next ``\\name`` not followed by a letter (``\\fi``, not ``\\fill``), or -1."""
+    while True:
+        i = tex.find(name, start)
+        if i < 0:
+            return -1
+        after = i + len(name)
+        if after >= len(tex) or not (tex[after].isalnum() or tex[after] == "_"):
+            return i
+        start = after
+
+
+def _without_switched_off(tex: str) -> str:
+    """``tex`` without each ``\\iffalse ... \\fi`` (not nested), in one pass: an unclosed
+    ``\\iffalse`` and everything after it are kept, as LaTeX would not (the regular expression this
+    replaces rescanned the rest of the file from every unclosed \\iffalse)."""
+    out, i = [], 0
+    while True:
+        start = _command_at(tex, "\\iffalse", i)
+        end = _command_at(tex, "\\fi", start + len("\\iffalse")) if start >= 0 else -1
+        if end < 0:
+            out.append(tex[i:])
+            return "".join(out)
+        out.append(tex[i:start])
+        i = end + len("\\fi")
+
+
 def _strip_comments(tex: str) -> str:
     """``tex`` without its comments.  As in LaTeX, a comment also takes its line's end when text
     follows on the next line (a comment line inside a paragraph or a formula splits neither), but
@@ -87,7 +123,7 @@ def _group(tex: str, start: int, open_: str = "{", close: str = "}") -> tuple[st
 
 
 def _command_argument(tex: str, name: str) -> str:
-    match = re.search(rf"\\{name}\s*(?:\[[^\]]*\])?\s*{{", tex)
+    match = re.search(rf"\\{name}\s*(?:\[[^\]]{{0,{_ARGUMENT}}}\])?\s*{{", tex)
     if not match:
         return ""
     content, _ = _group(tex, match.end() - 1)
@@ -97,7 +133,7 @@ def _command_argument(tex: str, name: str) -> str:
 def _theorems(preamble: str) -> tuple[dict[str, str], dict[str, str]]:
     """(environment -> printed kind, environment -> the counter it uses) from ``\\newtheorem``."""
     kinds, counters = {}, {}
-    for match in re.finditer(r"\\newtheorem\s*(\*?)\s*{([^}]+)}\s*(?:\[([^\]]+)\])?\s*{([^}]+)}", preamble):
+    for match in _NEWTHEOREM.finditer(preamble):
         star, env, shared, kind = match.groups()
         kinds[env] = kind.strip()
         counters[env] = "" if star else (shared or env)
@@ -177,7 +213,7 @@ class _Writer:
 
 
 def _label_in(body: str) -> str | None:
-    match = re.search(r"\\label\s*{([^}]+)}", body)
+    match = _LABEL_NAME.search(body)
     return match.group(1) if match else None
 
 
@@ -196,9 +232,10 @@ def _environment(tex: str, start: int, env: str) -> tuple[str, int]:
         i = match.end()
 
 
-_TOKEN = re.compile(r"(?P<text>\\\\(?:\[[^\]\n]*\])?|\\\$)"  # a line break \\[2pt], an escaped \$: text
-                    r"|\\begin\s*{([^}\n]+)}|\\end\s*{([^}\n]+)}|\\(sub)?(sub)?section\*?\s*(?=[\[{])"
-                    r"|\\appendix\b|\$\$|\\\[|\\\(|\\item\b\s*(?:\[[^\]]*\])?|\\maketitle\b")
+_TOKEN = re.compile(r"(?P<text>\\\\(?:\[[^\]\n]{0,100}\])?|\\\$)"  # a line break \\[2pt], an escaped \$: text
+                    rf"|\\begin\s*{{([^}}\n]{{1,{_ARGUMENT}}})}}|\\end\s*{{([^}}\n]{{1,{_ARGUMENT}}})}}"
+                    r"|\\(sub)?(sub)?section\*?\s*(?=[\[{])"
+                    r"|\\appendix\b|\$\$|\\\[|\\\(|\\item\b\s*(?:\[[^\]]{0,100}\])?|\\maketitle\b")
 #: Where a display opened by ``$$`` closes: the next ``$$`` that is no escaped dollar.
 _CLOSE_DOLLARS = re.compile(r"(?<!\\)\$\$")
 
@@ -308,16 +345,16 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
 _STRUCTURE = re.compile(rf"(?:\*\*)?(?:{'|'.join(STATEMENT_KINDS)}) \d|Proof\b|\*\*Proof|\d+(?:\.\d+)*\. \S"
                         r"|Appendix [A-Z]\. \S|[A-Z](?:\.\d+)+\.? \S")
 
-_REF = re.compile(r"~?\\(ref|cref|Cref|autoref|eqref)\s*{([^}]+)}")
+_REF = re.compile(rf"~?\\(ref|cref|Cref|autoref|eqref)\s*{{([^}}]{{1,{_ARGUMENT}}})}}")
 
 
-_LABEL = re.compile(r"\\label\s*{[^}]*}\s*")
+_LABEL = re.compile(rf"\\label\s*{{[^}}]{{0,{_ARGUMENT}}}}}\s*")
 
 
 def extract(tex: str) -> Extracted:
     """The LaTeX ``tex`` in the suite's text format (module docstring), with its title and authors."""
     tex = _strip_comments(tex.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n"))
-    tex = re.sub(r"\\iffalse\b.*?\\fi\b", "", tex, flags=re.S)  # switched-off text (not nested)
+    tex = _without_switched_off(tex)
     begin, end = tex.find("\\begin{document}"), tex.rfind("\\end{document}")
     preamble = tex[:begin] if begin >= 0 else ""
     body = tex[begin + len("\\begin{document}"):end if end > begin else len(tex)] if begin >= 0 else tex
