@@ -436,29 +436,35 @@ def _exponential_type(expr) -> bool:
     return True
 
 
+#: Highest power n of log|g| in E[|g|^b log^n |g|] (each is one more derivative in b).
+MAX_LOG_POWER = 4
+_B = sympy.Dummy("b")
+
+
 def _half_normal(t):
-    """E[|g|^b] or E[log|g|] (module docstring) when ``t`` is gⁿ·|g|^a (n even) or log|g|; else None.
-    |gᵃ| is |g|ᵃ for real a (also for g < 0, where gᵃ = e^{iπa}|g|ᵃ), which SymPy leaves as is."""
+    """E[|g|^b log^n|g|] (n derivatives in b of the half-normal moment, module docstring) when ``t``
+    is gⁿ·|g|^a (n even) times a power of log|g|; else None.  |gᵃ| is |g|ᵃ for real a (also for
+    g < 0, where gᵃ = e^{iπa}|g|ᵃ), which SymPy leaves as is."""
     t = t.replace(lambda e: isinstance(e, sympy.Abs) and e.args[0].is_Pow and e.args[0].base == g
                   and e.args[0].exp.is_real, lambda e: sympy.Abs(g) ** e.args[0].exp)
-    b, logarithm = sympy.Integer(0), False
+    b, logarithms = sympy.Integer(0), 0
+    log_abs = sympy.log(sympy.Abs(g))
     for factor in sympy.Mul.make_args(sympy.powsimp(t)):
         base, exponent = factor.as_base_exp()
-        if factor == sympy.log(sympy.Abs(g)) and not logarithm:
-            logarithm = True
+        if base == log_abs and exponent.is_Integer and exponent > 0:
+            logarithms += int(exponent)
         elif base == sympy.Abs(g) and exponent.is_real:
             b += exponent
         elif base == g and exponent.is_Integer and exponent > 0 and exponent % 2 == 0:
             b += exponent
         else:
             return None
-    if not t.has(sympy.Abs) or (b > -1) is not sympy.true:
+    if not t.has(sympy.Abs) or (b > -1) is not sympy.true or logarithms > MAX_LOG_POWER:
         return None  # polynomials go to the moments below; b <= -1 diverges (existence step)
-    moment = 2 ** (b / 2) * sympy.gamma((b + 1) / 2) / sympy.sqrt(sympy.pi)
-    if not logarithm:
-        return moment
-    # E[|g|^b log|g|] = d/db E[|g|^b] = E[|g|^b]·(log 2 + ψ((b + 1)/2))/2
-    return sympy.expand_func(moment * (sympy.log(2) + sympy.polygamma(0, (b + 1) / 2)) / 2)
+    moment = 2 ** (_B / 2) * sympy.gamma((_B + 1) / 2) / sympy.sqrt(sympy.pi)
+    # E[|g|^b log^n|g|] = (d/db)^n E[|g|^b]: the moment is analytic in b > -1, and differentiating
+    # under the integral is dominated there (|x|^b |log|x||^n is integrable against phi)
+    return sympy.expand_func(sympy.diff(moment, _B, logarithms).xreplace({_B: b}))
 
 
 def _moment(n: int):
