@@ -36,7 +36,7 @@ from verify.claims.evaluate import ClaimEvaluationError, exact, prepare, scalars
 from verify.claims.growing_sums import equivalent
 from verify.claims.language import DERIVED_SCALARS, INSTANCE_PARAMETERS
 from verify.claims.quantities import Quantities, Unavailable
-from verify.claims.sampling import GridEvaluator, models
+from verify.claims.sampling import FloatRangeError, GridEvaluator, models
 from verify.model.activations import get_activation
 from verify.model.arithmetic import EXACT
 from verify.verdict import Basis, fit_exponent
@@ -199,7 +199,12 @@ def _statistical(spec, group, symbol) -> Decision:
         draws = models(setting.model, prob.over, spec.draws, spec.seed)[0] if prob else [setting.model]
         uppers, lowers = by_value[setting.values[symbol]]
         for model in draws:
-            left, right = evaluator.sides(model)
+            try:
+                left, right = evaluator.sides(model)
+            except FloatRangeError as exc:
+                return Decision("inconclusive", Basis.NONE, "statistical",
+                                detail=f"{str(exc).removeprefix('claim: ')}: no limit decided the order, "
+                                       "and a fit needs float64 values")
             with np.errstate(divide="ignore", invalid="ignore"):
                 ratio = np.abs(left) / np.abs(right)
             ratio = ratio[np.isfinite(ratio)]

@@ -22,7 +22,7 @@ import itertools
 import numpy as np
 import sympy
 
-from verify.claims.evaluate import float_function
+from verify.claims.evaluate import ClaimEvaluationError, float_function
 from verify.claims.language import DERIVED_SCALARS
 from verify.claims.model import with_rows
 from verify.claims.quantifiers import QuantifierError
@@ -65,11 +65,16 @@ def models(base, over: tuple[str, ...], draws: int, seed: int):
     return out, False
 
 
+class FloatRangeError(ClaimEvaluationError):
+    """A side whose exact value is beyond float64's range, where only float64 evaluates it."""
+
+
 class GridEvaluator:
     """Both sides of a relation on a grid of the inner variables, for any instance of one configuration."""
 
     def __init__(self, setting, activation, lhs, rhs, full: bool, seed: int = 0):
         act = get_activation(activation) if activation else None
+        self.setting = setting
         self.backend = Quantities(setting.model, act, FLOAT64, seed, full)
         self.inner = list(setting.box)
         if len(self.inner) > MAX_INNER_DIMENSIONS:
@@ -93,8 +98,12 @@ class GridEvaluator:
         scalars = [self.backend.scalar(s.name) for s in self.scalars]
         shape = self.grid[0].shape if self.grid else ()
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):  # non-finite values are reported
-            left = np.broadcast_to(np.asarray(self.left(*self.grid, *scalars), float), shape)
-            right = np.broadcast_to(np.asarray(self.right(*self.grid, *scalars), float), shape)
+            try:
+                left = np.broadcast_to(np.asarray(self.left(*self.grid, *scalars), float), shape)
+                right = np.broadcast_to(np.asarray(self.right(*self.grid, *scalars), float), shape)
+            except OverflowError:  # an exact integer side (Sum(i**i, ...)) beyond float64
+                where = ", ".join(f"{k}={v}" for k, v in self.setting.describe().items())
+                raise FloatRangeError(f"claim: a side exceeds float64's range (about 1.8e308) at {where}") from None
         return left, right
 
     def point(self, index: int) -> dict:

@@ -68,6 +68,10 @@ MAX_INTEGER_ARGUMENT = {"mu": 200, "hcoef": 40, "T": 200}
 ORDER_RELATIONS = {"O": ("==", "<=", "<"), "Omega": ("==", ">=", ">"), "Theta": ("==",)}
 
 
+#: The second-layer weights a drawn instance may have: λ = (1/k)·1 (the paper's) or λ = 1.
+LAM_CHOICES = ("1/k", "1")
+
+
 @dataclass(frozen=True)
 class ClaimSpec:
     """Everything the decision procedure needs, and the option texts to rebuild the command."""
@@ -171,6 +175,8 @@ def build_spec(
                 "would need a Monte-Carlo run per draw"
             )
     draws = count("draws", draws if draws is not None else DRAWS[full], minimum=10, limit="samples")
+    if lam not in LAM_CHOICES:  # checked before any instance is drawn, used or not
+        raise QuantifierError(f"--lam must be one of {', '.join(LAM_CHOICES)}, got {lam!r}")
     spec = ClaimSpec(
         claim,
         tuple(quantifiers),

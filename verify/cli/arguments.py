@@ -11,6 +11,7 @@ import argparse
 import re
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import TypeVar
 
 from verify.base.errors import VerifyInputError
@@ -38,6 +39,16 @@ def _validated(check: Callable[[], T]) -> T:
         return check()
     except VerifyInputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def file_path(text: str) -> Path:
+    """A file or directory argument: an empty string names none (``Path("")`` would be the current
+    directory, so ``ledger status ''`` read the working directory as a pack)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path names no file or directory")
+    if "\x00" in text:
+        raise argparse.ArgumentTypeError("a path cannot hold a NUL character")
+    return Path(text)
 
 
 def _integer(text: str, name: str, minimum: int) -> int:

@@ -13,6 +13,7 @@ import platform
 import sys
 
 from verify.base.files import output_file, write_atomic
+from verify.cli.arguments import file_path
 from verify.cli.choices import BENCHMARKS as BENCHMARK_NAMES
 
 
@@ -26,7 +27,7 @@ def add_parser(sub) -> None:
                        "target (judged at full size, not with --quick).")
     p.add_argument("--only", nargs="+", choices=BENCHMARK_NAMES, help="benchmarks to run")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for smoke tests)")
-    p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    p.add_argument("--json", type=file_path, metavar="FILE", help="also write the results as JSON")
     p.set_defaults(run=run)
 
 

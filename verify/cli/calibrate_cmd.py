@@ -15,7 +15,7 @@ from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file, write_atomic
-from verify.cli.arguments import positive_int
+from verify.cli.arguments import file_path, positive_int
 from verify.paper.precision import confusion, load, matrix_markdown
 
 
@@ -28,13 +28,14 @@ def add_parser(sub) -> None:
                        "check's claimed_* hook by factors 1 + 10^-j and reruns it.  Exit 1 when a false "
                        "statement (or a perturbed hook) holds or is consistent, a true one fails, or "
                        "fewer than 90 % of the true statements are decided.")
-    p.add_argument("--corpus", default=None, metavar="DIR",
+    p.add_argument("--corpus", type=file_path, default=None, metavar="DIR",
                    help="directory of corpus .toml files "
                         "(default: tests/calibration/corpus of this checkout)")
     p.add_argument("--workers", type=positive_int, default=2, metavar="N",
                    help="processes deciding statements in parallel (default 2)")
-    p.add_argument("--json", default=None, metavar="FILE", help="write every result and the matrix as JSON")
-    p.add_argument("--ledger", default=None, metavar="REPORT",
+    p.add_argument("--json", type=file_path, default=None, metavar="FILE",
+                   help="write every result and the matrix as JSON")
+    p.add_argument("--ledger", type=file_path, default=None, metavar="REPORT",
                    help="instead of the statement corpus: the confusion matrix of a verify check "
                         "report.json's per-entry verdicts and impacts against the ledger's precision corpus "
                         "(tests/calibration/ledger/); exit 1 when a correct entry fails or a false statement "
@@ -45,6 +46,26 @@ def add_parser(sub) -> None:
                    help="also perturb every check's claimed_* hook (x (1 + 10^-j), j = 1, 4, 7, 10, 13) and "
                         "rerun verify check: a known-false perturbation must not hold (about 3 min)")
     p.set_defaults(run=run)
+
+
+#: The fields of a report.json ledger row that --ledger reads, and their types.
+_ROW_FIELDS = {"id": str, "verdict": str}
+
+
+def _check_rows(rows, report_path) -> None:
+    """Refuse, in one line naming the row and the field, a ledger array whose rows are not tables
+    with a text id and verdict (and a text impact where there is one)."""
+    if not isinstance(rows, list):
+        raise InvalidParameterError(f"--ledger {str(report_path)!r}: 'ledger' must be an array of rows")
+    for index, row in enumerate(rows):
+        where = f"--ledger {str(report_path)!r}, ledger row {index + 1}"
+        if not isinstance(row, dict):
+            raise InvalidParameterError(f"{where}: not a table")
+        for field, kind in _ROW_FIELDS.items():
+            if not isinstance(row.get(field), kind):
+                raise InvalidParameterError(f"{where}: {field} must be text")
+        if row.get("impact") is not None and not isinstance(row["impact"], str):
+            raise InvalidParameterError(f"{where}: impact must be text or null")
 
 
 def _ledger(report_path: str) -> int:
@@ -59,6 +80,7 @@ def _ledger(report_path: str) -> int:
     except (KeyError, TypeError) as exc:
         raise InvalidParameterError(f"--ledger {report_path!r} is not a verify check report.json with a "
                                     f"ledger array ({type(exc).__name__})") from None
+    _check_rows(rows, report_path)
     summary = confusion(rows, load())
     print(matrix_markdown(summary))
     return 1 if summary["false_alarms"] or summary["understated"] else 0

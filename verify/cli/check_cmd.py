@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_set
-from verify.cli.arguments import seed
+from verify.cli.arguments import file_path, seed
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
 #: that rerunning one check from the report never overwrites the report it came from.
@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
                        "or the pack --paper names) and report, for each, holds / fails (with "
                        "counterexample and correction) / consistent / inconclusive / cited, and the kind "
                        "of evidence that decided it.  Exit 0 when every check ran, 1 if one crashed.")
-    p.add_argument("--paper", type=Path, default=None, metavar="DIR",
+    p.add_argument("--paper", type=file_path, default=None, metavar="DIR",
                    help="check the paper pack in DIR (`verify ledger init` writes one; reports go to "
                    "DIR/report.* unless --json/--markdown say otherwise); default: the Dayı–Chen pack")
     p.add_argument("--full", action="store_true", help="more samples and larger sizes (slower)")
@@ -29,11 +29,11 @@ def add_parser(sub) -> None:
                    help="run only these checks (ids from --list); reports go to report.partial.* "
                    "unless --json/--markdown say otherwise")
     p.add_argument("--seed", type=seed, default=0, help="seed of every random stream (default 0)")
-    p.add_argument("--json", type=Path, default=None, metavar="FILE",
+    p.add_argument("--json", type=file_path, default=None, metavar="FILE",
                    help="JSON report (default report.json; report.partial.json with --only)")
-    p.add_argument("--markdown", type=Path, default=None, metavar="FILE",
+    p.add_argument("--markdown", type=file_path, default=None, metavar="FILE",
                    help="Markdown report (default report.md; report.partial.md with --only)")
-    p.add_argument("--html", type=Path, default=None, metavar="FILE",
+    p.add_argument("--html", type=file_path, default=None, metavar="FILE",
                    help="self-contained HTML report, formulas as MathML, for any browser offline "
                    "(default: the Markdown report's path with .html, report.html)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_file
-from verify.cli.arguments import positive_int, positive_real, seed, unit_interval
+from verify.cli.arguments import file_path, positive_int, positive_real, seed, unit_interval
 from verify.cli.choices import GENERATOR_NAMES
 
 #: ‖Π_W u‖ when --allow-nonorthogonal-u is given without --alpha: Fig. 5(b)'s value.
@@ -26,7 +26,7 @@ def add_parser(sub) -> None:
     p.add_argument("--activation", required=True, help="registry name or expr:<SymPy in x>")
     p.add_argument("--seed", type=seed, default=None,
                    help="non-negative integer (default: fresh entropy, recorded in the file)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="JSON file to write")
+    p.add_argument("-o", "--output", type=file_path, required=True, metavar="FILE", help="JSON file to write")
     p.add_argument("--continuous-c", action="store_true",
                    help="c, ĉ uniform on the unit sphere instead of {±1/√k}^k (Assumption 3 off)")
     p.add_argument("--allow-nonorthogonal-u", action="store_true",

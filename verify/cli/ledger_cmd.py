@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from verify.cli.arguments import file_path
+
 
 def add_parser(sub) -> None:
     p = sub.add_parser("ledger", help="start or inspect the ledger of your own paper (a pack)",
@@ -19,7 +21,7 @@ def add_parser(sub) -> None:
         "ledger skeleton DIR/ledger.d/{displays,relations}.toml: one entry per display and relation "
         "with its verbatim quote, a guessed kind and no decision (missing).  A directory that "
         "already holds a pack is refused.")
-    init.add_argument("text", type=Path, metavar="TEXT",
+    init.add_argument("text", type=file_path, metavar="TEXT",
                       help="the paper: a .tex file or a text in the suite's format")
     # no type=Path: Path("") is "." and an empty --out must be refused, not read as the current directory
     init.add_argument("--out", required=True, metavar="DIR", help="the new pack's directory")
@@ -30,8 +32,8 @@ def add_parser(sub) -> None:
         "print, per part of the paper, how many entries are decided, not decided, not decidable "
         "(with their kind) or missing.  Verdicts come from a report of `verify check --paper DIR` "
         "(default DIR/report.json, if there).")
-    status.add_argument("pack", type=Path, metavar="DIR", help="the pack's directory")
-    status.add_argument("--report", type=Path, default=None, metavar="FILE",
+    status.add_argument("pack", type=file_path, metavar="DIR", help="the pack's directory")
+    status.add_argument("--report", type=file_path, default=None, metavar="FILE",
                         help="report.json of `verify check --paper DIR` (default: DIR/report.json "
                         "when present)")
     status.set_defaults(run=run_status)

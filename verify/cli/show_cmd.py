@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from verify.base.errors import InvalidParameterError
-from verify.cli.arguments import seed
+from verify.cli.arguments import file_path, seed
 
 #: Where ``verify check`` writes its reports (whole run, then an ``--only`` run).
 LAST_REPORTS = (Path("report.json"), Path("report.partial.json"))
@@ -31,7 +31,7 @@ def add_parser(sub) -> None:
                        "and whether it was verified, the tolerances, and the rerun command.  Exit 0 "
                        "when shown, 1 if the check crashed, 2 for an unknown id or a bad report.")
     p.add_argument("id", metavar="ID", help="the check's id, e.g. lemma-31 (`verify check --list`)")
-    p.add_argument("--from", dest="report", type=Path, default=None, metavar="FILE",
+    p.add_argument("--from", dest="report", type=file_path, default=None, metavar="FILE",
                    help="read the outcome from this report.json instead of running the check")
     p.add_argument("--seed", type=seed, default=None, help="seed of the run (default 0)")
     p.add_argument("--full", action="store_true", help="more samples and larger sizes (slower)")

@@ -117,6 +117,28 @@ def claim_check_id(entry_id: str, what: str = "display") -> str:
     return f"{what}-{entry_id.lower()}"
 
 
+#: What each claim option of a ledger entry may be: (check, words for the message).
+_OPTION_TYPES = {
+    "for": (lambda v: isinstance(v, str) or _strings(v), "text or a list of texts"),
+    "family": (lambda v: isinstance(v, str) or _strings(v), "a family name or a list of them"),
+    "activation": (lambda v: isinstance(v, str) or _strings(v), "an activation name or a list of them"),
+    "seeds": (lambda v: isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool))
+              or (isinstance(v, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in v)),
+              "a range such as '0..3', an integer or a list of integers"),
+    "prob": (lambda v: isinstance(v, str), "text such as '>= 0.9 over c'"),
+    "growth": (lambda v: isinstance(v, str), "a variable name"),
+    "lam": (lambda v: isinstance(v, str), "'1/k' or '1'"),
+}
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def _option_type_ok(key: str, value) -> bool:
+    return _OPTION_TYPES[key][0](value)
+
+
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "claim" not in item:
         extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary")
@@ -129,6 +151,10 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     fails_as = item.get("fails_as", "step")
     if fails_as not in ("step", "statement", "as-printed"):
         raise LedgerError(f"ledger entry {where}: fails_as {fails_as!r} is not step, statement or as-printed")
+    for key in CLAIM_OPTIONS:
+        if key in item and not _option_type_ok(key, item[key]):
+            raise LedgerError(f"ledger entry {where}: {key} must be {_OPTION_TYPES[key][1]}, got "
+                              f"{type(item[key]).__name__} {item[key]!r}"[:200])
     options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
     return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"),
                      item.get("boundary"))

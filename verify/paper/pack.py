@@ -162,6 +162,14 @@ def load(directory: Path | str) -> Pack:
     sha = text.get("sha256")
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
         raise PackError(f"{where}: [text] sha256 must be the text's SHA-256, 64 lowercase hex digits")
+    for key in ("source", "source_sha256"):
+        if key in text and not isinstance(text[key], str):
+            raise PackError(f"{where}: [text] {key} must be text, not {type(text[key]).__name__}")
+    if "source" in text and (not text["source"].strip() or Path(text["source"]).name != text["source"]):
+        raise PackError(f"{where}: [text] source must name a file beside pack.toml, got {text['source']!r}")
+    source_sha = text.get("source_sha256")
+    if source_sha is not None and (len(source_sha) != 64 or any(c not in "0123456789abcdef" for c in source_sha)):
+        raise PackError(f"{where}: [text] source_sha256 must be a SHA-256, 64 lowercase hex digits")
     if not isinstance(ledger, dict):
         raise PackError(f"{where}: [ledger] must be a table")
     coded = ledger.get("coded_checks", "named")
@@ -171,11 +179,14 @@ def load(directory: Path | str) -> Pack:
     if definitions is not None and (not isinstance(definitions, str)
                                     or Path(definitions).name != definitions):
         raise PackError(f"{where}: [ledger] definitions must be a file name inside ledger.d/")
+    numbering = _pairs(data.get("numbering", {}), f"{where}: [numbering]")
+    numbering_file = dict(numbering).get("file")
+    if numbering_file is not None and (not numbering_file.strip() or Path(numbering_file).name != numbering_file):
+        raise PackError(f"{where}: [numbering] file must name a file beside pack.toml, got {numbering_file!r}")
     pack = Pack(root, text["file"], sha, _pairs(data.get("paper", {}), f"{where}: [paper]"),
                 _strings(ledger, "displays", f"{where}: [ledger]"),
                 _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
-                _pairs(data.get("numbering", {}), f"{where}: [numbering]"),
-                text.get("source"), text.get("source_sha256"))
+                numbering, text.get("source"), source_sha)
     return pack
 
 

@@ -62,8 +62,16 @@ def arxiv_numbers() -> dict[str, ArxivNumber]:
         return {}
     path = current().root / name
     data = read_toml(path, "numbering file")
+    entries = data.get("statement", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise PackError(f"{path.name}: [[statement]] must be an array of tables")
     out = {}
-    for entry in data.get("statement", []):
+    for index, entry in enumerate(entries):
+        fields = ("colt", "colt_section", "arxiv", "arxiv_section", "evidence")
+        wrong = [key for key in fields if key in entry and not isinstance(entry[key], str)]
+        if "colt" not in entry or wrong:
+            raise PackError(f"{path.name}, statement {index + 1}: needs colt, and {', '.join(fields)} must "
+                            f"be text{f' (not: {wrong[0]})' if wrong else ''}")
         number = ArxivNumber(
             str(entry["colt"]),
             str(entry.get("colt_section", "")),
