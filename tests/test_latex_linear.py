@@ -39,3 +39,27 @@ def _seconds(tex: str) -> float:
 def test_the_extractor_is_linear_on_unclosed_constructs(name):
     small, large = _seconds(_tex(name, 10_000)), _seconds(_tex(name, 40_000))
     assert large < 9 * max(small, 0.005), f"{name}: {small:.3f} s -> {large:.3f} s for 4x the input"
+
+
+def _status_seconds(tmp_path, n: int) -> float:
+    """CPU seconds of reading and validating the ledger of a pack ``ledger init`` wrote for ``n``
+    displays (what `verify ledger status` does before it prints)."""
+    from verify.paper import ledger, pack
+    from verify.paper.skeleton import init_pack
+
+    tex = tmp_path / f"big{n}.tex"
+    tex.write_text("\\documentclass{article}\n\\begin{document}\n\\section{A}\n"
+                   + "\n".join(f"\\[ x_{{{i}}} = {i} \\]" for i in range(n)) + "\n\\end{document}\n")
+    directory, _, _ = init_pack(tex, tmp_path / f"pack{n}")
+    loaded = pack.load(directory)
+    start = time.process_time()
+    with pack.using(loaded):
+        assert len(ledger.entries()) == n
+    return time.process_time() - start
+
+
+def test_ledger_status_is_linear_in_the_displays(tmp_path):
+    """Each entry's quote was searched for in the whole text: 20 000 displays took 6 s, quadratic."""
+    small, large = _status_seconds(tmp_path, 5_000), _status_seconds(tmp_path, 20_000)
+    # linear: about 4 (2.4 to 4.5 measured); the quadratic search: 11 to 16
+    assert large < 7 * max(small, 0.005), f"{small:.3f} s -> {large:.3f} s for 4x the displays"
