@@ -116,3 +116,20 @@ def test_a_grid_of_a_continuous_range_decides_no_probability():
 def test_a_deterministic_fit_is_no_order():
     outcome = claim("Sum((1 + exp(-i))/(i*log(i + 1)), i, 1, k) == O(1)", for_=["k in 1..4096"])
     assert outcome.verdict.value == "inconclusive", outcome.evidence
+
+
+def test_the_taylor_model_is_used_only_well_inside_its_disc():
+    """Cauchy's estimate bounds the remainder only inside the disc where f is proved holomorphic;
+    a ball reaching beyond half its radius goes to f's own formula (here a ball around 0: no value)."""
+    from flint import acb
+
+    from verify.certified.balls import working_precision
+    from verify.certified.compile import ComplexBackend
+    from verify.certified.removable import compile_with_removable
+
+    with working_precision(30):
+        evaluator = compile_with_removable(sympy.tanh(g) / g, g, ComplexBackend())
+        near = evaluator(acb(arb("0.05", "0.1")))           # holds 0, within rho/2 of it: the model
+        assert near.is_finite() and near.real.contains(arb(1))  # f(0) = 1
+        far = evaluator(acb(arb("0.3", "0.35")))           # holds 0, reaches 0.65 > rho/2 = 0.25
+        assert not far.is_finite(), far
