@@ -45,7 +45,7 @@ MUTANTS = [
      "the disc's holomorphy not checked"),
     ("verify/certified/removable.py", "series.coeff(w, m + j)", "series.coeff(w, m + j + 1)",
      "the Taylor coefficients shifted by one"),
-    ("verify/claims/gaussian_rules.py", "    if not _exponential_type(derivative):\n        return None\n", "",
+    ("verify/claims/gaussian_rules.py", "    if not exponential_type(derivative):\n        return None\n", "",
      "the Fubini hypothesis (exponential type) not checked"),
     ("verify/claims/gaussian_rules.py", "(1 - _S) ** (m - 1) * inner", "(1 - _S) ** m * inner",
      "the Taylor remainder's weight off by one power"),

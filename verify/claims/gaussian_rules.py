@@ -405,7 +405,7 @@ def _taylor_remainder(f, depth: int):
     m, numerator = written
     _Work.spend(SIMPLIFY_COST)
     derivative = sympy.diff(numerator, g, m)
-    if not _exponential_type(derivative):
+    if not exponential_type(derivative):
         return None
     inner = _expectation(sympy.expand(derivative.xreplace({g: p + _S * (g - p)})), depth + 1)
     if inner.has(g) or inner.has(sympy.Integral):
@@ -417,7 +417,7 @@ def _taylor_remainder(f, depth: int):
     return sympy.simplify(value)
 
 
-def _exponential_type(expr) -> bool:
+def exponential_type(expr) -> bool:
     """Whether ``expr`` is a finite sum of c·gⁿ·e^{λg} (c, λ free of g, n a natural number) once sin,
     cos, sinh and cosh are written as exponentials."""
     if expr.has(*_NONSMOOTH):

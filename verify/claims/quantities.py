@@ -49,6 +49,7 @@ from verify.claims.gaussian import (
     integrand,
     opaque_expectation,
 )
+from verify.claims.gaussian_rules import exponential_type
 from verify.claims.indexed import Entries, IndexedEntries
 from verify.claims.language import DERIVED_SCALARS, GAUSSIAN
 from verify.claims.parity import exact_coefficient, opaque_kernel
@@ -320,9 +321,16 @@ class Quantities(IndexedEntries):
         value = exact_coefficient(self.act, p)
         if value is not None:
             return value
+        sigma = self.act.expr.xreplace({self.act.x: GAUSSIAN})
+        if p > 2 and exponential_type(sigma):
+            # E[σ He_p] = E[σ^(p)] by p integrations by parts against φ (Rodrigues: He_p φ = (-1)^p φ^(p));
+            # their boundary terms vanish and every E|σ^(j)| is finite when σ is of exponential type
+            # (a finite sum of c gⁿ e^{λg}, sin and cos included): exp's μ_50 at once, not a
+            # 50-term Hermite expansion
+            return self.Eg(sympy.diff(sigma, GAUSSIAN, p)) / sympy.sqrt(sympy.factorial(p))
         weight = sympy.expand(probabilists_hermite(p, GAUSSIAN, sympy.Integer(1))) / sympy.sqrt(
             sympy.factorial(p))
-        return self.Eg(self.act.expr.xreplace({self.act.x: GAUSSIAN}) * weight)
+        return self.Eg(sigma * weight)
 
     def kernel(self, derivative: bool = False):
         """The closed-form kernel (exact: a SymPy expression in ``rho``), the fast kernel (float) or the
