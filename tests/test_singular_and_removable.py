@@ -133,3 +133,17 @@ def test_the_taylor_model_is_used_only_well_inside_its_disc():
         assert near.is_finite() and near.real.contains(arb(1))  # f(0) = 1
         far = evaluator(acb(arb("0.3", "0.35")))           # holds 0, reaches 0.65 > rho/2 = 0.25
         assert not far.is_finite(), far
+
+
+def test_exact_sign_rules_decide_products_only_and_strictly():
+    """White box (two hand-made mutants survived every statement): SymPy decides the sign of a
+    sum of numbers by evaluating it, which is not a proof, so a sum is left to the balls; and an
+    exact 0 does not satisfy a strict inequality."""
+    from verify.claims.universal import _by_sign_rules
+
+    tiny = sympy.exp(-sympy.Integer(10) ** 200 / 2)
+    assert _by_sign_rules({}, ">", tiny).status == "holds"
+    assert _by_sign_rules({}, ">", tiny - sympy.exp(-sympy.Integer(10) ** 201)) is None
+    zero = sympy.Mul(0, tiny, evaluate=False)
+    assert _by_sign_rules({}, ">", zero).status == "fails"
+    assert _by_sign_rules({}, ">=", zero).status == "holds"

@@ -24,7 +24,8 @@ import mpmath
 import sympy
 
 from verify.base.budget import BudgetExceededError, guarded, limits
-from verify.base.errors import InvalidParameterError, VerifyInputError, clip
+from verify.base.errors import ConvergenceError, InvalidParameterError, VerifyInputError, clip
+from verify.base.singular import singular_candidates
 from verify.certified.balls import working_precision
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
@@ -171,10 +172,18 @@ def _beyond_integrate(body) -> bool:
 def float_expectation(body, kinks=()) -> tuple[float, float]:
     """(E[body(g)], the quadrature's error estimate) by mpmath at FLOAT_DPS digits."""
     function = sympy.lambdify(GAUSSIAN, body * DENSITY, modules=[_MPMATH_STEPS, "mpmath"])
-    points = sorted({0.0, *(float(k) for k in kinks)})
-    with mpmath.workdps(FLOAT_DPS):
-        value, error = mpmath.quad(function, [-mpmath.inf, *points, mpmath.inf], error=True)
-    value, error = float(value), float(error)
+    # split at the kinks and at every point where the integrand may blow up (tanh-sinh never
+    # evaluates an end, so 1/sqrt|log|g|| is not divided by 0 at g = 1)
+    found = singular_candidates(body, GAUSSIAN)
+    singular = found[0] if found is not None and len(found[0]) <= 16 else ()
+    points = sorted({0.0, *(float(k) for k in kinks), *(float(z) for z in singular)})
+    try:
+        with mpmath.workdps(FLOAT_DPS):
+            value, error = mpmath.quad(function, [-mpmath.inf, *points, mpmath.inf], error=True)
+        value, error = float(value), float(error)
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
+        raise ConvergenceError(f"the float quadrature of Eg({clip(body, 40)}) met "
+                               f"{type(exc).__name__} at a node") from None
     if not (mpmath.isfinite(value) and mpmath.isfinite(error)):
         raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} is not finite (quadrature: {value})")
     return value, error

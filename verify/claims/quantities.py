@@ -97,8 +97,10 @@ class _SubstitutedKernel:
     def _at(self, derivative: bool, rho):
         key = (derivative, rho)
         if key not in self._memo:
-            q = self._quantities
-            self._memo[key] = q.kernel(derivative).subs(q.rho, rho)
+            # the closed form where there is one, else the opaque kernel, which knows the exact facts
+            # of K's series (parity, K(0), K'(0), K(1)): h and Phi are functions of K on every family
+            # (Proposition 4), so what is known of K carries to them (h(m) = h(-m) for tanh on glm)
+            self._memo[key] = self._quantities._kernel_at(derivative, rho)
         return self._memo[key]
 
     def value(self, rho):
