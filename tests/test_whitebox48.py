@@ -16,7 +16,8 @@ CORPUS = Path(__file__).resolve().parent / "calibration" / "corpus" / "engine_wh
 STATEMENTS = [_statement(entry, f"entry {i}", CORPUS.name)
               for i, entry in enumerate(tomllib.loads(CORPUS.read_text(encoding="utf-8"))["statement"])]
 #: Statements the engine does not decide today (sound, not yet powerful enough): expected inconclusive.
-UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum"}
+UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum",
+             "wb48-hypothesis-slowly-varying-odd"}
 
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=[s.id for s in STATEMENTS])
@@ -29,3 +30,23 @@ def test_whitebox_statement(statement):
         assert verdict == "holds", outcome.evidence
     else:
         assert verdict == "fails", outcome.evidence
+
+
+def test_a_float_violation_no_ball_confirms_refutes_nothing():
+    """White box (a hand-made mutant survived every statement, since the exact and certified steps
+    decide them first): the search's confirm() turns a float64 violation into *fails* only when the
+    balls confirm it."""
+    from types import SimpleNamespace
+
+    import sympy
+
+    from verify.claims.universal import confirm
+
+    x = sympy.Symbol("x", real=True)
+    for ball_verdict, expected in (("undecided", "inconclusive"), ("holds", "inconclusive"), ("fails", "fails")):
+        rel = SimpleNamespace(act=object(), setting=SimpleNamespace(model=None),
+                              box={x: (sympy.Integer(0), sympy.Integer(1))},
+                              certified_check=lambda point, v=ball_verdict: v)
+        decision = confirm(rel, {x: 0.5}, lambda point: True, {"worst_violation": 0.3})
+        assert decision.status == expected, (ball_verdict, decision.detail)
+        assert decision.status != "fails" or str(decision.basis) == "certified"

@@ -41,6 +41,9 @@ def _constant_times(difference, op: str, box: dict, x) -> Decision:
     reversed where c < 0 (μ_8(ReLU)² ρ⁷ ≥ 0 on [0, 1], whose coefficient is (35/2048)²/π-like)."""
     undecided = Decision("undecided", None, "symbolic",
                          detail="not a rational function with rational coefficients")
+    squares = _squares_over_the_coefficients(difference, op, x)
+    if squares is not None:
+        return squares
     constant, rest = sympy.factor_terms(difference).as_independent(x, as_Add=False)
     if constant.free_symbols or constant.has(sympy.Add) or rest == difference:
         return undecided
@@ -62,6 +65,33 @@ def _constant_times(difference, op: str, box: dict, x) -> Decision:
         decision.detail = (f"lhs - rhs = c * r with c = {constant} {sign} (known from its factors): exact "
                            f"sign analysis of r = {rest} on [{box[x][0]}, {box[x][1]}] (roots isolated)")
     return decision
+
+
+def _squares_over_the_coefficients(difference, op: str, x) -> Decision | None:
+    """A polynomial with algebraic coefficients factored exactly over the field they generate
+    (SymPy's ``factor(..., extension=True)``): c·Π f_i^(2 e_i), with c a constant whose sign SymPy
+    knows from its factors alone (no sum), is ≥ 0 everywhere (c > 0) or ≤ 0 (c < 0).
+    2m² − 2√2 m + 1 = 2(m − √2/2)² ≥ 0 this way, whose touch at m = √2/2 no rational point finds."""
+    if op not in (">=", "<=") or not difference.is_polynomial(x):
+        return None
+    try:
+        factored = sympy.factor(difference, x, extension=True)
+    except (sympy.PolynomialError, NotImplementedError, ValueError, TypeError):
+        return None
+    constant, rest = factored.as_independent(x, as_Add=False)
+    if constant.free_symbols or constant.has(sympy.Add) or rest == 1:
+        return None
+    for factor in sympy.Mul.make_args(rest):
+        base, exponent = factor.as_base_exp()
+        if not (exponent.is_Integer and exponent % 2 == 0 and base.is_polynomial(x)
+                and all(c.is_real for c in sympy.Poly(base, x).all_coeffs())):
+            return None
+    sign = 1 if constant.is_positive is True else -1 if constant.is_negative is True else 0
+    if (sign, op) not in ((1, ">="), (-1, "<=")):
+        return None
+    return Decision("holds", Basis.EXACT, "symbolic",
+                    detail=f"lhs - rhs = {factored}: a constant of known sign times even powers of real "
+                           "polynomials (exact factorization over the coefficients' field)")
 
 
 def one_variable(difference, op: str, box: dict) -> Decision:
