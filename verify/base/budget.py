@@ -79,6 +79,9 @@ def cpu_deadline(seconds: float) -> Iterator[None]:
         return
 
     def passed(signum, frame):
+        if _DEFERRED["depth"]:
+            _DEFERRED["pending"] = True  # inside C code that calls back into Python: raised later
+            return
         raise CPUDeadline
 
     signal.signal(signal.SIGPROF, passed)
@@ -88,6 +91,33 @@ def cpu_deadline(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
+
+
+#: Deadlines that passed while C code that calls Python back was running (see :func:`deferred_deadlines`).
+_DEFERRED = {"depth": 0, "pending": False}
+
+
+@contextlib.contextmanager
+def deferred_deadlines() -> Iterator[None]:
+    """Within the block, a passing :func:`cpu_deadline` does not raise where it lands, only at
+    :func:`deadline_point` or when the block ends.  For C code that calls Python back (Arb's
+    integrator): an exception raised by the signal handler inside such a callback, where the C
+    code does not expect one, made python-flint return "a result with an exception set" and the
+    process crash with a segmentation fault."""
+    _DEFERRED["depth"] += 1
+    try:
+        yield
+    finally:
+        _DEFERRED["depth"] -= 1
+    if not _DEFERRED["depth"] and _DEFERRED["pending"]:
+        _DEFERRED["pending"] = False
+        raise CPUDeadline
+
+
+def deadline_point() -> None:
+    """Raise :class:`CPUDeadline` if a deadline passed inside :func:`deferred_deadlines`."""
+    if _DEFERRED["pending"]:
+        raise CPUDeadline
 
 
 _LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(

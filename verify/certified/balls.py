@@ -20,6 +20,7 @@ from fractions import Fraction
 import numpy as np
 from flint import acb, arb, ctx, fmpq
 
+from verify.base.budget import deadline_point, deferred_deadlines
 from verify.model.arithmetic import FLOAT64
 
 #: Bits carried beyond the requested digits.  The longest chains of rounded operations here
@@ -279,3 +280,31 @@ def arithmetic_of(*values):
     hook written as ``M = arithmetic_of(x); M.exp(-2 / (M.e * x))`` computes the float64 numbers
     it always did on floats and a ball on balls (``math.exp`` would round a ball to a float)."""
     return BALLS if any(is_ball(v) for v in values) else FLOAT64
+
+
+def safe_integral(integrand, low, high, **options):
+    """:func:`flint.acb.integral` of ``integrand(z, analytic)`` that survives an exception inside the
+    integrand.  python-flint calls the integrand from C and does not propagate a Python exception
+    raised there: a CPU deadline's signal (``CPUDeadline``) arriving during a long certified
+    quadrature crashed the whole process with a segmentation fault (a red team's E[F''] of a
+    nested tanh).  Here the integrand catches everything, returns NaN from then on, so that the
+    integration ends at once, and the exception is raised again once control is back in Python."""
+    raised: list[BaseException] = []
+
+    def guarded(z, analytic):
+        if raised:
+            return acb(arb("nan"), arb("nan"))
+        try:
+            deadline_point()
+            return integrand(z, analytic)
+        except BaseException as exc:  # noqa: B902 (a deadline or Ctrl-C too: re-raised below)
+            raised.append(exc)
+            return acb(arb("nan"), arb("nan"))
+
+    # the deadline's signal is held back while Arb's C code runs (it may land anywhere in
+    # python-flint's own wrappers) and raised at the next integrand call, or at the end
+    with deferred_deadlines():
+        value = acb.integral(guarded, low, high, **options)
+    if raised:
+        raise raised[0]
+    return value

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 
 from flint import acb, arb, ctx
 
-from verify.certified.balls import working_precision
+from verify.base.singular import singular_candidates
+from verify.certified.balls import safe_integral, working_precision
 from verify.certified.compile import ComplexBackend
 from verify.certified.errors import CertificationError
 from verify.certified.growth import Majorant, tail_majorant
@@ -73,6 +74,12 @@ class GaussianIntegrator:
         pieces = integrand.pieces
         kinks = [p.low for p in pieces[1:] if p.low is not None]
         reach = max((abs(float(k.mid())) for k in kinks), default=0.0)
+        # the tails start beyond every point where a piece may blow up too (a removable one at
+        # g = 1 in sin(g - 1)/(g - 1)): the growth bounds need its denominator away from 0 there
+        for piece in pieces:
+            found = singular_candidates(piece.expr, integrand.x)
+            if found is not None:
+                reach = max([reach, *(abs(float(z)) for z in found[0])])
         self.min_cutoff = max(1, math.ceil(reach) + 1)
         self.majorants = (tail_majorant(pieces[0].expr, integrand.x, -1, self.min_cutoff),
                           tail_majorant(pieces[-1].expr, integrand.x, 1, self.min_cutoff))
@@ -143,7 +150,7 @@ class GaussianIntegrator:
             def integrand(z, analytic, evaluator=evaluator):
                 return evaluator(z, analytic) * self._weight(z, p)
 
-            total += acb.integral(integrand, low, high, abs_tol=tolerance, rel_tol=tolerance)
+            total += safe_integral(integrand, low, high, abs_tol=tolerance, rel_tol=tolerance)
         total += self._kink_gaps(p)
         if not total.is_finite() or not total.imag.contains(0):
             raise CertificationError(f"the integral of {self.pieces[0].expr} (p = {p}) is not a finite real "

@@ -62,6 +62,7 @@ from verify.certified.balls import (
     exact,
     format_ball,
     interval,
+    safe_integral,
     working_precision,
 )
 from verify.certified.errors import CertificationError
@@ -359,7 +360,7 @@ def integral(function: Callable[[Any], Any], low: arb, high: arb) -> arb:
     near the segment with Arb's own operations (a pole in a ball gives a non-finite value, which
     the integrator respects); the imaginary part of the result must contain 0."""
 
-    value = acb.integral(lambda z, analytic: function(z), acb(low), acb(high))
+    value = safe_integral(lambda z, analytic: function(z), acb(low), acb(high))
     if not (value.imag.contains(0) and value.real.is_finite()):
         raise NotCertifiable(f"the integral over [{low}, {high}] is not a real ball: {value}")
     return value.real

@@ -29,6 +29,7 @@ from collections import defaultdict
 
 import numpy as np
 import sympy
+from sympy.calculus.accumulationbounds import AccumBounds
 
 from verify.base.budget import BudgetExceededError, guarded
 from verify.claims.decision import Decision
@@ -119,6 +120,8 @@ def _limit_along_parities(ratio, variable):
         fixed = ratio.replace(lambda e: e.is_Pow and e.base == -1 and (e.exp - variable).is_Integer,
                               lambda e, sign=sign: sign * (-1) ** (e.exp - variable))
         limits.append(sympy.limit(fixed, variable, sympy.oo))
+    if any(v.has(AccumBounds) for v in limits):
+        return None  # no limit along a parity: the two are not one class
     if all(v == sympy.oo for v in limits):
         return sympy.oo
     if all(v == 0 for v in limits):
@@ -126,6 +129,33 @@ def _limit_along_parities(ratio, variable):
     if all(v.is_finite and v.is_positive for v in limits):
         return min(limits, key=float)
     return None
+
+
+def _absolute_bounds(limit):
+    """Abs(AccumBounds(a, b)), which SymPy leaves as it is, as the AccumBounds of |x| for x in [a, b]."""
+    if not (isinstance(limit, sympy.Abs) and isinstance(limit.args[0], AccumBounds)):
+        return limit
+    low, high = limit.args[0].min, limit.args[0].max
+    if low.is_nonnegative:
+        return AccumBounds(low, high)
+    if high.is_nonpositive:
+        return AccumBounds(-high, -low)
+    return AccumBounds(0, sympy.Max(-low, high))
+
+
+def _oscillating(bounds, order: str, ratio, symbol) -> Decision:
+    """A ratio with no limit whose values SymPy encloses in ``bounds`` = AccumBounds(a, b) as the
+    variable grows (|sin k|: [0, 1]): O holds when b is finite, Omega when a > 0, Theta when both;
+    nothing else is decided (an enclosure of the limit points is not the set of them, so it refutes
+    nothing).  Reading AccumBounds(0, 1) as a finite limit made sin(k) == Omega(1) hold."""
+    upper = bounds.max.is_finite is True
+    lower = bounds.min.is_positive is True
+    proved = {"O": upper, "Omega": lower, "Theta": upper and lower}[order]
+    detail = (f"|lhs|/|order| = {ratio} has no limit as {symbol.name} -> oo; its values lie in "
+              f"{bounds} eventually")
+    if proved:
+        return Decision("holds", Basis.EXACT, "symbolic", detail=detail, numbers={"ratio": str(ratio)})
+    return Decision("undecided", None, "symbolic", detail=detail + f", which does not decide {order}")
 
 
 def _order_argument(claim):
@@ -161,6 +191,12 @@ def _symbolic(spec, group, symbol) -> Decision:
             "undecided", None, "symbolic", detail="ratio not a closed form in the growth variable"
         )
     order = claim.order
+    if limit.has(AccumBounds):
+        limit = _absolute_bounds(limit)
+        if isinstance(limit, AccumBounds):
+            return _oscillating(limit, order, ratio, symbol)
+        return Decision("undecided", None, "symbolic",
+                        detail=f"|lhs|/|order| = {ratio} has no limit as {symbol.name} -> oo ({limit})")
     if limit.is_finite is not True and limit != sympy.oo:
         return Decision("undecided", None, "symbolic", detail=f"limit of the ratio: {limit}")
     too_big = limit == sympy.oo and order in ("O", "Theta")

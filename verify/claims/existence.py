@@ -145,7 +145,8 @@ def _finite_points(body) -> Existence:
 def _limit(expr, t, point):
     try:
         value = sympy.limit(expr, t, point, "+") if point == 0 else sympy.limit(expr, t, point)
-    except (NotImplementedError, ValueError, TypeError):
+    except (NotImplementedError, ValueError, TypeError, RecursionError, ZeroDivisionError):
+        # SymPy's limit recursed without end on exp(-1/Max(g, 0)): no limit known, not a crash
         return None
     return value if value.is_number or value in (sympy.oo, -sympy.oo) else None
 
