@@ -147,3 +147,18 @@ def test_exact_sign_rules_decide_products_only_and_strictly():
     zero = sympy.Mul(0, tiny, evaluate=False)
     assert _by_sign_rules({}, ">", zero).status == "fails"
     assert _by_sign_rules({}, ">=", zero).status == "holds"
+
+
+def test_the_taylor_models_disc_avoids_complex_singularities():
+    """Cauchy's estimate needs f holomorphic on the whole disc: sqrt(1 + (10 g/3)^2) has branch
+    points at +-0.3i, inside the disc of radius 1/2 around 0, so the model's disc must shrink to
+    1/4 (a mutant that evaluated the square without Arb's analytic check kept 1/2 and bounded the
+    remainder by a maximum that is not one)."""
+    from verify.certified.balls import working_precision
+    from verify.certified.compile import ComplexBackend
+    from verify.certified.removable import _model
+
+    numerator = sympy.sqrt(1 + g**2 * sympy.Rational(100, 9)) - 1
+    with working_precision(30):
+        _, _, radius, _ = _model(sympy.Integer(0), 2, numerator, g, ComplexBackend())
+    assert radius <= arb(1) / 4  # 1/8 here: Arb overestimates z^2 on the square
