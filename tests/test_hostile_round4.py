@@ -86,3 +86,15 @@ def test_a_side_beyond_float64_is_inconclusive_not_a_traceback():
     outcome = claim("Sum(i**i, i, 1, k) == O(k**k)", for_=["k in 1..200"])
     assert outcome.verdict.value == "inconclusive"
     assert re.search(r"exceeds float64's range", outcome.evidence)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("sin(10**1000) > 0",), "exceeds the limit"),
+    (("exp(-10**200)*sin(10**50) > 0",), "exceeds the limit"),
+    (("Sum(p*mu(p)**2, p, 1, oo) <= 1", "--activation", "expr:sign(x)"), "Dirac delta"),
+    (("C_sigma <= 1", "--activation", "expr:sign(x)"), "is not bounded at |rho| = 1"),
+])
+def test_red_team_inputs_beyond_the_language_are_refused_in_one_line(args, message):
+    """From the white-box red team of issue #48: statements the language refuses by design (an
+    exponent beyond its limit of 100, E of a Dirac delta, C_sigma of a jump), each in one line."""
+    _one_line(_verify("claim", *args), message)
