@@ -31,7 +31,14 @@ SAMPLE_EVERY = 4
 def sample(statements):
     """The default tier's fixed sample of the corpus (module docstring)."""
     rest = sorted((s for s in statements if Path(s.source).stem not in ALWAYS), key=lambda s: s.id)
-    return [s for s in statements if Path(s.source).stem in ALWAYS] + rest[::SAMPLE_EVERY]
+    chosen = [s for s in statements if Path(s.source).stem in ALWAYS] + rest[::SAMPLE_EVERY]
+    # and the first statement of each (class, truth) the stride missed: every class is reached
+    covered = {(s.cls, s.truth) for s in chosen}
+    for s in rest:
+        if (s.cls, s.truth) not in covered:
+            chosen.append(s)
+            covered.add((s.cls, s.truth))
+    return chosen
 
 
 @pytest.fixture(scope="module")

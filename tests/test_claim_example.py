@@ -25,9 +25,11 @@ def test_glm_limit_of_h_is_twice_the_kernel_derivative():
 
 
 def test_gradient_energy_dominates_the_squared_mean():
-    # Jensen: E|grad L|^2 >= |E grad L|^2 = h(m)^2 (1 - m^2), checked by Monte Carlo with standard errors.
+    # Jensen: E|grad L|^2 >= |E grad L|^2 = h(m)^2 (1 - m^2), checked by Monte Carlo with standard errors
+    # at the points named (a Monte-Carlo claim over a whole range of m is inconclusive: a grid is not
+    # a range, issue #48)
     assert_claim("grad_var(m) >= h(m)**2*(1 - m**2)", family="orthonormal", activation="relu",
-                 for_=["k in 2..3", "m in [-0.9, 0.9]"], seeds=0)
+                 for_=["k in 2..3", "m in {-0.9, 0, 0.9}"], seeds=0)
 
 
 def test_a_false_statement_fails_with_its_counterexample_in_the_message():

@@ -1,4 +1,4 @@
-"""The functions issue #48 added to the claim language (gamma, sech, floor, ceil, the normal cdf and
+"""The functions issue #48 added to the claim language (Gamma, sech, floor, ceil, the normal cdf and
 density, factorial of an integer variable), each evaluated exactly, in float64 and in balls, and the
 exact identities of hyperbolic and inverse trigonometric functions."""
 
@@ -12,8 +12,8 @@ from verify.claims import claim
 
 @pytest.mark.parametrize(("text", "for_", "verdict"), [
     # min of Gamma on [1, 3] is 0.8856 at x = 1.4616 (certified, so decided by balls of gamma)
-    ("gamma(x) >= 88/100", ["x in [1, 3]"], "holds"),
-    ("gamma(x) >= 89/100", ["x in [1, 3]"], "fails"),
+    ("Gamma(x) >= 88/100", ["x in [1, 3]"], "holds"),
+    ("Gamma(x) >= 89/100", ["x in [1, 3]"], "fails"),
     ("normal_pdf(x) <= 1/sqrt(2*pi)", ["x in [-3, 3]"], "holds"),
     ("normal_cdf(x) <= 1/2 + x/sqrt(2*pi)", ["x in [0, 3]"], "holds"),    # concave on x >= 0
     ("normal_cdf(x) <= 1/2 + x/(3*sqrt(2*pi))", ["x in [0, 3]"], "fails"),
@@ -45,7 +45,7 @@ def test_exact_identities(text, options, verdict):
 @pytest.mark.parametrize(("text", "message"), [
     ("factorial(x) >= 1", "factorial needs an integer argument"),
     ("factorial(500) >= 1", "must be in"),
-    ("gamma(1000) >= 1", "real argument in"),
+    ("Gamma(1000) >= 1", "real argument in"),
 ])
 def test_out_of_domain_arguments_are_one_line(text, message):
     with pytest.raises(VerifyInputError, match=message):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from flint import acb, arb, ctx
 
-from verify.base.singular import singular_candidates
+from verify.base.singular import ComplexValuedError, singular_candidates
 from verify.certified.balls import safe_integral, working_precision
 from verify.certified.compile import ComplexBackend
 from verify.certified.errors import CertificationError
@@ -77,7 +77,10 @@ class GaussianIntegrator:
         # the tails start beyond every point where a piece may blow up too (a removable one at
         # g = 1 in sin(g - 1)/(g - 1)): the growth bounds need its denominator away from 0 there
         for piece in pieces:
-            found = singular_candidates(piece.expr, integrand.x)
+            try:
+                found = singular_candidates(piece.expr, integrand.x)
+            except ComplexValuedError:  # sqrt(-x) on the piece x < 0: real there, not elsewhere
+                found = None
             if found is not None:
                 reach = max([reach, *(abs(float(z)) for z in found[0])])
         self.min_cutoff = max(1, math.ceil(reach) + 1)

@@ -27,7 +27,7 @@ from fractions import Fraction
 import sympy
 from flint import acb, arb
 
-from verify.base.singular import removable_quotient, singular_candidates
+from verify.base.singular import ComplexValuedError, removable_quotient, singular_candidates
 from verify.certified.balls import exact
 from verify.certified.compile import compile_expression, constant
 from verify.certified.errors import CertificationError
@@ -45,7 +45,10 @@ def removable_points(expr, x) -> list:
     """(p, m, N) for each real point p where ``expr`` is ``N/(x - p)**m`` with N holomorphic near p
     and vanishing to order m there (exact), in increasing order; other singular points are left
     to the caller (whose evaluator then gives non-finite balls there, and the integral is refused)."""
-    found = singular_candidates(expr, x)
+    try:
+        found = singular_candidates(expr, x)
+    except ComplexValuedError:  # a piece's formula, real on its own interval only
+        return []
     if found is None:
         return []
     points, _ = found

@@ -24,9 +24,9 @@ from verify.claims.decision import Decision
 from verify.claims.evaluate import prepare, resolve_derivatives
 from verify.claims.quantities import Quantities
 from verify.claims.relation import Relation
+from verify.claims.spec import ClaimSpec
 from verify.model.activations import get_activation
 from verify.model.arithmetic import EXACT
-from verify.claims.spec import ClaimSpec
 from verify.verdict import Basis
 
 

@@ -191,9 +191,10 @@ def resolve_derivatives(expr, backend) -> sympy.Expr:
     def closed(node):
         try:
             inner = exact(node.expr.xreplace(scalars_of(node.expr, backend, DERIVED_SCALARS)), backend)
-        except (Unavailable, ValueError):
+            # an opaque kernel's argument may be a power (K(_t**2)), which SymPy cannot differentiate by
+            value = sympy.diff(inner, *node.variable_count)
+        except (Unavailable, ValueError, TypeError):
             return node
-        value = sympy.diff(inner, *node.variable_count)
         if value.has(sympy.Derivative) or value.atoms(AppliedUndef) or value.has(sympy.Lambda):
             return node
         return value

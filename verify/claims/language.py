@@ -20,7 +20,8 @@ numbers, ``+ - * / **``, names and calls of
 - the functions exp, log, sqrt, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, Abs/abs,
   sign, Max, Min, binomial, factorial and ``Sum(term, index, low, high)`` (``high`` may be
   ``oo`` when SymPy can sum the term in closed form), ``diff(expr, var[, n])``, the n-th
-  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER), gamma, floor, ceil, sech, and the
+  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER), Gamma (capitalised: ``gamma`` is
+  the separation scalar), floor, ceil, sech, and the
   standard normal cdf and density ``normal_cdf``, ``normal_pdf``; factorial of a natural number or
   of an integer variable;
 - the constants ``pi`` and ``E``, and the variables that ``--for`` declares.
@@ -187,7 +188,7 @@ def _factorial(n):
     """factorial(n) of a natural number or of an integer-valued expression (a declared integer
     variable, ``k``); the number itself at most MAX_FACTORIAL_ARGUMENT."""
     if n.is_integer is not True:
-        raise ValueError(f"factorial needs an integer argument, got {n} (use gamma(x + 1) for a real x)")
+        raise ValueError(f"factorial needs an integer argument, got {n} (use Gamma(x + 1) for a real x)")
     if n.is_number and not 0 <= n <= MAX_FACTORIAL_ARGUMENT:
         raise ValueError(f"factorial({n}): the argument must be in [0, {MAX_FACTORIAL_ARGUMENT}]")
     return sympy.factorial(n)
@@ -195,7 +196,7 @@ def _factorial(n):
 
 def _gamma(x):
     if x.is_number and not (x.is_real and abs(x) <= MAX_FACTORIAL_ARGUMENT):
-        raise ValueError(f"gamma({x}): a real argument in [-{MAX_FACTORIAL_ARGUMENT}, "
+        raise ValueError(f"Gamma({x}): a real argument in [-{MAX_FACTORIAL_ARGUMENT}, "
                          f"{MAX_FACTORIAL_ARGUMENT}] is required")
     return sympy.gamma(x)
 
@@ -285,7 +286,8 @@ def claim_functions() -> dict[str, Function]:
     table["binomial"] = Function(_binomial, 2)
     table["diff"] = Function(_diff, 2, 3)
     table["factorial"] = Function(_factorial, 1)
-    table["gamma"] = Function(_gamma, 1)
+    # Gamma, capitalised: `gamma` is the instance's separation (Assumption 5), a scalar of the language
+    table["Gamma"] = Function(_gamma, 1)
     table["floor"] = Function(sympy.floor, 1)
     table["ceil"] = Function(sympy.ceiling, 1)
     for name, build in _DEFINED.items():

@@ -17,8 +17,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
+import sympy
 from flint import arb
 
+from verify.base.errors import clip
 from verify.certified.balls import BALLS, working_precision
 from verify.certified.compile import constant as number_ball
 from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
@@ -85,6 +87,9 @@ class Relation:
                     # Scalars first: a quantity may take one as its argument (mu(lstar)).
                     value = exact(side.xreplace(scalars_of(side, backend, DERIVED_SCALARS)), backend)
                     value = value.xreplace(scalars_of(value, backend, DERIVED_SCALARS))
+                    if value.has(sympy.Derivative):  # of an opaque kernel: not a closed form
+                        raise Unavailable(f"no closed form for {clip(value, 60)}: a derivative of a "
+                                          "function known only by its facts")
                     sides.append(exact_number(value))
                 self._cache["exact"] = (tuple(sides), list(backend.notes))
             except (Unavailable, InexactNumberError) as exc:
