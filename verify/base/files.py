@@ -206,13 +206,34 @@ def one_generation():
 
 def _commit(staged: list) -> None:
     """Rename each staged file into place, with SIGINT and SIGTERM held back until all are."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
+    with _held_signals():
         for tmp, target, what, _ in staged:
             _target(target, what)  # the target may have changed kind while the data was written
             os.replace(tmp, target)
+
+
+@contextlib.contextmanager
+def _held_signals():
+    """SIGINT and SIGTERM recorded, not acted on, within the block, then delivered again to their
+    own handlers.  A signal mask would not do: it is per thread, and a process with other threads
+    (an executor's, a runner's) takes the signal on one of those, whose flag the main thread then
+    acts on between two renames.  Only the main thread can set handlers; elsewhere nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+
+    def hold(signum, frame):
+        received.append(signum)
+
+    previous = {number: signal.signal(number, hold) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(received):
+            signal.raise_signal(number)
 
 
 def _stage(path: Path, data: str | bytes, what: str) -> tuple[Path, str]:
