@@ -168,6 +168,21 @@ def expectation_calls(expr) -> list:
                   key=sympy.default_sort_key)
 
 
+def claim_expectations(rel) -> Existence:
+    """Whether every Eg(f) of the claim, with σ substituted, exists: DIVERGES with the first one
+    that does not, UNKNOWN with every one not proved, else EXISTS (the one loop behind both the
+    existence step and the hypothesis :data:`verify.claims.hypotheses.EXPECTATIONS_EXIST`)."""
+    unknown = []
+    for call in expectation_calls(rel.lhs - rel.rhs):
+        (body,) = call.args
+        found = existence(rel.integrand(body))  # a Dirac delta in it is refused (bad input)
+        if found.status == DIVERGES:
+            return Existence(DIVERGES, f"{call} does not exist: {found.reason}")
+        if found.status == UNKNOWN:
+            unknown.append(f"that {call} exists is not proved ({found.reason})")
+    return Existence(UNKNOWN, "; ".join(unknown)) if unknown else Existence(EXISTS)
+
+
 def existence_step(rel) -> Decision:
     """Refute a claim about an expectation that does not exist.
 
@@ -175,17 +190,11 @@ def existence_step(rel) -> Decision:
     makes the claim false: it states a property of a number that does not exist.  An unknown one
     decides nothing here; every later step declares the hypothesis that the expectations exist
     (:data:`verify.claims.hypotheses.EXPECTATIONS_EXIST`), so none of their *holds* stands."""
-    unknown = []
-    for call in expectation_calls(rel.lhs - rel.rhs):
-        (body,) = call.args
-        found = existence(rel.integrand(body))  # a Dirac delta in it is refused (bad input)
-        if found.status == DIVERGES:
-            return Decision("fails", Basis.EXACT, "existence", point=_centre(rel.box),
-                            detail=f"{call} does not exist: {found.reason}; a relation about its value "
-                                   "is false")
-        if found.status == UNKNOWN:
-            unknown.append(f"that {call} exists is not proved ({found.reason})")
-    return Decision("undecided", None, "existence", detail="; ".join(unknown) or "every Eg(...) exists")
+    found = claim_expectations(rel)
+    if found.status == DIVERGES:
+        return Decision("fails", Basis.EXACT, "existence", point=_centre(rel.box),
+                        detail=f"{found.reason}; a relation about its value is false")
+    return Decision("undecided", None, "existence", detail=found.reason or "every Eg(...) exists")
 
 
 def _centre(box: dict) -> dict:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from verify.claims.existence import DIVERGES, EXISTS, existence, expectation_calls
+from verify.claims.existence import DIVERGES, EXISTS, claim_expectations
 
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
 
@@ -52,14 +52,9 @@ class Hypothesis:
 
 def _expectations_exist(rel) -> Proof:
     """Every Eg(f) of the claim has E|f(g)| < ∞, proved by :mod:`verify.claims.existence`."""
-    unknown = []
-    for call in expectation_calls(rel.lhs - rel.rhs):
-        found = existence(rel.integrand(call.args[0]))
-        if found.status == DIVERGES:
-            return Proof(REFUTED, f"{call} does not exist: {found.reason}")
-        if found.status != EXISTS:
-            unknown.append(f"that {call} exists is not proved ({found.reason})")
-    return Proof(UNKNOWN, "; ".join(unknown)) if unknown else Proof(PROVED)
+    found = claim_expectations(rel)
+    status = {EXISTS: PROVED, DIVERGES: REFUTED}.get(found.status, UNKNOWN)
+    return Proof(status, found.reason)
 
 
 #: Every Eg(...) of the claim exists (E|f(g)| < ∞): needed by every step that computes a value.
