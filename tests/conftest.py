@@ -26,6 +26,20 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("VERIFY_HYPOTHESIS_PROFILE", "ci"))
 
+if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+    # mutmut maps each test to the functions it calls by recording calls in this process; work
+    # run under verify.base.budget.guarded happens in a forked worker, whose calls it never saw,
+    # so the existence step's functions had "no tests".  While mutmut gathers that map, the
+    # guarded work runs inline (each mutant is then run with the guard as usual).
+    # Tracing every call makes that work several times slower, so the steps' CPU allowances are
+    # widened too; a test that depends on an allowance running out is not in mutmut's selection.
+    from verify.base import budget
+    from verify.claims import steps
+
+    budget._IN_WORKER = True
+    _allowance = steps.Budget.limit
+    steps.Budget.limit = lambda self, step: 20 * _allowance(self, step)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def isolated_cache(tmp_path_factory):

@@ -76,8 +76,9 @@ BAD_INPUTS = {
     "g-outside-eg": (["g*Eg(sigma(g)) >= 0"], "g is the Gaussian variable"),
     "sigma-outside-eg": (["sigma(1) >= 0"], "sigma(...) may only stand inside Eg"),
     "quantity-inside-eg": (["Eg(g*mu(1)) >= 0"], "mu(...) inside Eg"),
-    "eg-of-a-real-variable": (["Eg(g*sigma(g)) >= Eg(m*g)", "--for", "m in [0, 1]"],
-                              "depends on the real variable m"),
+    # a universal claim takes Eg of a real variable as a function of it (tests/test_claims_parametric.py)
+    "eg-of-a-real-variable-in-a-probability": (["Eg(m*g**2) + c(1) >= 0", *FAMILY, "--for", "m in [0, 1]",
+                                                "--prob", ">= 0.5 over c"], "in a probability claim Eg"),
     "g-declared-with-eg": (["Eg(sigma(g)) >= 0", "--for", "g in [0, 1]"], "'g' is the Gaussian variable"),
     "eg-of-a-jump": (["Eg(dsigma(g)) >= 0", "--activation", "expr:sign(x)"], "Dirac delta"),
     "acos-outside-its-domain": (["acos(x) >= 0", "--for", "x in [0, 2]"], "not a finite real number"),

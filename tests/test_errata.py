@@ -13,7 +13,7 @@ from verify.checks.ledger_claims import vacuous_correction
 from verify.checks.ledger_rows import entry_outcome
 from verify.checks.runner import Result
 from verify.paper.ledger import ClaimSpec, entries
-from verify.paper.structure import affected, canonical, supports
+from verify.paper.structure import affected, canonical, cites, named_in, supports, titles
 from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict, default_impact
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,15 +88,31 @@ def _spec(entry_id: str) -> ClaimSpec:
     return spec
 
 
-@pytest.mark.parametrize("entry_id, restated", [
-    # the corrections these entries had before: alpha dV_k restated with its factors reordered
-    ("E.3.3-r32", "(4*log(d*V)/(eps*dl*S))*d*V == 4*d*V*log(d*V)/(eps*dl*S)"),
-    ("E.3.3-r42", "(4*log(d*V)/(eps*dl*S))*d*V == 4*d*V*log(d*V)/(dl*S*eps)"),
+@pytest.mark.parametrize("correction", [
+    # the printed left side rewritten, with nothing of the printed right side in it
+    "eta**3*L2*Lu == (L2*eta)*(eta**2*Lu)",
 ])
-def test_a_reordered_product_is_not_a_correction(entry_id, restated):
-    spec = _spec(entry_id)
-    assert "identity" in (vacuous_correction(ClaimSpec(spec.text, spec.options, restated)) or "")
-    assert vacuous_correction(spec) is None  # today's correction: the chain the proof needs
+def test_a_restated_side_is_not_a_correction(correction):
+    spec = _spec("E.3.3-6")
+    assert "restate one printed side" in (vacuous_correction(ClaimSpec(spec.text, spec.options, correction)) or "")
+
+
+def test_one_side_written_twice_is_not_a_correction():
+    spec = _spec("E.3.3-6")
+    found = vacuous_correction(ClaimSpec(spec.text, spec.options, "eta**3*L2*Lu == eta**3*L2*Lu"))
+    assert found == "it writes one side twice"
+
+
+@pytest.mark.parametrize("entry_id", ["E.3.3-11", "E.1.1-24"])
+def test_an_algebra_typo_correction_is_one(entry_id):
+    # issue #49: the intended equation of an algebra step is an identity in its symbols, and it is
+    # what the authors meant to print (E.3.3-11: the signs of two terms; E.1.1-24: Freedman's 2)
+    assert vacuous_correction(_spec(entry_id)) is None
+
+
+@pytest.mark.parametrize("entry_id", ["E.3.3-r32", "E.3.3-r42"])
+def test_todays_corrections_stand(entry_id):
+    assert vacuous_correction(_spec(entry_id)) is None
 
 
 def test_a_correction_with_content_is_one():
@@ -107,6 +123,8 @@ def test_the_printed_claim_again_is_not_a_correction():
     spec = _spec("E.3.3-6")
     same = ClaimSpec(spec.text, spec.options, spec.text)
     assert vacuous_correction(same) == "it is the printed claim again"
+    mirrored = ClaimSpec(spec.text, spec.options, "eta**3*(Lu + P) >= eta**3*L2*Lu")
+    assert vacuous_correction(mirrored) == "it is the printed claim again"
 
 
 def _audit():
@@ -131,3 +149,31 @@ def test_the_report_audit_flags_each_rule():
     assert sum(f.startswith("c:") for f in found) == 2
     assert any(f.startswith("d[X]") for f in found) and any(f.startswith("ledger Y") for f in found)
     assert not any(f.startswith("e:") for f in found)
+
+
+def test_citations_of_other_works_are_not_the_papers_own():
+    # issue #49: Theorem 19's proof cites "(Abbe et al., 2023, Proposition 6)", not Lemma 6, and
+    # "(O'Donnell, 2014, Theorem 9.23)" is not Remark 9
+    assert "Theorem 19" not in affected("Claim 1")
+    assert "Lemma 6" not in cites()["Theorem 19"]
+    assert "Remark 9" not in cites().get("Claim 1", frozenset())
+
+
+def test_named_results_and_ranges_are_citations():
+    # Claim 7's proof uses "Freedman's inequality" (Lemma 31's name); Proposition 32's cites
+    # "Claims 6 to 8"; the real chain is Lemma 31 -> Claim 7 -> Prop. 32 -> Thm 16 -> Thms 11-13, 19
+    assert "Lemma 31" in cites()["Claim 7"]
+    assert {"Claim 6", "Claim 7", "Claim 8"} <= cites()["Proposition 32"]
+    chain = affected("Lemma 31")
+    assert {"Claim 7", "Proposition 32", "Theorem 16", "Theorem 11", "Theorem 12", "Theorem 13",
+            "Theorem 19"} <= set(chain)
+    assert titles()["Lemma 31"] == "Freedman's inequality"
+
+
+def test_named_in_reads_lists_ranges_and_skips_other_works():
+    # (the paper numbers lemmas with theorems: its "Lemma 3" is canonically Theorem 3)
+    assert named_in("by Lemmas 3 and 4, and Claims 6 to 8") == {canonical("Lemma 3"), canonical("Lemma 4"),
+                                                                "Claim 6", "Claim 7", "Claim 8"}
+    assert not {"Proposition 6", "Lemma 6"} & named_in("The bound in (Abbe et al., 2023, Proposition 6) states")
+    assert not named_in("Theorem 2.1 of the invariance principle")
+    assert "Lemma 6" not in named_in("Proposition 6 of Abbe et al. shows")

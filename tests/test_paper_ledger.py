@@ -155,3 +155,24 @@ def test_a_malformed_entry_is_refused_naming_it(tmp_path, old, new, message):
     with _broken_ledger(tmp_path, "1-3.toml", old, new):
         with pytest.raises(pack.PackError, match=message):
             ledger.entries()
+
+
+def test_the_pack_corrects_the_citation_graph(tmp_path):
+    from verify.paper import structure
+
+    table = '[citations]\nadd = [["Theorem 19", "Claim 1"]]\nremove = [["Claim 7", "Lemma 31"]]\n\n[paper]'
+    with _copied_pack(tmp_path, "pack.toml", "[paper]", table):
+        assert "Claim 1" in structure.cites()["Theorem 19"]
+        assert "Lemma 31" not in structure.cites()["Claim 7"]
+        assert "Theorem 19" in structure.affected("Claim 1")
+
+
+@pytest.mark.parametrize("table", ['[citations]\nadd = [["Claim 7"]]', '[citations]\nadd = [["Claim 7", "lemma"]]',
+                                   '[citations]\nkeep = []'])
+def test_a_malformed_citations_table_is_refused(tmp_path, table):
+    root = tmp_path / "pack"
+    shutil.copytree(pack.BUILTIN, root)
+    path = root / "pack.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace("[paper]", table + "\n\n[paper]", 1), encoding="utf-8")
+    with pytest.raises(pack.PackError, match=r"\[citations\]"):
+        pack.load(root)

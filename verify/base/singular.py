@@ -89,6 +89,8 @@ def _walk(node, x, found: set, state: dict, window) -> None:
             _real_on_the_line(base, x, f"{clip(node, 40)}: a non-integer power of {clip(base, 30)}")
         if exponent.is_negative:
             _zeros(base, x, found, state, window)
+        elif not exponent.is_nonnegative:  # a parameter's sign unknown (|g|**(-a)): default deny
+            raise _Unknown
         return
     if isinstance(node, sympy.log):
         (argument,) = node.args
@@ -116,6 +118,8 @@ def _real_on_the_line(base, x, what: str) -> None:
 
 
 def _zeros(base, x, found: set, state: dict, window) -> None:
+    if base.is_positive or base.is_negative:  # SymPy's sign rules (1 + a*g**2 with a >= 0)
+        return
     try:
         zeros = sympy.solveset(base, x, sympy.S.Reals)
     except (NotImplementedError, ValueError, TypeError):

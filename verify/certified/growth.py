@@ -34,8 +34,8 @@ from fractions import Fraction
 import sympy
 from flint import arb, ctx
 
-from verify.certified.balls import exact, lower_fraction, upper_fraction
-from verify.certified.compile import constant, number_fraction
+from verify.certified.balls import exact, interval, lower_fraction, upper_fraction
+from verify.certified.compile import RealBackend, compile_expression, constant, number_fraction
 from verify.certified.errors import CertificationError
 
 #: Bits used to round transcendental constants of the bounds (e^α, log C) outward to rationals.
@@ -115,12 +115,17 @@ class Envelope:
     lower: Affine | None = None
 
 
-def tail_majorant(expr, x, side: int, cutoff: int) -> Majorant:
-    """A majorant of |expr| on x = side·t, t ≥ ``cutoff`` (≥ 1); CertificationError if none."""
+def tail_majorant(expr, x, side: int, cutoff: int, parameters: dict | None = None) -> Majorant:
+    """A majorant of |expr| on x = side·t, t ≥ ``cutoff`` (≥ 1); CertificationError if none.
+
+    ``parameters`` maps other symbols of ``expr`` to the closed intervals (lo, hi) they range
+    over: every subexpression free of x is then enclosed by interval arithmetic over them, so the
+    majorant holds for every value of the parameters at once (``exp(-a*x**2)`` for a in [1/4, 1]:
+    |f| ≤ 1)."""
     if cutoff < 1:
         raise ValueError("the tail rules assume t >= 1")
     with ctx.workprec(BOUND_BITS):
-        envelope = _Rules(x, side, cutoff).envelope(expr)
+        envelope = _Rules(x, side, cutoff, parameters or {}).envelope(expr)
     if envelope.majorant is None:
         raise CertificationError(f"no provable growth bound for {expr} as x -> {'+' if side > 0 else '-'}oo "
                                  "(supported: polynomials, exp/log/sqrt/powers, bounded functions)")
@@ -159,15 +164,43 @@ def _completed(env: Envelope) -> Envelope:
 
 
 class _Rules:
-    def __init__(self, x, side: int, cutoff: int):
+    def __init__(self, x, side: int, cutoff: int, parameters: dict):
         self.x, self.side, self.cutoff = x, side, cutoff
+        self.parameters = parameters
+
+    def constant(self, expr) -> arb:
+        """A ball containing ``expr`` (free of x) for every value of the parameters."""
+        free = expr.free_symbols
+        if not free:
+            return constant(expr)
+        if len(free) > 1 or not free <= set(self.parameters):
+            raise CertificationError(f"no enclosure of {expr} over its parameters' ranges")
+        (symbol,) = free
+        low, high = self.parameters[symbol]
+        value = compile_expression(expr, symbol, RealBackend())(interval(low, high))
+        if not value.is_finite():
+            raise CertificationError(f"{expr} is not finite for every {symbol} in [{low}, {high}]")
+        return value
+
+    def bounds(self, expr) -> tuple[Fraction, Fraction]:
+        """Rationals lo ≤ expr ≤ hi (``expr`` free of x) for every value of the parameters.  A ball's
+        radius is rounded up, so the ball of a over [0, 1] reaches −10⁻⁹; the sign SymPy proves
+        from the parameters' assumptions (a symbol standing for a over [0, 1] is nonnegative)
+        clamps that overshoot, so −a·x² is still ≤ 0."""
+        value = self.constant(expr)
+        lo, hi = _low(value), _up(value)
+        if expr.free_symbols:
+            if expr.is_nonnegative and lo < 0:
+                lo = Fraction(0)
+            if expr.is_nonpositive and hi > 0:
+                hi = Fraction(0)
+        return lo, hi
 
     def envelope(self, expr) -> Envelope:
 
         x = self.x
         if x not in expr.free_symbols:
-            value = constant(expr)
-            lo, hi = _low(value), _up(value)
+            lo, hi = self.bounds(expr)
             return Envelope(Majorant.constant(max(abs(lo), abs(hi))), (hi, Fraction(0)), (lo, Fraction(0)))
         if expr == x:
             line = (Fraction(0), Fraction(self.side))
@@ -183,7 +216,24 @@ class _Rules:
             rule = getattr(self, "rule_" + name, None)
             if rule is not None:
                 return _completed(rule(self.envelope(expr.args[0])))
+        if isinstance(expr, sympy.Max | sympy.Min):
+            return _completed(self.extreme([self.envelope(a) for a in expr.args], isinstance(expr, sympy.Max)))
         return Envelope(None)
+
+    @staticmethod
+    def extreme(parts: list[Envelope], largest: bool) -> Envelope:
+        """Max (``largest``) or Min of several: |max| ≤ Σ|fᵢ|; for t ≥ 0, max(αᵢ + βᵢt) ≤ max α +
+        (max β)t and min(αᵢ + βᵢt) ≥ min α + (min β)t; and max ≥ any one lower bound, min ≤ any
+        one upper bound (the steepest is kept)."""
+        majorant = None if any(p.majorant is None for p in parts) else sum(
+            (p.majorant for p in parts[1:]), parts[0].majorant)
+        together = [p.upper if largest else p.lower for p in parts]
+        pick = max if largest else min
+        joint = None if any(b is None for b in together) else (pick(b[0] for b in together),
+                                                               pick(b[1] for b in together))
+        single = [b for b in (p.lower if largest else p.upper for p in parts) if b is not None]
+        one = (max if largest else min)(single, key=lambda b: (b[1], b[0])) if single else None
+        return Envelope(majorant, joint, one) if largest else Envelope(majorant, one, joint)
 
     # -- arithmetic
     @staticmethod
@@ -203,8 +253,7 @@ class _Rules:
         x = self.x
         numbers = [a for a in expr.args if x not in a.free_symbols]
         others = [self.envelope(a) for a in expr.args if x in a.free_symbols]
-        scale = constant(expr.func(*numbers)) if numbers else arb(1)
-        lo, hi = _low(scale), _up(scale)
+        lo, hi = self.bounds(expr.func(*numbers)) if numbers else (ONE, ONE)
         if any(p.majorant is None for p in others):
             majorant = None
         else:
@@ -240,7 +289,7 @@ class _Rules:
         base, exponent = expr.args
         if self.x in exponent.free_symbols:
             # a**f = exp(f·log a) for a number a > 0
-            if self.x in base.free_symbols or not constant(base) > 0:
+            if self.x in base.free_symbols or not self.constant(base) > 0:
                 return Envelope(None)
             return self.rule_exp(self.envelope(sympy.log(base) * exponent))
         env = self.envelope(base)

@@ -34,6 +34,7 @@ from fractions import Fraction
 import sympy
 from flint import arb
 
+from verify.base.errors import InvalidParameterError
 from verify.certified.balls import (
     clamped_endpoints,
     computed_here,
@@ -72,8 +73,17 @@ def certified_second_moment(activation, dps: int = 30, derivative: bool = False,
     return computed_here(("moment", act.name, dps, derivative), compute) if use_cache else compute()
 
 
+class KernelDomainError(InvalidParameterError):
+    """A dual kernel evaluated at a ball that lies wholly outside [−1, 1] (a claim's argument that
+    leaves the domain of a correlation somewhere in its range)."""
+
+
 def _clamped_rho(rho: arb) -> arb:
     """ρ ∩ [−1, 1] as a ball (its radius may re-cross ±1 by rounding; the closed forms clamp again)."""
+    if rho.lower() > 1 or rho.upper() < -1:
+        raise KernelDomainError(f"claim: a kernel (K, Kp, h or Phi) is evaluated at {rho.mid().str(6)}, outside "
+                                "its domain [-1, 1] (a correlation); restrict the quantifiers so that its "
+                                "argument stays in [-1, 1]")
     low, high = clamped_endpoints(rho, arb(-1), arb(1))
     return low.union(high)
 

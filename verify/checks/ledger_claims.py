@@ -17,7 +17,9 @@ Carlo), never a second copy of the paper's formula.
 
 from __future__ import annotations
 
+import difflib
 import random
+import re
 
 import sympy
 
@@ -34,36 +36,73 @@ def _statement(entry: Entry) -> str:
 
 def _sides(text: str, spec: ClaimSpec):
     """The claim ``text`` parsed with the entry's quantifiers (as :func:`verify.claims.claim` does)."""
-    return build_spec(text, **spec.keywords()).claim
+    return build_spec(text, **_keywords_for(text, spec)).claim
 
 
 def vacuous_correction(spec: ClaimSpec) -> str | None:
-    """Why the entry's correction is not a correction (None when it is one):
+    """Why the entry's correction is not a correction (None when it is one).
 
-    - it is the printed claim again (both sides equal the printed sides);
-    - it is an identity in independent symbols: with every quantity it names (``mu(p)``, ``h(m)``,
-      ``K(rho)``, ...) replaced by a fresh symbol it still holds for all values, so it says nothing
-      about those quantities (a product reordered, a left side restated)."""
+    A correction is what the authors meant to print, so an intended equation that differs from
+    the printed one is a correction even when it holds for any values of its symbols (the
+    correction of an algebra typo, E.3.3-11's sign, is such an identity).  Refused are only the
+    restatements:
+
+    - the printed claim again (the same sides and relation, or the two sides swapped with the
+      relation mirrored), or one side written twice;
+    - a correction whose two sides both equal one printed side S (with every quantity it names
+      taken as a free symbol) while neither of them edits the other printed side T: an edit
+      differs from T but shares at least half of its subexpressions with it (E.1.1-24's right
+      side is the printed one with the factor 2 restored; ``(a+b)**2 == a**2 + 2*a*b + b**2``
+      for a printed ``(a+b)**2 <= c`` only rewrites S and says nothing about the relation)."""
     assert spec.correction is not None
     printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec)
     # structural equality: SymPy's simplify of a difference of series can take minutes
-    same_sides = (sympy.expand(printed.lhs) == sympy.expand(fixed.lhs)
-                  and sympy.expand(printed.rhs) == sympy.expand(fixed.rhs))
-    if same_sides and printed.op == fixed.op:
+    same = (sympy.expand(printed.lhs) == sympy.expand(fixed.lhs) and sympy.expand(printed.rhs) == sympy.expand(fixed.rhs)
+            and printed.op == fixed.op)
+    swapped = (sympy.expand(printed.lhs) == sympy.expand(fixed.rhs) and sympy.expand(printed.rhs) == sympy.expand(fixed.lhs)
+               and _MIRRORED.get(printed.op) == fixed.op)
+    if same or swapped:
         return "it is the printed claim again"
     if fixed.op != "==":
         return None
-    calls = {call: sympy.Dummy() for call in (fixed.lhs - fixed.rhs).atoms(sympy.core.function.AppliedUndef)}
-    calls |= {call: sympy.Dummy() for call in (fixed.lhs - fixed.rhs).atoms(sympy.Function)
-              if not call.is_number and call.func.__module__ != "sympy.functions.elementary.exponential"
-              and type(call).__name__[0].islower()}
-    free = (fixed.lhs - fixed.rhs).xreplace(calls)
-    if free.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(free):
-        return None  # a series of model quantities, or not an identity: it says something
-    if sympy.simplify(free) == 0:
-        return ("an identity in independent symbols (it holds whatever values its quantities take), so it "
-                "restates a formula rather than correcting one")
+    written, shown = _split(spec.correction), _split(spec.text)
+    if written[0].replace(" ", "") == written[2].replace(" ", ""):
+        return "it writes one side twice"
+    for side, same_text, other in ((printed.lhs, shown[0], shown[2]), (printed.rhs, shown[2], shown[0])):
+        if (_restates(fixed.lhs, side) and _restates(fixed.rhs, side)
+                and not any(_edits(text, other, same_text) for text in (written[0], written[2]))):
+            return "both of its sides restate one printed side, so it says nothing about the printed relation"
     return None
+
+
+_MIRRORED = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
+
+
+#: How alike (difflib's ratio of the texts) a correction's side must be to a printed side to edit it.
+EDIT_SIMILARITY = 0.6
+
+
+def _edits(side: str, printed_side: str, restated: str) -> bool:
+    """Whether the correction's side (as written) is an edit of ``printed_side``: a different text,
+    at least EDIT_SIMILARITY alike, and more alike to it than to the printed side it restates.
+    The text, not the expression: SymPy writes E.1.1-24's corrected right side, the printed one
+    with its factor 2 restored, exactly as the printed left side, so only the text shows which
+    printed side it corrects."""
+    side, printed_side, restated = (t.replace(" ", "") for t in (side, printed_side, restated))
+    likeness = difflib.SequenceMatcher(None, side, printed_side).ratio()
+    return (side != printed_side and likeness >= EDIT_SIMILARITY
+            and likeness > difflib.SequenceMatcher(None, side, restated).ratio())
+
+
+def _restates(expr, side) -> bool:
+    """Whether ``expr`` equals ``side`` for every value of the quantities both name (each taken as
+    a free symbol)."""
+    difference = expr - side
+    calls = {call: sympy.Dummy() for call in difference.atoms(sympy.core.function.AppliedUndef)}
+    free = difference.xreplace(calls)
+    if free.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(free):
+        return False
+    return sympy.simplify(free) == 0
 
 
 def _zero_at_random_points(expr: sympy.Expr, points: int = 3) -> bool:
@@ -81,7 +120,10 @@ def _zero_at_random_points(expr: sympy.Expr, points: int = 3) -> bool:
 
 
 def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outcome:
-    """The outcome of a ledger claim, with its correction checked where the claim fails."""
+    """The outcome of a ledger claim, with its correction checked where the claim fails, and its
+    printed reading compared with the intended one where the entry gives both."""
+    if spec.printed:
+        return _as_printed_and_intended(spec, seed, full)
     outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
     if outcome.verdict is Verdict.FAILS:
         outcome.failure_kind = FailureKind(spec.fails_as)
@@ -99,6 +141,63 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
             if empty:
                 outcome.correction += f"; not a correction: {empty}"
     return outcome
+
+
+def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
+    """Run the intended reading (the entry's claim) and compare the printed reading's sides with
+    its sides: where a printed side takes another value (F.2-4 prints σ(⟨v_i, x⟩) − σ(⟨v_i, x⟩),
+    identically 0), the display is a *typo*: the fail shows the printed value against the
+    intended one, and the intended claim is the correction (verified when it holds).  Where the
+    two readings agree, the intended claim's verdict stands."""
+    intended = claim(spec.text, **spec.keywords(), seed=seed, full=full)
+    printed, meant = _split(spec.printed), _split(spec.text)
+    for printed_side, meant_side, name in ((printed[0], meant[0], "left"), (printed[2], meant[2], "right")):
+        if printed_side.replace(" ", "") == meant_side.replace(" ", ""):
+            continue
+        text = f"{printed_side} == {meant_side}"
+        compared = claim(text, **_keywords_for(text, spec), seed=seed, full=full)
+        if compared.verdict is not Verdict.FAILS:
+            continue
+        compared.evidence = (f"as printed, the {name} side reads {printed_side}, not the intended {meant_side}: "
+                             f"{compared.evidence}")
+        compared.failure_kind = FailureKind.AS_PRINTED
+        compared.correction = f"{spec.text} ({intended.verdict}, {intended.basis}; scope: {intended.scope or 'none'})"
+        compared.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+        compared.impact = Impact.TYPO if compared.correction_verified else None
+        compared.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
+        return compared
+    intended.notes.append(f"The printed reading ({spec.printed}) agrees with the intended one in value.")
+    return intended
+
+
+def _keywords_for(text: str, spec: ClaimSpec) -> dict:
+    """The entry's options for a claim about part of it: the quantifiers of the variables ``text``
+    names (and of those their bindings name), no others (a quantifier must occur in its claim)."""
+    keywords = spec.keywords()
+    quantifiers = list(keywords.get("for_", ()))
+    names = set(re.findall(r"[A-Za-z_]\w*", text))
+    kept: list[str] = []
+    while True:
+        more = [q for q in quantifiers if q not in kept and re.match(r"\s*(\w+)", q).group(1) in names]
+        if not more:
+            break
+        kept += more
+        for q in more:
+            names |= set(re.findall(r"[A-Za-z_]\w*", q.split("=", 1)[1] if " in " not in q else ""))
+    return {**keywords, "for_": [q for q in quantifiers if q in kept]}
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    """(left side, relation, right side) of a claim's text, split at its relation outside parentheses."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth == 0 and text[at:at + 2] in ("<=", ">=", "=="):
+            return text[:at].strip(), text[at:at + 2], text[at + 2:].strip()
+        if depth == 0 and char in "<>" and text[at + 1:at + 2] != "=":
+            return text[:at].strip(), char, text[at + 1:].strip()
+    raise ValueError(f"no relation in {text!r}")
 
 
 def claim_check(entry: Entry) -> Check:

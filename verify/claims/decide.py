@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 import sympy
 
-from verify.claims import asymptotic, probability, steps
+from verify.claims import asymptotic, parametric, probability, steps
 from verify.claims.configurations import Setting
 from verify.claims.decision import Decision
 from verify.claims.evaluate import prepare, resolve_derivatives
@@ -58,7 +58,10 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
             sides = [resolve_derivatives(side, exact_quantities) for side in sides]
         rel = Relation(setting, *sides, claim.op, spec.full, spec.seed,
                        np.random.default_rng(np.random.SeedSequence([spec.seed, index])))
-        decision = steps.decide(rel, budget)
+        if parametric.parametric_calls(rel):
+            decision = parametric.decide_parametric(rel, lambda r: steps.decide(r, budget))
+        else:
+            decision = steps.decide(rel, budget)
         if decision.status == "fails" and decision.step != "existence":  # no value to show there
             yield Judged(setting, decision, _sides_at(rel, decision))
         else:

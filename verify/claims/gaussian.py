@@ -90,8 +90,11 @@ def _integrate(body):
 
 
 @lru_cache(maxsize=256)
-def exact_expectation(body) -> sympy.Expr | None:
+def exact_expectation(body, parameters: frozenset = frozenset()) -> sympy.Expr | None:
     """E[body(g)] in closed form, or None (no closed form within EXACT_SECONDS).
+
+    ``parameters``: symbols other than g that the body and its closed form may hold (a quantified
+    real variable, :mod:`verify.claims.parametric`, which checks the form over their range).
 
     Piecewise polynomials with their break at 0 are integrated by half-normal moments, smooth
     integrands by the exact rules of :mod:`verify.claims.gaussian_rules` (parity, Stein's lemma,
@@ -110,7 +113,7 @@ def exact_expectation(body) -> sympy.Expr | None:
         return None
     if value.has(sympy.oo, -sympy.oo, sympy.zoo) and not value.has(sympy.Integral):
         raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} diverges (SymPy: {clip(value, 30)})")
-    if value.has(sympy.Integral, sympy.nan, sympy.Piecewise) or value.free_symbols:
+    if value.has(sympy.Integral, sympy.nan, sympy.Piecewise) or value.free_symbols - parameters:
         return None
     return value
 

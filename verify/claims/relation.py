@@ -68,6 +68,15 @@ class Relation:
     def monte_carlo(self) -> bool:
         return self.uses("grad_var")
 
+    def with_sides(self, lhs, rhs) -> Relation:
+        """The same configuration and relation with other sides (nothing cached carried over)."""
+        return Relation(self.setting, lhs, rhs, self.op, self.full, self.seed, self.rng)
+
+    def within(self, symbol, low, high) -> Relation:
+        """The same relation with one box variable restricted to [low, high]."""
+        setting = replace(self.setting, box={**self.box, symbol: (low, high)})
+        return Relation(setting, self.lhs, self.rhs, self.op, self.full, self.seed, self.rng)
+
     def at(self, point: dict) -> Relation:
         """The same relation with some box variables fixed at exact values."""
         box = {s: r for s, r in self.box.items() if s not in point}
@@ -158,6 +167,20 @@ class Relation:
                 functions.append(float_function(side.xreplace(values), symbols, backend))
             self._cache["float"] = (symbols, tuple(functions), backend)
         return self._cache["float"]
+
+
+def signed_symbol(symbol, low, high):
+    """A stand-in for the box variable ``symbol`` whose sign SymPy knows from its range [low, high]
+    (``Abs(a)`` is ``a`` for a in [0, 1]; ``1 + a*g**2`` has no real zero)."""
+    if low > 0:
+        return sympy.Dummy(symbol.name, positive=True)
+    if low >= 0:
+        return sympy.Dummy(symbol.name, nonnegative=True)
+    if high < 0:
+        return sympy.Dummy(symbol.name, negative=True)
+    if high <= 0:
+        return sympy.Dummy(symbol.name, nonpositive=True)
+    return sympy.Dummy(symbol.name, real=True)
 
 
 def point_balls(point: dict) -> dict:

@@ -227,10 +227,12 @@ def _check_usage(spec: ClaimSpec) -> None:
     continuous = {q.symbol for q in spec.quantifiers if q.continuous}
     for call in claim.expressions_atoms(sympy.core.function.AppliedUndef):
         name = type(call).__name__
-        if name == "Eg" and call.free_symbols & continuous:
+        if name == "Eg" and call.free_symbols & continuous and spec.mode != "universal":
+            # a universal claim takes it as a function of the variable (verify.claims.parametric)
             variable = sorted(s.name for s in call.free_symbols & continuous)[0]
-            raise QuantifierError(f"claim: {call} depends on the real variable {variable}; Eg(...) is one "
-                                  "number per configuration (use a value, --for '" + variable + " = ...')")
+            raise QuantifierError(f"claim: {call} depends on the real variable {variable}; in a "
+                                  f"{spec.mode} claim Eg(...) is one number per configuration (use a "
+                                  f"value, --for '{variable} = ...')")
         if name not in QUANTITIES:
             continue
         for argument in call.args:

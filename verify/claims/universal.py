@@ -59,7 +59,7 @@ from verify.claims.evaluate import (
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
-from verify.claims.relation import Relation, decide_ball, point_balls
+from verify.claims.relation import Relation, decide_ball, point_balls, signed_symbol
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
 from verify.claims.touching import exact_zero_in_stall, is_zero, prove_touching
@@ -288,6 +288,8 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
         return _square_root_substitution(box, op, difference) or Decision(
             "undecided", None, "symbolic", detail="not a rational function of its variable")
     difference = guarded(f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
+    if difference != 0 and _zero_for_the_signs(box, difference):
+        difference = sympy.Integer(0)
     if difference != 0 and difference.atoms(AppliedUndef):
         # an opaque kernel or expectation (no closed form) that did not cancel: not a number
         return Decision("undecided", None, "symbolic",
@@ -324,6 +326,16 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if op != "==" and len(difference.free_symbols) == 1:
         return one_variable(difference, op, box)
     return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)}")
+
+
+def _zero_for_the_signs(box: dict, difference) -> bool:
+    """Whether lhs − rhs simplifies to 0 once SymPy knows the sign of each variable whose range has
+    one (-a - Abs(a) for a in [-1, 0]): an identity on the range, not on the whole line."""
+    signed = {s: signed_symbol(s, *box[s]) for s in difference.free_symbols if s in box}
+    if not signed or all(v.is_positive is None and v.is_negative is None and v.is_nonnegative is None
+                         for v in signed.values()):
+        return False
+    return guarded("the difference with its variables' signs", _reduced, difference.xreplace(signed)) == 0
 
 
 def _midpoint(box: dict) -> dict:

@@ -15,8 +15,11 @@ paper, in the paper's order, as its ``pack.toml`` lists them).  Each ``[[display
   quantifiers that the suite verifies where the printed one fails), ``loose`` (why an inequality
   that holds has more slack than moving one constant removes: checked by the perturbation test,
   which then asks that it hold with its small side scaled by 10), ``fails_as`` (what a fail
-  means: ``step``, the default for a display, ``statement`` or ``as-printed``) and ``boundary``
-  (why a fail is only at a degenerate or excluded point: its impact is then ``boundary``).  Each such entry is
+  means: ``step``, the default for a display, ``statement`` or ``as-printed``), ``boundary``
+  (why a fail is only at a degenerate or excluded point: its impact is then ``boundary``) and
+  ``printed`` (the display read literally, where ``claim`` encodes the intended reading and the
+  two differ: both are run, and a printed side whose value differs from the intended one is a
+  *typo*, :mod:`verify.checks.ledger_claims`).  Each such entry is
   a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
@@ -52,12 +55,12 @@ DECIDED = ("holds", "fails", "consistent")
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
 FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
-                    "loose", "boundary", *CLAIM_OPTIONS})
+                    "loose", "boundary", "printed", *CLAIM_OPTIONS})
 
 
 #: The fields whose value is text (the claim's quantifiers may be lists).
 TEXT_FIELDS = ("id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as", "loose",
-               "boundary")
+               "boundary", "printed")
 
 
 class LedgerError(PackError):
@@ -79,6 +82,8 @@ class ClaimSpec:
     #: why a fail of this claim is only at a degenerate or excluded point (its impact is then
     #: ``boundary``, not computed from the correction)
     boundary: str | None = None
+    #: the display read literally, where ``text`` is the intended reading (module docstring)
+    printed: str | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -141,7 +146,7 @@ def _option_type_ok(key: str, value) -> bool:
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "claim" not in item:
-        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary")
+        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary", "printed")
         stray = [key for key in extras if key in item]
         if stray:
             raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
@@ -156,8 +161,14 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
             raise LedgerError(f"ledger entry {where}: {key} must be {_OPTION_TYPES[key][1]}, got "
                               f"{type(item[key]).__name__} {item[key]!r}"[:200])
     options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
+    for key in ("correction", "printed"):
+        if key in item and (not isinstance(item[key], str) or not item[key].strip()):
+            raise LedgerError(f"ledger entry {where}: {key} must be a non-empty string")
+    if "printed" in item and "correction" in item:
+        raise LedgerError(f"ledger entry {where}: printed and correction together (with printed, the claim "
+                          "itself is the intended reading, so the correction)")
     return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"),
-                     item.get("boundary"))
+                     item.get("boundary"), item.get("printed"))
 
 
 def _read(names: tuple[str, ...], table: str) -> list[dict]:

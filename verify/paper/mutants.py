@@ -78,7 +78,8 @@ def killed(spec: ClaimSpec, run) -> str | None:
     literal moved into an invalid spot) is skipped."""
     for what, text in mutants(spec.text):
         try:
-            outcome = run(dataclasses.replace(spec, text=text, correction=None))
+            # the mutant is the claim alone: no correction, and no printed reading to compare it with
+            outcome = run(dataclasses.replace(spec, text=text, correction=None, printed=None))
         except VerifyInputError:
             continue
         if outcome.verdict.value == "fails":

@@ -30,6 +30,7 @@ import contextlib
 import contextvars
 import functools
 import hashlib
+import re
 import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -79,6 +80,9 @@ class Pack:
     numbering: tuple[tuple[str, str], ...] = ()
     source: str | None = None
     source_sha256: str | None = None
+    #: [citations] of pack.toml: (("add", pairs), ("remove", pairs)) of (citing, cited)
+    #: statements, hand corrections of the citation graph (verify.paper.structure)
+    citations: tuple = ()
 
     @property
     def builtin(self) -> bool:
@@ -152,7 +156,7 @@ def load(directory: Path | str) -> Pack:
         raise PackError(f"--paper {str(directory)!r} is not a directory holding a pack.toml")
     where = str(root / "pack.toml")
     data = read_toml(root / "pack.toml", "pack.toml")
-    stray = set(data) - {"paper", "text", "ledger", "numbering"}
+    stray = set(data) - {"paper", "text", "ledger", "numbering", "citations"}
     if stray:
         raise PackError(f"{where}: unknown table(s) {', '.join(sorted(stray))}")
     text, ledger = data.get("text", {}), data.get("ledger", {})
@@ -186,8 +190,27 @@ def load(directory: Path | str) -> Pack:
     pack = Pack(root, text["file"], sha, _pairs(data.get("paper", {}), f"{where}: [paper]"),
                 _strings(ledger, "displays", f"{where}: [ledger]"),
                 _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
-                numbering, text.get("source"), source_sha)
+                numbering, text.get("source"), source_sha,
+                _citations(data.get("citations", {}), f"{where}: [citations]"))
     return pack
+
+
+_LABEL = re.compile(r"^[A-Z][a-z]+ \d{1,4}$")
+
+
+def _citations(table: object, where: str) -> tuple:
+    """[citations] add/remove: lists of [citing, cited] statement labels ("Claim 7", "Lemma 31")."""
+    if not isinstance(table, dict) or set(table) - {"add", "remove"}:
+        raise PackError(f"{where} must be a table with the lists add and remove")
+    out = {}
+    for key, pairs in table.items():
+        if not isinstance(pairs, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) and _LABEL.match(x) for x in p)
+                for p in pairs):
+            raise PackError(f"{where}: {key} must be a list of [citing, cited] pairs of labels such as "
+                            f"[\"Claim 7\", \"Lemma 31\"]")
+        out[key] = tuple(tuple(p) for p in pairs)
+    return tuple(sorted(out.items()))
 
 
 _CURRENT: contextvars.ContextVar[Pack | None] = contextvars.ContextVar("verify_pack", default=None)

@@ -10,7 +10,15 @@ step's *impact* on the results above it is computed from the text rather than as
 - An entry **supports** the statement whose proof contains it, or, outside proofs, the statement
   it sits in (the last statement above it, up to the next section heading); an entry in running
   text supports its section (``§3.1``).
-- A proof **cites** every numbered statement its text names, other than its own.
+- A proof **cites** every numbered statement its text names, other than its own: by label
+  (``Lemma 31``), in a range or list (``Claims 6 to 8``, ``Lemmas 3 and 4``), or by the name the
+  statement carries on its opening line (``Lemma 31 (Freedman's inequality)``: a proof that uses
+  "Freedman's inequality" cites Lemma 31).  A label inside a citation of another work is not the
+  paper's own (``(Abbe et al., 2023, Proposition 6)``, ``(Mossel et al., 2005, Theorem 2.1)``): a
+  label whose parenthesis or preceding words hold an author (``et al.``) or a year, or whose number
+  has a dot, is skipped.
+- The pack may correct the generated edges where the text is ambiguous (``[citations]`` of
+  pack.toml: ``add`` and ``remove``, lists of ``["Claim 7", "Lemma 31"]`` pairs, citing first).
 
 :func:`affected` closes this upwards: the statement an entry supports, then every statement whose
 proof cites one already affected.  A gap in Claim 3's proof therefore names Claim 3, Corollary 27,
@@ -21,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from verify.paper.pack import per_pack
+from verify.paper.pack import current, per_pack
 from verify.paper.source import (
     STATEMENT_KINDS,
     displays,
@@ -34,7 +42,19 @@ from verify.paper.source import (
 
 _KINDS = "|".join(STATEMENT_KINDS)
 _OPENS = re.compile(rf"^(?:\*\*)?({_KINDS}) (\d+)\**(?=$|[\s(*]*[(*A-Z])")
-_NAMED = re.compile(rf"\b({_KINDS})s? (\d+)\b")
+_NAMED = re.compile(rf"\b({_KINDS})s? (\d+)\b(?!\.\d)")
+#: "Claims 6 to 8", "Lemmas 3 and 4", "Theorems 11, 12 and 13": every number of a plural label
+_SEVERAL = re.compile(rf"\b({_KINDS})s (\d+)((?:\s*(?:,|and|to|through|–|-)\s*\d+\b)+)")
+_NEXT_NUMBER = re.compile(r"\s*(,|and|to|through|–|-)\s*(\d+)")
+#: what marks a citation of another work just before a label: an author list or a year
+_OTHER_WORK = re.compile(r"et al\.?|\b(?:19|20)\d\d[a-z]?\b")
+_AUTHORS_BEFORE = re.compile(r"et al\.?,?\s*(?:\(\d{4}[a-z]?\),?\s*)?$")
+_AUTHORS_AFTER = re.compile(r"\s+(?:of|in)\s+\(?[A-Z][\w-]+ (?:et al|and [A-Z])")
+#: a proper name in a statement's title: a possessive ("Freedman's inequality") or a capitalised
+#: word after the first ("Linear Model Family From Learned Features")
+_PROPER_NAME = re.compile(r"^[A-Z][\w-]*'s\b|\s[A-Z][a-z]")
+#: the name a statement carries on its opening line: "Lemma 31 (Freedman's inequality) Let ..."
+_TITLE = re.compile(r"^\s*\(([^(),]{6,60})[,)]")
 _PROOF_OF = re.compile(rf"\[Proof of ({_KINDS}) (\d+)\]")
 
 
@@ -132,8 +152,58 @@ def supports() -> dict[str, str]:
 
 
 @per_pack
+def titles() -> dict[str, str]:
+    """Statement -> the name it carries on its opening line (``Lemma 31`` -> ``Freedman's inequality``)."""
+    lines = paper_text().split("\n")
+    found: dict[str, list[str]] = {}
+    for label, at in statements():
+        rest = _OPENS.sub("", lines[at - 1], count=1)
+        match = _TITLE.match(rest)
+        if match and not _OTHER_WORK.search(match.group(1)):
+            found.setdefault(match.group(1).strip(), []).append(label)
+    # a proper name that can only mean one statement: "Freedman's inequality", carried by one
+    # statement, no formula.  A descriptive title ("Even l", "Angular separation") is also
+    # ordinary prose, so it cites nothing: the pack's [citations] adds such an edge by hand.
+    return {labels[0]: title for title, labels in found.items()
+            if len(labels) == 1 and "$" not in title and _PROPER_NAME.search(title)}
+
+
+def named_in(body: str) -> set[str]:
+    """The paper's own numbered statements ``body`` names (module docstring), canonical labels."""
+    found = set()
+    for match in _NAMED.finditer(body):
+        if not _of_other_work(body, match.start()):
+            found.add(canonical(f"{match.group(1)} {match.group(2)}"))
+    for match in _SEVERAL.finditer(body):
+        if _of_other_work(body, match.start()):
+            continue
+        kind, previous = match.group(1), int(match.group(2))
+        for joint, number in _NEXT_NUMBER.findall(match.group(3)):
+            number = int(number)
+            span = range(previous + 1, number + 1) if joint in ("to", "through", "–", "-") else [number]
+            found |= {canonical(f"{kind} {n}") for n in span if n - previous <= 50}
+            previous = number
+    found |= {label for label, title in titles().items() if re.search(rf"\b{re.escape(title)}\b", body)}
+    return found
+
+
+def _of_other_work(body: str, at: int) -> bool:
+    """Whether the label at ``at`` sits in a citation of another work: the text since the
+    parenthesis it is in names an author list or a year (``(Abbe et al., 2023, Proposition 6)``),
+    or an author list stands right before it (``Abbe et al. (2023) Proposition 6``) or right after
+    it (``Proposition 6 of Abbe et al.``)."""
+    opened, closed = body.rfind("(", 0, at), body.rfind(")", 0, at)
+    if opened > closed and body.rfind("\n", 0, at) < opened and _OTHER_WORK.search(body[opened + 1:at]):
+        return True
+    if _AUTHORS_BEFORE.search(body[max(0, at - 40):at]):
+        return True
+    return bool(_AUTHORS_AFTER.match(body, _NAMED.match(body, at).end()))
+
+
+@per_pack
 def cites() -> dict[str, frozenset[str]]:
-    """Statement -> the numbered statements its proof (all of its proofs) names."""
+    """Statement -> the numbered statements its proof (all of its proofs) names, with the pack's
+    corrections (module docstring)."""
     text = paper_text()
     offsets = _line_offsets(text)
     out: dict[str, set[str]] = {}
@@ -141,8 +211,12 @@ def cites() -> dict[str, frozenset[str]]:
         if not proved:
             continue
         body = text[offsets[first - 1]:offsets[last - 1] if last - 1 < len(offsets) else len(text)]
-        named = {canonical(f"{m.group(1)} {m.group(2)}") for m in _NAMED.finditer(body)}
-        out.setdefault(proved, set()).update(named - {proved})
+        out.setdefault(proved, set()).update(named_in(body) - {proved})
+    corrections = dict(current().citations)
+    for citing, cited in corrections.get("remove", ()):
+        out.get(citing, set()).discard(cited)
+    for citing, cited in corrections.get("add", ()):
+        out.setdefault(citing, set()).add(cited)
     return {label: frozenset(named) for label, named in out.items()}
 
 

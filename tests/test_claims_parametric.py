@@ -1,0 +1,98 @@
+"""Eg of a function of a quantified real variable (issue #48, item 3; verify/claims/parametric.py).
+
+Truth of each statement, derived by hand: E[e^{-a g²}] = (1 + 2a)^{-1/2} (a > -1/2); E[cos(t g)]
+= e^{-t²/2}; E[relu(a g)] = |a|/√(2π); E[relu(g + a)] = a Φ(a) + φ(a) ≥ max(a, 0); E[g² e^{-a g²}] =
+(1 + 2a)^{-3/2}; E[tanh(g/2)²] ≈ 0.1735 > 1/8; E[e^{a g²}] = ∞ for a ≥ 1/2.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+
+from verify.base.singular import singular_candidates
+from verify.certified.errors import CertificationError
+from verify.certified.growth import tail_majorant
+from verify.claims import parametric
+from verify.claims.language import GAUSSIAN as g
+
+from verify.claims import claim
+
+A = sympy.Symbol("a", real=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "ranges", "status"),
+    [
+        # closed form proved over the range, then decided as an expression in a
+        ("Eg(exp(-a*g**2)) == 1/sqrt(1 + 2*a)", ["a in [0, 1]"], "holds"),
+        ("Eg(cos(t*g)) == exp(-t**2/2)", ["t in [0, 10]"], "holds"),
+        ("Eg(g**2*exp(-a*g**2)) <= 1/(1 + 2*a)", ["a in [0, 2]"], "holds"),
+        ("Eg(exp(t*g)) >= 1", ["t in [-2, 3]"], "holds"),
+        # relu's closed form differs on each side of 0: the range is split there
+        ("Eg(sigma(a*g)) == Abs(a)/sqrt(2*pi)", ["a in [-1, 1]", "--activation relu"], "holds"),
+        ("Eg(sigma(g + a)) >= a", ["a in [-1, 1]", "--activation relu"], "holds"),
+        # barely false: refuted at a point of the range
+        ("Eg(exp(-a*g**2)) == 1/sqrt(1 + 2*a) + 10**-9", ["a in [0, 1]"], "fails"),
+        ("Eg(sigma(a*g)) == a/sqrt(2*pi)", ["a in [-1, 1]", "--activation relu"], "fails"),
+        ("Eg(sigma(g + a)) >= a + 1/10", ["a in [-1, 1]", "--activation relu"], "fails"),
+        # no closed form: decided at 5 points only, so never holds
+        ("Eg(tanh(a*g)**2) <= a**2", ["a in [0, 2]"], "inconclusive"),
+        ("Eg(tanh(a*g)**2) <= a**2/2", ["a in [0, 2]"], "fails"),
+        # existence fails on part of the range: E[e^{g²/2}] = oo at a = 1/2
+        ("Eg(exp(a*g**2)) == 1/sqrt(1 - 2*a)", ["a in [0, 1]"], "fails"),
+        # a singular point that moves with a: not proved for every a, never holds
+        ("Eg(Abs(g - a)**(-1/2)) >= 0", ["a in [0, 1]"], "inconclusive"),
+        ("Eg(1/(g - a)) == 0", ["a in [1, 2]"], "fails"),
+        # |g|^(-a): a power whose exponent's sign the walker cannot see is not integrable by default
+        ("Eg(Abs(g)**(-a)) >= 0", ["a in [0, 1/2]"], "inconclusive"),
+    ],
+)
+def test_parametric_verdicts(text, ranges, status):
+    options = {"for_": [r for r in ranges if not r.startswith("--")]}
+    options |= {"activation": r.split()[1] for r in ranges if r.startswith("--activation")}
+    outcome = claim(text, **options)
+    assert outcome.verdict.value == status, outcome.evidence
+
+
+def test_inconclusive_names_the_points():
+    outcome = claim("Eg(tanh(a*g)**2) <= a**2", for_=["a in [0, 2]"])
+    assert "a = 1/2" in outcome.evidence and "not covered" in outcome.evidence
+
+
+def test_uniform_existence_refuses_what_fails_somewhere():
+    # e^{-a g²} with a down to -1/4 exists (a > -1/2) but no majorant of the tail form covers it:
+    # not proved, never assumed
+    assert parametric.uniform_existence(sympy.exp(-A * g**2), {A: (Fraction(-1, 4), 1)})
+    assert not parametric.uniform_existence(sympy.exp(-A * g**2), {A: (0, 1)})
+    # a coefficient infinite at a = 0
+    assert "not finite" in parametric.uniform_existence(g / A, {A: (-1, 1)})
+    # a singular point at g = a
+    assert parametric.uniform_existence(1 / sympy.sqrt(sympy.Abs(g - A)), {A: (0, 1)})
+
+
+def test_a_wrong_closed_form_is_caught(monkeypatch):
+    # a closed form right for a > 0 and wrong at a = 0 (SymPy's generic-parameter failure mode)
+    monkeypatch.setattr(parametric, "exact_expectation",
+                        lambda body, parameters: 1 / sympy.sqrt(1 + 2 * next(iter(parameters))) + 0)
+    value, why = parametric.closed_form(sympy.cos(A * g), {A: (0, 1)})
+    assert value is None and "disagrees with certified quadrature" in why
+
+
+def test_tail_majorant_over_a_parameter_range():
+    a = sympy.Dummy("a", nonnegative=True)
+    # the ball of a over [0, 1] reaches -1e-9; a's sign clamps that, so -a g² <= 0 and e^{-a g²} <= 1
+    assert tail_majorant(sympy.exp(-a * g**2), g, 1, 1, {a: (Fraction(0), Fraction(1))}).describe() == "1"
+    assert tail_majorant(sympy.Max(0, a * g), g, -1, 1, {a: (Fraction(0), Fraction(1))}).describe() == "1*|x|^1"
+    b = sympy.Dummy("b", real=True)
+    with pytest.raises(CertificationError):
+        tail_majorant(sympy.exp(b * g**2), g, 1, 1, {b: (Fraction(-1), Fraction(1))})
+
+
+def test_a_power_of_unknown_sign_has_unknown_singular_points():
+    a = sympy.Symbol("a", real=True)
+    assert singular_candidates(sympy.Abs(g) ** (-a), g) is None
+    assert singular_candidates(sympy.Abs(g) ** sympy.Dummy("p", nonnegative=True), g) == (set(), True)
+    assert singular_candidates(1 / (1 + sympy.Dummy("q", nonnegative=True) * g**2), g) == (set(), True)
