@@ -163,3 +163,46 @@ def test_the_summary_fits_one_screen_and_an_anchor_shows_its_statement(report, t
                        timeout=120)
         assert shots[name].exists() and _ink(shots[name]) > 0.01, f"the {name} screenshot is blank"
     assert shots["summary"].read_bytes() != shots["anchor"].read_bytes(), "both screenshots show the same place"
+
+
+_WIDTH = """<script>
+window.addEventListener('load', () => {
+  const fractions = [...document.querySelectorAll('mfrac mfrac')].map(f => f.getBoundingClientRect().height);
+  document.title = 'width ' + document.documentElement.scrollWidth
+                   + ' nested ' + Math.round(Math.min(...fractions, 999));
+});
+</script>"""
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium here (.ci/run installs Debian's chromium)")
+def test_a_long_formula_scrolls_in_its_box_and_nested_fractions_stay_legible(tmp_path):
+    """Issue #49: one long formula (display C.3-7) made the page 7423 px wide, and nested fractions
+    were about 5 px high.  A 1280 px window: the page is no wider, and an inner fraction is at
+    least 12 px tall."""
+    long_sum = " + ".join(rf"\frac{{a_{{{i}}}}}{{b_{{{i}}} + c_{{{i}}}}}" for i in range(120))
+    nested = r"\frac{\frac{\beta^2}{100 d}}{\frac{C T \eta^2 S_k^2}{(\log d V_k)^2} + \frac{1}{3}}"
+    page = to_html(f"# width\n\nA long one: $`{long_sum}`$ and a nested one: $`{nested}`$.\n\n"
+                   f"| a | b |\n|---|---|\n| $`{long_sum}`$ | x |\n")
+    probe = tmp_path / "width.html"
+    probe.write_text(probed(page, _WIDTH), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
+    dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    found = re.search(r"<title>width (\d+) nested (\d+)</title>", dom)
+    assert found, "the browser ran no script or gave no DOM"
+    width, nested_height = map(int, found.groups())
+    assert width <= 1280, f"the page is {width} px wide in a 1280 px window"
+    assert nested_height >= 12, f"an inner fraction is {nested_height} px tall"
+
+
+def test_no_link_is_broken(report):
+    """Issue #49: every in-page link of report.md and report.html reaches an anchor (the summary's
+    link to "#impact-false statement" once had a space, so GitHub showed it as raw Markdown)."""
+    md, page = report
+    md_targets = set(re.findall(r"\]\(#([^)\s]*)\)", md))
+    md_anchors = set(re.findall(r'<a id="([^"]+)"></a>', md))
+    assert md_targets and md_targets <= md_anchors, sorted(md_targets - md_anchors)
+    assert not re.search(r"\]\(#[^)]*\s[^)]*\)", md), "a link target holds a space"
+    html_targets = set(re.findall(r'href="#([^"]*)"', page))
+    html_anchors = set(re.findall(r'id="([^"]+)"', page))
+    assert html_targets and html_targets <= html_anchors, sorted(html_targets - html_anchors)

@@ -97,3 +97,12 @@ def test_the_reports_tables_keep_their_rows():
 def test_documents_render_on_github(path):
     found = problems((ROOT / path).read_text(encoding="utf-8"))
     assert not found, f"{path}: " + "; ".join(found[:5])
+
+
+def test_a_quote_with_tex_outside_its_dollars_is_shown_verbatim():
+    # issue #49: 78 of 200 quotes showed "^{l+1}" as half-converted text
+    from verify.base.markdown import paper_text
+
+    assert paper_text("Claim 1: the sum over $l$ of (ξ²/k)^{l+1} is ≥ 0") == \
+        "`Claim 1: the sum over $l$ of (ξ²/k)^{l+1} is ≥ 0`"
+    assert paper_text("Lemma 6: for $m h(0) \\geq 0$ we have") == "Lemma 6: for $`m h(0) \\geq 0`$ we have"

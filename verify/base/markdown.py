@@ -47,6 +47,17 @@ def markdown_text(text: str, table_cell: bool = False) -> str:
     return in_table_cell(result) if table_cell else result
 
 
+def plain_text(text: str, table_cell: bool = False) -> str:
+    """``text`` escaped as it stands: no formula becomes math (a README cell must wrap, and a
+    math span does not)."""
+    result = _escape(str(text))
+    return in_table_cell(result) if table_cell else result
+
+
+#: TeX that only math mode can draw: a braced sub- or superscript, a control word, a caret power.
+_TEX_IN_PROSE = re.compile(r"[\^_]\{|\\[A-Za-z]+|\^[A-Za-z0-9(]")
+
+
 def in_table_cell(markdown: str) -> str:
     """Markdown for one table cell: on one line, every pipe escaped (see :func:`markdown_text`)."""
     return markdown.replace("\n", " ").replace("|", "\\|")
@@ -55,9 +66,14 @@ def in_table_cell(markdown: str) -> str:
 def paper_text(text: str) -> str:
     """A quote of the paper as Markdown: its ``$...$`` TeX as GitHub math exactly as printed
     (never rewritten: the reader compares it with the paper), the prose between escaped and left
-    alone (no formula pass: it would rewrite inside the paper's own notation)."""
+    alone (no formula pass: it would rewrite inside the paper's own notation).  A quote whose prose
+    still holds TeX outside its dollars (``Σ_{i=1}^k``, ``\\langle``) cannot be drawn as math and
+    would read half converted, so it is shown verbatim in one code span instead."""
+    parts = re.split(r"(?<!\\)\$([^$]+)(?<!\\)\$", str(text))
+    if any(_TEX_IN_PROSE.search(part) for part in parts[::2]):
+        return code_span(" ".join(str(text).split()))
     out = []
-    for i, part in enumerate(re.split(r"(?<!\\)\$([^$]+)(?<!\\)\$", str(text))):
+    for i, part in enumerate(parts):
         if i % 2 and "`" not in part:
             out.append(math_span(" ".join(part.split())))
         else:

@@ -55,7 +55,9 @@ class Check:
             outcome.scope = "instances: the cases and points the evidence names"
         outcome = apply_evidence_rule(apply_scope_rule(outcome), self.method)
         if outcome.verdict is Verdict.FAILS and outcome.impact is None:
-            outcome.impact = default_impact(outcome.failure_kind, outcome.correction_verified)
+            regime = outcome.numbers.get("regime") or {}
+            outcome.impact = default_impact(outcome.failure_kind, outcome.correction_verified,
+                                            regime.get("holds") is True)
         return outcome
 
     @property

@@ -32,6 +32,12 @@ tr:nth-child(2n) { background: #f6f8fa; }
 code { background: #eff1f3; padding: .1em .3em; border-radius: 4px; font-size: 90%; }
 blockquote { margin: 0; padding: 0 1em; color: #59636e; border-left: .25em solid #d0d7de; }
 math { font-size: 105%; } :target { background: #fff8c5; }
+/* a long formula scrolls inside its own box instead of widening the page (C.3-7 made the page
+   7423 px wide), and a nested fraction keeps display size (inline style shrank it to 5 px) */
+.formula { display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden;
+           vertical-align: middle; }
+math, math * { math-style: normal; }
+p, li, td, th, blockquote { overflow-wrap: anywhere; }
 """
 
 
@@ -42,7 +48,7 @@ def _mathml(match: re.Match[str]) -> str:
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
         mathml = ""
     safe = sanitize_mathml(mathml)
-    return safe if safe is not None else f"<code>{html.escape(latex)}</code>"
+    return f'<span class="formula">{safe}</span>' if safe is not None else f"<code>{html.escape(latex)}</code>"
 
 
 def to_html(markdown: str) -> str:

@@ -27,6 +27,7 @@ from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
+from verify.paper.regime import regime_rerun
 from verify.verdict import FailureKind, Impact, Outcome, Verdict
 
 
@@ -127,6 +128,7 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
     if outcome.verdict is Verdict.FAILS:
         outcome.failure_kind = FailureKind(spec.fails_as)
+        _in_the_main_regime(outcome, spec, seed, full)
         if spec.boundary:
             outcome.impact = Impact.BOUNDARY
             outcome.notes.append(f"Boundary: {spec.boundary}")
@@ -141,6 +143,18 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
             if empty:
                 outcome.correction += f"; not a correction: {empty}"
     return outcome
+
+
+def _in_the_main_regime(outcome: Outcome, spec: ClaimSpec, seed: int, full: bool) -> None:
+    """Rerun a failing claim with the main theorems' regime values (pack.toml ``[regime]``) of the
+    variables it quantifies, and record whether it holds there (verify.paper.regime)."""
+    bindings = regime_rerun(spec.keywords().get("for_", ()))
+    if bindings is None:
+        return
+    there = claim(spec.text, **{**spec.keywords(), "for_": bindings}, seed=seed, full=full)
+    held = there.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+    outcome.numbers["regime"] = {"holds": held, "why": f"with {', '.join(b for b in bindings if b not in spec.keywords()['for_'])} "
+                                                      f"the claim {there.verdict} ({there.basis})"}
 
 
 def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:

@@ -23,6 +23,7 @@ from typing import Any
 
 from verify.checks.runner import Result
 from verify.paper.ledger import Entry, entries
+from verify.paper.regime import assess
 from verify.paper.structure import affected, supports
 from verify.verdict import Impact, Outcome, Verdict
 
@@ -71,9 +72,10 @@ def ledger_rows(results: list[Result]) -> list[dict[str, Any]]:
                        correction=outcome.correction, correction_verified=outcome.correction_verified)
             if outcome.verdict is Verdict.FAILS:
                 impact = outcome.impact or Impact.GAP
-                row.update(impact=str(impact), counterexample=outcome.counterexample,
-                           affects=affected(where[entry.id]) if impact in (Impact.GAP, Impact.FALSE_STATEMENT)
-                           else [])
+                doubt = impact in (Impact.GAP, Impact.FALSE_STATEMENT, Impact.OUTSIDE_REGIME)
+                affects = affected(where[entry.id]) if doubt else []
+                row.update(impact=str(impact), counterexample=outcome.counterexample, affects=affects,
+                           regime=assess(affects, outcome.numbers)["text"] if doubt else "")
         rows.append(row)
     return rows
 

@@ -13,8 +13,9 @@ import math
 import re
 from typing import Any
 
+from verify.base.errors import clip
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, code_span, in_table_cell, markdown_text, math_span, paper_text
+from verify.base.markdown import code_block, code_span, in_table_cell, markdown_text, math_span, paper_text, plain_text
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
@@ -22,6 +23,7 @@ from verify.claims.printing import claim_latex, correction_parts
 from verify.paper.ledger import coverage_summary, coverage_table
 from verify.paper.pack import current
 from verify.paper.provenance import arxiv_label, paper
+from verify.paper.regime import assess
 from verify.paper.structure import affected, first_numbered, supports
 from verify.verdict import FailureKind, Impact
 from verify.verdict.display import value_text
@@ -32,10 +34,18 @@ ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 
 IMPACT_HEADINGS = {
     Impact.FALSE_STATEMENT: "False statements (a counterexample to the numbered statement)",
     Impact.GAP: "Gaps (a step fails and no verified correction restores the proof)",
+    Impact.OUTSIDE_REGIME: "False statements outside the main regime (they hold where the main theorems use them)",
     Impact.REPAIRED: "Repaired steps (a step fails; a verified correction restores the chain)",
     Impact.TYPO: "Typos (printed differently from what the text intends; the intended reading is verified)",
     Impact.BOUNDARY: "Boundary cases (fails only at a degenerate or excluded point)",
 }
+
+def impact_anchor(impact: str) -> str:
+    """The anchor of an impact's group: letters, digits and hyphens only ("false statement,
+    outside the main regime" -> "impact-false-statement-outside-the-main-regime"), so the link
+    resolves in GitHub's Markdown and in report.html alike."""
+    return "impact-" + re.sub(r"[^a-z0-9]+", "-", impact.lower()).strip("-")
+
 
 #: Headings of the report's failure groups, in the order a reader needs them.
 FAILURE_HEADINGS = {
@@ -163,14 +173,20 @@ def errata_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for entry, item in items:
             supported = _supported(record, entry)
             impact = item.get("impact") or "gap"
-            doubt = impact in ("gap", "false statement") and supported.split(" ")[0] != supported
+            doubt = impact in DOUBT and supported.split(" ")[0] != supported
+            affects = affected(supported) if doubt else []
             rows.append({"check": record["id"], "entry": entry, "statement": record["statement"],
                          "supports": supported, "impact": impact, "failure_kind": item.get("failure_kind"),
                          "basis": item.get("basis"), "evidence": item["evidence"],
                          "correction": item.get("correction"),
                          "correction_verified": item.get("correction_verified"),
-                         "affects": affected(supported) if doubt else []})
-    return sorted(rows, key=lambda row: IMPACT_ORDER.get(row["impact"], 9))
+                         "affects": affects, "regime": assess(affects, item.get("numbers") or {})})
+    # a main theorem in doubt in its stated regime first, then by impact (verify.paper.regime)
+    return sorted(rows, key=lambda row: (row["regime"]["rank"], IMPACT_ORDER.get(row["impact"], 9)))
+
+
+#: The impacts that put the results built on the entry in doubt.
+DOUBT = ("gap", "false statement", "false statement, outside the main regime")
 
 
 def impact_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -178,26 +194,46 @@ def impact_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
     return {impact: sum(1 for row in rows if row["impact"] == impact) for impact in IMPACT_ORDER}
 
 
+#: Most characters of text one README errata row may show (issue #49: no cell holds a prover trace).
+ROW_TEXT = 400
+
+
 def errata_table(records: list[dict[str, Any]]) -> str:
-    """Markdown table of the errata of report.json's ``checks`` records (:func:`errata_rows`):
-    impact, the statement it supports (and what it affects), check id (linked to its entry in
-    report.html) and ledger entry, evidence, correction (the README's errata table)."""
-    rows = ["| impact | supports | check (entry) | evidence | correction |", "|---|---|---|---|---|"]
+    """The README's errata table (:func:`errata_rows`): one compact row per erratum, at most
+    ROW_TEXT characters of text: its impact, the statement (and the main theorems it puts in
+    doubt), one sentence of finding, and a link to the details in report.html."""
+    rows = ["| impact | statement | finding | details |", "|---|---|---|---|"]
     for row in errata_rows(records):
-        if row["correction"]:
-            corr = correction_markdown(row["correction"], table_cell=True) + (
-                " (verified)" if row["correction_verified"] else " (not verified)")
-        else:
-            corr = "— (none verified)"
-        supported = row["supports"]
-        if len(row["affects"]) > 1:
-            supported += "; affects " + ", ".join(row["affects"][1:])
-        link = f"[`{row['check']}`](report.html#{row['check']})"
-        link += f" ({row['entry']})" if row["entry"] else ""
-        impact = f"{row['impact']} ({row['failure_kind']}, {row['basis']})"
-        rows.append(f"| {impact} | {_cell(supported)} | {link} "
-                    f"| {_cell(row['evidence'])} | {corr} |")
+        statement = row["supports"] + (f" → {', '.join(row['regime']['main'])}" if row["regime"]["main"] else "")
+        where = f"{row['check']}" + (f" ({row['entry']})" if row["entry"] else "")
+        room = ROW_TEXT - len(row["impact"]) - len(statement) - len(where)
+        finding = clip(finding_sentence(row), max(60, room))
+        rows.append(f"| {row['impact']} | {plain_text(statement, table_cell=True)} | "
+                    f"{plain_text(finding, table_cell=True)} | [`{where}`](report.html#{row['check']}) |")
     return "\n".join(rows) + "\n"
+
+
+def finding_sentence(row: dict[str, Any]) -> str:
+    """One sentence a referee would write about an erratum: what is wrong, what the correction
+    does, and (for a fail that puts results in doubt) what it does in the main theorems' regime."""
+    evidence = clip(row["evidence"], 170)
+    verified = row.get("correction_verified")
+    impact = row["impact"]
+    if impact == "typo":
+        text = "Printed differently from what the text intends; the intended reading is verified"
+    elif impact == "repaired":
+        text = "A step fails as printed; the corrected step is verified"
+    elif impact == "boundary":
+        text = f"Fails only at a degenerate or excluded point: {evidence}"
+    elif impact == "gap":
+        text = (f"A step fails and {'the correction is not verified' if row.get('correction') else 'no correction is known'}"
+                f": {evidence}")
+    else:
+        text = f"The statement is false: {evidence}"
+    regime = row.get("regime", {}).get("text")
+    if regime and impact in DOUBT:
+        text += f"; {regime}"
+    return text + ("." if not text.endswith(".") else "")
 
 
 def _rerun(r: Result, seed: int) -> str:
@@ -227,6 +263,8 @@ def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
         lines.append("  - **Correction:** none verified")
     if len(row["affects"]) > 1:
         lines.append(f"  - **Affects:** {', '.join(row['affects'][1:])}")
+    if row["regime"]["text"] and row["impact"] in DOUBT:
+        lines.append(f"  - **Main theorems:** {_md(row['regime']['text'])}")
     rerun = f"{current().check_command} --only {row['check']} --seed {seed}"
     return lines + [f"  - **Rerun:** {code_span(rerun)}"]
 
@@ -251,20 +289,32 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
              "## Summary", ""]
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
-    by_impact = [(impact, heading, [row for row in errata if row["impact"] == impact.value])
+    main = [row for row in errata if row["regime"]["rank"] == 0]
+    by_impact = [(impact, heading, [row for row in errata if row["impact"] == impact.value and row not in main])
                  for impact, heading in IMPACT_HEADINGS.items()]
     lines.append("- Errata by impact: " + (", ".join(
-        f"[{len(group)} {impact.value}](#impact-{impact.value})" for impact, _, group in by_impact if group)
-        or "none") + ".")
+        f"[{sum(row['impact'] == impact.value for row in errata)} {impact.value}](#{impact_anchor(impact.value)})"
+        for impact, _, group in by_impact if any(row["impact"] == impact.value for row in errata))
+        or "none") + (f"; [{len(main)} put a main theorem in doubt in its stated regime](#main-regime)" if main
+                      else "") + ".")
     lines.append("- Coverage: " + coverage_summary(verdicts).split("\n\n")[0])
     lines += ["", "Contents: [errata](#errata) · " + ("[crashed](#crashed) · " if crashed else "")
               + "[coverage](#coverage) · [all checks](#all-checks) · [details of each check](#details)", ""]
     lines += ['<a id="errata"></a>', "", "## Statements that fail, by impact", ""]
     if not errata:
         lines += ["None.", ""]
+    if main:
+        lines += ['<a id="main-regime"></a>', "", f"### In the main theorems' regime ({len(main)})", "",
+                  "These put a main theorem in doubt where it is stated; the rest follow by impact.", ""]
+        for row in main:
+            lines += _errata_item(row, seed)
+        lines.append("")
     for impact, heading, group in by_impact:
-        if group:
-            lines += [f'<a id="impact-{impact.value}"></a>', "", f"### {heading} ({len(group)})", ""]
+        if any(row["impact"] == impact.value for row in errata):
+            # the anchor the summary links to, even when every row of the impact is listed above
+            lines += [f'<a id="{impact_anchor(impact.value)}"></a>', "", f"### {heading} ({len(group)} more)"
+                      if len(group) < sum(row["impact"] == impact.value for row in errata) else
+                      f"### {heading} ({len(group)})", ""]
             for row in group:
                 lines += _errata_item(row, seed)
             lines.append("")

@@ -520,6 +520,20 @@ def _claim_1_correction_search(ctx, q_max: float) -> tuple[float, dict]:
     return worst, where
 
 
+def claim_1_in_the_main_regime(worst_below_2k: float) -> dict:
+    """Whether Claim 1 holds where the main theorems use it (verify.paper.regime): at ξ = 1 the
+    proof's sufficient condition (ξ²/k)|A| ≤ 2‖λ‖² holds surely, since |λ·b| ≤ √k‖λ‖ gives
+    (ξ²/k)|A| ≤ ξ²‖λ‖² (Cauchy–Schwarz); the exact enumeration of A for k ≤ 8 (ones, one neuron,
+    a ramp) confirms that the failure probability there is 0.  Theorem 12's ξ = ξ̄√k with small
+    ξ̄ has ξ² ≤ 2k, where claim-1's search finds no violation (``worst_below_2k`` ≤ 1)."""
+    cases = [lam for k in range(1, 9) for lam in (np.ones(k), np.eye(k)[0], np.linspace(1, 2, k))]
+    surely = all(_worst_case_failure(lam, 1 / lam.size) == 0 for lam in cases)
+    return {"holds": surely and worst_below_2k <= 1,
+            "why": "at xi = 1, (xi^2/k)|A| <= xi^2 ||lambda||^2 <= 2 ||lambda||^2 by Cauchy-Schwarz, so Claim 1 "
+                   f"holds surely (failure probability 0 by exact enumeration for k <= 8); the counterexample needs "
+                   f"xi^2 > 2k, and the search finds none for xi^2 <= 2k (max P_fail/bound {worst_below_2k:.3g})"}
+
+
 @check("claim-1", "Claim 1", "3.2.1 / D.4", "exact enumeration + search")
 def claim_1(ctx) -> Outcome:
     """Claim 1 (Even l, s = 0 contribution): "Let Assumption 2 hold. With probability 1 − exp{−2k/(eξ²)} over the randomness of c, ĉ, the following holds. sign(m)(2 Σ_{l odd, s=1} (ξ²/k)^{l+1} C(l+s,l)(l+s+1)μ_{l+s+1}(σ)²(1/(1+ξ²/k))^{l+s+1} T(l,s) + 2 Σ_{l>0 even, s=0} (ξ²/k)^{l+1} C(l+s,l)(l+s+1)μ_{l+s+1}(σ)²(1/(1+ξ²/k))^{l+s+1} T(l,s)) ≥ 0."
@@ -547,7 +561,8 @@ def claim_1(ctx) -> Outcome:
     worst_2, where_2 = _claim_1_correction_search(ctx, 2.0)
     numbers = {"cases": cases, "he3_k1_sum_at_m=-1_A=1": value,
                "correction_search_max_ratio(xi2<=k/e)": worst_fixed, "at": where_fixed,
-               "search_max_ratio(xi2<=2k)": worst_2, "at(xi2<=2k)": where_2}
+               "search_max_ratio(xi2<=2k)": worst_2, "at(xi2<=2k)": where_2,
+               "regime": claim_1_in_the_main_regime(worst_2)}
     violated = [n for n, c in cases.items()
                 if float(c["exact_failure_probability"]) > float(c["claimed_failure_bound"])]
     if not violated:
@@ -673,7 +688,8 @@ def d4_claim_1_proof(ctx) -> Outcome:
             Verdict.FAILS,
             f"equalities and E-identity exact, but the tail display fails: k = 1, xi^2 = 3, m = 1 gives "
             f"Pr = {exact_tail:.0f} > exp(-2k/(e m xi^2)) = {bound:.3f} (Thm 9.23 needs t = 2k/(m xi^2) >= 2e)",
-            numbers=numbers | {"correction_search_max_ratio": worst, "at": where},
+            numbers=numbers | {"correction_search_max_ratio": worst, "at": where,
+                               "regime": claim_1_in_the_main_regime(_claim_1_correction_search(ctx, 2.0)[0])},
             counterexample={"k": 1, "lambda": [1.0], "xi2": q, "m": m, "A_values": [-1.0, 1.0],
                             "probability": exact_tail, "claimed_bound": bound},
             correction="the tail bound holds for m xi^2 <= k/e (t >= 2e in O'Donnell Thm 9.23)",

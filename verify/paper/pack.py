@@ -83,6 +83,8 @@ class Pack:
     #: [citations] of pack.toml: (("add", pairs), ("remove", pairs)) of (citing, cited)
     #: statements, hand corrections of the citation graph (verify.paper.structure)
     citations: tuple = ()
+    #: [regime] of pack.toml: the main theorems and the values their regime fixes (verify.paper.regime)
+    regime: object = None
 
     @property
     def builtin(self) -> bool:
@@ -156,7 +158,7 @@ def load(directory: Path | str) -> Pack:
         raise PackError(f"--paper {str(directory)!r} is not a directory holding a pack.toml")
     where = str(root / "pack.toml")
     data = read_toml(root / "pack.toml", "pack.toml")
-    stray = set(data) - {"paper", "text", "ledger", "numbering", "citations"}
+    stray = set(data) - {"paper", "text", "ledger", "numbering", "citations", "regime"}
     if stray:
         raise PackError(f"{where}: unknown table(s) {', '.join(sorted(stray))}")
     text, ledger = data.get("text", {}), data.get("ledger", {})
@@ -191,11 +193,18 @@ def load(directory: Path | str) -> Pack:
                 _strings(ledger, "displays", f"{where}: [ledger]"),
                 _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
                 numbering, text.get("source"), source_sha,
-                _citations(data.get("citations", {}), f"{where}: [citations]"))
+                _citations(data.get("citations", {}), f"{where}: [citations]"),
+                _regime(data.get("regime"), f"{where}: [regime]"))
     return pack
 
 
 _LABEL = re.compile(r"^[A-Z][a-z]+ \d{1,4}$")
+
+
+def _regime(table: object, where: str):
+    from verify.paper.regime import parse  # it reads the current pack, so it imports this module
+
+    return parse(table, where)
 
 
 def _citations(table: object, where: str) -> tuple:

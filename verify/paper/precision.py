@@ -24,7 +24,7 @@ ERRORS = ("typo", "step", "false-statement", "boundary")
 COLUMNS = ("fails", "holds", "consistent", "inconclusive", "cited", "not decidable", "missing", "other")
 #: The impacts a referee's error kind allows without overstating it (a false statement may be
 #: reported as a false statement or a gap, never below).
-AT_LEAST_GAP = ("false statement", "gap")
+AT_LEAST_GAP = ("false statement", "gap", "false statement, outside the main regime")
 
 
 class PrecisionCorpusError(VerifyInputError):
@@ -87,9 +87,10 @@ def matrix_markdown(summary: dict[str, Any]) -> str:
     for label in labels:
         row = summary["matrix"][label]
         lines.append(f"| {label} | " + " | ".join(str(row.get(c, 0)) for c in COLUMNS) + " |")
-    impact_names = ("false statement", "gap", "repaired", "typo", "boundary")
+    impact_names = ("false statement", "gap", "false statement, outside the main regime", "repaired", "typo",
+                    "boundary")
     lines += ["", "Impacts the suite gives the entries it fails, by the referee's kind of error:", "",
-              "| referee \\ impact | " + " | ".join(impact_names) + " |", "|---" * 6 + "|"]
+              "| referee \\ impact | " + " | ".join(impact_names) + " |", "|---" * (len(impact_names) + 1) + "|"]
     for label, row in summary["impacts"].items():
         lines.append(f"| {label} | " + " | ".join(str(row.get(i, 0)) for i in impact_names) + " |")
     alarms = ", ".join(summary["false_alarms"]) or "none"

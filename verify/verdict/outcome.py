@@ -73,6 +73,9 @@ class Impact(enum.StrEnum):
     - ``false statement``: a counterexample to the numbered statement itself;
     - ``gap``: a step fails and no correction the suite verifies restores the chain (the
       statement may still be true, but the proof does not show it);
+    - ``false statement, outside the main regime``: a counterexample to the statement, which
+      holds where the main theorems use it (the pack's ``[regime]``: Claim 1 is false for
+      ξ² > 2k and holds surely at the main theorems' ξ = 1);
     - ``repaired``: a step fails, and the suite verifies a corrected step under which the chain holds;
     - ``typo``: printed differently from what the surrounding text intends; the intended reading
       is verified;
@@ -82,17 +85,20 @@ class Impact(enum.StrEnum):
 
     FALSE_STATEMENT = "false statement"
     GAP = "gap"
+    OUTSIDE_REGIME = "false statement, outside the main regime"
     REPAIRED = "repaired"
     TYPO = "typo"
     BOUNDARY = "boundary"
 
 
-def default_impact(failure_kind: FailureKind | None, correction_verified: bool | None) -> Impact:
+def default_impact(failure_kind: FailureKind | None, correction_verified: bool | None,
+                   holds_in_regime: bool = False) -> Impact:
     """The impact of a fail its check does not state: a false statement for a counterexample to
-    the statement; for a step or a misprint, *repaired* or *typo* only when the suite verified a
-    correction, else a *gap* (nothing verified restores the chain)."""
+    the statement (outside the main regime when it is shown to hold there); for a step or a
+    misprint, *repaired* or *typo* only when the suite verified a correction, else a *gap*
+    (nothing verified restores the chain)."""
     if failure_kind is FailureKind.STATEMENT:
-        return Impact.FALSE_STATEMENT
+        return Impact.OUTSIDE_REGIME if holds_in_regime else Impact.FALSE_STATEMENT
     if not correction_verified:
         return Impact.GAP
     return Impact.TYPO if failure_kind is FailureKind.AS_PRINTED else Impact.REPAIRED
