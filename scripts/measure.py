@@ -16,9 +16,9 @@ import argparse
 import datetime
 import json
 import os
-import resource
 import platform
 import re
+import resource
 import subprocess
 import sys
 import tempfile

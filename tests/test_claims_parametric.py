@@ -15,10 +15,8 @@ import sympy
 from verify.base.singular import singular_candidates
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
-from verify.claims import parametric
+from verify.claims import claim, parametric
 from verify.claims.language import GAUSSIAN as g
-
-from verify.claims import claim
 
 A = sympy.Symbol("a", real=True)
 
@@ -52,7 +50,8 @@ A = sympy.Symbol("a", real=True)
 )
 def test_parametric_verdicts(text, ranges, status):
     options = {"for_": [r for r in ranges if not r.startswith("--")]}
-    options |= {"activation": r.split()[1] for r in ranges if r.startswith("--activation")}
+    options |= dict(r.split()[:2] for r in ranges if r.startswith("--activation"))
+    options = {key.removeprefix("--"): value for key, value in options.items()}
     outcome = claim(text, **options)
     assert outcome.verdict.value == status, outcome.evidence
 

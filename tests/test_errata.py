@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from verify.checks.core import Check
-from verify.checks.ledger_claims import vacuous_correction
+from verify.checks.ledger_claims import restatement, vacuous_correction
 from verify.checks.ledger_rows import entry_outcome
 from verify.checks.runner import Result
 from verify.paper.ledger import ClaimSpec, entries
@@ -177,3 +177,42 @@ def test_named_in_reads_lists_ranges_and_skips_other_works():
     assert not {"Proposition 6", "Lemma 6"} & named_in("The bound in (Abbe et al., 2023, Proposition 6) states")
     assert not named_in("Theorem 2.1 of the invariance principle")
     assert "Lemma 6" not in named_in("Proposition 6 of Abbe et al. shows")
+
+
+@pytest.mark.parametrize("entry_id", ["E.1.1-16", "E.1.1-18"])
+def test_a_claim_that_holds_for_any_values_is_a_restatement(entry_id):
+    # issue #49: with their bindings substituted, both sides are equal whatever the symbols are
+    assert "holds for any values" in (restatement(_spec(entry_id)) or "")
+
+
+@pytest.mark.parametrize("entry_id", ["E.3.3-6", "F.2-4", "D.5.2-8"])
+def test_a_claim_about_the_model_is_not_a_restatement(entry_id):
+    assert restatement(_spec(entry_id)) is None
+
+
+def test_a_restatement_and_a_partial_scope_are_counted_apart():
+    from verify.checks.ledger_rows import entry_verdicts
+
+    rows = [{"id": "a", "verdict": "holds", "basis": "exact", "restatement": "it holds for any values"},
+            {"id": "b", "verdict": "holds", "basis": "exact", "declared_scope": "proxy: degree 6"},
+            {"id": "c", "verdict": "holds", "basis": "exact"}]
+    assert entry_verdicts(rows) == {"a": ("holds (restatement)", "exact"), "b": ("holds (partial)", "exact"),
+                                    "c": ("holds", "exact")}
+
+
+def test_a_computable_relation_given_a_reason_counts_in_the_denominator():
+    # issue #49: on a new note, "19 of 19 decided" was 19 of 29 once the computable relations given
+    # a reason were counted
+    from collections import Counter
+
+    from verify.paper.ledger import Entry, _decided_share, _tally
+
+    row = {"count": 0, "decided": Counter(), "apart": Counter(), "undecided": 0, "reasoned": Counter(),
+           "not_decidable": Counter(), "missing": 0}
+    notes = [Entry("1-1", "1", "a = b", "identity", check="c1"),
+             Entry("1-2", "1", "a <= b", "inequality", reason="too hard for now"),
+             Entry("1-3", "1", "x := 1", "definition", reason="a definition")]
+    for entry in notes:
+        _tally(row, entry, {"1-1": ("holds", "exact")})
+    assert row["reasoned"] == Counter({"inequality": 1}) and row["not_decidable"] == Counter({"definition": 1})
+    assert _decided_share([row]) == (1, 2)

@@ -53,3 +53,21 @@ def test_checks_block_does_not_depend_on_import_order():
 
     importlib.import_module("verify.checks.app_f_global_optima")
     assert read_block("checks") == BLOCKS["checks"]()
+
+
+def _rendered(cell_row: str) -> str:
+    """A Markdown table row's text as GitHub shows it: links and code marks gone, escapes read."""
+    text = re.sub(r"\[`?([^\]`]*)`?\]\([^)]*\)", r"\1", cell_row)
+    text = re.sub(r"\\(.)", r"\1", text.replace("`", ""))
+    return " ".join(cell.strip() for cell in text.strip().strip("|").split(" | "))
+
+
+def test_errata_rows_are_compact():
+    """Issue #49: one line per erratum, at most 400 characters of text, no formula (a math span
+    cannot wrap, so it widened the table past GitHub's page)."""
+    rows = [line for line in read_block("errata").splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) > 10
+    assert rows[0] == "| impact | statement | finding | details |"
+    for row in rows[1:]:
+        assert len(_rendered(row)) <= 400, row
+        assert "$`" not in row, row

@@ -217,7 +217,8 @@ class _Rules:
             if rule is not None:
                 return _completed(rule(self.envelope(expr.args[0])))
         if isinstance(expr, sympy.Max | sympy.Min):
-            return _completed(self.extreme([self.envelope(a) for a in expr.args], isinstance(expr, sympy.Max)))
+            parts = [self.envelope(a) for a in expr.args]
+            return _completed(self.extreme(parts, isinstance(expr, sympy.Max)))
         return Envelope(None)
 
     @staticmethod

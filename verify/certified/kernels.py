@@ -81,7 +81,8 @@ class KernelDomainError(InvalidParameterError):
 def _clamped_rho(rho: arb) -> arb:
     """ρ ∩ [−1, 1] as a ball (its radius may re-cross ±1 by rounding; the closed forms clamp again)."""
     if rho.lower() > 1 or rho.upper() < -1:
-        raise KernelDomainError(f"claim: a kernel (K, Kp, h or Phi) is evaluated at {rho.mid().str(6)}, outside "
+        raise KernelDomainError(f"claim: a kernel (K, Kp, h or Phi) is evaluated at {rho.mid().str(6)}, "
+                                "outside "
                                 "its domain [-1, 1] (a correlation); restrict the quantifiers so that its "
                                 "argument stays in [-1, 1]")
     low, high = clamped_endpoints(rho, arb(-1), arb(1))

@@ -48,7 +48,9 @@ def _mathml(match: re.Match[str]) -> str:
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
         mathml = ""
     safe = sanitize_mathml(mathml)
-    return f'<span class="formula">{safe}</span>' if safe is not None else f"<code>{html.escape(latex)}</code>"
+    if safe is None:
+        return f"<code>{html.escape(latex)}</code>"
+    return f'<span class="formula">{safe}</span>'
 
 
 def to_html(markdown: str) -> str:

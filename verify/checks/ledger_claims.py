@@ -20,9 +20,11 @@ from __future__ import annotations
 import difflib
 import random
 import re
+from dataclasses import replace
 
 import sympy
 
+from verify.base.errors import VerifyInputError
 from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
@@ -58,10 +60,9 @@ def vacuous_correction(spec: ClaimSpec) -> str | None:
     assert spec.correction is not None
     printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec)
     # structural equality: SymPy's simplify of a difference of series can take minutes
-    same = (sympy.expand(printed.lhs) == sympy.expand(fixed.lhs) and sympy.expand(printed.rhs) == sympy.expand(fixed.rhs)
-            and printed.op == fixed.op)
-    swapped = (sympy.expand(printed.lhs) == sympy.expand(fixed.rhs) and sympy.expand(printed.rhs) == sympy.expand(fixed.lhs)
-               and _MIRRORED.get(printed.op) == fixed.op)
+    p_lhs, p_rhs, f_lhs, f_rhs = (sympy.expand(e) for e in (printed.lhs, printed.rhs, fixed.lhs, fixed.rhs))
+    same = p_lhs == f_lhs and p_rhs == f_rhs and printed.op == fixed.op
+    swapped = p_lhs == f_rhs and p_rhs == f_lhs and _MIRRORED.get(printed.op) == fixed.op
     if same or swapped:
         return "it is the printed claim again"
     if fixed.op != "==":
@@ -126,6 +127,15 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     if spec.printed:
         return _as_printed_and_intended(spec, seed, full)
     outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
+    if outcome.verdict is Verdict.HOLDS:
+        empty = restatement(spec)
+        if empty:
+            outcome.numbers["restatement"] = empty
+            outcome.scope = f"restatement: {outcome.scope}"
+            outcome.notes.append(f"A restatement, not a fact about the paper: {empty}.")
+    if spec.scope:
+        # shown beside the verdict; a proxy's holds becomes consistent (Check.finish's scope rule)
+        outcome.scope = f"{spec.scope} (the claim covers: {outcome.scope})"
     if outcome.verdict is Verdict.FAILS:
         outcome.failure_kind = FailureKind(spec.fails_as)
         _in_the_main_regime(outcome, spec, seed, full)
@@ -145,16 +155,57 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     return outcome
 
 
+def restatement(spec: ClaimSpec) -> str | None:
+    """Why a claim that holds proves nothing about the paper, or None: with its bindings
+    substituted and every quantity it names (``h(m)``, ``mu(p)``, …) taken as a free symbol, its
+    two sides are equal for any values of their symbols (E.1.1-16, ``mu2*sqrt(Cc/Tt**D) ==
+    mu2*sqrt(Cc)/Tt**(D/2)``: the algebra of a display, not a fact about the model).  A symbol
+    quantified over positive values only is taken positive."""
+    parsed = build_spec(spec.text, **spec.keywords())
+    bindings = {q.symbol: q.expression for q in parsed.quantifiers if q.kind == "binding"}
+    difference = parsed.claim.lhs - parsed.claim.rhs
+    for _ in range(len(bindings) + 1):  # a binding may name another
+        difference = difference.xreplace(bindings)
+    calls = {call: sympy.Dummy() for call in difference.atoms(sympy.core.function.AppliedUndef)}
+    positive = {q.name for q in parsed.quantifiers if q.kind != "binding" and _positive(q)}
+    signed = {s: sympy.Dummy(s.name, positive=True) for s in difference.free_symbols if s.name in positive}
+    if not (parsed.claim.lhs - parsed.claim.rhs).free_symbols and not calls:
+        return None  # a fact about numbers, not about symbols
+    free = difference.xreplace(calls).xreplace(signed)
+    if free.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(free):
+        return None
+    if sympy.simplify(free) != 0:
+        return None
+    return ("it holds for any values of its symbols once its bindings are substituted (an identity of the "
+            "display's own algebra), so it says nothing about the model")
+
+
+def _positive(q) -> bool:
+    """Whether every value the quantifier gives its variable is positive."""
+    values = q.points() if q.kind in ("values", "integer") else [q.low]
+    return all(sympy.sympify(v).is_positive for v in values)
+
+
 def _in_the_main_regime(outcome: Outcome, spec: ClaimSpec, seed: int, full: bool) -> None:
     """Rerun a failing claim with the main theorems' regime values (pack.toml ``[regime]``) of the
     variables it quantifies, and record whether it holds there (verify.paper.regime)."""
     bindings = regime_rerun(spec.keywords().get("for_", ()))
     if bindings is None:
         return
-    there = claim(spec.text, **{**spec.keywords(), "for_": bindings}, seed=seed, full=full)
+    try:
+        options = _keywords_for(spec.text, replace(spec, options=_with_for(spec, bindings)))
+        there = claim(spec.text, **options, seed=seed, full=full)
+    except VerifyInputError:  # the regime's values are outside what the claim allows: nothing to say
+        return
     held = there.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
-    outcome.numbers["regime"] = {"holds": held, "why": f"with {', '.join(b for b in bindings if b not in spec.keywords()['for_'])} "
-                                                      f"the claim {there.verdict} ({there.basis})"}
+    changed = ", ".join(b for b in bindings if b not in spec.keywords()["for_"])
+    why = f"with {changed} the claim {there.verdict} ({there.basis})"
+    outcome.numbers["regime"] = {"holds": held, "why": why}
+
+
+def _with_for(spec: ClaimSpec, quantifiers: list[str]) -> tuple:
+    """The entry's options with ``for`` replaced."""
+    return tuple((key, quantifiers if key == "for" else value) for key, value in spec.options)
 
 
 def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
@@ -172,10 +223,12 @@ def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
         compared = claim(text, **_keywords_for(text, spec), seed=seed, full=full)
         if compared.verdict is not Verdict.FAILS:
             continue
-        compared.evidence = (f"as printed, the {name} side reads {printed_side}, not the intended {meant_side}: "
+        compared.evidence = (f"as printed, the {name} side reads {printed_side}, not the intended "
+                             f"{meant_side}: "
                              f"{compared.evidence}")
         compared.failure_kind = FailureKind.AS_PRINTED
-        compared.correction = f"{spec.text} ({intended.verdict}, {intended.basis}; scope: {intended.scope or 'none'})"
+        compared.correction = (f"{spec.text} ({intended.verdict}, {intended.basis}; "
+                               f"scope: {intended.scope or 'none'})")
         compared.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
         compared.impact = Impact.TYPO if compared.correction_verified else None
         compared.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
@@ -220,7 +273,10 @@ def claim_check(entry: Entry) -> Check:
     assert spec is not None
 
     def run(ctx: Context) -> Outcome:
-        return run_entry_claim(spec, seed=ctx.seed, full=ctx.full)
+        outcome = run_entry_claim(spec, seed=ctx.seed, full=ctx.full)
+        if entry.note:
+            outcome.notes.append(f"Ledger note: {entry.note}")
+        return outcome
 
     # The docstring's first paragraph is the quote (Check.quote): the display or relation as printed.
     label = "Display" if entry.what == "display" else "Inline relation"

@@ -65,7 +65,10 @@ def ledger_rows(results: list[Result]) -> list[dict[str, Any]]:
             continue
         verdict, outcome, how = entry_outcome(entry, by_id.get(entry.decided_by),
                                               sharing[entry.decided_by])
-        row.update(verdict=verdict, how=how, basis=None if outcome is None else str(outcome.basis))
+        row.update(verdict=verdict, how=how, basis=None if outcome is None else str(outcome.basis),
+                   note=entry.note, declared_scope=entry.claim.scope if entry.claim else None)
+        if outcome is not None and verdict == "holds" and outcome.numbers.get("restatement"):
+            row["restatement"] = outcome.numbers["restatement"]
         if outcome is not None:
             row.update(scope=outcome.scope, evidence=outcome.evidence,
                        failure_kind=None if outcome.failure_kind is None else str(outcome.failure_kind),
@@ -81,5 +84,15 @@ def ledger_rows(results: list[Result]) -> list[dict[str, Any]]:
 
 
 def entry_verdicts(rows: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
-    """entry id -> (verdict, basis), for the ledger's coverage (:func:`verify.paper.ledger.coverage`)."""
-    return {row["id"]: (row["verdict"], row.get("basis")) for row in rows}
+    """entry id -> (verdict, basis), for the ledger's coverage (:func:`verify.paper.ledger.coverage`);
+    a *holds* whose claim declares a partial scope, or that is a restatement, is counted apart
+    (:data:`verify.paper.ledger.APART`)."""
+    return {row["id"]: (_counted_as(row), row.get("basis")) for row in rows}
+
+
+def _counted_as(row: dict[str, Any]) -> str:
+    if row["verdict"] == "holds" and row.get("restatement"):
+        return "holds (restatement)"
+    if row["verdict"] in ("holds", "consistent") and row.get("declared_scope"):
+        return "holds (partial)"
+    return row["verdict"]

@@ -15,7 +15,15 @@ from typing import Any
 
 from verify.base.errors import clip
 from verify.base.fingerprint import suite_identity
-from verify.base.markdown import code_block, code_span, in_table_cell, markdown_text, math_span, paper_text, plain_text
+from verify.base.markdown import (
+    code_block,
+    code_span,
+    in_table_cell,
+    markdown_text,
+    math_span,
+    paper_text,
+    plain_text,
+)
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
@@ -34,7 +42,8 @@ ORDER = {"fails": 0, "crashed": 1, "inconclusive": 2, "consistent": 3, "holds": 
 IMPACT_HEADINGS = {
     Impact.FALSE_STATEMENT: "False statements (a counterexample to the numbered statement)",
     Impact.GAP: "Gaps (a step fails and no verified correction restores the proof)",
-    Impact.OUTSIDE_REGIME: "False statements outside the main regime (they hold where the main theorems use them)",
+    Impact.OUTSIDE_REGIME: "False statements outside the main regime (they hold where the main theorems use "
+                           "them)",
     Impact.REPAIRED: "Repaired steps (a step fails; a verified correction restores the chain)",
     Impact.TYPO: "Typos (printed differently from what the text intends; the intended reading is verified)",
     Impact.BOUNDARY: "Boundary cases (fails only at a degenerate or excluded point)",
@@ -204,7 +213,8 @@ def errata_table(records: list[dict[str, Any]]) -> str:
     doubt), one sentence of finding, and a link to the details in report.html."""
     rows = ["| impact | statement | finding | details |", "|---|---|---|---|"]
     for row in errata_rows(records):
-        statement = row["supports"] + (f" → {', '.join(row['regime']['main'])}" if row["regime"]["main"] else "")
+        main = row["regime"]["main"]
+        statement = row["supports"] + (f" → {', '.join(main)}" if main else "")
         where = f"{row['check']}" + (f" ({row['entry']})" if row["entry"] else "")
         room = ROW_TEXT - len(row["impact"]) - len(statement) - len(where)
         finding = clip(finding_sentence(row), max(60, room))
@@ -217,7 +227,6 @@ def finding_sentence(row: dict[str, Any]) -> str:
     """One sentence a referee would write about an erratum: what is wrong, what the correction
     does, and (for a fail that puts results in doubt) what it does in the main theorems' regime."""
     evidence = clip(row["evidence"], 170)
-    verified = row.get("correction_verified")
     impact = row["impact"]
     if impact == "typo":
         text = "Printed differently from what the text intends; the intended reading is verified"
@@ -226,8 +235,8 @@ def finding_sentence(row: dict[str, Any]) -> str:
     elif impact == "boundary":
         text = f"Fails only at a degenerate or excluded point: {evidence}"
     elif impact == "gap":
-        text = (f"A step fails and {'the correction is not verified' if row.get('correction') else 'no correction is known'}"
-                f": {evidence}")
+        missing = "the correction is not verified" if row.get("correction") else "no correction is known"
+        text = f"A step fails and {missing}: {evidence}"
     else:
         text = f"The statement is false: {evidence}"
     regime = row.get("regime", {}).get("text")
@@ -290,13 +299,15 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     lines += [f"- {text}" for text in count_lines(counts(results), failure_counts(results),
                                                    basis_counts(results))]
     main = [row for row in errata if row["regime"]["rank"] == 0]
-    by_impact = [(impact, heading, [row for row in errata if row["impact"] == impact.value and row not in main])
+    rest = [row for row in errata if row not in main]
+    by_impact = [(impact, heading, [row for row in rest if row["impact"] == impact.value])
                  for impact, heading in IMPACT_HEADINGS.items()]
-    lines.append("- Errata by impact: " + (", ".join(
-        f"[{sum(row['impact'] == impact.value for row in errata)} {impact.value}](#{impact_anchor(impact.value)})"
-        for impact, _, group in by_impact if any(row["impact"] == impact.value for row in errata))
-        or "none") + (f"; [{len(main)} put a main theorem in doubt in its stated regime](#main-regime)" if main
-                      else "") + ".")
+    totals = {impact: sum(row["impact"] == impact.value for row in errata) for impact in IMPACT_HEADINGS}
+    links = ", ".join(f"[{n} {impact.value}](#{impact_anchor(impact.value)})"
+                      for impact, n in totals.items() if n)
+    in_regime = (f"; [{len(main)} put a main theorem in doubt in its stated regime](#main-regime)"
+                 if main else "")
+    lines.append(f"- Errata by impact: {links or 'none'}{in_regime}.")
     lines.append("- Coverage: " + coverage_summary(verdicts).split("\n\n")[0])
     lines += ["", "Contents: [errata](#errata) · " + ("[crashed](#crashed) · " if crashed else "")
               + "[coverage](#coverage) · [all checks](#all-checks) · [details of each check](#details)", ""]
@@ -310,11 +321,12 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
             lines += _errata_item(row, seed)
         lines.append("")
     for impact, heading, group in by_impact:
-        if any(row["impact"] == impact.value for row in errata):
+        if totals[impact]:
             # the anchor the summary links to, even when every row of the impact is listed above
-            lines += [f'<a id="{impact_anchor(impact.value)}"></a>', "", f"### {heading} ({len(group)} more)"
-                      if len(group) < sum(row["impact"] == impact.value for row in errata) else
-                      f"### {heading} ({len(group)})", ""]
+            total = totals[impact]
+            more = f"{len(group)} more" if len(group) < total else total
+            shown = "all listed above" if not group else more
+            lines += [f'<a id="{impact_anchor(impact.value)}"></a>', "", f"### {heading} ({shown})", ""]
             for row in group:
                 lines += _errata_item(row, seed)
             lines.append("")

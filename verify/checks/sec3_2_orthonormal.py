@@ -254,6 +254,8 @@ def eq_7_9(ctx) -> Outcome:
         return Outcome(Verdict.HOLDS, "h - (7) - (8) is exactly the odd terms plus the even l > 0, s = 0 terms "
                        f"(the sum of Claim 1); SymPy, degree <= {P}",
                        numbers={"decomposition_exact": True},
+                       # issue #49: an identity of the series checked term by term up to degree P
+                       scope=f"proxy: the Hermite series truncated at degree {P}",
                        notes=["h~(m)m > 0 w.h.p. is Claim 1's statement (see check claim-1, which fails for "
                               "xi^2 > 2k; the intended regime xi^2 <= k/e is fine). h~(m)m = 0 at m = 0."])
     diff = sympy.factor(sympy.expand(rest - expected).coeff(m, 0))
@@ -398,7 +400,8 @@ def d4_lemma_6_sum(ctx) -> Outcome:
              "closed form = sum (p+1) mu_{p+1}^2 (so <= holds with equality)": _equal(claimed_lemma_6_sum_value(), plain)}
     if all(steps.values()):
         return Outcome(Verdict.HOLDS, f"each equality exact (SymPy, p <= {P - 1}); the sum equals Σ(p+1)μ²_(p+1) "
-                       "exactly, so the bound by C_sigma is tight", numbers=steps)
+                       "exactly, so the bound by C_sigma is tight", numbers=steps,
+                       scope=f"proxy: the double sum truncated at p <= {P - 1}")
     first = next(name for name, ok in steps.items() if not ok)
     return Outcome(Verdict.FAILS, f"step '{first}' is not an identity", numbers=steps,
                    counterexample={"step": first})

@@ -36,11 +36,11 @@ import sympy
 from flint import arb
 
 from verify.base.errors import clip
+from verify.base.singular import singular_candidates
 from verify.certified.balls import working_precision
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
-from verify.base.singular import singular_candidates
 from verify.claims.decision import Decision
 from verify.claims.existence import expectation_calls
 from verify.claims.gaussian import ball_expectation, exact_expectation
@@ -158,8 +158,8 @@ def decide_parametric(rel, decide, split: bool = True) -> Decision:
         if failed:
             return failed[0]
         if all(d.status == "holds" for d in halves):
-            halves[0].detail = "; ".join(filter(None, [halves[0].detail, f"decided on {s} <= 0 and on {s} >= 0 "
-                                                       "separately"]))
+            split_note = f"decided on {s} <= 0 and on {s} >= 0 separately"
+            halves[0].detail = "; ".join(filter(None, [halves[0].detail, split_note]))
             return halves[0]
         return next(d for d in halves if d.status != "holds")
     points = _grid_points(rel.box, symbols)

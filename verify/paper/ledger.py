@@ -19,7 +19,9 @@ paper, in the paper's order, as its ``pack.toml`` lists them).  Each ``[[display
   (why a fail is only at a degenerate or excluded point: its impact is then ``boundary``) and
   ``printed`` (the display read literally, where ``claim`` encodes the intended reading and the
   two differ: both are run, and a printed side whose value differs from the intended one is a
-  *typo*, :mod:`verify.checks.ledger_claims`).  Each such entry is
+  *typo*, :mod:`verify.checks.ledger_claims`) and ``scope`` (``proxy: …`` or ``part: …``: what
+  the claim covers when it is less than the display, printed beside the verdict and counted
+  apart in the coverage).  Each such entry is
   a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
@@ -40,6 +42,7 @@ cited), not decidable (with the reason's kind), missing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -55,12 +58,12 @@ DECIDED = ("holds", "fails", "consistent")
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
 FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
-                    "loose", "boundary", "printed", *CLAIM_OPTIONS})
+                    "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
 
 
 #: The fields whose value is text (the claim's quantifiers may be lists).
 TEXT_FIELDS = ("id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as", "loose",
-               "boundary", "printed")
+               "boundary", "printed", "scope")
 
 
 class LedgerError(PackError):
@@ -84,6 +87,10 @@ class ClaimSpec:
     boundary: str | None = None
     #: the display read literally, where ``text`` is the intended reading (module docstring)
     printed: str | None = None
+    #: what the claim covers when it is less than the display: "proxy: ..." (a finite-degree
+    #: stand-in) or "part: ..." (one inequality of a chain, one point); printed beside the verdict
+    #: and counted apart in the coverage
+    scope: str | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -146,7 +153,7 @@ def _option_type_ok(key: str, value) -> bool:
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "claim" not in item:
-        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary", "printed")
+        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary", "printed", "scope")
         stray = [key for key in extras if key in item]
         if stray:
             raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
@@ -167,8 +174,13 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
     if "printed" in item and "correction" in item:
         raise LedgerError(f"ledger entry {where}: printed and correction together (with printed, the claim "
                           "itself is the intended reading, so the correction)")
+    scope = item.get("scope")
+    if scope is not None and not re.match(r"^(proxy|part): \S", scope):
+        raise LedgerError(f"ledger entry {where}: scope must start with 'proxy: ' or 'part: ' and say "
+                          "what the "
+                          f"claim covers, got {scope!r}"[:200])
     return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"),
-                     item.get("boundary"), item.get("printed"))
+                     item.get("boundary"), item.get("printed"), scope)
 
 
 def _read(names: tuple[str, ...], table: str) -> list[dict]:
@@ -232,14 +244,25 @@ def part(section: str) -> str:
     return f"App. {head}" if head.isalpha() else f"§{head}"
 
 
+#: Verdicts of :func:`verify.checks.ledger_rows.entry_verdicts` for a *holds* that says less than
+#: the display: its claim declares a partial scope, or it holds for any values once its bindings
+#: are substituted (a restatement).  Counted apart, never as decided.
+APART = ("holds (partial)", "holds (restatement)")
+
+
 def _tally(row: dict, entry: Entry, verdicts: dict[str, tuple[str, str | None]]) -> None:
     row["count"] += 1
     if entry.decided_by:
         verdict, basis = verdicts.get(entry.id, ("not run", None))
         if verdict in DECIDED:
             row["decided"][basis or "none"] += 1
+        elif verdict in APART:
+            row["apart"][verdict.removeprefix("holds (").removesuffix(")")] += 1
         else:
             row["undecided"] += 1
+    elif entry.reason and entry.kind in COMPUTABLE:
+        # a computable relation given a reason still counts in the denominator (issue #49)
+        row["reasoned"][entry.kind] += 1
     elif entry.reason:
         row["not_decidable"][entry.kind] += 1
     else:
@@ -261,7 +284,8 @@ def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
     for entry in ordered:
         key = (part(entry.section), f"{entry.what}s")
         row = rows.setdefault(key, {"part": key[0], "what": key[1], "count": 0, "decided": Counter(),
-                                    "undecided": 0, "not_decidable": Counter(), "missing": 0})
+                                    "apart": Counter(), "undecided": 0, "reasoned": Counter(),
+                                    "not_decidable": Counter(), "missing": 0})
         _tally(row, entry, verdicts)
     return list(rows.values())
 
@@ -274,17 +298,21 @@ def _counts(counter: Counter) -> str:
 def _line(part_name: str, what: str, rows: list[dict]) -> str:
     count = sum(r["count"] for r in rows)
     decided: Counter = sum((r["decided"] for r in rows), Counter())
+    apart: Counter = sum((r["apart"] for r in rows), Counter())
+    reasoned: Counter = sum((r["reasoned"] for r in rows), Counter())
     not_decidable: Counter = sum((r["not_decidable"] for r in rows), Counter())
-    return (f"| {part_name} | {what} | {count} | {_counts(decided)} | {sum(r['undecided'] for r in rows)} | "
-            f"{_counts(not_decidable)} | {sum(r['missing'] for r in rows)} |")
+    return (f"| {part_name} | {what} | {count} | {_counts(decided)} | {_counts(apart)} | "
+            f"{sum(r['undecided'] for r in rows)} | {_counts(reasoned)} | {_counts(not_decidable)} | "
+            f"{sum(r['missing'] for r in rows)} |")
 
 
 def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
     """The coverage as a Markdown table: a row per part and kind of entry (displays, the inline
     relations of the proofs), then the totals of each kind and of both."""
     rows = coverage(verdicts)
-    lines = ["| part | entries | count | decided (basis) | not decided | not decidable (kind) | missing |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| part | entries | count | decided (basis) | holds, less than the display | not decided | "
+             "computable, given a reason (kind) | not decidable (kind) | missing |",
+             "|---|---|---|---|---|---|---|---|---|"]
     lines += [_line(row["part"], row["what"], [row]) for row in rows]
     for what in ("displays", "relations"):
         lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
@@ -297,7 +325,9 @@ def _decided_share(rows: list[dict]) -> tuple[int, int]:
     computable relation (a check or a claim decides them, or they are missing), how many the run
     decided (holds, fails or consistent)."""
     decided = sum(sum(r["decided"].values()) for r in rows)
-    return decided, decided + sum(r["undecided"] + r["missing"] for r in rows)
+    others = sum(r["undecided"] + r["missing"] + sum(r["apart"].values()) + sum(r["reasoned"].values())
+                 for r in rows)
+    return decided, decided + others
 
 
 def proved_share(verdicts: dict[str, tuple[str, str | None]]) -> tuple[int, int]:
@@ -313,8 +343,9 @@ def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     """The README's short form: the total rows of :func:`coverage_table` and the decided share."""
     rows = coverage(verdicts)
     decided, computable = _decided_share(rows)
-    lines = ["| entries | count | decided (basis) | not decided | not decidable (kind) | missing |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| entries | count | decided (basis) | holds, less than the display | not decided | "
+             "computable, given a reason (kind) | not decidable (kind) | missing |",
+             "|---|---|---|---|---|---|---|---|"]
     for what, chosen in (("displays", [r for r in rows if r["what"] == "displays"]),
                          ("relations", [r for r in rows if r["what"] == "relations"]), ("both", rows)):
         lines.append(_line("", what, chosen).removeprefix("|  "))
@@ -323,6 +354,8 @@ def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     def share(n: int) -> str:
         return f"{100 * n / computable:.0f} %" if computable else "—"
 
-    return (f"Of the {computable} entries that state a computable relation, {proved} ({share(proved)}) "
-            f"are proved or refused (holds or fails, each from its own evidence) and {decided} "
-            f"({share(decided)}) are decided counting *consistent* too.\n\n" + "\n".join(lines) + "\n")
+    return (f"Of the {computable} entries that state a computable relation (a relation given a reason "
+            f"instead of a check counts too), {proved} ({share(proved)}) "
+            f"are proved or refuted (holds or fails, each from its own evidence) and {decided} "
+            f"({share(decided)}) are decided counting *consistent* too; a *holds* on a proxy, a part of "
+            f"the display or a restatement is counted apart.\n\n" + "\n".join(lines) + "\n")

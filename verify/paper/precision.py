@@ -90,7 +90,8 @@ def matrix_markdown(summary: dict[str, Any]) -> str:
     impact_names = ("false statement", "gap", "false statement, outside the main regime", "repaired", "typo",
                     "boundary")
     lines += ["", "Impacts the suite gives the entries it fails, by the referee's kind of error:", "",
-              "| referee \\ impact | " + " | ".join(impact_names) + " |", "|---" * (len(impact_names) + 1) + "|"]
+              "| referee \\ impact | " + " | ".join(impact_names) + " |",
+              "|---" * (len(impact_names) + 1) + "|"]
     for label, row in summary["impacts"].items():
         lines.append(f"| {label} | " + " | ".join(str(row.get(i, 0)) for i in impact_names) + " |")
     alarms = ", ".join(summary["false_alarms"]) or "none"

@@ -45,7 +45,8 @@ def parse(table: object, where: str) -> Regime | None:
     if not isinstance(table, dict) or set(table) - {"main", "for", "says"}:
         raise PackError(f"{where} must be a table with main, for and says")
     main, bindings, says = table.get("main", []), table.get("for", []), table.get("says", "")
-    if not isinstance(main, list) or not main or not all(isinstance(m, str) and _LABEL.match(m) for m in main):
+    labels_ok = isinstance(main, list) and main and all(isinstance(m, str) and _LABEL.match(m) for m in main)
+    if not labels_ok:
         raise PackError(f"{where}: main must list the main theorems' labels, such as \"Theorem 11\"")
     if not isinstance(bindings, list) or not all(isinstance(b, str) and _BINDING.match(b) for b in bindings):
         raise PackError(f"{where}: for must list bindings such as \"xi = 1\"")
@@ -68,6 +69,9 @@ def regime_rerun(for_: tuple[str, ...] | list[str]) -> list[str] | None:
     out, changed = [], False
     for q in for_:
         name = re.match(r"\s*(\w+)", q).group(1)
+        if name in bound and _BINDING.match(q) and not _BINDING.match(q).group(2).strip().lstrip("-").replace(
+                "/", "").isdigit():
+            return None  # ξ bound to an expression of other variables (ξ = ξ̄√k): a regime of its own
         if name in bound:
             out.append(bound[name])
             changed = True

@@ -206,7 +206,10 @@ class Outcome:
         return outcome_html(self)
 
 
-SCOPES = ("statement", "instances", "points", "proxy")
+#: statement (in full generality), instances, points, proxy (a stand-in: its holds is consistent),
+#: part (one relation of a display's chain, declared by its ledger claim), restatement (a claim
+#: that holds for any values of its symbols, verify.checks.ledger_claims.restatement)
+SCOPES = ("statement", "instances", "points", "proxy", "part", "restatement")
 
 
 def scoped(outcome: Outcome, scope: str) -> Outcome:
