@@ -7,6 +7,7 @@ Truth of each statement, derived by hand: E[e^{-a g²}] = (1 + 2a)^{-1/2} (a > -
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -95,3 +96,43 @@ def test_a_power_of_unknown_sign_has_unknown_singular_points():
     assert singular_candidates(sympy.Abs(g) ** (-a), g) is None
     assert singular_candidates(sympy.Abs(g) ** sympy.Dummy("p", nonnegative=True), g) == (set(), True)
     assert singular_candidates(1 / (1 + sympy.Dummy("q", nonnegative=True) * g**2), g) == (set(), True)
+
+
+@pytest.mark.parametrize("expr", [
+    sympy.Max(0, g), sympy.Max(g, -g), sympy.Min(g, 2), sympy.Min(-g, 3 * g, 1), sympy.Max(2 * g - 5, -g / 2, 1),
+    sympy.Max(sympy.sin(g), g / 3), sympy.Min(sympy.exp(g), 4), sympy.exp(sympy.Max(-g, g / 2)),
+    sympy.exp(-sympy.Min(g, 2 * g)), sympy.Max(0, g) ** 2 - sympy.Min(0, g),
+])
+@pytest.mark.parametrize("side", [1, -1])
+def test_max_min_envelopes_bound_the_function(expr, side):
+    """The growth rule for Max and Min (verify.certified.growth: |max| <= sum |f_i|, max(a_i + b_i t)
+    <= max a + (max b) t, max >= any one lower bound, and the mirror for min) checked against the
+    function itself on the tail t in [1, 60]: each bound it proves must hold there."""
+    from fractions import Fraction
+
+    from verify.certified.growth import _Rules
+
+    envelope = _Rules(g, side, 1, {}).envelope(expr)
+    assert envelope.majorant is not None
+    for t in [Fraction(n, 4) for n in range(4, 241, 3)]:
+        value = float(expr.subs(g, side * t))
+        bound = sum(float(c) * float(t) ** n * math.exp(float(b) * float(t))
+                    for (n, b), c in envelope.majorant.terms.items())
+        assert abs(value) <= bound * (1 + 1e-12) + 1e-12, (t, value, bound)
+        if envelope.upper is not None:
+            assert value <= float(envelope.upper[0] + envelope.upper[1] * t) + 1e-12, (t, "upper")
+        if envelope.lower is not None:
+            assert value >= float(envelope.lower[0] + envelope.lower[1] * t) - 1e-12, (t, "lower")
+
+
+def test_max_min_envelopes_are_not_trivial():
+    """The bounds are tight enough to decide: relu's tail is linear, min(g, 2) is at most 2 on the
+    right and e^{max(-g, g/2)} grows like e^{t/2} on the right, e^t on the left."""
+    from verify.certified.growth import _Rules
+
+    right, left = (_Rules(g, s, 1, {}) for s in (1, -1))
+    assert right.envelope(sympy.Max(0, g)).majorant.describe() == "1*|x|^1"
+    assert right.envelope(sympy.Min(g, 2)).upper == (2, 0)
+    assert left.envelope(sympy.Max(0, g)).lower == (0, 0)
+    assert right.envelope(sympy.exp(sympy.Max(-g, g / 2))).majorant.describe() == "1*exp(0.5|x|)"
+    assert left.envelope(sympy.exp(sympy.Max(-g, g / 2))).majorant.describe() == "1*exp(1|x|)"

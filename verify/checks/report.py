@@ -223,15 +223,29 @@ def errata_table(records: list[dict[str, Any]]) -> str:
     return "\n".join(rows) + "\n"
 
 
+_VALUES = re.compile(r"(?:at (?P<at>[^:]{1,90}): )?lhs = (?P<lhs>\S+) (?P<op>\S+) rhs = (?P<rhs>[^\s(]+)")
+
+
+def _printed_values(evidence: str) -> str:
+    """", where the printed left side is X against Y (at the point)", read off a claim's evidence
+    (``fails at k=1: lhs = X > rhs = Y (…)``); "" when the evidence has no such pair."""
+    found = _VALUES.search(evidence)
+    if not found:
+        return ""
+    at = f" at {found['at']}" if found["at"] else ""
+    return f" (printed: {found['lhs']} against {found['rhs']}{at})"
+
+
 def finding_sentence(row: dict[str, Any]) -> str:
     """One sentence a referee would write about an erratum: what is wrong, what the correction
     does, and (for a fail that puts results in doubt) what it does in the main theorems' regime."""
     evidence = clip(row["evidence"], 170)
     impact = row["impact"]
+    values = _printed_values(row["evidence"])
     if impact == "typo":
-        text = "Printed differently from what the text intends; the intended reading is verified"
+        text = f"Printed differently from what the text intends{values}; the intended reading is verified"
     elif impact == "repaired":
-        text = "A step fails as printed; the corrected step is verified"
+        text = f"A step fails as printed{values}; the corrected step is verified"
     elif impact == "boundary":
         text = f"Fails only at a degenerate or excluded point: {evidence}"
     elif impact == "gap":

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import sympy
+
 from verify.claims.existence import DIVERGES, EXISTS, claim_expectations
 
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
@@ -84,7 +86,53 @@ RULE_HYPOTHESES = (
      "verify.claims.outcome._probability"),
     ("asymptotic order", "a limit, or measurements with randomness (a deterministic log-log fit is no "
      "evidence)", "verify.claims.asymptotic._fit_is_no_evidence"),
+    ("Eg of a quantified variable", "E|f(g, a)| < oo for every a of the range: no point where f may blow "
+     "up for any a (a's sign known from the range; an exponent of unknown sign denied), one tail majorant "
+     "valid over the whole range (interval arithmetic)", "verify.claims.parametric.uniform_existence"),
+    ("Eg of a quantified variable", "the closed form F(a) agrees with certified quadrature at 5 points of "
+     "the range (else the claim is decided at those points only, never holds)",
+     "verify.claims.parametric.closed_form"),
+    ("every step", "each argument of h, Phi, K, Kp lies in [-1, 1] on the whole range, proved by the "
+     "steps themselves (a ball clamped to [-1, 1] is no proof)", "verify.claims.hypotheses.ARGUMENTS_IN_DOMAIN"),
+    ("tail growth (Max, Min)", "|max f_i| <= sum |f_i|; for t >= 0 max(a_i + b_i t) <= max a + (max b) t",
+     "verify.certified.growth._Rules.extreme"),
 )
+
+
+#: Quantities whose argument must lie in a closed interval: (low, high) (verify.claims.spec.DOMAINS).
+_CLOSED_DOMAINS = {"h": (-1, 1), "Phi": (-1, 1), "K": (-1, 1), "Kp": (-1, 1)}
+
+
+def _arguments_in_domain(rel) -> Proof:
+    """Every argument of h, Phi, K and Kp lies in [-1, 1] at every point of the box.  A number or
+    a variable whose declared range is inside is checked already (spec); any other argument is
+    proved ``-1 <= arg <= 1`` by the decision steps themselves (the balls of a kernel clamp an
+    argument that sticks out by rounding, so ``K(6*m*(1-m)) <= 1`` on m in [0, 1], whose argument
+    reaches 3/2, once *held*)."""
+    from verify.claims.relation import Relation  # the steps import this module
+    from verify.claims.steps import Budget, decide
+
+    for call in rel.calls:
+        limits = _CLOSED_DOMAINS.get(type(call).__name__)
+        if limits is None or not call.args:
+            continue
+        (argument,) = call.args[:1]
+        if argument.is_number or not (argument.free_symbols & set(rel.box)):
+            continue
+        if argument in rel.box and limits[0] <= rel.box[argument][0] and rel.box[argument][1] <= limits[1]:
+            continue
+        for side, op in ((limits[1], "<="), (limits[0], ">=")):
+            bound = Relation(rel.setting, argument, sympy.Integer(side), op, rel.full, rel.seed, rel.rng)
+            found = decide(bound, Budget(rel.full))
+            if found.status != "holds":
+                status = REFUTED if found.status == "fails" else UNKNOWN
+                return Proof(status, f"that {argument} {op} {side} on the whole range is not proved "
+                                     f"({found.status}), so {call} may leave the domain of {type(call).__name__}")
+    return Proof(PROVED)
+
+
+#: Every step's *holds* needs this (:mod:`verify.claims.steps`).
+ARGUMENTS_IN_DOMAIN = Hypothesis("every kernel argument lies in [-1, 1]", _arguments_in_domain)
 
 
 def unmet(hypotheses: tuple[Hypothesis, ...], rel) -> str:

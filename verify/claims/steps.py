@@ -31,7 +31,7 @@ from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
-from verify.claims.hypotheses import EXPECTATIONS_EXIST, Hypothesis, unmet
+from verify.claims.hypotheses import ARGUMENTS_IN_DOMAIN, EXPECTATIONS_EXIST, Hypothesis, unmet
 from verify.claims.quantities import Unavailable
 from verify.claims.relation import Relation
 from verify.claims.termwise import termwise_step
@@ -53,7 +53,7 @@ class Step:
     cpu_budget: tuple[float, float] | None = None
     applies: Callable[[Relation], bool] = _exact_only
     #: what its *holds* needs (default deny: each must be proved, :mod:`verify.claims.hypotheses`)
-    hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST,)
+    hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST, ARGUMENTS_IN_DOMAIN)
 
 
 #: The steps, strongest evidence first: the first that decides reports itself (Decision.step).
