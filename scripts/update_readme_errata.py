@@ -35,7 +35,8 @@ def table(report: dict) -> str:
     lines += [f"- {text}" for text in counts]
     impacts = report["impacts"]
     lines.append("- Errata by impact: " + ", ".join(f"{impacts[i]} {i}" for i in IMPACT_ORDER)
-                 + " (one row per failing ledger entry or failing check; sorted by impact).")
+                 + " (one row per failing ledger entry or failing check: first those that put a main theorem in "
+                 "doubt in its stated regime, then by impact; the details are in report.html).")
     return "\n".join(lines) + "\n\n" + errata_table(report["checks"])
 
 

@@ -56,6 +56,18 @@ def probed(page: str, probe: str) -> str:
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>\n?', "", page)
     return page.replace("</body>", probe + "</body>")
 
+def title_after_load(page: str, probe: str, tmp_path, window: str) -> str:
+    """The document title ``probe`` (a script) leaves in ``page`` drawn by headless Chromium in a
+    window of ``window`` ("1280,900") pixels; "" when the browser ran no script."""
+    path = tmp_path / "probe.html"
+    path.write_text(probed(page, probe), encoding="utf-8")
+    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={window}"]
+    dom = subprocess.run([BROWSER, *flags, "--dump-dom", path.as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    found = re.search(r"<title>([^<]*)</title>", dom)
+    return found.group(1) if found else ""
+
+
 _PROBE = """<script>
 const maths = document.querySelectorAll('math');
 const drawn = [...maths].filter(m => m.namespaceURI === 'http://www.w3.org/1998/Math/MathML'
@@ -183,12 +195,7 @@ def test_a_long_formula_scrolls_in_its_box_and_nested_fractions_stay_legible(tmp
     nested = r"\frac{\frac{\beta^2}{100 d}}{\frac{C T \eta^2 S_k^2}{(\log d V_k)^2} + \frac{1}{3}}"
     page = to_html(f"# width\n\nA long one: $`{long_sum}`$ and a nested one: $`{nested}`$.\n\n"
                    f"| a | b |\n|---|---|\n| $`{long_sum}`$ | x |\n")
-    probe = tmp_path / "width.html"
-    probe.write_text(probed(page, _WIDTH), encoding="utf-8")
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1280,900"]
-    dom = subprocess.run([BROWSER, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
-                         timeout=120).stdout
-    found = re.search(r"<title>width (\d+) nested (\d+)</title>", dom)
+    found = re.fullmatch(r"width (\d+) nested (\d+)", title_after_load(page, _WIDTH, tmp_path, "1280,900"))
     assert found, "the browser ran no script or gave no DOM"
     width, nested_height = map(int, found.groups())
     assert width <= 1280, f"the page is {width} px wide in a 1280 px window"

@@ -58,7 +58,8 @@ def test_checks_block_does_not_depend_on_import_order():
 def _rendered(cell_row: str) -> str:
     """A Markdown table row's text as GitHub shows it: links and code marks gone, escapes read."""
     text = re.sub(r"\[`?([^\]`]*)`?\]\([^)]*\)", r"\1", cell_row)
-    text = re.sub(r"\\(.)", r"\1", text.replace("`", ""))
+    text = text.replace("\\|", "\u0001")  # GitHub drops one backslash before a cell's escaped pipe
+    text = re.sub(r"\\(.)", r"\1", text.replace("`", "")).replace("\u0001", "|")
     return " ".join(cell.strip() for cell in text.strip().strip("|").split(" | "))
 
 

@@ -213,10 +213,10 @@ def errata_table(records: list[dict[str, Any]]) -> str:
     doubt), one sentence of finding, and a link to the details in report.html."""
     rows = ["| impact | statement | finding | details |", "|---|---|---|---|"]
     for row in errata_rows(records):
-        main = row["regime"]["main"]
+        main = [label for label in row["regime"]["main"] if label != row["supports"]]
         statement = row["supports"] + (f" → {', '.join(main)}" if main else "")
         where = f"{row['check']}" + (f" ({row['entry']})" if row["entry"] else "")
-        room = ROW_TEXT - len(row["impact"]) - len(statement) - len(where)
+        room = ROW_TEXT - len(row["impact"]) - len(statement) - len(where) - 10  # the cells' separators
         finding = clip(finding_sentence(row), max(60, room))
         rows.append(f"| {row['impact']} | {plain_text(statement, table_cell=True)} | "
                     f"{plain_text(finding, table_cell=True)} | [`{where}`](report.html#{row['check']}) |")
@@ -241,13 +241,15 @@ def finding_sentence(row: dict[str, Any]) -> str:
     does, and (for a fail that puts results in doubt) what it does in the main theorems' regime."""
     evidence = clip(row["evidence"], 170)
     impact = row["impact"]
-    values = _printed_values(row["evidence"])
+    shown = _printed_values(row["evidence"]) or f": {clip(row['evidence'], 150)}"
     if impact == "typo":
-        text = f"Printed differently from what the text intends{values}; the intended reading is verified"
+        text = f"Printed differently from what the text intends{shown}; the intended reading is verified"
     elif impact == "repaired":
-        text = f"A step fails as printed{values}; the corrected step is verified"
+        text = f"A step fails as printed{shown}; the corrected step is verified"
     elif impact == "boundary":
         text = f"Fails only at a degenerate or excluded point: {evidence}"
+    elif impact == "gap" and row.get("correction_verified"):
+        text = f"The stated result does not follow: {evidence}; the verified correction changes it"
     elif impact == "gap":
         missing = "the correction is not verified" if row.get("correction") else "no correction is known"
         text = f"A step fails and {missing}: {evidence}"
