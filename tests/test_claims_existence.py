@@ -45,6 +45,13 @@ def test_an_activation_can_make_the_expectation_diverge():
     (g / sympy.sin(g), DIVERGES),                  # removable at 0, simple poles at n pi, n != 0
     (1 / sympy.sqrt(sympy.Abs(sympy.cos(g))), UNKNOWN),  # every point integrable, but infinitely many
     (1 / (2 + sympy.cos(g)), EXISTS),              # no real singular point
+    # order -1 times a slowly varying factor: t = e^-u turns it into an integrand in u
+    (1 / (sympy.Abs(g) * (1 + sympy.log(sympy.Abs(g))**2)), EXISTS),      # 1/(1 + u^2)
+    (1 / (sympy.Abs(g) * (1 + sympy.Abs(sympy.log(sympy.Abs(g))))), DIVERGES),  # 1/(1 + u)
+    (1 / (sympy.Abs(g) * sympy.Abs(sympy.log(sympy.Abs(g)))**3), DIVERGES),  # order -3 at g = +-1
+    # a power decay below 1/|g| against the Lebesgue measure, without a majorant of the tail form
+    (sympy.exp(g**2 / 2) / (1 + sympy.Abs(g))**(1 + sympy.Rational(1, 10**6)), EXISTS),
+    (sympy.exp(g**2 / 2) / (1 + sympy.Abs(g))**(1 - sympy.Rational(1, 10**6)), DIVERGES),
 ])
 def test_existence_classifies_integrands(body, status):
     assert existence(body).status == status

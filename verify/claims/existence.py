@@ -87,6 +87,10 @@ def _tails(body) -> Existence:
         bounded = _limit(GAUSSIAN**2 * body * density, GAUSSIAN, edge)
         if bounded is not None and bounded.is_finite:
             continue  # g²·f·φ has a finite limit, so |f φ| = O(1/g²) on the tail
+        decay = _limit(sympy.log(sympy.Abs(body * density)) / sympy.log(sympy.Abs(GAUSSIAN)), GAUSSIAN, edge)
+        if decay is not None and decay.is_number and decay.is_comparable and decay < -1:
+            # |f φ| = |g|^(decay + o(1)) with decay < -1: below |g|^(-1-δ) on the tail (δ = (-1 - decay)/2)
+            continue
         rate = _limit(GAUSSIAN * body * density, GAUSSIAN, edge)
         if rate is not None and (rate in (sympy.oo, -sympy.oo) or (rate.is_number and rate.is_nonzero)):
             return Existence(DIVERGES, f"|{clip(body, 40)}|·φ(g) decays no faster than 1/|g| as "
@@ -132,14 +136,37 @@ def _finite_points(body) -> Existence:
                 if rate is not None and (rate in (sympy.oo, -sympy.oo) or rate.is_nonzero):
                     return Existence(DIVERGES, f"|{clip(body, 40)}| ~ c/|{GAUSSIAN - point}| at {where}, not "
                                                f"integrable (a principal value is not an expectation)")
-                unknown.append(f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly varying factor "
-                               f"at {where}")
+                found = _condensed(local, t)
+                if found == DIVERGES:
+                    return Existence(DIVERGES, f"|{clip(body, 40)}| ~ |{GAUSSIAN - point}|^-1 times a factor "
+                                               f"too slow to make it integrable at {where} (t = e^-u: the "
+                                               f"integrand in u decays no faster than 1/u)")
+                if found != EXISTS:
+                    unknown.append(f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly varying factor "
+                                   f"at {where}")
     if unknown:
         return Existence(UNKNOWN, unknown[0])
     if not complete:
         return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set "
                                   f"(those examined are integrable)")
     return Existence(EXISTS)
+
+
+def _condensed(local, t) -> str:
+    """Whether ∫_0 |local(t)| dt converges when |local| ~ 1/t times a slowly varying factor, by the
+    substitution t = e^{-u}: ∫_0^ε |local(t)| dt = ∫_U^∞ |local(e^{-u})| e^{-u} du, and the
+    integrand in u decides: O(1/u²) converges (u²·h has a finite limit), ≥ c/u diverges (u·h tends
+    to a nonzero limit or ∞).  1/(t(1 + log² t)) becomes 1/(1 + u²): integrable; 1/(t(1 + |log t|))
+    becomes 1/(1 + u): not."""
+    u = sympy.Symbol("u", positive=True)
+    condensed = sympy.Abs(local).xreplace({t: sympy.exp(-u)}) * sympy.exp(-u)
+    squared = _limit(u**2 * condensed, u, sympy.oo)
+    if squared is not None and squared.is_finite:
+        return EXISTS
+    rate = _limit(u * condensed, u, sympy.oo)
+    if rate is not None and (rate in (sympy.oo, -sympy.oo) or (rate.is_number and rate.is_nonzero)):
+        return DIVERGES
+    return UNKNOWN
 
 
 def _limit(expr, t, point):
