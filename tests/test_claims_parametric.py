@@ -102,6 +102,10 @@ def test_a_power_of_unknown_sign_has_unknown_singular_points():
     sympy.Max(0, g), sympy.Max(g, -g), sympy.Min(g, 2), sympy.Min(-g, 3 * g, 1), sympy.Max(2 * g - 5, -g / 2, 1),
     sympy.Max(sympy.sin(g), g / 3), sympy.Min(sympy.exp(g), 4), sympy.exp(sympy.Max(-g, g / 2)),
     sympy.exp(-sympy.Min(g, 2 * g)), sympy.Max(0, g) ** 2 - sympy.Min(0, g),
+    # the other rules of verify.certified.growth, through the same check
+    sympy.cosh(g / 2), sympy.cosh(g) - 1, sympy.sinh(g / 3), g * sympy.sin(g),
+    sympy.erf(g) - 1, 3 * sympy.erf(g / 2), sympy.atan(g) * g, sympy.exp(sympy.cosh(sympy.Rational(1, 2))) * g,
+    sympy.asinh(g) ** 2, sympy.tanh(g) + sympy.erfc(g), sympy.log(1 + g**2), sympy.sqrt(1 + g**2),
 ])
 @pytest.mark.parametrize("side", [1, -1])
 def test_max_min_envelopes_bound_the_function(expr, side):
