@@ -33,6 +33,7 @@ from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
 from verify.claims.hypotheses import ARGUMENTS_IN_DOMAIN, EXPECTATIONS_EXIST, Hypothesis, unmet
 from verify.claims.quantities import Unavailable
+from verify.claims.positivity import positivity_step
 from verify.claims.relation import Relation
 from verify.claims.termwise import termwise_step
 from verify.verdict import Basis
@@ -63,6 +64,7 @@ STEPS: tuple[Step, ...] = (
     Step("expectations", structure.expectations_step, cpu_budget=(6.0, 120.0)),
     Step("series", structure.series_step, cpu_budget=(6.0, 120.0)),
     Step("termwise", termwise_step, cpu_budget=(6.0, 120.0)),
+    Step("positivity", positivity_step, cpu_budget=(6.0, 120.0), applies=lambda rel: bool(rel.uses("Eg"))),
     Step("certified", universal.certified_step, cpu_budget=(5.0, 300.0)),
     Step("search", universal.search_step),
     Step("statistical", universal.statistical_step, applies=lambda rel: rel.monte_carlo),
