@@ -60,10 +60,12 @@ def test_a_search_that_finds_nothing_is_inconclusive_and_prints_its_tolerance():
     # true on [-1/2, 1/2], but the series kernel's balls decide it: holds, certified
     assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.CERTIFIED
     # hcoef(1) = sqrt(3)/(6 pi) at k = 1 is now decided by a ball of its exact constant; a positive
-    # integrand with a singularity at 0 has no rule and no certified quadrature (true: E > 0)
+    # integrand with a singularity at 0 has no certified quadrature; its sign decides >= 0 (the
+    # positivity rule), but not a positive bound (true: E = 0.38646 by mpmath, 30 digits)
     assert claim("hcoef(1) >= 0", family="orthonormal", activation="relu", for_=["k = 1", "xi = 1"],
                  seeds=0).basis is Basis.CERTIFIED
-    unresolved = claim("Eg(tanh(g)**2/sqrt(Abs(g))) >= 0")
+    assert claim("Eg(tanh(g)**2/sqrt(Abs(g))) >= 0").verdict is Verdict.HOLDS
+    unresolved = claim("Eg(tanh(g)**2/sqrt(Abs(g))) >= 1/100")
     assert unresolved.verdict is Verdict.INCONCLUSIVE and unresolved.basis is Basis.NONE
     assert "no counterexample in" in unresolved.evidence and "rtol 1e-09" in unresolved.evidence
 

@@ -24,8 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import sympy
-
 from verify.claims.existence import DIVERGES, EXISTS, claim_expectations
 
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
@@ -93,46 +91,10 @@ RULE_HYPOTHESES = (
      "the range (else the claim is decided at those points only, never holds)",
      "verify.claims.parametric.closed_form"),
     ("every step", "each argument of h, Phi, K, Kp lies in [-1, 1] on the whole range, proved by the "
-     "steps themselves (a ball clamped to [-1, 1] is no proof)", "verify.claims.hypotheses.ARGUMENTS_IN_DOMAIN"),
+     "steps themselves (a ball clamped to [-1, 1] is no proof)", "verify.claims.steps.ARGUMENTS_IN_DOMAIN"),
     ("tail growth (Max, Min)", "|max f_i| <= sum |f_i|; for t >= 0 max(a_i + b_i t) <= max a + (max b) t",
      "verify.certified.growth._Rules.extreme"),
 )
-
-
-#: Quantities whose argument must lie in a closed interval: (low, high) (verify.claims.spec.DOMAINS).
-_CLOSED_DOMAINS = {"h": (-1, 1), "Phi": (-1, 1), "K": (-1, 1), "Kp": (-1, 1)}
-
-
-def _arguments_in_domain(rel) -> Proof:
-    """Every argument of h, Phi, K and Kp lies in [-1, 1] at every point of the box.  A number or
-    a variable whose declared range is inside is checked already (spec); any other argument is
-    proved ``-1 <= arg <= 1`` by the decision steps themselves (the balls of a kernel clamp an
-    argument that sticks out by rounding, so ``K(6*m*(1-m)) <= 1`` on m in [0, 1], whose argument
-    reaches 3/2, once *held*)."""
-    from verify.claims.relation import Relation  # the steps import this module
-    from verify.claims.steps import Budget, decide
-
-    for call in rel.calls:
-        limits = _CLOSED_DOMAINS.get(type(call).__name__)
-        if limits is None or not call.args:
-            continue
-        (argument,) = call.args[:1]
-        if argument.is_number or not (argument.free_symbols & set(rel.box)):
-            continue
-        if argument in rel.box and limits[0] <= rel.box[argument][0] and rel.box[argument][1] <= limits[1]:
-            continue
-        for side, op in ((limits[1], "<="), (limits[0], ">=")):
-            bound = Relation(rel.setting, argument, sympy.Integer(side), op, rel.full, rel.seed, rel.rng)
-            found = decide(bound, Budget(rel.full))
-            if found.status != "holds":
-                status = REFUTED if found.status == "fails" else UNKNOWN
-                return Proof(status, f"that {argument} {op} {side} on the whole range is not proved "
-                                     f"({found.status}), so {call} may leave the domain of {type(call).__name__}")
-    return Proof(PROVED)
-
-
-#: Every step's *holds* needs this (:mod:`verify.claims.steps`).
-ARGUMENTS_IN_DOMAIN = Hypothesis("every kernel argument lies in [-1, 1]", _arguments_in_domain)
 
 
 def unmet(hypotheses: tuple[Hypothesis, ...], rel) -> str:

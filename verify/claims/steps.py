@@ -26,17 +26,52 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import sympy
+
 from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds
 from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
-from verify.claims.hypotheses import ARGUMENTS_IN_DOMAIN, EXPECTATIONS_EXIST, Hypothesis, unmet
-from verify.claims.quantities import Unavailable
+from verify.claims.hypotheses import EXPECTATIONS_EXIST, PROVED, REFUTED, UNKNOWN, Hypothesis, Proof, unmet
 from verify.claims.positivity import positivity_step
+from verify.claims.quantities import Unavailable
 from verify.claims.relation import Relation
 from verify.claims.termwise import termwise_step
 from verify.verdict import Basis
+
+
+#: Quantities whose argument must lie in a closed interval: (low, high) (verify.claims.spec.DOMAINS).
+_CLOSED_DOMAINS = {"h": (-1, 1), "Phi": (-1, 1), "K": (-1, 1), "Kp": (-1, 1)}
+
+
+def _arguments_in_domain(rel) -> Proof:
+    """Every argument of h, Phi, K and Kp lies in [-1, 1] at every point of the box.  A number or
+    a variable whose declared range is inside is checked already (spec); any other argument is
+    proved ``-1 <= arg <= 1`` by the decision steps themselves (the balls of a kernel clamp an
+    argument that sticks out by rounding, so ``K(6*m*(1-m)) <= 1`` on m in [0, 1], whose argument
+    reaches 3/2, once *held*)."""
+    for call in rel.calls:
+        limits = _CLOSED_DOMAINS.get(type(call).__name__)
+        if limits is None or not call.args:
+            continue
+        (argument,) = call.args[:1]
+        if argument.is_number or not (argument.free_symbols & set(rel.box)):
+            continue
+        if argument in rel.box and limits[0] <= rel.box[argument][0] and rel.box[argument][1] <= limits[1]:
+            continue
+        for side, op in ((limits[1], "<="), (limits[0], ">=")):
+            bound = Relation(rel.setting, argument, sympy.Integer(side), op, rel.full, rel.seed, rel.rng)
+            found = decide(bound, Budget(rel.full))
+            if found.status != "holds":
+                status = REFUTED if found.status == "fails" else UNKNOWN
+                return Proof(status, f"that {argument} {op} {side} on the whole range is not proved "
+                                     f"({found.status}), so {call} may leave the domain of {type(call).__name__}")
+    return Proof(PROVED)
+
+
+#: Every step's *holds* needs this.
+ARGUMENTS_IN_DOMAIN = Hypothesis("every kernel argument lies in [-1, 1]", _arguments_in_domain)
 
 
 def _exact_only(rel: Relation) -> bool:

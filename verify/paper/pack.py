@@ -84,7 +84,7 @@ class Pack:
     #: statements, hand corrections of the citation graph (verify.paper.structure)
     citations: tuple = ()
     #: [regime] of pack.toml: the main theorems and the values their regime fixes (verify.paper.regime)
-    regime: object = None
+    regime: Regime | None = None
 
     @property
     def builtin(self) -> bool:
@@ -201,10 +201,38 @@ def load(directory: Path | str) -> Pack:
 _LABEL = re.compile(r"^[A-Z][a-z]+ \d{1,4}$")
 
 
-def _regime(table: object, where: str):
-    from verify.paper.regime import parse  # it reads the current pack, so it imports this module
+#: A regime's value of one variable, as a --for binding: "xi = 1".
+BINDING = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(.+)$")
 
-    return parse(table, where)
+
+@dataclass(frozen=True)
+class Regime:
+    main: tuple[str, ...]
+    bindings: tuple[str, ...]  # --for texts: "xi = 1"
+    says: str
+
+    def variables(self) -> dict[str, str]:
+        """variable -> its binding text (``xi`` -> ``xi = 1``)."""
+        return {BINDING.match(b).group(1): b for b in self.bindings}
+
+
+def _regime(table: object, where: str) -> Regime | None:
+    """``[regime]`` of pack.toml, checked; None when the pack has none."""
+    if table is None:
+        return None
+    if not isinstance(table, dict) or set(table) - {"main", "for", "says"}:
+        raise PackError(f"{where} must be a table with main, for and says")
+    main, bindings, says = table.get("main", []), table.get("for", []), table.get("says", "")
+    labels_ok = isinstance(main, list) and main and all(isinstance(m, str) and _LABEL.match(m) for m in main)
+    if not labels_ok:
+        raise PackError(f"{where}: main must list the main theorems' labels, such as \"Theorem 11\"")
+    if not isinstance(bindings, list) or not all(isinstance(b, str) and BINDING.match(b) for b in bindings):
+        raise PackError(f"{where}: for must list bindings such as \"xi = 1\"")
+    if not isinstance(says, str):
+        raise PackError(f"{where}: says must be text")
+    return Regime(tuple(main), tuple(bindings), says)
+
+
 
 
 def _citations(table: object, where: str) -> tuple:

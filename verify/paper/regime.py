@@ -19,43 +19,12 @@ affected results into the errata's regime line and sort key.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from verify.paper.pack import PackError, current
-
-_LABEL = re.compile(r"^[A-Z][a-z]+ \d{1,4}$")
-_BINDING = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(.+)$")
-
-
-@dataclass(frozen=True)
-class Regime:
-    main: tuple[str, ...]
-    bindings: tuple[str, ...]  # --for texts: "xi = 1"
-    says: str
-
-    def variables(self) -> dict[str, str]:
-        """variable -> its binding text (``xi`` -> ``xi = 1``)."""
-        return {_BINDING.match(b).group(1): b for b in self.bindings}
-
-
-def parse(table: object, where: str) -> Regime | None:
-    """``[regime]`` of pack.toml, checked; None when the pack has none."""
-    if table is None:
-        return None
-    if not isinstance(table, dict) or set(table) - {"main", "for", "says"}:
-        raise PackError(f"{where} must be a table with main, for and says")
-    main, bindings, says = table.get("main", []), table.get("for", []), table.get("says", "")
-    labels_ok = isinstance(main, list) and main and all(isinstance(m, str) and _LABEL.match(m) for m in main)
-    if not labels_ok:
-        raise PackError(f"{where}: main must list the main theorems' labels, such as \"Theorem 11\"")
-    if not isinstance(bindings, list) or not all(isinstance(b, str) and _BINDING.match(b) for b in bindings):
-        raise PackError(f"{where}: for must list bindings such as \"xi = 1\"")
-    if not isinstance(says, str):
-        raise PackError(f"{where}: says must be text")
-    return Regime(tuple(main), tuple(bindings), says)
+from verify.paper.pack import BINDING, Regime, current
 
 
 def regime() -> Regime | None:
+    """The current pack's main theorems and their regime, or None."""
     return current().regime
 
 
@@ -69,7 +38,7 @@ def regime_rerun(for_: tuple[str, ...] | list[str]) -> list[str] | None:
     out, changed = [], False
     for q in for_:
         name = re.match(r"\s*(\w+)", q).group(1)
-        if name in bound and _BINDING.match(q) and not _BINDING.match(q).group(2).strip().lstrip("-").replace(
+        if name in bound and BINDING.match(q) and not BINDING.match(q).group(2).strip().lstrip("-").replace(
                 "/", "").isdigit():
             return None  # ξ bound to an expression of other variables (ξ = ξ̄√k): a regime of its own
         if name in bound:
