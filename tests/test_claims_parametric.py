@@ -106,6 +106,8 @@ def test_a_power_of_unknown_sign_has_unknown_singular_points():
     sympy.cosh(g / 2), sympy.cosh(g) - 1, sympy.sinh(g / 3), g * sympy.sin(g),
     sympy.erf(g) - 1, 3 * sympy.erf(g / 2), sympy.atan(g) * g, sympy.exp(sympy.cosh(sympy.Rational(1, 2))) * g,
     sympy.asinh(g) ** 2, sympy.tanh(g) + sympy.erfc(g), sympy.log(1 + g**2), sympy.sqrt(1 + g**2),
+    # cosh of a bounded argument whose upper and lower lines differ (mutants read the wrong one)
+    sympy.cosh(sympy.sin(g) + 3), sympy.cosh(sympy.sin(g) - 3),
 ])
 @pytest.mark.parametrize("side", [1, -1])
 def test_max_min_envelopes_bound_the_function(expr, side):
