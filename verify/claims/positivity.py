@@ -49,7 +49,8 @@ def positivity_step(rel) -> Decision:
         return Decision("undecided", None, "positivity",
                         detail=f"no point where {body} is continuous and positive was found")
     return Decision(verdict, Basis.EXACT, "positivity", point={} if verdict == "fails" else None,
-                    detail=f"{body} >= 0 wherever it is finite and > 0 near g = {point}, so E[...] > 0 >= {bound}")
+                    detail=f"{body} >= 0 wherever it is finite and > 0 near g = {point}, so "
+                           f"E[...] > 0 >= {bound}")
 
 
 def _oriented(rel):

@@ -40,7 +40,6 @@ from verify.claims.relation import Relation
 from verify.claims.termwise import termwise_step
 from verify.verdict import Basis
 
-
 #: Quantities whose argument must lie in a closed interval: (low, high) (verify.claims.spec.DOMAINS).
 _CLOSED_DOMAINS = {"h": (-1, 1), "Phi": (-1, 1), "K": (-1, 1), "Kp": (-1, 1)}
 
@@ -65,8 +64,9 @@ def _arguments_in_domain(rel) -> Proof:
             found = decide(bound, Budget(rel.full))
             if found.status != "holds":
                 status = REFUTED if found.status == "fails" else UNKNOWN
+                name = type(call).__name__
                 return Proof(status, f"that {argument} {op} {side} on the whole range is not proved "
-                                     f"({found.status}), so {call} may leave the domain of {type(call).__name__}")
+                                     f"({found.status}), so {call} may leave the domain of {name}")
     return Proof(PROVED)
 
 
