@@ -29,6 +29,7 @@ from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
+from verify.paper.mutants import claim_sides
 from verify.paper.regime import regime_rerun
 from verify.verdict import FailureKind, Impact, Outcome, Verdict
 
@@ -67,7 +68,7 @@ def vacuous_correction(spec: ClaimSpec) -> str | None:
         return "it is the printed claim again"
     if fixed.op != "==":
         return None
-    written, shown = _split(spec.correction), _split(spec.text)
+    written, shown = claim_sides(spec.correction), claim_sides(spec.text)
     if written[0].replace(" ", "") == written[2].replace(" ", ""):
         return "it writes one side twice"
     for side, same_text, other in ((printed.lhs, shown[0], shown[2]), (printed.rhs, shown[2], shown[0])):
@@ -100,11 +101,20 @@ def _restates(expr, side) -> bool:
     """Whether ``expr`` equals ``side`` for every value of the quantities both name (each taken as
     a free symbol)."""
     difference = expr - side
-    calls = {call: sympy.Dummy() for call in difference.atoms(sympy.core.function.AppliedUndef)}
-    free = difference.xreplace(calls)
-    if free.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(free):
+    return _vanishes_identically(difference.xreplace(_free_quantities(difference)))
+
+
+def _free_quantities(expr) -> dict:
+    """Each quantity call of ``expr`` (``h(m)``, ``mu(p)``, …) -> a fresh symbol."""
+    return {call: sympy.Dummy() for call in expr.atoms(sympy.core.function.AppliedUndef)}
+
+
+def _vanishes_identically(expr) -> bool:
+    """Whether ``expr`` is 0 for every value of its symbols: the random-point screen, then SymPy's
+    simplify (a series or an integral is never taken for an identity)."""
+    if expr.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(expr):
         return False
-    return sympy.simplify(free) == 0
+    return sympy.simplify(expr) == 0
 
 
 def _zero_at_random_points(expr: sympy.Expr, points: int = 3) -> bool:
@@ -166,15 +176,12 @@ def restatement(spec: ClaimSpec) -> str | None:
     difference = parsed.claim.lhs - parsed.claim.rhs
     for _ in range(len(bindings) + 1):  # a binding may name another
         difference = difference.xreplace(bindings)
-    calls = {call: sympy.Dummy() for call in difference.atoms(sympy.core.function.AppliedUndef)}
+    calls = _free_quantities(difference)
     positive = {q.name for q in parsed.quantifiers if q.kind != "binding" and _positive(q)}
     signed = {s: sympy.Dummy(s.name, positive=True) for s in difference.free_symbols if s.name in positive}
     if not (parsed.claim.lhs - parsed.claim.rhs).free_symbols and not calls:
         return None  # a fact about numbers, not about symbols
-    free = difference.xreplace(calls).xreplace(signed)
-    if free.has(sympy.Sum, sympy.Integral) or not _zero_at_random_points(free):
-        return None
-    if sympy.simplify(free) != 0:
+    if not _vanishes_identically(difference.xreplace(calls).xreplace(signed)):
         return None
     return ("it holds for any values of its symbols once its bindings are substituted (an identity of the "
             "display's own algebra), so it says nothing about the model")
@@ -215,7 +222,9 @@ def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
     intended one, and the intended claim is the correction (verified when it holds).  Where the
     two readings agree, the intended claim's verdict stands."""
     intended = claim(spec.text, **spec.keywords(), seed=seed, full=full)
-    printed, meant = _split(spec.printed), _split(spec.text)
+    printed, meant = claim_sides(spec.printed), claim_sides(spec.text)
+    if printed is None or meant is None:  # an order claim has no two sides to compare
+        return intended
     for printed_side, meant_side, name in ((printed[0], meant[0], "left"), (printed[2], meant[2], "right")):
         if printed_side.replace(" ", "") == meant_side.replace(" ", ""):
             continue
@@ -252,19 +261,6 @@ def _keywords_for(text: str, spec: ClaimSpec) -> dict:
         for q in more:
             names |= set(re.findall(r"[A-Za-z_]\w*", q.split("=", 1)[1] if " in " not in q else ""))
     return {**keywords, "for_": [q for q in quantifiers if q in kept]}
-
-
-def _split(text: str) -> tuple[str, str, str]:
-    """(left side, relation, right side) of a claim's text, split at its relation outside parentheses."""
-    depth = 0
-    for at, char in enumerate(text):
-        depth += char in "([{"
-        depth -= char in ")]}"
-        if depth == 0 and text[at:at + 2] in ("<=", ">=", "=="):
-            return text[:at].strip(), text[at:at + 2], text[at + 2:].strip()
-        if depth == 0 and char in "<>" and text[at + 1:at + 2] != "=":
-            return text[:at].strip(), char, text[at + 1:].strip()
-    raise ValueError(f"no relation in {text!r}")
 
 
 def claim_check(entry: Entry) -> Check:

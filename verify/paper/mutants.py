@@ -44,7 +44,7 @@ def _moved(literal: str) -> list[str]:
     return [str(n + 1)] + ([str(n - 1)] if n > 0 else [])
 
 
-def _sides(text: str) -> tuple[str, str, str] | None:
+def claim_sides(text: str) -> tuple[str, str, str] | None:
     """(lhs, relation, rhs) of a claim's text; None for an order claim."""
     relation = _RELATION.search(text)
     if relation is None or _ORDER.search(text):
@@ -64,7 +64,7 @@ def mutants(text: str) -> Iterator[tuple[str, str]]:
             replacement = f"**({match.group(1)} {sign} 1)"
             perturbed = text[: match.start()] + replacement + text[match.end():]
             yield f"{match.group(0)} -> {replacement} at column {match.start()}", perturbed
-    sides = _sides(text)
+    sides = claim_sides(text)
     if sides is not None:
         left, op, right = sides
         for sign in "+-":
@@ -90,7 +90,7 @@ def killed(spec: ClaimSpec, run) -> str | None:
 def slack_claim(text: str, factor: int = 10) -> str | None:
     """``text`` with its smaller side scaled by ``factor``: ``a <= b`` -> ``factor*(a) <= b``,
     ``a >= b`` -> ``a >= factor*(b)``; None for an equality (which has no slack) or an order."""
-    sides = _sides(text)
+    sides = claim_sides(text)
     if sides is None or sides[1] == "==":
         return None
     left, op, right = sides
