@@ -57,6 +57,7 @@ def test_kinks_are_located(name, kinks):
     assert list(get_activation(name).kinks) == kinks
 
 
+@pytest.mark.extended
 @given(polynomial_expressions)
 def test_expression_activations_evaluate_like_sympy(name):
     act = get_activation(name)
@@ -73,6 +74,7 @@ def test_output_shape_follows_input(name):
     assert act.derivative(x).shape == (3, 2)
 
 
+@pytest.mark.extended
 @given(kinked_expressions)
 def test_kinked_expressions_have_a_kink_at_zero(name):
     assert list(get_activation(name).kinks) == [0]

@@ -165,6 +165,7 @@ def _alarm(signum, frame):
     raise Hang(f"no answer within {HANG_SECONDS} s")
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("argv, fragment", CASES, ids=[" ".join(a)[:60] for a, _ in CASES])
 def test_bad_input_is_one_line_exit_2_and_fast(argv, fragment, files, capsys, monkeypatch):
     monkeypatch.chdir(files)

@@ -132,6 +132,20 @@ def test_wrong_shape_hermite_payload_is_recomputed(cache_dir, capsys):
     assert [float(v) for v in again.values] == [float(v) for v in first.values]
 
 
+@pytest.mark.parametrize("activation", ["sigmoid", "relu"])  # by quadrature, and exact
+def test_cached_hermite_coefficients_are_the_computed_numbers_bit_for_bit(cache_dir, activation):
+    """A cache hit returns the very binary numbers a fresh computation gives (decimal text read
+    back differed in the last places, and so did a check's numbers between a cold and a warm run)."""
+    from verify.model import hermite
+
+    fresh = hermite.hermite_coefficients(activation, 8, 30, use_cache=False)
+    hermite.hermite_coefficients(activation, 8, 30)  # stores it
+    assert list((cache_dir / "hermite").glob("*.json"))
+    cached = hermite.hermite_coefficients(activation, 8, 30)
+    assert [v._mpf_ for v in cached.values] == [v._mpf_ for v in fresh.values]
+    assert [e._mpf_ for e in cached.errors] == [e._mpf_ for e in fresh.errors]
+
+
 # --- hostile entries (issue #26): never block, never exhaust memory, never serve a bad value ---
 
 def _recomputed(entry_path, change) -> None:

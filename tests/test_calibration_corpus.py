@@ -51,12 +51,14 @@ def sampled():
     return calibration.run_corpus(sample(load_corpus(calibration.default_corpus())), workers=2)
 
 
+@pytest.mark.extended
 def test_no_sampled_false_statement_holds_and_no_true_statement_fails(sampled):
     unsound = [(r.statement.id, r.statement.truth, r.verdict, r.evidence[:200]) for r in sampled if r.unsound]
     assert not unsound
     assert calibration.confusion(sampled).power >= calibration.REQUIRED_POWER
 
 
+@pytest.mark.extended
 def test_the_sample_reaches_every_class_and_both_truths(sampled):
     everything = load_corpus(calibration.default_corpus())
     assert {r.statement.cls for r in sampled} == {s.cls for s in everything}

@@ -68,6 +68,7 @@ def test_quadrature_route_contains_the_sympy_value(name):
         assert ball.rad() <= 2 * arb(10) ** -33, (name, p)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("name", QUADRATURE)
 def test_quadrature_route_contains_the_reference_quadrature(name):
     """Issue acceptance: each ball contains the 50-digit value of verify.model.hermite, radius < 1e-30."""
@@ -240,6 +241,7 @@ def test_exact_route_at_100_digits(name):
         assert ball.contains(exact_ball(value, 100))
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("p", (105, 110, 120))
 def test_high_degrees_reach_their_radius_and_contain_the_exact_value(p):
     """Degrees above 100 at 30 digits (proposition-4 under --full needs p up to ~110 for sigmoid):

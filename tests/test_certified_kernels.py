@@ -45,6 +45,7 @@ def test_closed_form_kernels_contain_the_mpmath_closed_form(name, derivative):
             assert evaluate(arb(rho)).overlaps(reference_ball(reference.value, reference.error)), rho
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("rho, derivative", [("0.37", False), ("-0.9", True)])
 def test_series_kernel_contains_the_2d_quadrature(rho, derivative):
     certified = certified_kernel("tanh", DPS)
@@ -111,6 +112,7 @@ def identity_gram_instance(activation, k=3, xi=1.5, seed=2):
 @pytest.mark.parametrize("instance", [identity_gram_instance("relu"), identity_gram_instance("erf", xi=0.7),
                                       identity_gram_instance("tanh", k=2, xi=2.0),
                                       glm(3, 5, 1.7, "erf", seed=0)], ids=["relu", "erf", "tanh", "glm"])
+@pytest.mark.extended
 def test_h_and_loss_contain_the_mpmath_values(instance):
     """Against the mpmath twins at twice the digits: at m = 1 (ρ_ii = 1 when c_i = ĉ_i) their
     stated bound 10^-(dps+5) does not hold at dps = 30 (relu's K' has acos ρ, so a rounding ε of ρ

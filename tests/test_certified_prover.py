@@ -139,6 +139,7 @@ def decide(inequality: Inequality, c: Fraction):
         return prove_geq(f, g, a, b)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("inequality", INEQUALITIES, ids=lambda i: i.name)
 def test_true_constant_is_proved(inequality):
     true, _ = inequality.constants()

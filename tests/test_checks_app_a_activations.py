@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
 from verify.checks import app_a_activations as a
@@ -12,6 +13,7 @@ from verify.verdict import Verdict
 load_all()
 
 
+@pytest.mark.extended
 def test_assumption_6_holds_and_rejects_sign():
     out = run("assumption-6")
     assert out.verdict is Verdict.CONSISTENT  # fitted exponents: statistical
@@ -39,6 +41,7 @@ def test_remark_9_holds_with_the_corrected_bound(monkeypatch):
     assert run("remark-9").verdict is Verdict.INCONCLUSIVE  # the search finds nothing
 
 
+@pytest.mark.extended
 def test_remark_10_is_inconclusive_with_exact_identity():
     out = run("remark-10")
     assert out.verdict is Verdict.INCONCLUSIVE

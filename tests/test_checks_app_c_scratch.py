@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from verify.checks import Verdict
 from verify.checks import app_c_scratch as scratch
 from verify.checks import run_check as run
@@ -38,6 +40,7 @@ def test_claim_2_proof_fails_with_verified_index():
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
 
 
+@pytest.mark.extended
 def test_prop_18_consistent_and_counts_h0_zero_as_a_violation():
     outcome = run("proposition-18")
     assert outcome.verdict is Verdict.CONSISTENT
@@ -58,6 +61,7 @@ def test_prop_18_is_not_consistent_when_h0_vanishes_beyond_the_ties(monkeypatch)
     assert "ties" in outcome.evidence
 
 
+@pytest.mark.extended
 def test_prop_18_fails_with_a_wrong_display(monkeypatch):
     original = scratch.claimed_prop_18_h
     monkeypatch.setattr(scratch, "claimed_prop_18_h",

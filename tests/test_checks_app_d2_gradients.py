@@ -23,6 +23,7 @@ def test_prop_22_display_fails_and_the_correction_holds(monkeypatch):
     assert run("proposition-22-display").verdict is Verdict.HOLDS
 
 
+@pytest.mark.extended
 def test_prop_21_holds_and_fails_with_a_quarter_of_the_bound(monkeypatch):
     assert run("proposition-21").verdict is Verdict.INCONCLUSIVE  # a search
     original = d2.claimed_prop_21_bound
@@ -41,6 +42,7 @@ def test_prop_22_not_consistent_with_a_too_fast_rate(monkeypatch):
     assert run("proposition-22").verdict is Verdict.INCONCLUSIVE
 
 
+@pytest.mark.extended
 def test_prop_23_fails_by_factor_two_and_doubling_holds(monkeypatch):
     outcome = run("proposition-23")
     # the doubled constant is proved by a certified claim on every instance (issue #49): verified

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
 from verify.checks import Verdict, app_f_global_optima
@@ -23,6 +24,7 @@ def test_definition_35_holds():
     assert run("definition-35").verdict is Verdict.HOLDS
 
 
+@pytest.mark.extended
 def test_theorem_36_is_consistent_on_its_proxy_and_says_so():
     # Checked at the one overlap 1 - |m| = threshold, not at every m the theorem allows: a proof of
     # a proxy does not make the statement hold (verify.verdict.apply_scope_rule).

@@ -57,6 +57,7 @@ def assert_certified(outcome: Outcome, verdict: Verdict) -> None:
     assert all(isinstance(v, str) for v in outcome.numbers["certified"].values())
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("check_id", sorted(FAST))
 def test_fast_checks_are_certified(check_id):
     assert_certified(run(check_id), FAST[check_id])

@@ -87,6 +87,7 @@ def test_cli_writes_reports_and_exits_0_when_statements_fail(tmp_path):
     assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.extended
 def test_same_seed_same_report(tmp_path):
     reports = []
     for i in range(2):

@@ -3,6 +3,7 @@ verdict when a typo is injected (or the correction applied)."""
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
 from verify.checks import FailureKind, Verdict, run_check
@@ -19,6 +20,7 @@ def _with_typo(display):
     return typo
 
 
+@pytest.mark.extended
 def test_proposition_4_holds():
     outcome = run_check("proposition-4")
     assert outcome.verdict is Verdict.CONSISTENT  # exact to degree 6, beyond it points: a proxy

@@ -17,6 +17,7 @@ from verify.verdict import Verdict
     ("d4-lemma-6-sum", Verdict.CONSISTENT), ("eq-14", Verdict.HOLDS), ("claim-1", Verdict.FAILS),
     ("d4-claim-1-proof", Verdict.FAILS),
 ])
+@pytest.mark.extended
 def test_fast_verdicts(check_id, verdict):
     outcome = run(check_id)
     assert outcome.verdict is verdict, outcome.evidence

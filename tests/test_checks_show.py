@@ -95,6 +95,7 @@ def test_show_answers_from_the_last_report_of_this_code_and_says_so(report, tmp_
     (lambda data: data["suite"].update(code="0" * 16), "written by other code"),
     (lambda data: data.update(checks=[r for r in data["checks"] if r["id"] != CHECK]), "does not hold"),
 ])
+@pytest.mark.extended
 def test_show_reruns_when_the_last_report_does_not_answer_and_says_why(report, tmp_path, capsys,
                                                                         monkeypatch, change, reason):
     monkeypatch.chdir(tmp_path)

@@ -12,6 +12,7 @@ import pytest
 from verify.testing import assert_claim
 
 
+@pytest.mark.extended
 def test_population_gradient_keeps_half_its_initial_size_on_small_instances():
     # Condition 3 (App. C.1) with S_k = |h(0)|/2, proven by ball arithmetic on each instance.
     assert_claim("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2", family="orthonormal", activation="relu",

@@ -143,6 +143,7 @@ def test_the_dogfood_mixes_the_kinds_of_statement():
     assert sum("--prob" in argv for _, argv in DOGFOOD.values()) >= 3  # probabilities
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("check_id", sorted(DOGFOOD))
 def test_claim_gets_the_verdict_of_its_check_in_under_30_cpu_seconds(check_id, results):
     expected, _ = DOGFOOD[check_id]
@@ -154,6 +155,7 @@ def test_claim_gets_the_verdict_of_its_check_in_under_30_cpu_seconds(check_id, r
 
 @pytest.mark.parametrize("check_id", [pytest.param(c, marks=pytest.mark.slow) if c in SLOW_CHECKS else c
                                       for c in sorted(DOGFOOD)])
+@pytest.mark.extended
 def test_claim_agrees_with_the_hand_written_check_run_now(check_id, results):
     """The claim never contradicts the check.  It may be weaker (inconclusive where the check, with
     its own proof or search, decides), and a claim proved on its configurations may hold where the
@@ -170,6 +172,7 @@ def test_claim_agrees_with_the_hand_written_check_run_now(check_id, results):
         assert claimed == checked
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("check_id", sorted(c for c, (verdict, _) in DOGFOOD.items() if verdict == "fails"))
 def test_every_printed_counterexample_reproduces_with_its_rerun_command(check_id, results):
     _, outcome, _ = results[check_id]

@@ -9,6 +9,7 @@ cross-check K and C_sigma through a certified tail.
 
 from __future__ import annotations
 
+import pytest
 import sympy
 from flint import arb
 
@@ -65,6 +66,7 @@ def test_an_arcsine_ball_beyond_its_domain_is_nan_not_a_number():
 
 
 # --- indexed entries ------------------------------------------------------------------------------
+@pytest.mark.extended
 def test_indexed_entries_agree_with_the_derived_scalars():
     holds(claim("lam_max == Max(lam(1), lam(2), lam(3))", family=FAMILIES, for_=["k = 3"]), Basis.EXACT)
     holds(claim("Sum(lam(i), i, 1, k) == k*lam_min", family=FAMILIES, for_=["k in 1..5"]), Basis.EXACT)
@@ -139,6 +141,7 @@ def test_parseval_sums_hold_exactly_and_off_by_a_thousandth_fail():
     fails(claim("Sum(p*mu(p)**2, p, 1, oo) == C_sigma - 1/1000", activation="relu"), Basis.EXACT)
 
 
+@pytest.mark.extended
 def test_the_kernel_series_is_the_kernel_exactly_and_certified_with_its_tail_bound():
     # Mehler: sum_p mu_p^2 rho^p is K(rho) itself for |rho| <= 1, exactly
     outcome = holds(claim("Sum(mu(p)**2*rho**p, p, 0, oo) <= K(rho) + 1/100", activation="relu",

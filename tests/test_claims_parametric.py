@@ -49,6 +49,7 @@ A = sympy.Symbol("a", real=True)
         ("Eg(Abs(g)**(-a)) >= 0", ["a in [0, 1/2]"], "inconclusive"),
     ],
 )
+@pytest.mark.extended
 def test_parametric_verdicts(text, ranges, status):
     options = {"for_": [r for r in ranges if not r.startswith("--")]}
     options |= dict(r.split()[:2] for r in ranges if r.startswith("--activation"))

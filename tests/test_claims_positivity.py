@@ -26,6 +26,7 @@ from verify.claims.positivity import nonnegative
     ("Eg(g**3) > 0", "fails"),                     # not nonnegative: E = 0
     ("Eg(1/Abs(g)) > 0", "fails"),                 # nonnegative, but E|f| = oo
 ])
+@pytest.mark.extended
 def test_positivity_verdicts(text, verdict):
     assert claim(text).verdict.value == verdict
 

@@ -37,6 +37,7 @@ def test_symbolic_sign_analysis_of_one_variable_is_exact():
     assert float(fails.counterexample["rho"]) < 0
 
 
+@pytest.mark.extended
 def test_certified_step_proves_condition_3_on_small_orthonormal_instances():
     # Condition 3 (App. C.1) with S_k = |h(0)|/2 on 12 relu instances: one interval of m each.
     outcome = claim("sign(h(0))*h(sign(h(0))*m) >= abs(h(0))/2", family="orthonormal", activation="relu",
@@ -64,6 +65,7 @@ def test_search_finds_a_planted_counterexample_and_balls_confirm_it():
     assert outcome.basis is Basis.CERTIFIED
 
 
+@pytest.mark.extended
 def test_a_bound_attained_with_equality_is_inconclusive_not_failed_and_not_held():
     # Phi(m) = 0 exactly at m = 1 when c = c_hat: a tight bound must not fail on rounding, and a
     # search that finds nothing must not make it hold: the prover's stalled interval is named.

@@ -41,6 +41,7 @@ def _reference(body) -> mpmath.mpf:
     sympy.cos(g + 1), exp(g) * sympy.cos(g), g**2 * sympy.cos(2 * g), sympy.sin(g)**2 * exp(-g**2 / 4),
     g * sympy.sin(3 * g - 1),
 ])
+@pytest.mark.extended
 def test_rules_agree_with_50_digit_quadrature(body):
     value = rule_expectation(body)
     assert value is not None, body
@@ -108,6 +109,7 @@ def test_certified_quadrature_contains_the_expectation(body):
     # float64 alone refutes nothing (issue #48): not holds, and not fails either
     ("Eg(g*atan(1/g) + g*sigma(g)) == Eg(dsigma(g) - 1/(1 + g**2))", "tanh", "inconclusive"),
 ])
+@pytest.mark.extended
 def test_identities_without_a_closed_form_kernel(text, activation, verdict):
     assert claim(text, activation=activation).verdict.value == verdict
 
@@ -124,6 +126,7 @@ def test_identities_without_a_closed_form_kernel(text, activation, verdict):
     ("K(rho) - K(-rho) == rho/2", "[-1, 1]", "gelu", "holds"),               # gelu - x/2 even
     ("K(rho) - K(-rho) == rho/2 + 1/10**9", "[-1, 1]", "gelu", "fails"),
 ])
+@pytest.mark.extended
 def test_facts_of_the_kernel_series(text, interval, activation, verdict):
     outcome = claim(text, activation=activation, for_=[f"rho in {interval}"])
     assert outcome.verdict.value == verdict, outcome.evidence
@@ -153,6 +156,7 @@ def test_facts_of_the_kernel_series(text, interval, activation, verdict):
     # a term 1/0 at i = 10: the sum is undefined, never compared (it held Theta(log log k))
     ("Sum(1/((i - 10)*log(i + 1)), i, 1, k) == Theta(log(log(k)))", "inconclusive"),
 ])
+@pytest.mark.extended
 def test_sums_up_to_the_growth_variable(text, verdict):
     assert claim(text, growth="k", for_=["k in 1..4096"]).verdict.value == verdict
 

@@ -66,10 +66,12 @@ def test_python_dash_m_matches_console_script():
         (["frobnicate"], "invalid choice"),
     ],
 )
+@pytest.mark.extended
 def test_bad_input_is_one_line_and_exit_2(args, fragment):
     assert_one_line_usage_error(run_cli(*args), fragment)
 
 
+@pytest.mark.extended
 def test_bench_quick_reports_ratios(tmp_path, monkeypatch):
     from verify.bench import hermite_bench
 

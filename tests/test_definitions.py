@@ -115,6 +115,7 @@ def test_notes_are_read(tmp_path):
     assert obj.note == "why" and [d.note for d in obj.definitions] == ["read as", ""]
 
 
+@pytest.mark.extended
 def test_the_papers_known_misprints_are_found():
     """h: D.1-7's (1/(1 + xi^2))^p; the gradient: D.2-18 without -2; the loss: §2's unnormalised rows."""
     from verify.checks import load_all

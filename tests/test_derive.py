@@ -38,6 +38,7 @@ def test_rendering_is_deterministic_across_processes():
         assert rebuilt[module.__name__] == render(module), module.FILENAME
 
 
+@pytest.mark.extended
 def test_check_detects_an_edit(tmp_path):
     write_all(tmp_path)
     assert stale(tmp_path) == []
@@ -87,6 +88,7 @@ def test_injected_errors_in_prop_4_are_reported(monkeypatch):
         assert prop_4.compare(derived, mutant)[0] == "differs"
 
 
+@pytest.mark.extended
 def test_new_derivations_verdicts():
     """The verdicts reported in derivations/: which printed formulas differ."""
     from verify.derive import even_odd, glm_limit, orthonormal, xi_one
@@ -111,6 +113,7 @@ def verify_h(st):
     return model.h(st)
 
 
+@pytest.mark.extended
 def test_injected_typos_in_the_new_claims_are_reported(monkeypatch):
     """A factor 2, a dropped μ-term or a wrong T in a claim must turn "equal" into "differs"."""
     from verify.derive import even_odd, lazy_limit, model, orthonormal, xi_one
@@ -140,6 +143,7 @@ def test_injected_typos_in_the_new_claims_are_reported(monkeypatch):
     assert [r[0] for _, r in lazy_limit.comparisons(ls, model.h(ls))][1:3] == ["differs", "differs"]
 
 
+@pytest.mark.extended
 def test_loss_whole_gram_verdicts(monkeypatch):
     """k = 2: every D.1 display is equal except the one with (1/(1+ξ²))^p; a typo in Prop. 4's
     T(l,s) (odd l with the even-l form) is caught at the whole-G level."""

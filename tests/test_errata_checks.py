@@ -119,6 +119,7 @@ def test_searched_corrections_are_not_verified():
     assert outcome.impact is Impact.GAP
 
 
+@pytest.mark.extended
 def test_proposition_23_correction_is_proved_not_searched():
     # issue #49: the bound with 2 Σ p μ_p² holds, certified, on every instance (the audit's 36 of
     # 36); the search alone would verify nothing

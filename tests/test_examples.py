@@ -44,6 +44,7 @@ def test_notebook_is_committed_executed_in_order(path):
     assert not [o for cell in code for o in cell.outputs if o.output_type == "error"]
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_runs_and_outcomes_display_as_html(path, tmp_path):
     notebook = nbformat.read(path, as_version=4)

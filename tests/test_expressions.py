@@ -79,11 +79,13 @@ def _run(args: list[str], cwd) -> subprocess.CompletedProcess:
                           timeout=30, cwd=cwd)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_attack_on_the_command_line_exits_2(name, tmp_path):
     _assert_refused(_run(["hermite", "expr:" + ATTACKS[name], "--terms", "3"], tmp_path), tmp_path)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("name", ["import", "eval", "open", "lambda", "attribute-call", "unicode-fold"])
 def test_attack_in_an_instance_file_exits_2(name, tmp_path):
     made = _run(["instance", "orthonormal", "--k", "2", "--d", "6", "--activation", "relu",

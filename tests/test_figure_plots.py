@@ -149,6 +149,7 @@ def assert_readable(spec, fig, claims) -> None:
         assert shown <= _drawn_labels(fig), shown - _drawn_labels(fig)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("drawn", CASES, indirect=True, ids=["-".join(case) for case in CASES])
 def test_every_figure_reads_as_the_paper_writes_it(drawn):
     spec, fig, claims, _ = drawn
@@ -241,6 +242,7 @@ def test_plain_notation_becomes_mathtext(plain, shown):
     assert labels.math(plain) == shown
 
 
+@pytest.mark.extended
 def test_png_metadata_lists_the_claims_of_its_json(tmp_path, monkeypatch):
     """A real (shrunk) run of both setups: each PNG's ``verify:claims`` record equals the claims
     and verdicts of the JSON written beside it."""

@@ -52,6 +52,7 @@ def test_quick_claims_hold(quick_dir, name):
             assert reported[desc]["numbers"]["status"] == common.NOT_REPRODUCED_AT_QUICK_STATUS
 
 
+@pytest.mark.extended
 def test_fig3a_quick_claims_hold(tmp_path, monkeypatch):
     """A real caption claim on a real (quick, ~5 s) figure run: the linearized loss plateaus
     well above the fine-tuned one (Fig. 3(a))."""
@@ -67,6 +68,7 @@ def _small_params(monkeypatch):
     monkeypatch.setitem(module.params, "quick", small)
 
 
+@pytest.mark.extended
 def test_csv_identical_in_process_and_dask(tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
     _small_params(monkeypatch)

@@ -147,6 +147,7 @@ def _shrink(monkeypatch, name, **changes):
     monkeypatch.setitem(module.paper_setup, "quick", paper)
 
 
+@pytest.mark.extended
 def test_both_setups_are_judged_and_compared(tmp_path, monkeypatch):
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
     _shrink(monkeypatch, "fig4a", steps=2000, replicas=2)
@@ -237,6 +238,7 @@ def test_every_open_value_is_varied_over_a_factor_10():
         paper_setup.vary(base, "lambda", 2.0)
 
 
+@pytest.mark.extended
 def test_the_xi_grid_sensitivity_of_fig6(tmp_path, monkeypatch):
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
     _shrink(monkeypatch, "fig1b_6", steps=1200, replicas=1)
@@ -262,6 +264,7 @@ def test_the_xi_grid_sensitivity_of_fig6(tmp_path, monkeypatch):
     assert len(eff) == 5 and all(a > b for a, b in zip(eff, eff[1:], strict=False))
 
 
+@pytest.mark.extended
 def test_setup_paper_alone_writes_only_the_paper_files(tmp_path, monkeypatch):
     monkeypatch.setenv("VERIFY_CACHE_DIR", str(tmp_path / "cache"))
     _shrink(monkeypatch, "fig3a", steps=400, replicas=1)

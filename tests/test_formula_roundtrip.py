@@ -64,6 +64,7 @@ def test_notation_the_printer_does_not_know_stays_text(text):
     assert "$`" not in markdown_text(text)
 
 
+@pytest.mark.extended
 def test_every_formula_of_a_report_reads_back_as_its_source():
     from verify.checks import load_all, resolve
     from verify.checks.runner import run_checks

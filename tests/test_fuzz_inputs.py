@@ -110,6 +110,7 @@ def check_cli(argv: list[str], allowed=(0, 2)) -> int:
 
 # --- the parser and the claim language, through the API (fast: thousands of examples) ---------
 
+@pytest.mark.extended
 @fuzz_settings(3000)
 @given(expression_text())
 @example("((x+1)**100+1)**100")
@@ -130,6 +131,7 @@ def test_expression_parser_ends_cleanly(text):
     ends_cleanly(lambda: parse_expression(text, variables={"x": _symbol()}, what="fuzz"))
 
 
+@pytest.mark.extended
 @fuzz_settings(1500)
 @given(fuzz_claims)
 @example("binomial(10**30, 10**15) >= 0")
@@ -247,6 +249,7 @@ _argv = st.one_of(
 @example(["kernel", "sigmoid", "--rho", "0.3", "--dps", "15", "--terms", "20"])
 @example(["instance", "orthonormal", "--k", "3", "--d", "8", "--activation", "expr:sin(sin(exp(x)))", "-o",
           "{tmp}"])  # found: the 10 s guard plus start-up overran 10 s; the guard is 8 s now
+@pytest.mark.extended
 def test_cli_ends_cleanly(instance_file, tmp_path_factory, argv):
     tmp = str(tmp_path_factory.mktemp("out") / "x.json")
     argv = [a.replace("{inst}", instance_file).replace("{tmp}", tmp) for a in argv]
@@ -262,6 +265,7 @@ def test_cli_ends_cleanly(instance_file, tmp_path_factory, argv):
     ["hermite", "expr:sin(exp(exp(x)))", "--time-limit", "2"],
     ["claim", "h(0) >= 0", "--family", "orthonormal", "--seeds", "0..999999999"],
 ], ids=["degree", "binomial", "guard-time", "seeds"])
+@pytest.mark.extended
 def test_cli_subprocess_exit_2_one_line(argv, tmp_path):
     env = dict(os.environ, VERIFY_CACHE_DIR=str(tmp_path))
     proc = subprocess.run([sys.executable, "-m", "verify", *argv], capture_output=True, text=True,

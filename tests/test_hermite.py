@@ -19,6 +19,7 @@ EXACT_ACTIVATIONS = ["relu", "abs", "erf", "he3", "quadratic"]
 TERMS = 40
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("dps", [30, 60])
 @pytest.mark.parametrize("name", EXACT_ACTIVATIONS)
 def test_quadrature_matches_exact_values(name, dps):
@@ -60,6 +61,7 @@ def test_abs_is_twice_relu_minus_linear():
         assert sympy.simplify(ab[p] - 2 * relu[p] + (1 if p == 1 else 0)) == 0
 
 
+@pytest.mark.extended
 @settings(max_examples=12)
 @given(st.one_of(polynomial_expressions, kinked_expressions))
 @example("expr:(0)*x**0")  # found by Hypothesis: the zero polynomial has degree −∞
@@ -108,6 +110,7 @@ def test_information_exponent_from_quadrature_ignores_roundoff():
     assert information_exponent(coeffs) == 4
 
 
+@pytest.mark.extended
 def test_relu_decay_exponent_is_one_quarter():
     """|μ_p(relu)| ~ p^{-5/4}, so the fitted ρ tends to 1/4 (Assumption 6.2 holds)."""
     fit = decay_fit(hermite_coefficients("relu", 200, 20, use_cache=False))

@@ -148,6 +148,7 @@ def test_control_characters_of_an_output_name_are_printed_escaped(tmp_path):
     assert b"\x1b" not in done.stdout and b"wrote a\\x1b[2Jb.json" in done.stdout
 
 
+@pytest.mark.extended
 def test_ctrl_c_to_the_process_group_is_one_line_and_leaves_no_worker(tmp_path):
     """Ctrl-C in a terminal signals the whole group: each pool worker of `verify calibrate`
     printed its KeyboardInterrupt traceback (about 300 lines)."""

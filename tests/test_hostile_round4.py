@@ -61,6 +61,7 @@ def test_pack_toml_fields_are_type_checked(tmp_path, old, new, message):
     ("activation = 'relu'\nseeds = true", "seeds must be a range"),
     ("activation = ['relu', 2]", "activation must be"),
 ])
+@pytest.mark.extended
 def test_ledger_entry_options_are_type_checked(tmp_path, new, message):
     copy = _pack(tmp_path)
     displays = copy / "ledger.d" / "displays.toml"
@@ -94,6 +95,7 @@ def test_a_side_beyond_float64_is_inconclusive_not_a_traceback():
     (("Sum(p*mu(p)**2, p, 1, oo) <= 1", "--activation", "expr:sign(x)"), "Dirac delta"),
     (("C_sigma <= 1", "--activation", "expr:sign(x)"), "is not bounded at |rho| = 1"),
 ])
+@pytest.mark.extended
 def test_red_team_inputs_beyond_the_language_are_refused_in_one_line(args, message):
     """From the white-box red team of issue #48: statements the language refuses by design (an
     exponent beyond its limit of 100, E of a Dirac delta, C_sigma of a jump), each in one line."""

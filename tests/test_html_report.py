@@ -26,6 +26,7 @@ def report() -> tuple[str, str]:
     return md, to_html(md)
 
 
+@pytest.mark.extended
 def test_html_parses_and_carries_mathml_for_every_formula(report):
     md, page = report
     html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)  # raises on a parse error
@@ -76,6 +77,7 @@ document.title = 'mathml ' + maths.length + ' drawn ' + drawn;
 </script>"""
 
 
+@pytest.mark.extended
 @pytest.mark.skipif(BROWSER is None, reason="no Chromium here (.ci/run installs Debian's chromium)")
 def test_chromium_draws_the_formulas(report, tmp_path):
     _, page = report
@@ -144,6 +146,7 @@ def _ink(png) -> float:
     return sum(histogram[:200]) / sum(histogram)
 
 
+@pytest.mark.extended
 @pytest.mark.skipif(BROWSER is None, reason="no Chromium here (.ci/run installs Debian's chromium)")
 def test_the_summary_fits_one_screen_and_an_anchor_shows_its_statement(report, tmp_path):
     """Issue 39 item 3: screenshots of the summary (the top of the page, 1280 × 900) and of one

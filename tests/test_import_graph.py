@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "verify"
 
 
@@ -161,6 +163,7 @@ def _function_level_imports():
                 yield path.relative_to(PACKAGE.parent), node.lineno, own, reason
 
 
+@pytest.mark.extended
 def test_imports_sit_at_module_level_unless_a_comment_says_why():
     """At most a quarter of the package's own imports sit inside functions, and every import that
     does (own or third-party: numba, matplotlib, dask, scipy.stats load slowly) says why."""

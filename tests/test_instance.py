@@ -446,6 +446,7 @@ def test_cli_separated_reports_assumption_5(tmp_path, capsys):
     (["claim2", "--d", "10"], "so d >= 11"),
     (["orthonormal", "--alpha", "0.3"], "--alpha needs --allow-nonorthogonal-u"),
 ])
+@pytest.mark.extended
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, args, fragment):
     defaults = {"--k": "4", "--d": "16", "--activation": "relu", "-o": str(tmp_path / "x.json")}
     for flag, value in defaults.items():

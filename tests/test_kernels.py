@@ -23,6 +23,7 @@ def agree(a, b) -> bool:
     return abs(a.value - b.value) <= a.error + b.error + ROUNDING
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("derivative", [False, True])
 @pytest.mark.parametrize("rho", RHOS)
 def test_erf_closed_form_matches_quadrature(rho, derivative):
@@ -31,6 +32,7 @@ def test_erf_closed_form_matches_quadrature(rho, derivative):
     assert agree(closed, quad)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("derivative", [False, True])
 @pytest.mark.parametrize("name, rho", [("relu", "-0.5"), ("relu", "0.37"), ("abs", "0.37")])
 def test_kinked_closed_forms_match_quadrature(name, rho, derivative):
@@ -49,6 +51,7 @@ def test_kinked_closed_forms_match_quadrature_full_grid(name, rho, derivative):
     assert agree(closed, quad)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("derivative", [False, True])
 @pytest.mark.parametrize("rho", RHOS)
 @pytest.mark.parametrize("name", ["relu", "erf", "abs"])
@@ -68,6 +71,7 @@ def test_closed_forms_match_partial_sums(name, rho, derivative):
 ])
 @pytest.mark.parametrize("name", ["sigmoid", "tanh", pytest.param("gelu", marks=pytest.mark.slow),
                                   pytest.param("softplus", marks=pytest.mark.slow)])
+@pytest.mark.extended
 def test_quadrature_matches_partial_sums(name, rho, derivative):
     """Activations without a closed form: 2-D quadrature against the series with its bound."""
     quad = kernel(name, rho, derivative, DPS, method="quadrature")
@@ -98,6 +102,7 @@ def test_quadrature_error_estimate_is_honest_for_tanh_derivative():
 @pytest.mark.parametrize("derivative", [False, True])
 @pytest.mark.parametrize("name, rho", [("expr:sin(x)", "0.37"), ("expr:cos(x) - 2*exp(x/3)", "-0.61"),
                                        ("expr:sinh(2*x)", "0.9")])
+@pytest.mark.extended
 def test_sums_of_exponentials_closed_forms_match_quadrature(name, rho, derivative):
     # the moment generating function (complex exponents for sin and cos) against the 2-D quadrature
     closed = kernel(name, rho, derivative, DPS, method="closed")
@@ -160,6 +165,7 @@ def test_fast_growing_activation_is_refused_not_truncated_silently():
     assert abs(float(series.value) - _gaussian_exponential_kernel(1 / 4.01, 0.5)) <= 1e-13
 
 
+@pytest.mark.extended
 def test_moderately_growing_activation_keeps_its_quadrature():
     act = get_activation("expr:exp(x**2/8)")
     value = kernel(act, 0.95)

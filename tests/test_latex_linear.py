@@ -64,6 +64,7 @@ def _status_seconds(tmp_path, n: int) -> float:
         gc.enable()
 
 
+@pytest.mark.extended
 def test_ledger_status_is_linear_in_the_displays(tmp_path):
     """Each entry's quote was searched for in the whole text: 20 000 displays took 6 s, quadratic."""
     small, large = _status_seconds(tmp_path, 4_000), _status_seconds(tmp_path, 16_000)

@@ -35,6 +35,7 @@ def _outcome(check_id: str):
 PERTURBED, PERTURBATION_SEED = 20, 29
 
 
+@pytest.mark.extended
 def test_every_ledger_claim_is_valid_claim_language():
     # A claim the language refuses would crash its check inside `verify check`; here it fails fast,
     # naming the entry.
@@ -92,6 +93,7 @@ def test_a_claim_that_reads_its_formula_is_killed_by_a_perturbation():
     assert killed(spec, run_entry_claim) is not None
 
 
+@pytest.mark.extended
 @pytest.mark.skipif(not CLAIMS, reason="no ledger claims yet")
 def test_perturbed_ledger_claims_fail():
     """20 random ledger claims that hold (or are consistent): each fails once a constant or an
@@ -117,6 +119,7 @@ def test_perturbed_ledger_claims_fail():
     assert not survivors, f"ledger claims that survive every perturbation of their formula: {survivors}"
 
 
+@pytest.mark.extended
 def test_failing_ledger_claims_reproduce_with_their_rerun_commands(capsys):
     """Six failing ledger claims (fixed draw): each printed rerun command, run as typed, fails again.
     (The rerun once pinned a variable that only fed a binding, and the command was refused.)"""

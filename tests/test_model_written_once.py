@@ -62,6 +62,7 @@ def test_h_and_loss_agree_in_float_mpmath_and_balls(case, activation):
 @settings(max_examples=10, deadline=None)
 @given(k=st.integers(1, 4), seed=st.integers(0, 10**6), xi=st.sampled_from([0.5, 1.0]),
        activation=st.sampled_from(["tanh", "erf", "relu"]))
+@pytest.mark.extended
 def test_series_coefficients_are_the_same_code_in_mpmath_and_balls(k, seed, xi, activation):
     inst = _instance(k, seed, xi, activation, kind="orthonormal")
     terms = 4

@@ -181,6 +181,7 @@ def test_check_html_to_a_device_is_refused_and_the_device_stays(tmp_path):
     ["derive", "--out", ""],
     ["regions", "--quick", "--out", ""],
 ])
+@pytest.mark.extended
 def test_the_command_line_refuses_links_and_empty_paths(tmp_path, argv):
     real = tmp_path / "real"
     real.mkdir() if "--out" in argv else real.write_text("old")
@@ -199,6 +200,7 @@ def test_the_command_line_refuses_links_and_empty_paths(tmp_path, argv):
     (["figures", "--quick", "--only", "fig2"], "fig2.csv"),
     (["derive"], "prop_4.md"),
 ])
+@pytest.mark.extended
 def test_a_link_or_fifo_among_a_directorys_outputs_is_refused_before_any_work(tmp_path, argv, inner):
     """The files a command writes into its --out directory are checked up front: a link or a
     FIFO there was found only when the results were written, after minutes of work."""

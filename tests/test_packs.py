@@ -137,6 +137,7 @@ def _verify(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
                           timeout=600, cwd=cwd)
 
 
+@pytest.mark.extended
 def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
     """examples/rank1-note: Lemma 2 is false (display 2-2), the last step of its proof is wrong
     (relation 2-r6), and Lemma 3's proof states K'(0) = mu_2^2 (relation 3-r2; K'(0) = mu_1^2).
@@ -169,6 +170,7 @@ def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
      "ledger entry 2-1: check 'no-such-check'"),
     ("claim = 'mu(1) == 1/2'", "claim = 'mu(1) == 1/2'\nhue = 1", "ledger entry 2-1: unknown field"),
 ])
+@pytest.mark.extended
 def test_an_error_in_a_pack_is_one_line_naming_the_entry(tmp_path, old, new, message):
     copy = tmp_path / "rank1-note"
     shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
@@ -202,6 +204,7 @@ def test_the_builtin_pack_is_the_default_and_names_the_paper():
     assert len(source.displays()) == 229
 
 
+@pytest.mark.extended
 def test_the_dayi_chen_pack_named_by_path_is_the_default(tmp_path):
     """`verify check --paper verify/paper/packs/dayi_chen` is `verify check`: the same checks and the
     same report, byte for byte (the checks are two fast ones; the run order and fields are all)."""

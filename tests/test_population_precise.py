@@ -51,6 +51,7 @@ def grid():
             yield pytest.param(kind, xi, marks=marks, id=f"{kind}-{xi:.3g}")
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("activation", ACTIVATIONS)
 @pytest.mark.parametrize("kind, xi", list(grid()))
 def test_float64_matches_mpmath_twins(kind, xi, activation):
@@ -64,6 +65,7 @@ def test_float64_matches_mpmath_twins(kind, xi, activation):
             assert abs(float(fast(inst, float(m))) - float(value)) <= FLOAT_TOL + float(bound)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("activation", CLOSED)
 @pytest.mark.parametrize("kind, xi", list(grid()))
 def test_series_matches_closed_form_at_50_digits(kind, xi, activation):
@@ -115,6 +117,7 @@ def sympy_pair_coefficients():
 @pytest.mark.parametrize("activation", ACTIVATIONS)
 @pytest.mark.parametrize("kind", [pytest.param(k, marks=() if k == "separated" else pytest.mark.slow)
                                   for k in KINDS if k != "glm"])
+@pytest.mark.extended
 def test_sympy_coefficients_match_the_series(kind, activation):
     """The SymPy derivation is truncated at Hermite degree P, so h_l gets the terms s < P − l;
     h_series with s_terms = P − l sums the same terms: they must agree to 1e-30 at 50 digits.

@@ -60,6 +60,7 @@ def test_flipping_both_signs_leaves_teacher_and_student_unchanged(inst, m):
         assert abs(population.h(flipped, -m) + population.h(inst, m)) <= tol
 
 
+@pytest.mark.extended
 @settings(max_examples=10)
 @given(instances(activations=st.sampled_from(["erf", "he3", "tanh"]), max_k=6))
 def test_odd_coefficients_of_h_are_nonnegative_for_quantized_c(inst):

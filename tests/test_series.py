@@ -25,6 +25,7 @@ def cases():
         yield pytest.param(activation, "claim2", 1.0)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("activation, kind, xi", list(cases()))
 def test_series_matches_closed_form_within_its_bound(activation, kind, xi):
     inst = GENERATORS[kind](K, 30, xi, activation, seed=2)
@@ -55,6 +56,7 @@ def test_odd_coefficients_are_nonnegative():
             assert series.coefficients[l] >= -mpmath.mpf(10) ** -18
 
 
+@pytest.mark.extended
 def test_cli_series_and_h_series(tmp_path):
     from tests.cli_helpers import assert_one_line_usage_error, run_verify
     from verify.model.instance import save
@@ -70,6 +72,7 @@ def test_cli_series_and_h_series(tmp_path):
     assert_one_line_usage_error(run_verify("series", str(path), "--dps", "10"), "--dps")
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("activation", ["he3", "erf", "quadratic"])
 @pytest.mark.parametrize("kind", ["orthonormal", "separated", "glm"])
 def test_series_matches_closed_form_to_30_digits(activation, kind):

@@ -80,6 +80,7 @@ def test_simulate_is_deterministic_and_quiet_off_a_terminal(instance_file, tmp_p
     (["--batch", "0"], "--batch"),
     (["--batch", "2"], "steps = 5 must be a multiple of batch = 2"),
 ])
+@pytest.mark.extended
 def test_simulate_bad_input_is_one_line_exit_2(instance_file, tmp_path, args, fragment):
     base = {"--steps": "5", "--lr": "0.1", "-o": str(tmp_path / "x.csv")}
     for flag, value in zip(args[::2], args[1::2], strict=True):

@@ -119,6 +119,7 @@ def test_same_seed_same_samples_as_the_numpy_engine(mode, make, lr, steps, batch
     assert_same_samples(compiled, reduced)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("name", [n for n in BUILTINS if n not in ("relu",)])
 def test_same_samples_for_every_compiled_activation(name):
     """Joint training (every term of the student's gradient, ĉ included) in each activation."""
@@ -156,6 +157,7 @@ def test_same_samples_at_the_edges_of_the_frame(d, mode):
     assert_same_samples(*(simulate(inst, engine=e, **kw) for e in ("compiled", "reduced")))
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("mode,make,lr,steps", SMALL_CASES, ids=IDS)
 def test_the_compiled_chain_has_the_law_of_the_reduced_and_full_engines(mode, make, lr, steps):
     full, reduced, compiled = runs(make(), [("full", 1, 1), ("reduced", 1, 2), ("compiled", 1, 3)],
@@ -394,6 +396,7 @@ _CACHE_PROBE = textwrap.dedent("""
 """)
 
 
+@pytest.mark.extended
 @pytest.mark.parametrize("writable", ["user cache", "temporary directory"])
 def test_kernels_are_cached_in_a_read_only_install(tmp_path, writable):
     """Two fresh interpreters: the first compiles into the one writable place, the second loads

@@ -102,6 +102,7 @@ def test_sgd_mean_follows_the_drift():
     np.testing.assert_array_less(np.abs(mean - drift.m[run.steps])[1:], Z * se[1:])
 
 
+@pytest.mark.extended
 def test_drift_map_and_ode_agree_and_report_recovery():
     inst = orthonormal(8, 64, 1.0, "relu", seed=1)
     discrete = drift_map(inst, 0.05, 0.01, 40_000, eps=0.05)

@@ -97,6 +97,7 @@ def test_taylor_models_enclose_removable_singularities(name):
     ("Eg(sign(g)*cosh(log(Abs(g)))) <= 0", "fails", "exact"),
     ("Eg(1/sqrt(Abs(cos(g)))) > 0", "inconclusive", "none"),     # existence not proved: no holds
 ])
+@pytest.mark.extended
 def test_issue_48_statements(text, verdict, basis):
     outcome = claim(text)
     assert (outcome.verdict.value, str(outcome.basis)) == (verdict, basis), outcome.evidence

@@ -55,6 +55,7 @@ def test_a_float_never_feeds_a_ball_or_an_exact_result():
 
 
 # --- a search only refutes; tolerances are printed; a stall names its region --------------------
+@pytest.mark.extended
 def test_a_search_that_finds_nothing_is_inconclusive_and_prints_its_tolerance():
     outcome = claim("K(rho) >= -0.39429449040", activation="tanh", for_=["rho in [-1/2, 1/2]"])
     # true on [-1/2, 1/2], but the series kernel's balls decide it: holds, certified
@@ -222,6 +223,7 @@ def test_an_irrational_constant_is_decided_by_its_ball_but_never_proved_equal():
     ("acos(rho) >= sqrt(2*(1 - rho))*(1 + 1/10**9)", "[-1, 1]", Verdict.FAILS),
     ("sqrt(1 + rho) >= (1 + rho)*(1 + 1/10**6)", "[-1, 0]", Verdict.FAILS),
 ])
+@pytest.mark.extended
 def test_half_angle_roots_settle_a_touch_with_an_infinite_slope(text, interval, verdict):
     outcome = claim(text, for_=[f"rho in {interval}"])
     assert outcome.verdict is verdict, outcome.evidence
@@ -252,6 +254,7 @@ def test_a_claim_off_a_tangent_by_a_millionth_is_refuted_next_to_the_touch():
     ("K(rho) >= K(0) + Kp(0)*rho", "[-1, 1]", "tanh", Verdict.FAILS),
     ("K(rho) >= K(0) + Kp(0)*rho*(1 + 1/10**6)", "[-1, 1]", "gelu", Verdict.FAILS),  # next to 0
 ])
+@pytest.mark.extended
 def test_kernel_inequalities_term_by_term_of_the_series(text, interval, activation, verdict):
     outcome = claim(text, activation=activation, for_=[f"rho in {interval}"])
     assert outcome.verdict is verdict, outcome.evidence
@@ -310,6 +313,7 @@ def test_a_value_without_a_ball_is_not_nonnegative():
     ("asin(x) <= pi/2 - (1 + 1/10**60)*sqrt(2*(1 - x))", "[0, 1]"),
     ("acos(x) <= pi - (1 + 1/10**60)*sqrt(2*(1 + x))", "[-1, 0]"),
 ])
+@pytest.mark.extended
 def test_a_claim_false_only_beyond_ball_resolution_at_an_infinite_slope_never_holds(text, interval):
     """False only within about 10^-60 of x = +-1 (t >= (1 + 10^-60) 2 sin(t/2) fails for t < 10^-30),
     where no ball resolves the gap: the prover stalls there and the angle substitution x = +-cos t

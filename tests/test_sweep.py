@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
-from verify.base import cache
+from verify.base import cache, sweep
 from verify.base.sweep import CACHE_KIND, SchedulerUnreachableError, Task, run_sweep
 
 
@@ -83,3 +85,18 @@ def test_pool_workers_run_single_threaded_blas_and_the_parent_env_is_restored(mo
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")  # the user's own setting wins
     out = run_sweep([Task(blas_threads, {"tag": i}) for i in range(2)], workers=2, use_cache=False)
     assert [r["threads"] for r in out] == ["3", "3"]
+
+
+def _slow_square(x: float) -> float:
+    time.sleep(x)
+    return x * x
+
+
+def test_ordered_map_keeps_the_order_and_names_the_work_in_flight_when_it_stalls(monkeypatch, capsys):
+    # items finish out of order (the first is the slowest); results still come in input order, and
+    # while the first is awaited past the stall limit, stderr names what is in flight
+    monkeypatch.setattr(sweep, "STALL_REPORT_SECONDS", 0.3)
+    out = list(sweep.ordered_map(_slow_square, [1.2, 0.0, 0.1], workers=2, name=lambda x: f"item {x}"))
+    assert out == [1.44, 0.0, 0.010000000000000002]
+    err = capsys.readouterr().err
+    assert "verify: no result for" in err and "in flight: item 1.2" in err

@@ -202,7 +202,7 @@ def run_corpus(statements: list[Statement], workers: int = 1,
     """Decide every statement, in ``workers`` processes (results in corpus order)."""
 
     results = []
-    for result in ordered_map(decide, statements, workers):
+    for result in ordered_map(decide, statements, workers, name=lambda statement: statement.id):
         results.append(result)
         if on_result:
             on_result(result)

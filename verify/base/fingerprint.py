@@ -20,11 +20,12 @@ _SUFFIXES = (".py", ".toml", ".txt", ".json")
 
 
 @functools.cache
-def code_fingerprint() -> str:
+def code_fingerprint(suffixes: tuple[str, ...] = _SUFFIXES) -> str:
     """SHA-256 (first 16 hex digits) over the path and bytes of every source and data file of the
-    installed package, in sorted order: equal exactly when the code is."""
+    installed package (those whose names end in ``suffixes``), in sorted order: equal exactly when
+    the code is."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in _PACKAGE.rglob("*") if p.suffix in _SUFFIXES and p.is_file()
+    for path in sorted(p for p in _PACKAGE.rglob("*") if p.suffix in suffixes and p.is_file()
                        and "__pycache__" not in p.parts):
         digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0")
         digest.update(path.read_bytes() + b"\0")

@@ -28,6 +28,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import InvalidStateError, ProcessPoolExecutor, as_completed
+from concurrent.futures import TimeoutError as FuturesTimeoutError
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,8 @@ from tqdm import tqdm
 from verify.base import cache
 from verify.base.budget import die_with_parent
 from verify.base.errors import InvalidParameterError
+from verify.base.fingerprint import code_fingerprint
+from verify.base.threads import BLAS_THREAD_VARIABLES
 
 CACHE_KIND = "sweep"
 SWEEP_FORMAT = 1  # bump when a task function's output changes meaning
@@ -53,9 +56,13 @@ class Task:
 
     @property
     def key(self) -> dict:
+        """The cache key: the function, its parameters and the package's code.  The code's
+        fingerprint is part of it because a result is the code's as much as the parameters': keyed
+        by the version string alone, results of an older simulator were served after it changed,
+        and a region study gave other numbers from a warm cache than from an empty one."""
         f = self.function
         return {"function": f"{f.__module__}.{f.__qualname__}", "format": SWEEP_FORMAT,
-                "params": _jsonable(self.params)}
+                "code": code_fingerprint((".py",)), "params": _jsonable(self.params)}
 
 
 def _jsonable(value: Any) -> Any:
@@ -127,16 +134,37 @@ def run_sweep(tasks: Sequence[Task], scheduler: str | None = None, workers: int 
     return [_restore(r) for r in results]
 
 
-def ordered_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int = 1) -> Iterator[Any]:
+def ordered_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int = 1,
+                name: Callable[[Any], str] = str) -> Iterator[Any]:
     """``function`` over ``items`` in order, in ``workers`` local processes (in-process for 1).
 
     The uncached sibling of :func:`run_sweep`, for work whose point is to run afresh each time
-    (the calibration corpus, the perturbed checks); results come back as they are, unconverted."""
+    (the calibration corpus, the perturbed checks); results come back as they are, unconverted.
+    When no result has come for :data:`STALL_REPORT_SECONDS`, stderr names the items in flight
+    (by ``name``), so that a run that stalls says where (a CI run once stopped for an hour in the
+    perturbed checks without a word)."""
     if workers <= 1 or len(items) <= 1:
         yield from map(function, items)
         return
     with _single_threaded_blas(), process_pool(min(workers, len(items))) as pool:
-        yield from pool.map(function, items)
+        futures = [pool.submit(function, item) for item in items]
+        for future in futures:
+            waited = 0.0
+            while True:
+                try:
+                    result = future.result(timeout=STALL_REPORT_SECONDS)
+                    break
+                except FuturesTimeoutError:
+                    waited += STALL_REPORT_SECONDS
+                    flying = [name(item) for item, other in zip(items, futures, strict=True)
+                              if other.running()]
+                    sys.stderr.write(f"verify: no result for {waited / 60:g} min; in flight: "
+                                     f"{', '.join(flying) or 'none'}\n")
+            yield result
+
+
+#: Seconds without a result after which :func:`ordered_map` names the work in flight.
+STALL_REPORT_SECONDS = 600.0
 
 
 @contextlib.contextmanager
@@ -193,8 +221,6 @@ def _pool_worker(parent: int) -> None:
     die_with_parent(parent)
 
 
-#: Thread counts of the BLAS/OpenMP libraries NumPy may use, read once when NumPy loads.
-BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 @contextlib.contextmanager

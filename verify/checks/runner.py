@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import pickle
 import sys
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import as_completed
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tqdm import tqdm
 
+from verify.base import cache
+from verify.base.sweep import process_pool
 from verify.checks.core import Check, Context
 from verify.paper.pack import current
 from verify.verdict import Basis, FailureKind, Outcome, Verdict
@@ -62,37 +67,116 @@ def outcome_fields(o: Outcome) -> dict[str, Any]:
 
 
 def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress: bool = False,
-               on_result: Callable[[Result], None] | None = None) -> list[Result]:
-    """Run ``checks`` in order; ``on_result`` sees each :class:`Result` as soon as it exists
-    (``verify check`` prints its line then, so a long run is never silent)."""
-    results = []
+               on_result: Callable[[Result], None] | None = None, jobs: int = 1) -> list[Result]:
+    """Run ``checks``; the results, and every call of ``on_result``, come in the order of ``checks``
+    (``verify check`` prints each line as soon as it and all before it exist, so a long run is
+    never silent).
+
+    With ``jobs`` > 1 the checks run in that many processes.  A check's random streams are keyed
+    by its id (:meth:`Context.rng`), never by the process or the order it ran in, so the verdicts
+    and evidence are those of a serial run; ``tests/test_check_jobs.py`` asserts it."""
     bar = None
     if progress and sys.stderr.isatty():
-
         bar = tqdm(total=len(checks), unit="check", file=sys.stderr, leave=False)
-    for chk in checks:
-        if bar is not None:
-            bar.set_description(chk.id)
-        ctx = replace(Context(seed=seed, full=full), check_id=chk.id)
-        start = time.perf_counter()
-        try:
-            outcome: Outcome | None = chk.function(ctx)
-            if not isinstance(outcome, Outcome):
-                raise TypeError(f"check {chk.id} returned {type(outcome).__name__}, not Outcome")
-            outcome = chk.finish(outcome)
-            error = None
-        except Exception:  # a crash is a finding about the suite, recorded and reported
-            outcome, error = None, traceback.format_exc(limit=6)
-        results.append(Result(chk, seed, full, time.perf_counter() - start, outcome, error))
+    results: list[Result] = []
+
+    def emit(result: Result) -> None:
+        results.append(result)
         if on_result is not None:
             if bar is not None:
                 bar.clear()
-            on_result(results[-1])
+            on_result(result)
+
+    try:
+        if jobs > 1 and len(checks) > 1:
+            _run_in_pool(checks, seed, full, jobs, emit, bar)
+        else:
+            for chk in checks:
+                if bar is not None:
+                    bar.set_description(chk.id)
+                emit(_run_one(chk, seed, full))
+                if bar is not None:
+                    bar.update()
+    finally:
         if bar is not None:
-            bar.update()
-    if bar is not None:
-        bar.close()
+            bar.close()
     return results
+
+
+def _run_one(chk: Check, seed: int, full: bool) -> Result:
+    ctx = replace(Context(seed=seed, full=full), check_id=chk.id)
+    start = time.perf_counter()
+    try:
+        outcome: Outcome | None = chk.function(ctx)
+        if not isinstance(outcome, Outcome):
+            raise TypeError(f"check {chk.id} returned {type(outcome).__name__}, not Outcome")
+        outcome = chk.finish(outcome)
+        error = None
+    except Exception:  # a crash is a finding about the suite, recorded and reported
+        outcome, error = None, traceback.format_exc(limit=6)
+    return Result(chk, seed, full, time.perf_counter() - start, outcome, error)
+
+
+#: The work of a forked pool: (checks, seed, full), set by the parent before it forks, so that a
+#: worker finds each check by its index (a ledger claim's check is a closure, which cannot be
+#: pickled, and rebuilding the pack in each worker would cost seconds).
+_FORKED_WORK: tuple[list[Check], int, bool] | None = None
+
+
+def _run_index(index: int) -> tuple[int, float, Outcome | None, str | None]:
+    checks, seed, full = _FORKED_WORK
+    result = _run_one(checks[index], seed, full)
+    outcome, error = result.outcome, result.error
+    try:
+        pickle.dumps(outcome)
+    except Exception:  # an outcome that cannot travel back is a bug of its check, reported as one
+        outcome, error = None, traceback.format_exc(limit=6)
+    return index, result.seconds, outcome, error
+
+
+def _run_in_pool(checks: list[Check], seed: int, full: bool, jobs: int,
+                 emit: Callable[[Result], None], bar) -> None:
+    """Run every check in ``jobs`` forked processes, longest first by the last run's times (which
+    only shortens the wall time), and emit the results in the order of ``checks``."""
+    global _FORKED_WORK
+    _FORKED_WORK = (checks, seed, full)
+    last = _last_seconds()
+    order = sorted(range(len(checks)), key=lambda i: -last.get(checks[i].id, 1.0))
+    done: dict[int, Result] = {}
+    following = 0
+    seconds: dict[str, float] = {}
+    try:
+        with process_pool(min(jobs, len(checks)), multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_run_index, i) for i in order]
+            for future in as_completed(futures):
+                index, spent, outcome, error = future.result()
+                done[index] = Result(checks[index], seed, full, spent, outcome, error)
+                seconds[checks[index].id] = spent
+                if bar is not None:
+                    bar.update()
+                while following in done:
+                    emit(done.pop(following))
+                    following += 1
+    finally:
+        _FORKED_WORK = None
+    _store_seconds(seconds)
+
+
+def _timings_key() -> dict:
+    return {"pack": str(current().root), "what": "seconds per check"}
+
+
+def _last_seconds() -> dict[str, float]:
+    """Each check's time in the last parallel run (cache; empty when there is none or it is bad)."""
+    stored = cache.load("check-seconds", _timings_key())
+    if not isinstance(stored, dict):
+        return {}
+    return {key: float(value) for key, value in stored.items()
+            if isinstance(key, str) and isinstance(value, int | float) and not isinstance(value, bool)}
+
+
+def _store_seconds(seconds: dict[str, float]) -> None:
+    cache.store("check-seconds", _timings_key(), {key: round(value, 3) for key, value in seconds.items()})
 
 
 def _tally(keys: list[str], values) -> dict[str, int]:

@@ -114,7 +114,11 @@ def _main_step(steps: Counter) -> str:
 
 
 def _describe_steps(steps: Counter) -> str:
-    return ", ".join(f"{step} ({n})" for step, n in sorted(steps.items()))
+    """The steps that decided some configuration, weakest last.  How many each decided is left to
+    ``numbers["steps"]``: it depends on the CPU budget (a symbolic step that runs out of time hands
+    its configuration to the next step), so it differs between machines and runs, and evidence
+    must not."""
+    return ", ".join(sorted(steps, key=strength))
 
 
 def _universal_fail(spec, setting, decision, sides, steps) -> Outcome:

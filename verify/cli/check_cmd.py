@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_set
-from verify.cli.arguments import file_path, seed
+from verify.base.threads import one_blas_thread_unless_chosen
+from verify.cli.arguments import file_path, positive_int, seed
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
 #: that rerunning one check from the report never overwrites the report it came from.
@@ -37,6 +39,9 @@ def add_parser(sub) -> None:
                    help="self-contained HTML report, formulas as MathML, for any browser offline "
                    "(default: the Markdown report's path with .html, report.html)")
     p.add_argument("--list", action="store_true", help="list every check with its statement and exit")
+    p.add_argument("--jobs", type=positive_int, default=None, metavar="N",
+                   help="processes running checks side by side (default: every core, "
+                   f"{os.cpu_count() or 1} here); the verdicts and evidence do not depend on it")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--coverage", action="store_true",
                    help="also print, per part of the paper, how many displayed equations and inline "
@@ -46,15 +51,18 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    jobs = args.jobs or os.cpu_count() or 1
+    if jobs > 1:
+        one_blas_thread_unless_chosen()  # before NumPy loads: the forked workers inherit it
     # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.pack import BUILTIN, load, using
 
     pack = load(args.paper if args.paper is not None else BUILTIN)
     with using(pack):
-        return _run(args, pack)
+        return _run(args, pack, jobs)
 
 
-def _run(args, pack) -> int:
+def _run(args, pack, jobs: int) -> int:
     # lazy: the checks and their reports (SymPy, NumPy, the simulator) load only when checks are run
     from verify.checks import resolve
     from verify.checks.html_report import to_html
@@ -89,7 +97,8 @@ def _run(args, pack) -> int:
     def show(result) -> None:
         print(line(result, width), flush=True)
 
-    results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show)
+    results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show,
+                         jobs=jobs)
     markdown = to_markdown(results, args.seed, args.full)
     # one generation: the three appear together or not at all (a reader never mixes two runs)
     write_set([(json_path, to_json_text(results, args.seed, args.full), "--json report"),

@@ -31,6 +31,7 @@ closed form (``method="auto"``).
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -149,7 +150,7 @@ def hermite_coefficients(
             act.mpmath_function, act.kinks, terms, dps, progress=progress
         )
         result = HermiteCoefficients(act.name, dps, values, errors, "quadrature")
-    if use_cache:
+    if use_cache and all(mpmath.isfinite(x) for x in (*result.values, *result.errors)):
         cache.store("hermite", key, _to_payload(result))
     return result
 
@@ -161,12 +162,32 @@ def _to_payload(c: HermiteCoefficients) -> dict:
             "activation": c.activation,
             "dps": c.dps,
             "method": c.method,
-            "values": [mpmath.nstr(v, digits, strip_zeros=False) for v in c.values],
-            "errors": [mpmath.nstr(e, 5) for e in c.errors],
+            "values": [_binary_text(v) for v in c.values],
+            "errors": [_binary_text(e) for e in c.errors],
         }
     if c.exact is not None:
         payload["exact"] = [str(e) for e in c.exact]
     return payload
+
+
+#: A cached number: its binary value exactly, mantissa * 2^exponent.  Decimal text read back gave a
+#: number a few units in the last place away from the one computed, so a check's numbers differed
+#: between a run with an empty cache and one with a warm cache.
+_BINARY_TEXT = re.compile(r"^(-?[0-9]{1,400})\*2\^(-?[0-9]{1,7})$")
+
+
+def _binary_text(value) -> str:
+    if not mpmath.isfinite(value):  # inf and nan have no mantissa; such a result is not cached
+        raise ValueError("only finite numbers are cached")
+    sign, mantissa, exponent, _ = mpmath.mpf(value)._mpf_
+    return f"{'-' if sign else ''}{mantissa}*2^{exponent}"
+
+
+def _from_binary_text(text: str):
+    match = _BINARY_TEXT.match(text)
+    if match is None:
+        raise ValueError("a cached Hermite number must read mantissa*2^exponent")
+    return mpmath.mpf((int(match.group(1)), int(match.group(2))))
 
 
 #: Largest |mu_p| a cache entry may hold: mu_p^2 <= E[sigma^2] <= verify.model.activations.MAX_SECOND_MOMENT.
@@ -182,8 +203,8 @@ def _from_payload(p: dict, activation: str, dps: int, terms: int) -> HermiteCoef
     if p["method"] not in ("exact", "quadrature"):
         raise ValueError("cached Hermite method must be exact or quadrature")
     with mpmath.workdps(p["dps"] + GUARD_DIGITS):
-        values = tuple(mpmath.mpf(v) for v in p["values"])
-        errors = tuple(mpmath.mpf(e) for e in p["errors"])
+        values = tuple(_from_binary_text(v) for v in p["values"])
+        errors = tuple(_from_binary_text(e) for e in p["errors"])
     # Schema by value: |mu_p| <= sqrt(E[sigma^2]) <= 1e50 (Parseval and the activation scale limit),
     # errors finite and >= 0; a value altered with a recomputed checksum cannot bring NaN or inf.
     if not all(mpmath.isfinite(v) and abs(v) <= MAX_COEFFICIENT for v in values) \
