@@ -173,7 +173,7 @@ def test_no_eval_or_exec_while_parsing(monkeypatch):
     monkeypatch.setattr(builtins, "exec", refuse)
     for text in ("x*erf(x) + 1", "Max(x, 0)**2", "exp(-x**2)*x", "hermite_prob(4, x)/sqrt(factorial(4))"):
         assert activations._parse(text, "expr:" + text).has(X)
-    payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["0.5"], "errors": ["0"],
+    payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["1*2^-1"], "errors": ["0*2^0"],
                "exact": ["sqrt(2)*sqrt(pi)/(2*pi)"]}
     assert hermite._from_payload(payload, "relu", 20, 1).exact == (1 / sympy.sqrt(2 * sympy.pi),)
 
@@ -183,7 +183,7 @@ def test_cached_exact_value_cannot_execute(tmp_path, monkeypatch):
     from verify.model import hermite
 
     monkeypatch.chdir(tmp_path)
-    payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["0.5"], "errors": ["0"],
+    payload = {"activation": "relu", "dps": 20, "method": "exact", "values": ["1*2^-1"], "errors": ["0*2^0"],
                "exact": [ATTACKS["import"]]}
     with pytest.raises(MalformedExpressionError):
         hermite._from_payload(payload, "relu", 20, 1)
