@@ -35,7 +35,7 @@ RUNS = {
     "check-warm": ("the main job again, warm cache", "verify check", ["verify", "check", "--quiet"],
                    "checks"),
     # from the repository root, as CI runs it (no .pytest_cache written)
-    "tests": ("the default test run", "python -m pytest", [sys.executable, "-m", "pytest", "-q", "-p",
+    "tests": ("the fast test tier (CI runs -m extended next)", "python -m pytest", [sys.executable, "-m", "pytest", "-q", "-p",
                                                            "no:cacheprovider"], "pytest"),
     "regions": ("the region studies, quick tier", "verify regions --quick --out DIR",
                 ["verify", "regions", "--quick", "--out", "regions"], None),
