@@ -59,6 +59,11 @@ _COMPUTED: dict[tuple[str, str], tuple[tuple | None]] = {}
 _COMPUTED_LIMIT = 64
 
 
+def forget_computed() -> None:
+    """Empty the exact coefficients kept in this process (calibration decides each statement alone)."""
+    _COMPUTED.clear()
+
+
 def is_finite_expansion(activation) -> bool:
     """True when σ is a polynomial, so μ_p = 0 beyond its degree."""
     return activation.expr.is_polynomial(activation.x)
