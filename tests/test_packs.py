@@ -346,3 +346,14 @@ def test_ledger_init_with_control_characters_in_the_title_writes_a_pack_it_can_r
     status = _verify("ledger", "status", str(tmp_path / "P"))
     assert status.returncode == 0, status.stderr
     assert b"\x1b" not in (tmp_path / "P" / "ledger.d" / "displays.toml").read_bytes()
+
+
+def test_a_pack_named_by_a_relative_path_is_rerun_by_that_path(monkeypatch):
+    """Rerun commands carry the directory as the user typed it, so a report names no machine path
+    unless the user typed one (issue 50)."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(root)
+    relative = pack.load("examples/rank1-note")
+    assert relative.check_command == "verify check --paper examples/rank1-note"
+    assert pack.load(str(root / "examples" / "rank1-note")).check_command.endswith(
+        str(root / "examples" / "rank1-note"))

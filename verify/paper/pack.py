@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
 import hashlib
 import re
@@ -85,6 +86,9 @@ class Pack:
     citations: tuple = ()
     #: [regime] of pack.toml: the main theorems and the values their regime fixes (verify.paper.regime)
     regime: Regime | None = None
+    #: the directory as the user gave it (``--paper examples/note``): rerun commands print it, so a
+    #: report names no machine path unless the user typed one
+    given: str | None = dataclasses.field(default=None, compare=False)
 
     @property
     def builtin(self) -> bool:
@@ -114,7 +118,9 @@ class Pack:
     @property
     def check_command(self) -> str:
         """The command line that checks this pack (what a report's rerun commands start with)."""
-        return "verify check" if self.builtin else f"verify check --paper {shlex.quote(str(self.root))}"
+        if self.builtin:
+            return "verify check"
+        return f"verify check --paper {shlex.quote(self.given or str(self.root))}"
 
     def text(self) -> str:
         """The pack's text, after checking it is the one its ledger was written against."""
@@ -194,7 +200,7 @@ def load(directory: Path | str) -> Pack:
                 _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
                 numbering, text.get("source"), source_sha,
                 _citations(data.get("citations", {}), f"{where}: [citations]"),
-                _regime(data.get("regime"), f"{where}: [regime]"))
+                _regime(data.get("regime"), f"{where}: [regime]"), str(directory))
     return pack
 
 
