@@ -355,5 +355,7 @@ def test_a_pack_named_by_a_relative_path_is_rerun_by_that_path(monkeypatch):
     monkeypatch.chdir(root)
     relative = pack.load("examples/rank1-note")
     assert relative.check_command == "verify check --paper examples/rank1-note"
+    assert relative.name == "examples/rank1-note/paper.txt"  # "Checked text:" in the reports
+    assert relative.shown(relative.ledger_dir) == "examples/rank1-note/ledger.d"
     assert pack.load(str(root / "examples" / "rank1-note")).check_command.endswith(
         str(root / "examples" / "rank1-note"))

@@ -95,7 +95,7 @@ def provenance_lines() -> list[str]:
 def ledger_place() -> str:
     """Where the current pack's ledger lives, as the reports name it."""
     pack = current()
-    return "verify/paper/packs/dayi_chen/ledger.d/" if pack.builtin else f"{pack.ledger_dir}/"
+    return "verify/paper/packs/dayi_chen/ledger.d/" if pack.builtin else f"{pack.shown(pack.ledger_dir)}/"
 
 
 def _where(r: Result) -> str:

@@ -113,7 +113,14 @@ class Pack:
         """How reports name the pack's text: its path (relative to the package for the built-in one)."""
         if self.builtin:
             return str(self.text_path.relative_to(BUILTIN.resolve().parents[3]))
-        return str(self.text_path)
+        return self.shown(self.text_path)
+
+    def shown(self, path: Path) -> str:
+        """``path``, a file of the pack, as reports print it: under the directory as the user gave
+        it (``examples/note/paper.txt``), never a machine path the user did not type."""
+        if self.given is None:
+            return str(path)
+        return str(Path(self.given) / path.relative_to(self.root))
 
     @property
     def check_command(self) -> str:
