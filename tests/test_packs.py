@@ -359,3 +359,28 @@ def test_a_pack_named_by_a_relative_path_is_rerun_by_that_path(monkeypatch):
     assert relative.shown(relative.ledger_dir) == "examples/rank1-note/ledger.d"
     assert pack.load(str(root / "examples" / "rank1-note")).check_command.endswith(
         str(root / "examples" / "rank1-note"))
+
+
+def test_ledger_status_lists_every_entry_to_fix_at_once(tmp_path):
+    """Three bad entries (two claims and a correction that do not parse): `ledger status` lists all
+    three with their entries and exits 1; `check` refuses in one line naming the first and counting
+    the rest (issue 50: errors arrived one per run)."""
+    copy = tmp_path / "rank1-note"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    path = copy / "ledger.d" / "displays.toml"
+    text = path.read_text(encoding="utf-8")
+    for old, new in (("claim = 'mu(1) == 1/2'", "claim = 'mu(1) = 1/2'"),
+                     ("claim = 'mu(2) == 1/sqrt(2*pi)'", "claim = 'mu(2) == 1/sqrt(2*pi) + nosuchname'"),
+                     ("claim = 'Kp(rho) >= 0'", "claim = 'Kp(rho) >= 0'\ncorrection = 'Kp(rho) >='")):
+        assert old in text
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    status = _verify("ledger", "status", str(copy))
+    assert status.returncode == 1 and "Traceback" not in status.stderr
+    listed = [line for line in status.stdout.splitlines() if line.startswith("- ledger entry ")]
+    assert [line.split(":")[0] for line in listed] == ["- ledger entry 2-1", "- ledger entry 2-2",
+                                                       "- ledger entry 3-1"]
+    assert "nosuchname" in listed[1] and "its correction" in listed[2]
+    done = _verify("check", "--paper", str(copy), "--quiet")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "ledger entry 2-1" in done.stderr and "(and 2 more: `verify ledger status" in done.stderr

@@ -47,11 +47,35 @@ def _parsed(entry) -> None:
                 from None
 
 
+def entry_problems(pack: Pack) -> list[str]:
+    """Every problem of the pack's entries, one line each, naming the entry (its claim or correction
+    that does not parse, a check id the registry lacks), before any check runs: a new user fixing a
+    ledger sees them all at once, not one per run of ``verify check``."""
+    registry = _registry()
+    problems = []
+    with using(pack):
+        for entry in entries():
+            try:
+                if entry.claim is not None:
+                    _parsed(entry)
+                elif entry.check and check_id(entry.check) not in registry:
+                    raise LedgerError(f"ledger entry {entry.id}: check {entry.check!r} is not a check of "
+                                      "`verify check --list`" + close_ids(entry.check, registry))
+            except LedgerError as exc:
+                problems.append(str(exc))
+    return problems
+
+
 def pack_checks(pack: Pack) -> list[Check]:
-    """The checks ``verify check --paper`` runs for ``pack`` (module docstring), in ledger order."""
+    """The checks ``verify check --paper`` runs for ``pack`` (module docstring), in ledger order;
+    :class:`LedgerError` listing every problem of its entries (:func:`entry_problems`) if any."""
     registry = _registry()
     if pack.builtin:
         return list(registry.values())
+    problems = entry_problems(pack)
+    if problems:
+        more = f" (and {len(problems) - 1} more: `verify ledger status {pack.given or pack.root}` lists them)"
+        raise LedgerError(problems[0] + (more if len(problems) > 1 else ""))
     # lazy: these modules register the built-in pack's checks when they load (_registry above)
     from verify.checks.definitions import definitions_check
     from verify.checks.ledger_claims import claim_check
@@ -61,14 +85,10 @@ def pack_checks(pack: Pack) -> list[Check]:
     with using(pack):
         for entry in entries():
             if entry.claim is not None:
-                _parsed(entry)
                 check = claim_check(entry)
                 out[check.id] = check
             elif entry.check:
                 key = check_id(entry.check)
-                if key not in registry:
-                    raise LedgerError(f"ledger entry {entry.id}: check {entry.check!r} is not a check of "
-                                      "`verify check --list`" + close_ids(entry.check, registry))
                 out[key] = registry[key]
         for obj in objects():
             check = definitions_check(obj)

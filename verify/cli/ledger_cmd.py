@@ -31,7 +31,8 @@ def add_parser(sub) -> None:
         description="Check a pack (its text against its SHA-256, each quote against the text) and "
         "print, per part of the paper, how many entries are decided, not decided, not decidable "
         "(with their kind) or missing.  Verdicts come from a report of `verify check --paper DIR` "
-        "(default DIR/report.json, if there).")
+        "(default DIR/report.json, if there).  Then parse every claim and correction and list every "
+        "entry to fix, all at once; exit 1 if there is one.")
     status.add_argument("pack", type=file_path, metavar="DIR", help="the pack's directory")
     status.add_argument("--report", type=file_path, default=None, metavar="FILE",
                         help="report.json of `verify check --paper DIR` (default: DIR/report.json "
@@ -69,6 +70,16 @@ def run_status(args) -> int:
               + (f"; verdicts from {report}" if verdicts else "; no report yet (run `verify check --paper "
                                                                f"{args.pack}`)") + "\n")
         print(coverage_table(verdicts))
+    # lazy: parsing the claims loads the claim engine (SymPy) and the registry of coded checks
+    from verify.checks.packs import entry_problems
+
+    problems = entry_problems(pack)
+    if problems:
+        print(f"\n{len(problems)} entr{'y' if len(problems) == 1 else 'ies'} to fix before "
+              f"`verify check --paper {args.pack}` runs (each says which and why):")
+        for problem in problems:
+            print(f"- {problem}")
+        return 1
     return 0
 
 
