@@ -121,6 +121,10 @@ def test_a_statement_after_a_proof_ends_it(tmp_path):
     ("f \\triangleq g", "definition"),
     ("\\Pr[X > 1] \\le 0.1", "probability"),
     ("h(0) = \\Theta(k)", "asymptotic"),
+    ("h(m) \\asymp m", "asymptotic"),
+    # a two-sided bound on a Gaussian quantity: "\\sim N(0, 1)" names its law, it is no asymptotic
+    ("\\tfrac12 \\le \\mathbb{E}_{g \\sim \\mathcal{N}(0,1)}[\\sigma'(g)^2] \\le 1", "inequality"),
+    ("\\mathbb{E}_{x \\sim N(0, I_d)}[f(x)] = 0", "identity"),
     ("\\text{see above}", "prose"),
 ])
 def test_kinds_are_guessed_from_the_relation_outside_groups(latex_text, kind):

@@ -35,12 +35,20 @@ _HEADER = """# {what} of {title}, in order (verify/paper/ledger.py).  Generated 
 """
 
 
+#: "\\sim" before a distribution (N(0, 1), \\mathcal{N}, \\mathrm{Unif}, Ber, Rad, ...).
+_DISTRIBUTED = re.compile(r"\\sim\s*(?=\\mathcal|\\mathrm|\\operatorname|\\text|\\mathsf|\\mathbb|N\s*\(|"
+                          r"\\?(?:Unif|Ber|Bern|Rad|Exp|Bin)\b)")
+
+
 def guess_kind(latex: str) -> str:
     """A first guess at an entry's kind from its symbols (the theorist corrects it)."""
     if re.search(r"\\(?:triangleq|coloneqq|eqqcolon|defeq)\b|:=|\\stackrel\{\\mathrm\{def\}\}", latex):
         return "definition"
     if re.search(r"\\(?:Pr|mathbb\{P\}|mathbb P)\b|\\Pr\b|\\mathbb\{P\}", latex):
         return "probability"
+    # "x \sim N(0, I_d)" names a distribution, not an asymptotic relation: a bound on a Gaussian
+    # quantity was guessed asymptotic
+    latex = _DISTRIBUTED.sub(" in ", latex)
     if re.search(r"\\(?:lesssim|gtrsim|asymp|sim|ll|gg)\b|\b[OΩΘ]\(|\\(?:Theta|Omega|tilde\{O\})", latex):
         return "asymptotic"
     latex = _without_braced_groups(latex)  # subscripts, fractions, \text{…}: not the relation
