@@ -29,6 +29,7 @@ from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.claims.printing import claim_latex, correction_parts
 from verify.paper.ledger import coverage_summary, coverage_table
+from verify.paper.macros import expand
 from verify.paper.pack import current
 from verify.paper.provenance import arxiv_label, paper
 from verify.paper.regime import assess
@@ -400,7 +401,7 @@ def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
              f"### {code_span(r.check.id)} — {_md(r.check.statement)} ({_md(_where(r))}): {r.verdict}", "",
-             f"> {paper_text(r.check.quote)}", ""]
+             f"> {paper_text(expand(r.check.quote, current().macros()))}", ""]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
     o = r.outcome

@@ -133,6 +133,27 @@ class Pack:
         """The pack's text, after checking it is the one its ledger was written against."""
         return _text(self.text_path, self.sha256)
 
+    def macros(self) -> dict:
+        """The macros of the pack's LaTeX source (:mod:`verify.paper.macros`), by name; none when
+        the pack has no source, or its source is not the one ``source_sha256`` records."""
+        if self.source is None:
+            return {}
+        return _macros(self.root / self.source, self.source_sha256)
+
+
+@functools.cache
+def _macros(path: Path, sha256: str | None) -> dict:
+    # lazy: only a report of a pack made from LaTeX reads its macros
+    from verify.paper.macros import read_macros
+
+    try:
+        data = read_bytes(path, "source")
+    except PackError:  # a missing or unreadable source leaves the quotes as printed
+        return {}
+    if sha256 is not None and hashlib.sha256(data).hexdigest() != sha256:
+        return {}
+    return read_macros(data.decode("utf-8", errors="replace"))
+
 
 @functools.cache
 def _text(path: Path, sha256: str) -> str:

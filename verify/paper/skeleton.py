@@ -180,6 +180,10 @@ def init_pack(text_path: Path | str, out: Path | str) -> tuple[Path, int, int]:
     _record(directory, written, TEXT_FILE, data)
     write_atomic(directory / TEXT_FILE, data, "pack text")
     is_tex = text != source
+    if is_tex and (directory / text_path.name).resolve() != text_path.resolve():
+        # the source beside pack.toml, as `source` says: its macros print the report's quotes
+        _record(directory, written, text_path.name, raw)
+        write_atomic(directory / text_path.name, raw, "pack source")
     # number the text with the one numbering of verify.paper.source, through the pack as it will be;
     # pack.toml is written last, so that a failure before it leaves no pack (a rerun may start over)
     pack = Pack(directory.resolve(), TEXT_FILE, sha, (("title", title),), (DISPLAYS_FILE,), (RELATIONS_FILE,))
