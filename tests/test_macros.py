@@ -88,7 +88,7 @@ def test_a_report_of_a_latex_note_prints_no_macro_as_an_identifier(tmp_path):
     tex.write_text(NOTE, encoding="utf-8")
     directory, _, _ = init_pack(tex, tmp_path / "pack")
     with pack.using(pack.load(directory)):
-        quote = r"Display (1-1), as printed: $\E[\ip{v}{w}] = \erf(0).$"
+        quote = r"Display (1-1), as printed: $\E[\ip{v}{w}] = \erf(0). \label{eq:ip}$"
 
         def function(ctx):
             return Outcome(Verdict.HOLDS, "planted")
@@ -98,8 +98,17 @@ def test_a_report_of_a_latex_note_prints_no_macro_as_an_identifier(tmp_path):
         result.check.function.__doc__ = quote
         markdown = "\n".join(_details(result, 0))
     assert r"\mathbb{E}" in markdown and r"\langle v, w \rangle" in markdown
-    assert r"\operatorname{erf}" in markdown
+    assert r"\operatorname{erf}" in markdown and "label" not in markdown.split("Rerun")[0]
     page = to_html(markdown)
     for macro in (r"\E", r"\ip", r"\erf"):
         assert macro + "[" not in page and macro + "(" not in page and macro + "{" not in page
     assert "<math" in page and ">erf<" in page
+
+
+def test_a_labelled_display_is_named_by_its_label_with_its_ledger_id_beside():
+    from verify.checks.ledger_claims import _statement
+    from verify.paper.ledger import Entry
+
+    labelled = Entry("2-5", "2", r"\int \erf(x) \, dx = 0 \label{ eq:erfquad }", "identity")
+    assert _statement(labelled) == "display eq:erfquad (2-5)"
+    assert _statement(Entry("2-6", "2", r"x = 1", "identity")) == "display (2-6)"

@@ -28,6 +28,7 @@ from verify.base.errors import VerifyInputError
 from verify.checks.core import REGISTRY, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
+from verify.paper.latex import label_of
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
 from verify.paper.mutants import claim_sides
 from verify.paper.regime import regime_rerun
@@ -35,7 +36,10 @@ from verify.verdict import FailureKind, Impact, Outcome, Verdict
 
 
 def _statement(entry: Entry) -> str:
-    return f"{entry.what} ({entry.id})"
+    """How reports name the entry: by its ``\\label`` where its quote has one (``display eq:kernel
+    (1-1)``), the ledger id kept beside it; else by the id."""
+    label = label_of(entry.quote)
+    return f"{entry.what} {label} ({entry.id})" if label else f"{entry.what} ({entry.id})"
 
 
 def _sides(text: str, spec: ClaimSpec):

@@ -28,6 +28,7 @@ from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.claims.printing import claim_latex, correction_parts
+from verify.paper.latex import without_labels
 from verify.paper.ledger import coverage_summary, coverage_table
 from verify.paper.macros import expand
 from verify.paper.pack import current
@@ -401,7 +402,7 @@ def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
              f"### {code_span(r.check.id)} — {_md(r.check.statement)} ({_md(_where(r))}): {r.verdict}", "",
-             f"> {paper_text(expand(r.check.quote, current().macros()))}", ""]
+             f"> {paper_text(expand(without_labels(r.check.quote), current().macros()))}", ""]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
     o = r.outcome

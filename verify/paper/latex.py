@@ -217,6 +217,18 @@ def _label_in(body: str) -> str | None:
     return match.group(1) if match else None
 
 
+def label_of(latex: str) -> str | None:
+    """The name a display's ``\\label`` gives it (``eq:kernel``), or None: the name reports show."""
+    name = _label_in(latex)
+    return " ".join(name.split()) if name else None
+
+
+def without_labels(latex: str) -> str:
+    """``latex`` without its ``\\label{...}`` commands, which print nothing in the paper (drawn as
+    math, they read as an identifier "label")."""
+    return _LABEL_NAME.sub("", latex)
+
+
 def _environment(tex: str, start: int, env: str) -> tuple[str, int]:
     """The content of ``\\begin{env}`` whose ``\\begin`` ends at ``start``, and the index after
     its ``\\end``."""
