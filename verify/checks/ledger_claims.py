@@ -32,7 +32,8 @@ from verify.paper.latex import label_of
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
 from verify.paper.mutants import claim_sides
 from verify.paper.regime import regime_rerun
-from verify.verdict import FailureKind, Impact, Outcome, Verdict
+from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict
+from verify.verdict.outcome import weakest_basis
 
 
 def _statement(entry: Entry) -> str:
@@ -137,7 +138,10 @@ def _zero_at_random_points(expr: sympy.Expr, points: int = 3) -> bool:
 
 def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outcome:
     """The outcome of a ledger claim, with its correction checked where the claim fails, and its
-    printed reading compared with the intended one where the entry gives both."""
+    printed reading compared with the intended one where the entry gives both; an entry of several
+    relations (``claims``) relation by relation (:func:`_several_relations`)."""
+    if spec.relations:
+        return _several_relations(spec, seed, full)
     if spec.printed:
         return _as_printed_and_intended(spec, seed, full)
     outcome = claim(spec.text, **spec.keywords(), seed=seed, full=full)
@@ -167,6 +171,40 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
             if empty:
                 outcome.correction += f"; not a correction: {empty}"
     return outcome
+
+
+def _several_relations(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
+    """A display of several relations (``A = B = C``, an ``align``), each decided on its own with the
+    entry's quantifiers: it fails when one fails, and says which (the first failing relation's
+    outcome, its evidence and counterexample with both sides' values, named by its place); it is
+    inconclusive when one is undecided and none fails; else it holds (or is consistent) on the
+    weakest basis of its relations.  Every relation's own verdict is in ``numbers["relations"]``."""
+    count = len(spec.relations)
+    parts = [run_entry_claim(replace(spec, text=text, relations=()), seed, full) for text in spec.relations]
+    rows = [{"relation": f"{i} of {count}", "claim": text, "verdict": part.verdict.value,
+             "basis": str(part.basis), "evidence": part.evidence}
+            for i, (text, part) in enumerate(zip(spec.relations, parts, strict=True), 1)]
+    failing = [i for i, part in enumerate(parts) if part.verdict is Verdict.FAILS]
+    if failing:
+        first = parts[failing[0]]
+        others = [f"{i + 1}" for i in failing[1:]]
+        first.evidence = (f"relation {failing[0] + 1} of {count} ({spec.relations[failing[0]]}) fails: "
+                          f"{first.evidence}"
+                          + (f"; relation(s) {', '.join(others)} fail too" if others else ""))
+        first.numbers["relations"] = rows
+        return first
+    undecided = [i for i, part in enumerate(parts) if part.verdict not in (Verdict.HOLDS, Verdict.CONSISTENT)]
+    if undecided:
+        named = ", ".join(f"{i + 1} ({parts[i].verdict.value}: {parts[i].evidence})" for i in undecided)
+        return Outcome(Verdict.INCONCLUSIVE, f"relation(s) {named} of {count} not decided; the others hold",
+                       numbers={"relations": rows}, basis=Basis.NONE)
+    verdict = (Verdict.CONSISTENT if any(part.verdict is Verdict.CONSISTENT for part in parts)
+               else Verdict.HOLDS)
+    scopes = list(dict.fromkeys(part.scope for part in parts if part.scope))
+    return Outcome(verdict, f"each of its {count} relations {verdict.value} "
+                   + "; ".join(f"{i}: {part.basis}" for i, part in enumerate(parts, 1)),
+                   numbers={"relations": rows}, basis=weakest_basis(part.basis for part in parts),
+                   scope="; ".join(scopes) or None)
 
 
 def restatement(spec: ClaimSpec) -> str | None:
@@ -280,7 +318,8 @@ def claim_check(entry: Entry) -> Check:
 
     # The docstring's first paragraph is the quote (Check.quote): the display or relation as printed.
     label = "Display" if entry.what == "display" else "Inline relation"
-    run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {spec.text}"
+    stated = "; ".join(spec.relations) if spec.relations else spec.text
+    run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {stated}"
     run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"
     key = check_id(claim_check_id(entry.id, entry.what))
     return Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))

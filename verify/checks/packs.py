@@ -35,7 +35,8 @@ def _parsed(entry) -> None:
     from verify.claims.spec import build_spec
 
     spec = entry.claim
-    for what, text in (("claim", spec.text), ("correction", spec.correction)):
+    relations = [(f"relation {i} of its claims", text) for i, text in enumerate(spec.relations, 1)]
+    for what, text in relations or [("claim", spec.text), ("correction", spec.correction)]:
         if text is None:
             continue
         try:

@@ -42,6 +42,7 @@ cited), not decidable (with the reason's kind), missing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -57,8 +58,10 @@ DECIDED = ("holds", "fails", "consistent")
 
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
-FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "reason", "note", "correction", "fails_as",
-                    "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
+FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "claims", "reason", "note", "correction",
+                    "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
+#: The most relations one entry's ``claims`` may list.
+MAX_RELATIONS = 20
 
 
 #: The fields whose value is text (the claim's quantifiers may be lists).
@@ -91,6 +94,9 @@ class ClaimSpec:
     #: stand-in) or "part: ..." (one inequality of a chain, one point); printed beside the verdict
     #: and counted apart in the coverage
     scope: str | None = None
+    #: a display of several relations (``A = B = C``, an ``align``): each relation in the claim
+    #: language, decided one by one (``claims = [...]``); empty for a single ``claim``
+    relations: tuple[str, ...] = ()
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -152,6 +158,21 @@ def _option_type_ok(key: str, value) -> bool:
 
 
 def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
+    if "claims" in item:
+        relations = item["claims"]
+        if "claim" in item:
+            raise LedgerError(f"ledger entry {where}: claim and claims together (give one relation as "
+                              "claim, or several as claims)")
+        if not (_strings(relations) and all(r.strip() for r in relations)) or len(relations) > MAX_RELATIONS:
+            raise LedgerError(f"ledger entry {where}: claims must be a list of 1 to {MAX_RELATIONS} "
+                              "non-empty strings, one relation each")
+        for key in ("correction", "printed"):
+            if key in item:
+                raise LedgerError(f"ledger entry {where}: {key} with claims (a correction or printed "
+                                  "reading belongs to one relation: give that relation an entry of its own)")
+        item = {**item, "claim": relations[0]}
+        spec = _claim_spec({key: value for key, value in item.items() if key != "claims"}, where)
+        return dataclasses.replace(spec, relations=tuple(relations))
     if "claim" not in item:
         extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary", "printed", "scope")
         stray = [key for key in extras if key in item]

@@ -1,0 +1,45 @@
+"""A display of several relations (``A = B = C``, an ``align``) as one ledger entry with ``claims``:
+each relation decided on its own, the display failing when one fails and naming which, with both
+sides' values (issue 50: such displays were merged by hand into Abs(a - b) + Abs(c - d) == 0, whose
+evidence was a residual that said neither which relation failed nor its values)."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify.checks.ledger_claims import run_entry_claim
+from verify.paper.ledger import LedgerError, _claim_spec
+from verify.verdict import Verdict
+
+
+def _spec(**item):
+    return _claim_spec({"activation": "relu", **item}, "T-1")
+
+
+def test_every_relation_holds_so_the_display_holds_and_each_verdict_is_kept():
+    outcome = run_entry_claim(_spec(claims=["mu(1) == 1/2", "mu(0) == 1/sqrt(2*pi)"]))
+    assert outcome.verdict is Verdict.HOLDS
+    assert [row["verdict"] for row in outcome.numbers["relations"]] == ["holds", "holds"]
+    assert outcome.evidence.startswith("each of its 2 relations holds")
+
+
+def test_one_false_relation_fails_the_display_and_is_named_with_both_sides():
+    # relu: mu_2 = 1/(2 sqrt(pi)), so the second relation (Lemma 2 of the example note) is false
+    outcome = run_entry_claim(_spec(claims=["mu(1) == 1/2", "mu(2) == 1/sqrt(2*pi)", "mu(0) == 1/sqrt(2*pi)"]))
+    assert outcome.verdict is Verdict.FAILS
+    assert outcome.evidence.startswith("relation 2 of 3 (mu(2) == 1/sqrt(2*pi)) fails")
+    assert {"lhs", "rhs"} <= set(outcome.counterexample)
+    assert [row["verdict"] for row in outcome.numbers["relations"]] == ["holds", "fails", "holds"]
+
+
+@pytest.mark.parametrize(("item", "message"), [
+    ({"claim": "mu(1) == 1/2", "claims": ["mu(1) == 1/2"]}, "claim and claims together"),
+    ({"claims": []}, "claims must be a list"),
+    ({"claims": ["mu(1) == 1/2", " "]}, "claims must be a list"),
+    ({"claims": "mu(1) == 1/2"}, "claims must be a list"),
+    ({"claims": ["mu(1) == 1/2"] * 21}, "claims must be a list of 1 to 20"),
+    ({"claims": ["mu(1) == 1/2"], "correction": "mu(1) == 1/3"}, "correction with claims"),
+])
+def test_a_malformed_claims_list_is_refused_naming_the_entry(item, message):
+    with pytest.raises(LedgerError, match=message):
+        _spec(**item)
