@@ -23,6 +23,9 @@ paper, in the paper's order, as its ``pack.toml`` lists them).  Each ``[[display
   the claim covers when it is less than the display, printed beside the verdict and counted
   apart in the coverage).  Each such entry is
   a check of ``verify check`` with the id ``display-<id>`` (:mod:`verify.checks.ledger_claims`);
+- ``claims``: instead of ``claim``, a display of several relations (``A = B = C``, an ``align``):
+  a list of relations under the same quantifiers, each decided on its own
+  (:func:`verify.checks.ledger_claims.run_entry_claim`);
 - ``reason``: why computation does not decide it (a definition, a citation, a restatement, prose);
 - ``note`` (optional): what a future claim should state.
 
