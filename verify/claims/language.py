@@ -45,6 +45,7 @@ import sympy
 
 from verify.base.errors import ExpressionLimitError, MalformedExpressionError, clip
 from verify.base.expressions import Function, Relation, activation_functions, parse_expression
+from verify.claims.hints import hint
 
 #: Quantities: name -> (arity, the domain of each argument as words for messages).
 QUANTITIES = {
@@ -378,14 +379,20 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     reserved = GAUSSIAN.name not in names
     names.setdefault(GAUSSIAN.name, GAUSSIAN)  # refused after parsing where it stands outside Eg
     constants = {"pi": sympy.pi, "E": sympy.E, "oo": INFINITY}
-    relation = parse_expression(
-        text,
-        variables=names,
-        functions=claim_functions(),
-        constants=constants,
-        allow_relation=True,
-        what="claim",
-    )
+    try:
+        relation = parse_expression(
+            text,
+            variables=names,
+            functions=claim_functions(),
+            constants=constants,
+            allow_relation=True,
+            what="claim",
+        )
+    except MalformedExpressionError as exc:
+        advice = hint(text, str(exc), [*names, *constants], list(claim_functions()))
+        if not advice:
+            raise
+        raise type(exc)(_with_hint(str(exc), advice)) from None
     assert isinstance(relation, Relation)
     lhs, op, rhs = relation.lhs, relation.op, relation.rhs
     order = _order_of(lhs, rhs, text)
@@ -396,6 +403,12 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     _check_arguments(claim)
     _check_scopes(claim, reserved)
     return claim
+
+
+def _with_hint(message: str, advice: str) -> str:
+    """``message`` with ``advice`` put before its list of allowed names (which can be long)."""
+    head, allowed, rest = message.partition(" (allowed:")
+    return f"{head}: {advice}" + (f" {allowed.strip()}{rest}" if allowed else "")
 
 
 #: A relation with its sides swapped, which is also the relation with both sides multiplied by −1.

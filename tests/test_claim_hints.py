@@ -1,0 +1,44 @@
+"""Every refusal of a claim names the problem and the fix (issue 53): a table of the mistakes a new
+user makes, each with the hint its one-line error must carry."""
+
+from __future__ import annotations
+
+import pytest
+
+from verify.base.errors import MalformedExpressionError
+from verify.claims.spec import build_spec
+
+CASES = [
+    # a model variable without its quantifier: the --for to add
+    ("h(m) >= 0", "--for 'm in [-1, 1]'"),
+    ("Kp(rho) >= 0", "--for 'rho in [-1, 1]'"),
+    # = for ==
+    ("Eg(dsigma(g)) = 1/2", "write == for equality"),
+    # LaTeX, and what to write instead
+    ("E[sigma'(g)] == 1/2", "sigma'(g) is dsigma(g)"),
+    ("E[sigma'(g)] == 1/2", "E[f(g)] is Eg(f(g))"),
+    (r"\mathbb{E}_g[\sigma(g)] = \tfrac12", r"\mathbb{E}_g[f(g)] is Eg(f(g))"),
+    (r"\mathbb{E}_g[\sigma(g)] = \tfrac12", r"\frac{a}{b} is a/b"),
+    (r"\mu_1 \le 1", r"\mu_p is mu(p)"),
+    (r"\mu_1 \le 1", r"\le is <="),
+    ("E[h(0)] == 1", "written Eg(f(g)), not E[...]"),
+    # misspelt names and functions: the closest
+    ("mu(1) == 1/2 + xii", "did you mean 'xi'?"),
+    ("muu(1) == 1/2", "did you mean 'mu'?"),
+    ("Eg(sigm(g)) == 0", "did you mean 'sigma'"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES)
+def test_a_refused_claim_says_what_to_write_instead(text, expected):
+    with pytest.raises(MalformedExpressionError) as refused:
+        build_spec(text, activation=["relu"])
+    message = str(refused.value)
+    assert expected in message
+    assert "\n" not in message  # still one line
+
+
+def test_a_claim_with_no_mistake_gets_no_hint_and_a_bad_one_keeps_its_own_message():
+    build_spec("mu(1) == 1/2", activation=["relu"])
+    with pytest.raises(MalformedExpressionError, match=r"cannot parse 'mu\(1\) == 1/2 \+' \(invalid syntax\)$"):
+        build_spec("mu(1) == 1/2 +", activation=["relu"])
