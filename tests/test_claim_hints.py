@@ -42,3 +42,12 @@ def test_a_claim_with_no_mistake_gets_no_hint_and_a_bad_one_keeps_its_own_messag
     build_spec("mu(1) == 1/2", activation=["relu"])
     with pytest.raises(MalformedExpressionError, match=r"cannot parse 'mu\(1\) == 1/2 \+' \(invalid syntax\)$"):
         build_spec("mu(1) == 1/2 +", activation=["relu"])
+
+
+def test_a_misspelt_activation_or_family_gets_the_closest_names():
+    from verify.base.errors import VerifyInputError
+
+    with pytest.raises(VerifyInputError, match=r"unknown activation 'rellu'; did you mean 'relu'"):
+        build_spec("mu(1) == 1/2", activation=["rellu"])
+    with pytest.raises(VerifyInputError, match=r"unknown family 'orthonormall'; did you mean 'orthonormal'\?"):
+        build_spec("h(0) >= 0", family=["orthonormall"], activation=["relu"])

@@ -18,6 +18,7 @@ draws of the parts it names); activation relu.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 
 import sympy
@@ -143,7 +144,10 @@ def build_spec(
     families = _as_tuple(family)
     for name in families:
         if name not in FAMILIES:
-            raise QuantifierError(f"--family: unknown family {name!r} (choose from {', '.join(FAMILIES)})")
+            close = difflib.get_close_matches(str(name), FAMILIES, n=1, cutoff=0.6)
+            guess = f"; did you mean {close[0]!r}?" if close else ""
+            raise QuantifierError(f"--family: unknown family {name!r}{guess} "
+                                  f"(choose from {', '.join(FAMILIES)})")
     if used & NEEDS_INSTANCE and not families:
         needing = ", ".join(sorted(used & NEEDS_INSTANCE))
         raise QuantifierError(f"claim: {needing} needs an instance; give --family ({', '.join(FAMILIES)})")

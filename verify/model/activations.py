@@ -22,6 +22,7 @@ SymPy is imported lazily so that a cached Hermite lookup never pays for it.
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -452,8 +453,10 @@ def get_activation(name: str) -> Activation:
         activation.__dict__.update(expr=expr, kinks=kinks)  # the cached properties, already computed
         return activation
     known = ", ".join(builtin_names())
+    close = difflib.get_close_matches(str(name), list(builtin_names()), n=2, cutoff=0.6)
+    guess = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     raise UnknownActivationError(
-        f"unknown activation {name!r}; known: {known}, or expr:<SymPy expression in x>"
+        f"unknown activation {name!r}{guess}; known: {known}, or expr:<SymPy expression in x>"
     )
 
 
