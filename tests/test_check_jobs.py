@@ -72,3 +72,14 @@ def test_a_crash_in_a_worker_is_recorded_with_its_traceback():
     # an outcome that cannot travel back from the worker is a bug of its check, named as such
     assert results[1].crashed and "pickle" in results[1].error.lower()
     assert results[2].verdict == "holds" and results[2].outcome.evidence == "ran for planted-holds"
+
+
+def test_a_line_is_cut_to_a_terminals_width_and_whole_in_a_file():
+    from verify.checks.report import line
+
+    evidence = "e" * 300
+    result = run_checks([Check("planted-long", "Lemma 0", "0", "exact",
+                               lambda ctx: Outcome(Verdict.HOLDS, evidence))])[0]
+    assert line(result, 12, None).endswith(evidence)  # stdout is a file or a CI log
+    cut = line(result, 12, 100)
+    assert len(cut) <= 100 and cut.endswith("…")

@@ -429,15 +429,16 @@ def _details(r: Result, seed: int) -> list[str]:
     return lines + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
 
 
-def line(r: Result, idw: int, width: int = 120) -> str:
-    """One terminal line: id, verdict (with the kind of a fail), evidence kind, evidence."""
+def line(r: Result, idw: int, width: int | None = 120) -> str:
+    """One terminal line: id, verdict (with the kind of a fail), evidence kind, evidence; the
+    evidence cut to fit ``width`` columns, or whole when ``width`` is None (a file, a CI log)."""
     if r.outcome is None:
         verdict, basis, ev = "crashed", "—", (r.error or "").strip().splitlines()[-1]
     else:
         o = r.outcome
         verdict = o.verdict.value + (f"/{o.failure_kind}" if o.failure_kind else "")
         basis, ev = str(o.basis), o.evidence
-    room = max(20, width - idw - 40)
+    room = len(ev) if width is None else max(20, width - idw - 40)
     return f"{r.check.id:<{idw}}  {verdict:<21} {basis:<15} {ev[:room - 1] + '…' if len(ev) > room else ev}"
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -94,8 +95,11 @@ def _run(args, pack, jobs: int) -> int:
               "(`verify ledger status` shows the entries)")
     width = max((len(c.id) for c in checks), default=0)
 
+    # a terminal gets lines cut to its width; a file or a CI log gets the whole evidence
+    columns = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+
     def show(result) -> None:
-        print(line(result, width), flush=True)
+        print(line(result, width, columns), flush=True)
 
     results = run_checks(checks, seed=args.seed, full=args.full, progress=not args.quiet, on_result=show,
                          jobs=jobs)

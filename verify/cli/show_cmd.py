@@ -24,8 +24,11 @@ LAST_REPORTS = (Path("report.json"), Path("report.partial.json"))
 def add_parser(sub) -> None:
     p = sub.add_parser("show", help="one check's whole outcome: statement, verdict, evidence, "
                        "counterexample, correction, rerun command",
-                       description="Run one check (as `verify check --only ID` does, without writing "
-                       "reports) or read it from a report with --from, and print everything it found: "
+                       description="Print one check's whole outcome.  By default it is read from "
+                       "./report.json (then ./report.partial.json), the report `verify check` writes "
+                       "here, when that report is of this very code and seed; otherwise, or with "
+                       "--rerun, the check runs (as `verify check --only ID` does, without writing "
+                       "reports); --from FILE reads another report.  It prints everything found: "
                        "the statement's number, section and quote, the verdict, the kind of failure, "
                        "the basis, the scope, the full evidence, the counterexample, the correction "
                        "and whether it was verified, the tolerances, and the rerun command.  Exit 0 "
