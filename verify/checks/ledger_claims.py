@@ -40,7 +40,8 @@ def _statement(entry: Entry) -> str:
     """How reports name the entry: by its ``\\label`` where its quote has one (``display eq:kernel
     (1-1)``), the ledger id kept beside it; else by the id."""
     label = label_of(entry.quote)
-    return f"{entry.what} {label} ({entry.id})" if label else f"{entry.what} ({entry.id})"
+    what = "statement relation" if entry.what == "statement" else entry.what
+    return f"{what} {label} ({entry.id})" if label else f"{what} ({entry.id})"
 
 
 def _sides(text: str, spec: ClaimSpec):
@@ -317,7 +318,8 @@ def claim_check(entry: Entry) -> Check:
         return outcome
 
     # The docstring's first paragraph is the quote (Check.quote): the display or relation as printed.
-    label = "Display" if entry.what == "display" else "Inline relation"
+    label = {"display": "Display", "relation": "Inline relation", "statement": "Relation of a statement"}[
+        entry.what]
     stated = "; ".join(spec.relations) if spec.relations else spec.text
     run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {stated}"
     run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"

@@ -47,10 +47,15 @@ def run_init(args) -> int:
 
     if not args.out:
         raise OutputPathError("--out is empty; give the new pack's directory")
+    from verify.paper.pack import load, using
+    from verify.paper.source import statement_relations
+
     directory, shown, inline = init_pack(args.text, Path(args.out))
-    print(f"wrote {directory}: {shown} display(s) and {inline} inline relation(s) of proofs, every entry "
-          f"missing.\nGive each a claim, a check or a reason in {directory / 'ledger.d'}, then run "
-          f"`verify check --paper {directory}`.")
+    with using(load(directory)):
+        stated = len(statement_relations())
+    print(f"wrote {args.out}: {shown} display(s), {inline} inline relation(s) of proofs and {stated} of "
+          f"statements, every entry missing.\nGive each a claim, a check or a reason in "
+          f"{Path(args.out) / 'ledger.d'}, then run `verify check --paper {args.out}`.")
     return 0
 
 
@@ -70,6 +75,15 @@ def run_status(args) -> int:
               + (f"; verdicts from {report}" if verdicts else "; no report yet (run `verify check --paper "
                                                                f"{args.pack}`)") + "\n")
         print(coverage_table(verdicts))
+        if not pack.statement_files:
+            # lazy: as above
+            from verify.paper.source import statement_relations
+
+            untracked = len(statement_relations())
+            if untracked:
+                print(f"This pack tracks no relations of its statements: {untracked} inline relation(s) "
+                      "of its Theorems, Lemmas, … have no entry (a pack written by `verify ledger init` "
+                      "now lists them in ledger.d/statements.toml, [ledger] statements).\n")
     # lazy: parsing the claims loads the claim engine (SymPy) and the registry of coded checks
     from verify.checks.packs import entry_problems
 

@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from verify.paper.pack import PackError, current, per_pack, read_toml
-from verify.paper.source import displays, relations
+from verify.paper.source import displays, relations, statement_relations
 
 KINDS = ("definition", "identity", "inequality", "asymptotic", "probability", "cited", "restatement", "prose")
 #: The kinds that state a relation computation can decide.
@@ -117,7 +117,9 @@ class Entry:
     reason: str | None = None
     note: str | None = None
     claim: ClaimSpec | None = None
-    what: str = "display"  # display ($$ block) or relation (inline relation of a proof)
+    #: display ($$ block), relation (inline relation of a proof) or statement (inline relation of a
+    #: Theorem, Lemma, …, Remark, in packs that track them)
+    what: str = "display"
 
     @property
     def decided_by(self) -> str | None:
@@ -258,8 +260,10 @@ def entries() -> tuple[Entry, ...]:
     """The ledger, validated against the paper: the displays' entries (one per display, in order,
     quoted verbatim), then the inline relations' entries (one per relation of a proof, likewise)."""
     pack = current()
+    tracked = (_validated(_read(pack.statement_files, "statement"), statement_relations(), "statement")
+               if pack.statement_files else [])
     return (*_validated(_read(pack.display_files, "display"), displays(), "display"),
-            *_validated(_read(pack.relation_files, "relation"), relations(), "relation"))
+            *_validated(_read(pack.relation_files, "relation"), relations(), "relation"), *tracked)
 
 
 def part(section: str) -> str:
@@ -338,8 +342,9 @@ def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
              "computable, given a reason (kind) | not decidable (kind) | missing |",
              "|---|---|---|---|---|---|---|---|---|"]
     lines += [_line(row["part"], row["what"], [row]) for row in rows]
-    for what in ("displays", "relations"):
-        lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
+    for what in ("displays", "relations", "statements"):
+        if what != "statements" or any(r["what"] == what for r in rows):
+            lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
     lines.append(_line("**all**", "both", rows))
     return "\n".join(lines) + "\n"
 

@@ -89,6 +89,10 @@ class Pack:
     #: the directory as the user gave it (``--paper examples/note``): rerun commands print it, so a
     #: report names no machine path unless the user typed one
     given: str | None = dataclasses.field(default=None, compare=False)
+    #: [ledger] statements: the files of the inline relations inside statements (Theorem, …,
+    #: Remark), ``[[statement]]`` entries; a pack written before they were tracked has none, and
+    #: ``verify ledger status`` says how many relations that leaves untracked
+    statement_files: tuple[str, ...] = ()
 
     @property
     def builtin(self) -> bool:
@@ -228,7 +232,8 @@ def load(directory: Path | str) -> Pack:
                 _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
                 numbering, text.get("source"), source_sha,
                 _citations(data.get("citations", {}), f"{where}: [citations]"),
-                _regime(data.get("regime"), f"{where}: [regime]"), str(directory))
+                _regime(data.get("regime"), f"{where}: [regime]"), str(directory),
+                _strings(ledger, "statements", f"{where}: [ledger]"))
     return pack
 
 

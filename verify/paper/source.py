@@ -163,6 +163,38 @@ def proofs() -> list[tuple[int, int]]:
     return out
 
 
+def statement_spans() -> list[tuple[int, int]]:
+    """Each statement (Theorem, Lemma, …, Remark, Condition) as (start, end) character offsets:
+    from its heading line to the next proof, statement or section, whichever comes first."""
+    text = paper_text()
+    lines = text.split("\n")
+    sections = section_of_lines(lines)
+    offsets, at = [], 0
+    for line in lines:
+        offsets.append(at)
+        at += len(line) + 1
+    starts = [offsets[i] for i, line in enumerate(lines) if _STATEMENT.match(line)]
+    ends = [offsets[i] for i, line in enumerate(lines) if i and sections[i] != sections[i - 1]]
+    boundaries = sorted({*starts, *ends, *(m.start() for m in _PROOF.finditer(text))})
+    out = []
+    for start in starts:
+        after = bisect.bisect_right(boundaries, start)
+        out.append((start, boundaries[after] if after < len(boundaries) else len(text)))
+    return out
+
+
+#: An inline span that only chooses a parameter ("p = 1", "a = -2", "k = 4"): not a relation to check.
+_PARAMETER_CHOICE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*-?\d+(?:\.\d+)?\s*$")
+
+
+@per_pack
+def statement_relations() -> tuple[Relation, ...]:
+    """Every inline span of a statement (Theorem, Lemma, …, Remark) that states a relation, in order,
+    with ids ``<section>-s<n>``; a span that only chooses a parameter (``p = 1``) is skipped.  A pack
+    tracks them when its ``[ledger] statements`` names their files (:mod:`verify.paper.pack`)."""
+    return _inline_relations(statement_spans(), "s", skip=_PARAMETER_CHOICE)
+
+
 def line_index(text: str) -> Callable[[int], int]:
     """A function giving, for an offset of ``text``, how many line breaks precede it (0-based line)."""
     breaks = [m.start() for m in re.finditer("\n", text)]
@@ -172,6 +204,13 @@ def line_index(text: str) -> Callable[[int], int]:
 @per_pack
 def relations() -> tuple[Relation, ...]:
     """Every inline span of a proof that states a relation, in order."""
+    return _inline_relations(proofs(), "r")
+
+
+def _inline_relations(blocks: list[tuple[int, int]], mark: str, skip: re.Pattern | None = None
+                      ) -> tuple[Relation, ...]:
+    """The inline spans stating a relation inside ``blocks`` ((start, end) offsets), with ids
+    ``<section>-<mark><n>``; ``proof_line`` is the line where the block starts."""
     text = paper_text()
     sections = section_of_lines(text.split("\n"))
     # Blank the $$ displays (keeping line breaks) so that only single-dollar spans remain.
@@ -179,14 +218,14 @@ def relations() -> tuple[Relation, ...]:
     line_of = line_index(text)
     out: list[Relation] = []
     counts: dict[str, int] = {}
-    for start, end in proofs():
-        proof_line = line_of(start) + 1
+    for start, end in blocks:
+        block_line = line_of(start) + 1
         for match in _INLINE.finditer(inline[start:end]):
-            if not states_relation(match.group(1)):
+            if not states_relation(match.group(1)) or (skip is not None and skip.match(match.group(1))):
                 continue
             line = line_of(start + match.start())
             section = sections[line]
             counts[section] = counts.get(section, 0) + 1
-            out.append(Relation(f"{section}-r{counts[section]}", section, line + 1, match.group(1),
-                                proof_line))
+            out.append(Relation(f"{section}-{mark}{counts[section]}", section, line + 1, match.group(1),
+                                block_line))
     return tuple(out)

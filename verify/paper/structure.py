@@ -38,6 +38,7 @@ from verify.paper.source import (
     proofs,
     relations,
     section_of_lines,
+    statement_relations,
 )
 
 _KINDS = "|".join(STATEMENT_KINDS)
@@ -148,6 +149,8 @@ def supports() -> dict[str, str]:
     """Ledger entry id -> the numbered statement (or section) it serves."""
     out = {d.id: supports_at(d.line) for d in displays()}
     out.update({r.id: supports_at(r.line) for r in relations()})
+    if current().statement_files:
+        out.update({r.id: supports_at(r.line) for r in statement_relations()})
     return out
 
 
