@@ -15,9 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from verify.paper.latex import LatexError
-from verify.paper.latex import _group as balanced_group
-
 MAX_MACROS = 500
 MAX_BODY = 2000
 MAX_PASSES = 20
@@ -40,12 +37,21 @@ class Macro:
 
 
 def _group(text: str, start: int) -> tuple[str, int] | None:
-    """The balanced ``{...}`` group whose opening brace is just before ``start``: (content, end),
-    or None when it is not closed (the extractor's own reading of a group)."""
-    try:
-        return balanced_group(text, start - 1)
-    except LatexError:
-        return None
+    """The balanced ``{...}`` group whose opening brace is just before ``start``: (content, end)."""
+    depth, i = 1, start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start:i], i + 1
+        i += 1
+    return None
 
 
 def read_macros(source: str) -> dict[str, Macro]:
