@@ -43,12 +43,12 @@ def add_parser(sub) -> None:
 def run_init(args) -> int:
     # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.base.files import OutputPathError
+    from verify.paper.pack import load, using
     from verify.paper.skeleton import init_pack
+    from verify.paper.source import statement_relations
 
     if not args.out:
         raise OutputPathError("--out is empty; give the new pack's directory")
-    from verify.paper.pack import load, using
-    from verify.paper.source import statement_relations
 
     directory, shown, inline = init_pack(args.text, Path(args.out))
     with using(load(directory)):
