@@ -112,3 +112,17 @@ def test_a_labelled_display_is_named_by_its_label_with_its_ledger_id_beside():
     labelled = Entry("2-5", "2", r"\int \erf(x) \, dx = 0 \label{ eq:erfquad }", "identity")
     assert _statement(labelled) == "display eq:erfquad (2-5)"
     assert _statement(Entry("2-6", "2", r"x = 1", "identity")) == "display (2-6)"
+
+
+def test_a_hostile_macro_body_reaches_the_page_only_as_text():
+    """A macro body from an untrusted .tex file (a dollar to leave the math span, a backtick, raw
+    HTML) goes through the report's one escaping policy like any quote: no element it names."""
+    import re
+
+    macros = read_macros(r"\newcommand{\x}{$<script>alert(1)</script>$} "
+                         r"\newcommand{\y}{`<img src=x onerror=alert(1)>`}")
+    from verify.base.markdown import paper_text
+
+    page = to_html("> " + paper_text(expand(r"as printed: $\x + \y = 1$", macros)))
+    tags = re.findall(r"<[^>]*>", page)
+    assert not [t for t in tags if re.match(r"<\s*(script|img)\b", t, re.I) or "onerror" in t.lower()]
