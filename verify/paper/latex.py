@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from verify.base.errors import VerifyInputError
 from verify.paper.source import STATEMENT_KINDS
+from verify.paper.tex_groups import balanced_group
 
 #: Display environments (their content is a display, kept verbatim).
 DISPLAYS = ("equation", "equation*", "align", "align*", "gather", "gather*", "multline", "multline*",
@@ -106,20 +107,10 @@ def _group(tex: str, start: int, open_: str = "{", close: str = "}") -> tuple[st
     index after it."""
     if start >= len(tex) or tex[start] != open_:
         raise LatexError(f"expected {open_!r} at character {start}")
-    depth, i = 0, start
-    while i < len(tex):
-        char = tex[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == open_:
-            depth += 1
-        elif char == close:
-            depth -= 1
-            if depth == 0:
-                return tex[start + 1:i], i + 1
-        i += 1
-    raise LatexError(f"unbalanced {open_!r} opened at character {start}")
+    found = balanced_group(tex, start, open_, close)
+    if found is None:
+        raise LatexError(f"unbalanced {open_!r} opened at character {start}")
+    return found
 
 
 def _command_argument(tex: str, name: str) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from verify.paper.tex_groups import balanced_group
+
 MAX_MACROS = 500
 MAX_BODY = 2000
 MAX_PASSES = 20
@@ -38,20 +40,7 @@ class Macro:
 
 def _group(text: str, start: int) -> tuple[str, int] | None:
     """The balanced ``{...}`` group whose opening brace is just before ``start``: (content, end)."""
-    depth, i = 1, start
-    while i < len(text):
-        char = text[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start:i], i + 1
-        i += 1
-    return None
+    return balanced_group(text, start - 1)
 
 
 def read_macros(source: str) -> dict[str, Macro]:
