@@ -14,7 +14,7 @@ CASES = [
     ("Kp(rho) >= 0", "--for 'rho in [-1, 1]'"),
     # = for ==
     ("Eg(dsigma(g)) = 1/2", "write == for equality"),
-    # LaTeX, and what to write instead
+    # LaTeX read as the claim language (--latex off), and what to write instead
     ("E[sigma'(g)] == 1/2", "sigma'(g) is dsigma(g)"),
     ("E[sigma'(g)] == 1/2", "E[f(g)] is Eg(f(g))"),
     (r"\mathbb{E}_g[\sigma(g)] = \tfrac12", r"\mathbb{E}_g[f(g)] is Eg(f(g))"),
@@ -32,7 +32,7 @@ CASES = [
 @pytest.mark.parametrize(("text", "expected"), CASES)
 def test_a_refused_claim_says_what_to_write_instead(text, expected):
     with pytest.raises(MalformedExpressionError) as refused:
-        build_spec(text, activation=["relu"])
+        build_spec(text, activation=["relu"], latex=False)
     message = str(refused.value)
     assert expected in message
     assert "\n" not in message  # still one line
@@ -51,3 +51,9 @@ def test_a_misspelt_activation_or_family_gets_the_closest_names():
         build_spec("mu(1) == 1/2", activation=["rellu"])
     with pytest.raises(VerifyInputError, match=r"unknown family 'orthonormall'; did you mean 'orthonormal'\?"):
         build_spec("h(0) >= 0", family=["orthonormall"], activation=["relu"])
+
+
+@pytest.mark.parametrize(("text", "reading"), [(r"\mathbb{E}_g[\sigma(g)] = \tfrac12", "Eg(sigma(g)) == 1/2"),
+                                               (r"\mu_1 \le 1", "mu(1) <= 1")])
+def test_latex_that_the_claim_language_refuses_is_read_as_latex_by_default(text, reading):
+    assert build_spec(text, activation=["relu"]).claim.text == reading

@@ -110,6 +110,12 @@ def _call(name: str, args: list[ast.expr], parent: int, trailing: bool) -> str:
             body = _bracket(body)
         text = rf"\sum_{{{printed[1]}={printed[2]}}}^{{{printed[3]}}} {body}"
         return _bracket(text) if trailing or parent >= _BASE else text
+    if name == "diff":
+        order = printed[2] if len(args) == 3 else ""
+        power = f"^{{{order}}}" if order else ""
+        body = printed[0] if isinstance(args[0], ast.Name | ast.Call) else _bracket(printed[0])
+        text = rf"\frac{{\mathrm{{d}}{power}}}{{\mathrm{{d}}{printed[1]}{power}}} {body}"
+        return _bracket(text) if trailing or parent >= _BASE else text
     if name == "sqrt":
         return rf"\sqrt{{{printed[0]}}}"
     if name in ("Abs", "abs"):

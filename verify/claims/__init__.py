@@ -48,11 +48,14 @@ def claim(
     draws: int | None = None,
     seed: int = 0,
     full: bool = False,
+    latex: bool | None = None,
 ) -> Outcome:
     """Decide the claim ``text`` and return the :class:`~verify.verdict.Outcome` ``verify check`` uses.
 
     ``for_`` takes the ``--for`` texts ('m in [0, 1]', 'k in 1..32', 'k in {4, 16}', 'xi = sqrt(k)/2');
     the other arguments are the command's options of the same names (``verify claim --help``).
+    ``text`` may be LaTeX (``latex=True``, or detected when ``latex`` is None: a backslash, ``^`` or
+    a brace), read into the claim language first (:mod:`verify.claims.latex_input`).
     Bad input raises a :class:`~verify.base.errors.VerifyInputError` with a one-line message.
     """
 
@@ -69,6 +72,7 @@ def claim(
         draws=draws,
         seed=seed,
         full=full,
+        latex=latex,
     )
     return run(spec)
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from verify.base.budget import guarded_if_forced
+from verify.base.errors import VerifyInputError, clip
 from verify.base.validation import count
 from verify.base.validation import seed as validate_seed
 from verify.claims.language import (
@@ -35,6 +36,7 @@ from verify.claims.language import (
     parse_claim,
     scalar_symbol,
 )
+from verify.claims.latex_input import looks_like_latex, to_claim_language
 from verify.claims.model import random_parts
 from verify.claims.quantifiers import (
     Probability,
@@ -123,9 +125,14 @@ def build_spec(
     draws: int | None = None,
     seed: int = 0,
     full: bool = False,
+    latex: bool | None = None,
 ) -> ClaimSpec:
     """Parse and validate every part of a claim (else a one-line
-    :class:`~verify.base.errors.VerifyInputError`)."""
+    :class:`~verify.base.errors.VerifyInputError`).
+
+    ``text`` is in the claim language, or in LaTeX when ``latex`` is true or (``latex`` None) it
+    looks like LaTeX (:func:`verify.claims.latex_input.looks_like_latex`); LaTeX is read into the
+    claim language first, and the options keep the text as typed under ``latex``."""
 
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
@@ -139,7 +146,15 @@ def build_spec(
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
 
-    claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
+    typed = None
+    if latex or (latex is None and looks_like_latex(text)):
+        typed, text = text, to_claim_language(text)
+    try:
+        claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
+    except VerifyInputError as exc:
+        if typed is None:
+            raise
+        raise type(exc)(f"{exc} (the LaTeX reads as {clip(text, 80)!r})") from None
     used = claim.quantities()
     families = _as_tuple(family)
     for name in families:
@@ -204,6 +219,7 @@ def build_spec(
             "draws": draws,
             "seed": seed,
             "full": full,
+            "latex": typed,
         },
     )
     _check_usage(spec)

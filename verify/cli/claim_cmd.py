@@ -41,7 +41,10 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("text", metavar="CLAIM", help="the relation, e.g. 'h(0) >= C_sigma*xi**2/(k+xi**2)'")
+    p.add_argument("text", metavar="CLAIM", help="the relation, e.g. 'h(0) >= C_sigma*xi**2/(k+xi**2)', or in "
+                   "LaTeX: 'h(0) \\ge \\frac{C_\\sigma \\xi^2}{k+\\xi^2}'")
+    p.add_argument("--latex", action="store_true", default=None,
+                   help="read CLAIM as LaTeX (the default when it holds a backslash, ^ or a brace)")
     p.add_argument(
         "--family", nargs="+", metavar="F", help="instance families: orthonormal separated claim2 glm"
     )
@@ -89,6 +92,7 @@ def run(args) -> int:
         draws=args.draws,
         seed=args.seed,
         full=args.full,
+        latex=args.latex,
     )
     if args.json:
         json.dump(outcome_dict(outcome), sys.stdout, indent=2, sort_keys=True, default=str)
@@ -112,10 +116,19 @@ def outcome_dict(outcome) -> dict:
 
 
 def report(outcome) -> str:
-    """The outcome as a few lines: verdict and basis, the deciding step, evidence, counterexample, rerun."""
+    """The outcome as a few lines: the claim as typed, as read and printed back as LaTeX; verdict
+    and basis, the deciding step, evidence, counterexample, rerun."""
+    # lazy: the printer loads SymPy, which only a decided claim needs
+    from verify.claims.printing import claim_latex
+
     numbers = outcome.numbers
-    lines = [
-        f"claim:    {outcome.parameters.get('claim')}",
+    typed = outcome.parameters.get("latex")
+    lines = [f"latex:    {typed} (as typed)"] if typed else []
+    lines += [f"claim:    {outcome.parameters.get('claim')}" + (" (as read)" if typed else "")]
+    printed = claim_latex(str(outcome.parameters.get("claim")))
+    if printed is not None:
+        lines.append(f"as LaTeX: {printed[0]}")
+    lines += [
         f"verdict:  {outcome.verdict.value} ({outcome.basis.value if outcome.basis else 'none'}; "
         f"decided by the {numbers.get('decided_by')} step)",
         f"evidence: {outcome.evidence}",

@@ -50,6 +50,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from verify.claims.latex_input import LatexClaimError, looks_like_latex, relations_of, to_claim_language
+from verify.paper.macros import expand
 from verify.paper.pack import PackError, current, per_pack, read_toml
 from verify.paper.source import displays, relations, statement_relations
 
@@ -61,8 +63,8 @@ DECIDED = ("holds", "fails", "consistent")
 
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
-FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "claims", "reason", "note", "correction",
-                    "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
+FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "claims", "claim_from_quote", "reason", "note",
+                    "correction", "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
 #: The most relations one entry's ``claims`` may list.
 MAX_RELATIONS = 20
 
@@ -209,6 +211,39 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
                      item.get("boundary"), item.get("printed"), scope)
 
 
+def _read_latex(item: dict, where: str) -> dict:
+    """The entry with its claims in the claim language: ``claim_from_quote = true`` reads them
+    from the quote (one relation as ``claim``, a chain or an align's lines as ``claims``), and a
+    claim or printed reading written in LaTeX is read too; the pack's macros are
+    expanded first (:mod:`verify.claims.latex_input`)."""
+    from_quote = item.get("claim_from_quote", False)
+    if not isinstance(from_quote, bool):
+        raise LedgerError(f"ledger entry {where}: claim_from_quote must be true or false")
+    if from_quote and ("claim" in item or "claims" in item):
+        raise LedgerError(f"ledger entry {where}: claim_from_quote with a claim (give one: the quote's "
+                          "reading, or your own claim)")
+    macros = current().macros()
+
+    def read(text: str, several: bool = False):
+        expanded = expand(text, macros) if macros else text
+        try:
+            return relations_of(expanded) if several else to_claim_language(expanded)
+        except LatexClaimError as exc:
+            raise LedgerError(f"ledger entry {where}: {exc}") from None
+
+    item = dict(item)
+    if from_quote:
+        found = read(item["quote"], several=True)
+        item["claim" if len(found) == 1 else "claims"] = found[0] if len(found) == 1 else found
+    for key in ("claim", "printed"):  # a correction may be prose, which can hold LaTeX
+        if isinstance(item.get(key), str) and looks_like_latex(item[key]):
+            item[key] = read(item[key])
+    if isinstance(item.get("claims"), list):
+        item["claims"] = [read(t) if isinstance(t, str) and looks_like_latex(t) else t for t in item["claims"]]
+    item.pop("claim_from_quote", None)
+    return item
+
+
 def _read(names: tuple[str, ...], table: str) -> list[dict]:
     """The ``[[table]]`` items of the ledger files ``names``, in order (no other table allowed)."""
     raw = []
@@ -250,6 +285,7 @@ def _validated(raw: list[dict], shown: tuple, what: str) -> list[Entry]:
                               f"{', '.join(KINDS)}")
         if sum(1 for key in ("check", "claim", "reason") if item.get(key)) > 1:
             raise LedgerError(f"ledger entry {where}: give one of check, claim or reason")
+        item = _read_latex(item, where)
         out.append(Entry(where, shown_item.section, item["quote"], item["kind"], item.get("check"),
                          item.get("reason"), item.get("note"), _claim_spec(item, where), what))
     return out
