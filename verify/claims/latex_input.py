@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from verify.base.errors import MalformedExpressionError, clip
 
@@ -55,7 +56,7 @@ class LatexClaimError(MalformedExpressionError):
 _TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|\d+(?:\.\d+)?|[A-Za-z]|\S", re.DOTALL)
 #: Commands with no meaning in a formula: spacing, sizing, style.
 _IGNORED = frozenset({
-    ",", ";", ":", "!", " ", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
+    ",", ";", ":", "!", " ", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
     "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr", "middle", "displaystyle", "textstyle", "limits",
     "nolimits", "nonumber", "notag", "mathstrut", "phantom", "allowbreak", "thinspace", "enspace",
 })
@@ -96,6 +97,8 @@ _WORDS = frozenset({"xi", "rho", "lam", "chat", "sigma", "dsigma", "mu", "Eg", "
 #: Commands whose argument is an upright word (\\operatorname{erf}, \\mathrm{min}).
 _STYLES = frozenset({"operatorname", "mathrm", "text", "textrm", "mathit", "mathbb", "mathbf", "mathsf",
                      "mathcal", "rm", "mathop"})
+#: Variables a condition a \\le x \\le b with integer ends ranges over the integers.
+_INTEGER_VARIABLES = frozenset({"k", "d", "p", "l", "s", "n", "i", "j"})
 _ATOM = re.compile(r"^(?:[A-Za-z_]\w*|\d+(?:\.\d+)?)$")
 
 
@@ -105,6 +108,25 @@ def looks_like_latex(text: str) -> bool:
     ``Eg(dsigma(g)) = 1/2`` would be the product E*g*(...), so it stays with the claim language,
     whose parser says to write ``==``."""
     return "\\" in text or "^" in text or "{" in text
+
+
+_QUAD = "\\quad"
+
+
+def _wide_spaces(tokens: list[str]) -> list[str]:
+    """``\\quad`` and ``\\qquad`` kept only where they separate a claim from its conditions: outside
+    every bracket, one for a run, and not before an operator (an align's ``&\\quad + c``)."""
+    kept, depth = [], 0
+    for i, token in enumerate(tokens):
+        depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1, "\\{": 1, "\\}": -1}.get(token, 0)
+        if token in (_QUAD, "\\qquad"):
+            following = next((t for t in tokens[i + 1:] if t not in (_QUAD, "\\qquad")), None)
+            if depth == 0 and kept and kept[-1] not in (_QUAD, "\\\\") and following is not None \
+                    and not _continues(following):
+                kept.append(_QUAD)
+            continue
+        kept.append(token)
+    return kept
 
 
 def _continues(token: str) -> bool:
@@ -176,6 +198,7 @@ class _Reader:
         self.tokens = [t for t in self.tokens if t not in ("&", "~")]
         while self.tokens and self.tokens[-1] in (".", ",", "\\\\"):
             self.tokens.pop()  # a display's closing punctuation or line break
+        self.tokens = _wide_spaces(self.tokens)
         # a line break before an operator or a relation continues the line (an align's &= or + ...)
         self.tokens = [t for i, t in enumerate(self.tokens)
                        if not (t == "\\\\" and i + 1 < len(self.tokens) and _continues(self.tokens[i + 1]))]
@@ -184,6 +207,8 @@ class _Reader:
         self.renamed: dict[str, str] = {}
         self.in_abs = 0
         self.closers: list[str] = []
+        #: the ranges that conditions after the relation give (\\quad \\text{for } 0 \\le m \\le 1)
+        self.quantifiers: list[str] = []
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> str | None:
@@ -212,13 +237,6 @@ class _Reader:
             self.fail(f"groups nest more than {MAX_DEPTH} deep")
 
     # -- grammar ----------------------------------------------------------------------------------
-    def claim(self) -> str:
-        relations = self.relations()
-        if len(relations) > 1:
-            self.fail(f"{len(relations)} relations (a chain or several lines) in one claim",
-                      "write each relation as its own claim (in a ledger entry: claims = [...])")
-        return relations[0]
-
     def relations(self) -> list[str]:
         """Every relation of a display: a chain A = B <= C is A == B and B <= C; a line break
         that does not continue the line starts a new chain."""
@@ -229,6 +247,9 @@ class _Reader:
         left = self.expression()
         line_start = 0
         while self.peek() is not None:
+            if out and self.peek() in (",", "(", "\\text", "\\textrm", "\\forall", _QUAD):
+                self.conditions()
+                continue
             op = self.relation()
             if op is not None:
                 right = self.expression()
@@ -247,6 +268,65 @@ class _Reader:
         if not out:
             self.fail("no relation (=, \\le, \\ge, <, >)", "a claim relates two sides, e.g. h(0) \\ge 0")
         return out
+
+    def conditions(self) -> None:
+        """The conditions written after a claim, as quantifiers: ``, \\quad m \\in [0, 1]``,
+        ``\\text{for all } m \\in [0, 1]``, ``\\quad (-1 \\le m \\le 1)``, ``\\forall \\rho \\in [-1, 1]``."""
+        while self.peek() is not None:
+            token = self.take()
+            if token in (",", "\\forall", _QUAD):
+                continue
+            if token in ("\\text", "\\textrm", "\\mathrm"):
+                words = self.raw_argument() if self.peek() == "{" else ""
+                if words.strip(" ,.").lower() not in ("for", "forall", "foreach", "where", "and", "if", "with",
+                                                      "on", "all", "every", "any", "whenever", ""):
+                    self.fail(f"text {words!r} after the claim", "conditions are ranges: \\text{for } 0 \\le m "
+                              "\\le 1, or --for 'm in [0, 1]'")
+                continue
+            if token == "(":
+                self.closers.append(")")
+                self.condition()
+                self.closers.pop()
+                self.expect(")")
+                continue
+            self.at -= 1
+            self.condition()
+
+    def condition(self) -> None:
+        """One range: ``a \\le x \\le b`` or ``x \\in [a, b]`` (closed; an open end is refused)."""
+        self.closers.append(",")
+        first = self.expression()
+        if self.peek() == "\\in":
+            self.at += 1
+            if self.peek() not in ("[",):
+                self.fail(f"the range of {first} is not a closed interval [a, b]", "give it as --for")
+            self.at += 1
+            low = self.expression()
+            self.expect(",")
+            self.closers.append("]")
+            high = self.expression()
+            self.closers.pop()
+            if self.peek() != "]":
+                self.fail(f"the range of {first} has an open end", "give the closed range as --for 'x in [a, b]'")
+            self.at += 1
+            self.closers.pop()
+            self.quantifier(first, low, high)
+            return
+        ops, sides = [], [first]
+        while (op := self.relation()) is not None:
+            ops.append(op)
+            sides.append(self.expression())
+        self.closers.pop()
+        if ops != ["<=", "<="] or len(sides) != 3:
+            self.fail(f"the condition {' '.join(s for pair in zip(sides, ops + ['']) for s in pair).strip()!r}",
+                      "a condition is a closed range a \\le x \\le b (or x \\in [a, b]); give others as --for")
+        self.quantifier(sides[1], sides[0], sides[2])
+
+    def quantifier(self, name: str, low: str, high: str) -> None:
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            self.fail(f"a condition on {name!r}", "a range bounds one variable: a \\le m \\le b")
+        integer = name in _INTEGER_VARIABLES and all(re.fullmatch(r"-?\d+", b) for b in (low, high))
+        self.quantifiers.append(f"{name} in {low}..{high}" if integer else f"{name} in [{low}, {high}]")
 
     def relation_ahead(self) -> bool:
         token = self.peek()
@@ -297,8 +377,10 @@ class _Reader:
                 return out
 
     def starts_factor(self, token: str | None) -> bool:
-        if token is None or token in self.closers:
-            return False
+        if token is None or token in self.closers or token in ("\\text", "\\textrm", "\\forall", _QUAD):
+            return False  # text is a condition after the claim (conditions), never a factor
+        if token == "(" and self.bracket_holds_relation():
+            return False  # (-1 \\le m \\le 1) after a claim is its condition
         if token == "|":
             return not self.in_abs
         if token.startswith("\\"):
@@ -307,6 +389,17 @@ class _Reader:
                                                                                    "\\}", "\\rangle", "\\rfloor",
                                                                                    "\\rceil", "\\choose"))
         return token[0].isalnum() or token in ("(", "[", "{")
+
+    def bracket_holds_relation(self) -> bool:
+        """Whether the bracket opening at the current token holds a relation outside inner brackets."""
+        depth = 0
+        for token in self.tokens[self.at:]:
+            depth += {"(": 1, ")": -1, "{": 1, "}": -1, "[": 1, "]": -1}.get(token, 0)
+            if depth == 0:
+                return False
+            if depth == 1 and (token in ("=", "<", ">") or token.startswith("\\") and token[1:] in _RELATIONS):
+                return True
+        return False
 
     def factor(self) -> str:
         if self.peek() == "-":
@@ -477,8 +570,8 @@ class _Reader:
             order = self.primes()
             if self.peek() in _OPENING:
                 args = self.arguments()
-                head = "Kp" if name == "K" and order else _CALLABLE[name]
-                order -= 1 if name == "K" and order else 0
+                head = "Kp" if name == "K" and order == 1 else _CALLABLE[name]
+                order -= 1 if name == "K" and order == 1 else 0
                 return self.derivative(f"{head}({', '.join(args)})", args[0], order)
             if order:
                 self.fail(f"{name}{chr(39) * order} needs its argument", f"write {name}'(m) with a bracket")
@@ -709,9 +802,12 @@ class _Reader:
             self.at += 1
         inside = "".join(self.tokens[start:self.at]).replace("{", "").replace("}", "").replace("\\widehat", "\\hat")
         self.expect("\\rangle")
+        rows = re.fullmatch(r"w_(\w),w_(\w)", inside)
+        if rows:  # <w_i, w_j> is the Gram matrix's entry
+            return f"G({rows.group(1)}, {rows.group(2)})"
         if inside not in ("c,\\hatc", "\\hatc,c"):
-            self.fail(f"the inner product <{inside}>", "the claim language's vectors are c and \\hat c: "
-                      "\\langle c, \\hat c\\rangle")
+            self.fail(f"the inner product <{inside}>", "the claim language's inner products are \\langle c, "
+                      "\\hat c\\rangle and \\langle w_i, w_j\\rangle (G(i, j))")
         used = set(self.tokens)
         index = next((n for n in "ijqruvw" if n not in used), None)
         if index is None:
@@ -745,10 +841,32 @@ class _Reader:
         return body
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A LaTeX claim read: its relations in the claim language, and the quantifiers (``--for``
+    texts) that the conditions written after it give."""
+
+    relations: tuple[str, ...]
+    quantifiers: tuple[str, ...]
+
+
+def read_claim(latex: str, single: bool = False) -> Reading:
+    """Every relation of the LaTeX display ``latex`` in the claim language (a chain A = B = C and
+    an ``align``'s lines give one each; ``single``: exactly one is allowed) and the ranges its
+    trailing conditions state."""
+    reader = _Reader(_prepared(latex))
+    relations = reader.relations()
+    return Reading(tuple(_single(latex, relations) if single else relations), tuple(reader.quantifiers))
+
+
 def relations_of(latex: str) -> list[str]:
-    """Every relation of the LaTeX display ``latex`` in the claim language: a chain A = B = C and
-    an ``align``'s lines give one each (see :func:`to_claim_language`)."""
-    return _Reader(_prepared(latex)).relations()
+    """Every relation of the LaTeX display ``latex`` in the claim language (see :func:`read_claim`);
+    a condition after them is refused: it would be lost."""
+    reading = read_claim(latex)
+    if reading.quantifiers:
+        raise LatexClaimError(f"latex claim {clip(latex, 60)!r}: conditions after the claim "
+                              f"({'; '.join(reading.quantifiers)}); read it with read_claim to keep them")
+    return list(reading.relations)
 
 
 def _prepared(latex: str) -> str:
@@ -761,5 +879,15 @@ def _prepared(latex: str) -> str:
 def to_claim_language(latex: str) -> str:
     """The claim language's spelling of the LaTeX claim ``latex`` (one relation; a pack's macros
     expanded by the caller, :func:`verify.paper.macros.expand`).  Raises :class:`LatexClaimError`,
-    one line naming the construct and what to write instead."""
-    return _Reader(_prepared(latex)).claim()
+    one line naming the construct and what to write instead.  Conditions after the relation are
+    refused (they would be lost): :func:`read_claim` keeps them."""
+    (relation,) = _single(latex, relations_of(latex))
+    return relation
+
+
+def _single(latex: str, relations: list[str] | tuple[str, ...]) -> list[str] | tuple[str, ...]:
+    if len(relations) > 1:
+        raise LatexClaimError(f"latex claim {clip(latex, 60)!r}: {len(relations)} relations (a chain or "
+                              "several lines) in one claim; write each relation as its own claim (in a ledger "
+                              "entry: claims = [...])")
+    return relations

@@ -36,7 +36,7 @@ from verify.claims.language import (
     parse_claim,
     scalar_symbol,
 )
-from verify.claims.latex_input import looks_like_latex, to_claim_language
+from verify.claims.latex_input import looks_like_latex, read_claim
 from verify.claims.model import random_parts
 from verify.claims.quantifiers import (
     Probability,
@@ -134,6 +134,11 @@ def build_spec(
     looks like LaTeX (:func:`verify.claims.latex_input.looks_like_latex`); LaTeX is read into the
     claim language first, and the options keep the text as typed under ``latex``."""
 
+    typed = None
+    if latex or (latex is None and looks_like_latex(text)):
+        # conditions written after the relation (\quad 0 \le m \le 1) are its quantifiers
+        reading = read_claim(text, single=True)
+        typed, text, for_ = text, reading.relations[0], (*_as_tuple(for_), *reading.quantifiers)
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}
     for raw in _as_tuple(for_):
@@ -146,9 +151,6 @@ def build_spec(
         quantifiers.append(q)
     variables = {q.name: q.symbol for q in quantifiers}
 
-    typed = None
-    if latex or (latex is None and looks_like_latex(text)):
-        typed, text = text, to_claim_language(text)
     try:
         claim = guarded_if_forced(f"claim {text.strip()[:50]!r}", parse_claim, text, variables)
     except VerifyInputError as exc:

@@ -50,7 +50,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from verify.claims.latex_input import LatexClaimError, looks_like_latex, relations_of, to_claim_language
+from verify.claims.latex_input import LatexClaimError, looks_like_latex, read_claim
 from verify.paper.macros import expand
 from verify.paper.pack import PackError, current, per_pack, read_toml
 from verify.paper.source import displays, relations, statement_relations
@@ -224,22 +224,27 @@ def _read_latex(item: dict, where: str) -> dict:
                           "reading, or your own claim)")
     macros = current().macros()
 
-    def read(text: str, several: bool = False):
+    item = dict(item)
+
+    def read(text: str, single: bool = True) -> tuple[str, ...]:
         expanded = expand(text, macros) if macros else text
         try:
-            return relations_of(expanded) if several else to_claim_language(expanded)
+            reading = read_claim(expanded, single=single)
         except LatexClaimError as exc:
             raise LedgerError(f"ledger entry {where}: {exc}") from None
+        if reading.quantifiers:  # the conditions written after the relation join the entry's for
+            stated = item.get("for", [])
+            item["for"] = [*([stated] if isinstance(stated, str) else stated), *reading.quantifiers]
+        return reading.relations
 
-    item = dict(item)
     if from_quote:
-        found = read(item["quote"], several=True)
-        item["claim" if len(found) == 1 else "claims"] = found[0] if len(found) == 1 else found
+        found = read(item["quote"], single=False)
+        item["claim" if len(found) == 1 else "claims"] = found[0] if len(found) == 1 else list(found)
     for key in ("claim", "printed"):  # a correction may be prose, which can hold LaTeX
         if isinstance(item.get(key), str) and looks_like_latex(item[key]):
-            item[key] = read(item[key])
+            item[key] = read(item[key])[0]
     if isinstance(item.get("claims"), list):
-        item["claims"] = [read(t) if isinstance(t, str) and looks_like_latex(t) else t for t in item["claims"]]
+        item["claims"] = [read(t)[0] if isinstance(t, str) and looks_like_latex(t) else t for t in item["claims"]]
     item.pop("claim_from_quote", None)
     return item
 
