@@ -289,3 +289,13 @@ def test_a_quote_that_cannot_be_read_names_its_entry(tmp_path):
     pack = _pack(tmp_path, "claim_from_quote = true")  # no macros: \half is unknown
     with using(load(pack)), pytest.raises(PackError, match=r"ledger entry .*\\half is not a construct"):
         ledger.entries()
+
+
+def test_ledger_quotes_says_which_quotes_read_as_their_entrys_claim():
+    done = _verify("ledger", "quotes", "examples/rank1-note", "--all")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "2-1: read: mu(1) == 1/2 [the entry's claim: the same relation]" in lines
+    assert "3-1: read: Kp(rho) >= 0  (for rho in [0, 1]) [the entry's claim: the same relation]" in lines
+    assert any(line.startswith("2-r2: refused: a probability") for line in lines)
+    assert lines[-2].startswith("13 of 15 quotes read as claims: 11 the same relation")

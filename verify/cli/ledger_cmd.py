@@ -1,4 +1,5 @@
-"""``verify ledger init TEXT --out DIR`` and ``verify ledger status DIR [--report FILE]``: paper packs."""
+"""``verify ledger init TEXT --out DIR``, ``verify ledger status DIR [--report FILE]`` and
+``verify ledger quotes DIR [--all]``: paper packs."""
 
 from __future__ import annotations
 
@@ -38,6 +39,14 @@ def add_parser(sub) -> None:
                         help="report.json of `verify check --paper DIR` (default: DIR/report.json "
                         "when present)")
     status.set_defaults(run=run_status)
+    quotes = actions.add_parser(
+        "quotes", help="which quotes read as claims (for claim_from_quote = true)",
+        description="Read every entry's quote, with the pack's macros expanded, as a LaTeX claim "
+        "(docs/claims.md, LaTeX input) and say which read, which state the same relation as their "
+        "entry's claim, and why the others are refused.")
+    quotes.add_argument("pack", type=file_path, metavar="DIR", help="the pack's directory")
+    quotes.add_argument("--all", action="store_true", help="one line per entry, not only the summary")
+    quotes.set_defaults(run=run_quotes)
 
 
 def run_init(args) -> int:
@@ -94,6 +103,23 @@ def run_status(args) -> int:
         for problem in problems:
             print(f"- {problem}")
         return 1
+    return 0
+
+
+def run_quotes(args) -> int:
+    # lazy: reading claims loads the claim engine (SymPy)
+    from verify.paper.pack import load, using
+    from verify.paper.quote_claims import quote_readings, summary
+
+    with using(load(args.pack)):
+        readings = quote_readings()
+    if args.all:
+        for reading in readings:
+            versus = {"same": " [the entry's claim: the same relation]",
+                      "differs": " [the entry's claim: another form]"}.get(reading.versus_claim or "", "")
+            print(f"{reading.entry}: {reading.outcome}: {reading.detail}{versus}")
+        print()
+    print(summary(readings))
     return 0
 
 
