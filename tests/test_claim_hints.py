@@ -57,3 +57,17 @@ def test_a_misspelt_activation_or_family_gets_the_closest_names():
                                                (r"\mu_1 \le 1", "mu(1) <= 1")])
 def test_latex_that_the_claim_language_refuses_is_read_as_latex_by_default(text, reading):
     assert build_spec(text, activation=["relu"]).claim.text == reading
+
+
+def test_a_margin_below_the_balls_resolution_is_the_reason_given():
+    """Eg(tanh(g)/g) = 0.82199856438210871790015211366340445400784745740877…: a bound 1e-45 above
+    it is true, but the certified quadrature's ball is ~1e-37 wide.  The claim is inconclusive and
+    says why with the ball's size, not "balls do not decide an equality" (it is an inequality)."""
+    from verify.claims import claim
+
+    outcome = claim("Eg(tanh(g)/g) <= 821998564382108717900152/10**24 + 113663404454007847457408/10**48"
+                    " + 1/10**45")
+    assert outcome.verdict.value == "inconclusive"
+    assert "the ball of lhs - rhs contains 0 (its radius is" in outcome.evidence
+    assert "a margin narrower than that is not resolved" in outcome.evidence
+    assert "equality" not in outcome.evidence and "undecided at its one configuration" in outcome.evidence

@@ -203,7 +203,8 @@ def _fails(evidence: str, decision, counterexample: dict) -> Outcome:
 
 
 def _where(setting) -> str:
-    return ", ".join(f"{k}={v}" for k, v in setting.describe().items())
+    """The configuration as k=v pairs, or "the one configuration" when the claim names none."""
+    return ", ".join(f"{k}={v}" for k, v in setting.describe().items()) or "its one configuration"
 
 
 def _asymptotic(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[Judged]) -> Outcome:

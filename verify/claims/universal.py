@@ -455,10 +455,22 @@ def _arcsines_defined(difference, variable, low, high) -> bool:
     return True
 
 
+def _width_text(value) -> str:
+    """`` (its radius is 1.2e-16)`` for a ball, or '' when the radius cannot be read."""
+    try:
+        return f" (its radius is {float(value.rad()):.2g})"
+    except (AttributeError, TypeError, ValueError):
+        return ""
+
+
 def _prove(box: dict, op: str, gap, full: bool) -> Decision:
     if op == "==" or not box:
+        widest = None
         for point in [{}] if not box else _rational_points(box)[:9]:
-            verdict = decide_ball(op, gap(point_balls(point)))
+            value = gap(point_balls(point))
+            verdict = decide_ball(op, value)
+            if verdict == "undecided":
+                widest = _width_text(value)
             if verdict == "fails":
                 return Decision(
                     "fails",
@@ -469,7 +481,13 @@ def _prove(box: dict, op: str, gap, full: bool) -> Decision:
                 )
             if not box and verdict == "holds":
                 return Decision("holds", Basis.CERTIFIED, "certified", detail="ball of lhs - rhs decides it")
-        return Decision("undecided", None, "certified", detail="balls do not decide an equality")
+        if op == "==":
+            return Decision("undecided", None, "certified", detail="balls do not decide an equality (a ball of a "
+                            "nonzero width always contains values on both sides of 0)")
+        # the margin, if any, is below what the balls resolve: that is the reason, stated with its size
+        return Decision("undecided", None, "certified",
+                        detail=f"the ball of lhs - rhs contains 0{widest}: a margin narrower than that is not "
+                               f"resolved at {BALL_DPS} digits")
     if len(box) > 2:
         return Decision("undecided", None, "certified", detail="more than two continuous variables")
     names = sorted(box, key=lambda s: (s.name != "m", s.name))
