@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
         calibrate_cmd,
         check_cmd,
         claim_cmd,
+        completion_cmd,
         derive_cmd,
         figures_cmd,
         grad_cmd,
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     for module in (
         check_cmd, show_cmd, claim_cmd, hermite_cmd, kernel_cmd, instance_cmd, population_cmd, series_cmd,
         derive_cmd, bench_cmd, grad_cmd, simulate_cmd, figures_cmd, regions_cmd, calibrate_cmd, ledger_cmd,
+        completion_cmd,
     ):
         module.add_parser(sub)
     for command in sub.choices.values():
