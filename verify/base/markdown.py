@@ -66,19 +66,46 @@ def in_table_cell(markdown: str) -> str:
 def paper_text(text: str) -> str:
     """A quote of the paper as Markdown: its ``$...$`` TeX as GitHub math exactly as printed
     (never rewritten: the reader compares it with the paper), the prose between escaped and left
-    alone (no formula pass: it would rewrite inside the paper's own notation).  A quote whose prose
-    still holds TeX outside its dollars (``Σ_{i=1}^k``, ``\\langle``) cannot be drawn as math and
-    would read half converted, so it is shown verbatim in one code span instead."""
-    parts = re.split(r"(?<!\\)\$([^$]+)(?<!\\)\$", str(text))
-    if any(_TEX_IN_PROSE.search(part) for part in parts[::2]):
-        return code_span(" ".join(str(text).split()))
+    alone (no formula pass: it would rewrite inside the paper's own notation).  TeX that a converted
+    text left in its prose (``Let s^* be``, ``\\hat{c}``) is drawn as math too, run by run, exactly as
+    printed; a quote whose prose holds TeX that no run covers would read half converted, so it is
+    shown verbatim in one code span instead."""
+    # a display $$...$$ is drawn inline, as one math span: a quote is one line of a block quote
+    parts = re.split(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$([^$]+)(?<!\\)\$", " ".join(str(text).split()))
+    pieces = [(p, "math" if i % 3 else "prose") for i, p in enumerate(parts) if p is not None]
     out = []
-    for i, part in enumerate(parts):
-        if i % 2 and "`" not in part:
+    for part, kind in pieces:
+        if kind == "math":
+            if "`" in part:
+                return code_span(" ".join(str(text).split()))
             out.append(math_span(" ".join(part.split())))
-        else:
-            out.append(_escape(f"${part}$" if i % 2 else part))
+            continue
+        drawn = _tex_runs_as_math(part)
+        if drawn is None:
+            return code_span(" ".join(str(text).split()))
+        out.append(drawn)
     return "".join(out)
+
+
+#: TeX left in the prose of a converted text (``Let s^* be``, ``c, \hat{c} and``): a control word
+#: with its braced arguments and scripts, or a word with a sub- or superscript.
+_TEX_RUN = re.compile(r"(?:\\[A-Za-z]+(?:\{[^{}$`]{0,80}\})*|[A-Za-z0-9]+(?=[_^]))"
+                      r"(?:[_^](?:\{[^{}$`]{0,80}\}|\\[A-Za-z]+|[A-Za-z0-9*]))*(?:\{[^{}$`]{0,80}\})*")
+
+
+def _tex_runs_as_math(prose: str) -> str | None:
+    """The prose escaped, with each run of TeX it holds drawn as math exactly as printed; None when
+    TeX remains that no run covers (it would read half converted)."""
+    out, at = [], 0
+    for match in _TEX_RUN.finditer(prose):
+        run = match.group(0)
+        if not re.search(r"[\^_\\]", run) or "`" in run:
+            continue
+        out += [_escape(prose[at:match.start()]), math_span(run)]
+        at = match.end()
+    out.append(_escape(prose[at:]))
+    rest = _TEX_RUN.sub(lambda m: "" if re.search(r"[\^_\\]", m.group(0)) else m.group(0), prose)
+    return None if _TEX_IN_PROSE.search(rest) else "".join(out)
 
 
 def _spans(text: str):

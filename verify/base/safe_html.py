@@ -136,7 +136,7 @@ MATHML_ATTRIBUTES = frozenset(
     "xmlns display mathvariant stretchy fence separator lspace rspace width height depth linethickness "
     "displaystyle scriptlevel columnalign rowspacing columnspacing columnlines rowlines frame notation "
     "accent accentunder movablelimits minsize maxsize symmetric largeop form open close separators "
-    "class encoding".split())
+    "class encoding linebreak".split())
 _MATHML_NAMESPACE = "http://www.w3.org/1998/Math/MathML"
 #: An attribute value of MathML: short printable text (it is escaped again as it is written).
 _MATHML_VALUE = re.compile(r"[^\x00-\x1f\x7f]{0,200}")

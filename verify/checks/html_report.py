@@ -41,12 +41,21 @@ p, li, td, th, blockquote { overflow-wrap: anywhere; }
 """
 
 
+#: \left and \right (and the invisible \left. \right.): delimiter sizing only.
+_UNSIZED = re.compile(r"\\(?:left|right)\s*\.|\\(?:left|right)(?![A-Za-z])")
+
+
 def _mathml(match: re.Match[str]) -> str:
     latex = html.unescape(match.group(1))
     try:
         mathml = convert(latex)
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
-        mathml = ""
+        try:
+            # a display whose \left( closes on its next line as \right. (the paper's multi-line
+            # sums) is more than latex2mathml pairs: drawn with plain brackets, the same symbols
+            mathml = convert(_UNSIZED.sub("", latex))
+        except Exception:
+            mathml = ""
     safe = sanitize_mathml(mathml)
     if safe is None:
         return f"<code>{html.escape(latex)}</code>"

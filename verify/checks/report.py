@@ -25,6 +25,7 @@ from verify.base.markdown import (
     plain_text,
 )
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
+from verify.checks.quotes import is_ledger_check, paper_quote, reading
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.claims.printing import claim_latex, correction_parts
@@ -398,11 +399,25 @@ def _flattened(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]
     return rows
 
 
+def _quoted(check) -> list[str]:
+    """The statement as the paper prints it, then the check's own reading of it, labelled; or the
+    reading alone, labelled, where no passage of the text is located (:mod:`verify.checks.quotes`)."""
+    quote = paper_quote(check)
+    macros = current().macros()
+    if quote is None:
+        return [f"> The check's own reading (no passage of the text is located for it): "
+                f"{paper_text(expand(without_labels(reading(check)), macros))}", ""]
+    lines = [f"> {paper_text(expand(without_labels(quote), macros))}", ""]
+    if not is_ledger_check(check):  # a ledger check's reading is its entry's quote and claim
+        lines += [f"The check's own reading: {paper_text(reading(check))}", ""]
+    return lines
+
+
 def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
              f"### {code_span(r.check.id)} — {_md(r.check.statement)} ({_md(_where(r))}): {r.verdict}", "",
-             f"> {paper_text(expand(without_labels(r.check.quote), current().macros()))}", ""]
+             *_quoted(r.check)]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]
     o = r.outcome

@@ -17,6 +17,7 @@ from tqdm import tqdm
 from verify.base import cache
 from verify.base.sweep import process_pool
 from verify.checks.core import Check, Context
+from verify.checks.quotes import paper_quote, reading
 from verify.paper.pack import current
 from verify.verdict import Basis, FailureKind, Outcome, Verdict
 
@@ -41,7 +42,7 @@ class Result:
     def to_dict(self) -> dict[str, Any]:
         c, o = self.check, self.outcome
         record: dict[str, Any] = {
-            "id": c.id, "statement": c.statement, "section": c.section, "quote": c.quote,
+            "id": c.id, "statement": c.statement, "section": c.section, **_quote_fields(c),
             "method": c.method, "seed": self.seed, "full": self.full,
             "seconds": round(self.seconds, 3), "verdict": self.verdict,
             "reproduce": (f"{current().check_command} --only {c.id} --seed {self.seed}"
@@ -54,6 +55,15 @@ class Result:
         record["parts"] = [{"entry": entry, "verdict": part.verdict.value, **outcome_fields(part)}
                            for entry, part in o.parts.items()]
         return record
+
+
+def _quote_fields(check: Check) -> dict[str, Any]:
+    """``quote``: the paper's passage (or the check's reading where none is located), with where it
+    comes from, and the check's own ``reading``."""
+    quote = paper_quote(check)
+    return {"quote": quote if quote is not None else reading(check),
+            "quote_source": "paper" if quote is not None else "the check's reading",
+            "reading": reading(check)}
 
 
 def outcome_fields(o: Outcome) -> dict[str, Any]:

@@ -35,7 +35,8 @@ MAX_DEPTH = 32
 MAX_INTEGER_DIGITS = 64
 
 #: The record fields shown, by the JSON type each must have (None allowed for every one but id).
-_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "method", "verdict", "basis", "scope",
+_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "quote_source", "reading", "method", "verdict",
+                "basis", "scope",
                 "failure_kind", "impact", "evidence", "correction", "reproduce", "error")
 #: The text fields of a per-entry part (report.json's ``parts``) that are shown.
 _PART_FIELDS = ("entry", "verdict", "basis", "failure_kind", "impact", "evidence", "correction")
@@ -228,8 +229,16 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
     where = " ".join(p for p in (record.get("statement"), f"({place})" if place else None) if p)
     out += textwrap.wrap(_clean(f"{record['id']}: {where}" if where else record["id"]), width=width)
     if record.get("quote"):
-        out += [""] + textwrap.wrap(_clean(record["quote"]), width=width, initial_indent="  ",
-                                    subsequent_indent="  ") + [""]
+        from_reading = record.get("quote_source") == "the check's reading"
+        quote = ("the check's own reading (no passage of the text is located for it): " if from_reading
+                 else "") + record["quote"]
+        # never broken at a hyphen: "Cauchy-Schwarz" and a TeX "a-b" must read back as printed
+        out += [""] + textwrap.wrap(_clean(quote), width=width, initial_indent="  ", subsequent_indent="  ",
+                                    break_on_hyphens=False) + [""]
+        if not from_reading and record.get("reading") and record["reading"] != record["quote"] \
+                and not str(record["reading"]).startswith(("display (", "relation (", "statement (")):
+            out += textwrap.wrap(_clean("the check's own reading: " + record["reading"]), width=width,
+                                 initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False) + [""]
     verdict = record.get("verdict") or "unknown"
     field("verdict", verdict)
     kind = record.get("failure_kind")

@@ -82,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "a directory, device, FIFO or socket is refused either way")
     parser.add_argument("--version", action=_VersionAction,
                         help="print the version, the commit of the checkout it runs from, and exit")
+    # `verify completion` writes its script from this parser, handed to it in the parsed arguments
+    parser.set_defaults(root_parser=parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     sub.required = True
     for module in (

@@ -1,6 +1,7 @@
 """``verify completion bash|zsh``: a shell completion script, generated from the command's own parser.
 
-The script is written from :func:`verify.cli.build_parser` itself (every subcommand, its
+The script is written from the command's parser itself (:func:`verify.cli.build_parser` hands it
+over as ``args.root_parser``) (every subcommand, its
 subcommands, its options, and the values of options that take a fixed set), so it cannot drift
 from the command line.  Completion then runs in the shell alone: pressing Tab never starts Python.
 zsh loads the same script through ``bashcompinit``.  Install (README)::
@@ -90,11 +91,10 @@ complete -o default -F _verify_complete verify
 
 
 def run(args) -> int:
-    # lazy: the parser and the activation registry load only to write the script
-    from verify.cli import build_parser
+    # lazy: the activation registry (SymPy) loads only to write the script
     from verify.model.activations import builtin_names
 
-    script = bash_script(build_parser(), builtin_names())
+    script = bash_script(args.root_parser, builtin_names())
     if args.shell == "zsh":
         script = "autoload -U +X bashcompinit && bashcompinit\n" + script
     print(script, end="")
