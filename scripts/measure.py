@@ -34,6 +34,9 @@ RUNS = {
     "check": ("the main job, empty cache", "verify check", ["verify", "check", "--quiet"], "checks"),
     "check-warm": ("the main job again, warm cache", "verify check", ["verify", "check", "--quiet"],
                    "checks"),
+    # the same work on one core, beside the default (every core): the ratio is what --jobs buys
+    "check-serial": ("the main job on one core, empty cache", "verify check --jobs 1",
+                     ["verify", "check", "--quiet", "--jobs", "1"], "checks"),
     # from the repository root, as CI runs it (no .pytest_cache written)
     "tests": ("the fast test tier (CI runs -m extended next)", "python -m pytest", [sys.executable, "-m", "pytest", "-q", "-p",
                                                            "no:cacheprovider"], "pytest"),
