@@ -57,6 +57,7 @@ READINGS = [
     (r"e^{x} \ge 1 + x", "exp(x) >= 1 + x"),
     (r"\log k \le k", "log(k) <= k"),
     (r"|x| |y| \ge 0", "Abs(x)*Abs(y) >= 0"),
+    (r"\|x\| \le \lVert y \rVert", "Abs(x) <= Abs(y)"),
     (r"\mu_3 = \mathbb{E}_g[\sigma(g) h_3(g)]", "mu(3) == Eg(sigma(g)*(g**3 - 3*g)/sqrt(6))"),
     (r"\mu_1 = \mathbb{E}[\sigma(g)\, h_1(g)].", "mu(1) == Eg(sigma(g)*g)"),
     (r"h(0) = \Theta\!\left(\frac{\xi^2}{k}\right)", "h(0) == Theta(xi**2/k)"),
@@ -78,7 +79,6 @@ def test_each_construct_reads_as_the_claim_language_spells_it(latex, reading):
 
 
 REFUSALS = [  # (LaTeX, a part of the one-line hint that says what to write instead)
-    (r"\| u \| = 1", "through its coordinates"),
     (r"h(m) \ge 0 \quad \text{for all } m", "--for"),
     (r"a \le b \le c", "claims = [...]"),
     (r"\E[\sigma(g)] \ne 0", "state the sign of the difference"),
@@ -167,6 +167,12 @@ def test_the_held_out_corpus_reads_as_its_writer_meant_or_gets_a_hint(formula):
     a, b = read.claim, meant.claim
     difference = sympy.simplify((a.lhs - a.rhs) - (b.lhs - b.rhs))
     assert a.op == b.op and difference == 0, (a.text, b.text)
+
+
+def test_the_norm_of_a_vector_is_refused_by_the_claim_languages_parser():
+    # \|u\| reads as Abs(u), and u is no name of the language: one line, exit 2 from the command
+    with pytest.raises(MalformedExpressionError, match="unknown name 'u'"):
+        build_spec(r"\| u \| = 1")
 
 
 def test_a_display_of_several_relations_gives_one_claim_each():

@@ -35,7 +35,7 @@ def _statements() -> dict[str, str]:
     text = paper_text()
     found: dict[str, str] = {}
     for start, end in statement_spans():
-        head = _HEAD.match(text[start:start + 60])
+        head = _HEAD.match(text[start : start + 60])
         if head:
             found.setdefault(f"{head.group(1)} {head.group(2)}", _statement_only(text[start:end]))
     return found
@@ -57,8 +57,26 @@ def _statement_only(span: str) -> str:
 
 #: Words that open a further sentence of a statement (Proposition 4's "Define …", "Then …"), as
 #: opposed to the discussion after it ("The proof of this …", "Note that …").
-_STATEMENT_WORDS = frozenset({"Define", "Then", "Let", "Suppose", "Assume", "If", "Moreover", "Furthermore",
-                              "Finally", "Also", "Consequently", "Hence", "Therefore", "In", "For", "Given"})
+_STATEMENT_WORDS = frozenset(
+    {
+        "Define",
+        "Then",
+        "Let",
+        "Suppose",
+        "Assume",
+        "If",
+        "Moreover",
+        "Furthermore",
+        "Finally",
+        "Also",
+        "Consequently",
+        "Hence",
+        "Therefore",
+        "In",
+        "For",
+        "Given",
+    }
+)
 
 
 @per_pack
@@ -86,7 +104,7 @@ def _shortened(text: str) -> str:
     # never inside a formula: an odd count of dollars before the cut would open one
     while cut > 0 and text.count("$", 0, cut) % 2:
         cut = max(text.rfind("\n", 0, cut), text.rfind(". ", 0, cut))
-    return (text[:cut + 1] if cut > 0 else text[:MAX_QUOTE].rsplit(" ", 1)[0].split("$")[0]).rstrip() + " …"
+    return (text[: cut + 1] if cut > 0 else text[:MAX_QUOTE].rsplit(" ", 1)[0].split("$")[0]).rstrip() + " …"
 
 
 def _as_display(latex: str) -> str:

@@ -55,48 +55,213 @@ class LatexClaimError(MalformedExpressionError):
 
 _TOKEN = re.compile(r"\\(?:[A-Za-z]+|.)|\d+(?:\.\d+)?|[A-Za-z]|\S", re.DOTALL)
 #: Commands with no meaning in a formula: spacing, sizing, style.
-_IGNORED = frozenset({
-    ",", ";", ":", "!", " ", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr",
-    "Bigl", "Bigr", "biggl", "biggr", "Biggl", "Biggr", "middle", "displaystyle", "textstyle", "limits",
-    "nolimits", "nonumber", "notag", "mathstrut", "phantom", "allowbreak", "thinspace", "enspace",
-})
-_SAME_AS = {"lvert": "|", "rvert": "|", "vert": "|", "lbrace": "\\{", "rbrace": "\\}", "lbrack": "[",
-            "rbrack": "]", "lparen": "(", "rparen": ")", "mid": "|"}
-_RELATIONS = {"=": "==", "le": "<=", "leq": "<=", "leqslant": "<=", "ge": ">=", "geq": ">=", "geqslant": ">=",
-              "<": "<", ">": ">", "lt": "<", "gt": ">"}
+_IGNORED = frozenset(
+    {
+        ",",
+        ";",
+        ":",
+        "!",
+        " ",
+        "left",
+        "right",
+        "big",
+        "Big",
+        "bigg",
+        "Bigg",
+        "bigl",
+        "bigr",
+        "Bigl",
+        "Bigr",
+        "biggl",
+        "biggr",
+        "Biggl",
+        "Biggr",
+        "middle",
+        "displaystyle",
+        "textstyle",
+        "limits",
+        "nolimits",
+        "nonumber",
+        "notag",
+        "mathstrut",
+        "phantom",
+        "allowbreak",
+        "thinspace",
+        "enspace",
+    }
+)
+_SAME_AS = {
+    "lvert": "|",
+    "rvert": "|",
+    "vert": "|",
+    "lVert": "\\|",
+    "rVert": "\\|",
+    "Vert": "\\|",
+    "lbrace": "\\{",
+    "rbrace": "\\}",
+    "lbrack": "[",
+    "rbrack": "]",
+    "lparen": "(",
+    "rparen": ")",
+    "mid": "|",
+}
+_RELATIONS = {
+    "=": "==",
+    "le": "<=",
+    "leq": "<=",
+    "leqslant": "<=",
+    "ge": ">=",
+    "geq": ">=",
+    "geqslant": ">=",
+    "<": "<",
+    ">": ">",
+    "lt": "<",
+    "gt": ">",
+}
 #: Relations the claim language has no spelling for, and what to write instead.
 _NO_RELATION = {
     "ne": "a claim cannot say !=; state the sign of the difference (> or <)",
     "neq": "a claim cannot say !=; state the sign of the difference (> or <)",
-    "lesssim": "a <~ b hides a constant: write a == O(b)", "gtrsim": "a >~ b hides a constant: write a == Omega(b)",
-    "asymp": "write a == Theta(b)", "approx": "~ is not a relation: give a bound with <= or >=",
-    "sim": "~ is not a relation: give a bound, or a == Theta(b)", "propto": "write a == Theta(b)",
-    "to": "a limit is not a claim: bound the expression", "in": "membership goes in a quantifier: --for 'm in [0, 1]'",
-    "forall": "quantifiers go in --for: --for 'm in [0, 1]'", "exists": "a claim is universal over its --for ranges",
-    "pm": "write the two claims, one with + and one with -", "mp": "write the two claims, one with - and one with +",
+    "lesssim": "a <~ b hides a constant: write a == O(b)",
+    "gtrsim": "a >~ b hides a constant: write a == Omega(b)",
+    "asymp": "write a == Theta(b)",
+    "approx": "~ is not a relation: give a bound with <= or >=",
+    "sim": "~ is not a relation: give a bound, or a == Theta(b)",
+    "propto": "write a == Theta(b)",
+    "to": "a limit is not a claim: bound the expression",
+    "in": "membership goes in a quantifier: --for 'm in [0, 1]'",
+    "forall": "quantifiers go in --for: --for 'm in [0, 1]'",
+    "exists": "a claim is universal over its --for ranges",
+    "pm": "write the two claims, one with + and one with -",
+    "mp": "write the two claims, one with - and one with +",
 }
-_FUNCTIONS = {"exp": "exp", "log": "log", "ln": "log", "sin": "sin", "cos": "cos", "tanh": "tanh",
-              "sinh": "sinh", "cosh": "cosh", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
-              "arsinh": "asinh", "arcsinh": "asinh", "sech": "sech", "erf": "erf", "erfc": "erfc",
-              "sgn": "sign", "sign": "sign", "max": "Max", "min": "Min", "Gamma": "Gamma"}
+_FUNCTIONS = {
+    "exp": "exp",
+    "log": "log",
+    "ln": "log",
+    "sin": "sin",
+    "cos": "cos",
+    "tanh": "tanh",
+    "sinh": "sinh",
+    "cosh": "cosh",
+    "arcsin": "asin",
+    "arccos": "acos",
+    "arctan": "atan",
+    "arsinh": "asinh",
+    "arcsinh": "asinh",
+    "sech": "sech",
+    "erf": "erf",
+    "erfc": "erfc",
+    "sgn": "sign",
+    "sign": "sign",
+    "max": "Max",
+    "min": "Min",
+    "Gamma": "Gamma",
+}
 #: Upright names (\operatorname{...}, \mathrm{...}) that are functions.
-_NAMED = {"erf": "erf", "erfc": "erfc", "sign": "sign", "sgn": "sign", "sech": "sech", "asinh": "asinh",
-          "arsinh": "asinh", "Var": None, "Cov": None}
-_GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa", "nu", "xi",
-          "rho", "tau", "upsilon", "phi", "chi", "psi", "omega", "mu", "sigma", "lambda"}
-_GREEK_SPELLING = {"varepsilon": "epsilon", "vartheta": "theta", "varrho": "rho", "varphi": "phi",
-                   "lambda": "lam", "ell": "l"}
+_NAMED = {
+    "erf": "erf",
+    "erfc": "erfc",
+    "sign": "sign",
+    "sgn": "sign",
+    "sech": "sech",
+    "asinh": "asinh",
+    "arsinh": "asinh",
+    "Var": None,
+    "Cov": None,
+}
+_GREEK = {
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "nu",
+    "xi",
+    "rho",
+    "tau",
+    "upsilon",
+    "phi",
+    "chi",
+    "psi",
+    "omega",
+    "mu",
+    "sigma",
+    "lambda",
+}
+_GREEK_SPELLING = {
+    "varepsilon": "epsilon",
+    "vartheta": "theta",
+    "varrho": "rho",
+    "varphi": "phi",
+    "lambda": "lam",
+    "ell": "l",
+}
 #: Single letters that are quantities of the language: a call when a bracket follows.
 _CALLABLE = {"h": "h", "K": "K", "T": "T", "O": "O"}
 _ORDERS = {"Theta": "Theta", "Omega": "Omega"}
 _OPENING = {"(": ")", "[": "]", "\\{": "\\}"}
 #: Words of the claim language that LaTeX would read letter by letter (xi is x times i there).
-_WORDS = frozenset({"xi", "rho", "lam", "chat", "sigma", "dsigma", "mu", "Eg", "Phi", "Kp", "exp", "log", "sqrt",
-                    "sin", "cos", "tanh", "erf", "erfc", "abs", "Abs", "Sum", "pi", "oo", "hcoef", "lstar",
-                    "gamma", "eta", "diff", "sign", "Max", "Min", "binomial", "factorial", "atan", "asin"})
+_WORDS = frozenset(
+    {
+        "xi",
+        "rho",
+        "lam",
+        "chat",
+        "sigma",
+        "dsigma",
+        "mu",
+        "Eg",
+        "Phi",
+        "Kp",
+        "exp",
+        "log",
+        "sqrt",
+        "sin",
+        "cos",
+        "tanh",
+        "erf",
+        "erfc",
+        "abs",
+        "Abs",
+        "Sum",
+        "pi",
+        "oo",
+        "hcoef",
+        "lstar",
+        "gamma",
+        "eta",
+        "diff",
+        "sign",
+        "Max",
+        "Min",
+        "binomial",
+        "factorial",
+        "atan",
+        "asin",
+    }
+)
 #: Commands whose argument is an upright word (\\operatorname{erf}, \\mathrm{min}).
-_STYLES = frozenset({"operatorname", "mathrm", "text", "textrm", "mathit", "mathbb", "mathbf", "mathsf",
-                     "mathcal", "rm", "mathop"})
+_STYLES = frozenset(
+    {
+        "operatorname",
+        "mathrm",
+        "text",
+        "textrm",
+        "mathit",
+        "mathbb",
+        "mathbf",
+        "mathsf",
+        "mathcal",
+        "rm",
+        "mathop",
+    }
+)
 #: Variables a condition a \\le x \\le b with integer ends ranges over the integers.
 _INTEGER_VARIABLES = frozenset({"k", "d", "p", "l", "s", "n", "i", "j"})
 _ATOM = re.compile(r"^(?:[A-Za-z_]\w*|\d+(?:\.\d+)?)$")
@@ -120,9 +285,14 @@ def _wide_spaces(tokens: list[str]) -> list[str]:
     for i, token in enumerate(tokens):
         depth += {"(": 1, ")": -1, "[": 1, "]": -1, "{": 1, "}": -1, "\\{": 1, "\\}": -1}.get(token, 0)
         if token in (_QUAD, "\\qquad"):
-            following = next((t for t in tokens[i + 1:] if t not in (_QUAD, "\\qquad")), None)
-            if depth == 0 and kept and kept[-1] not in (_QUAD, "\\\\") and following is not None \
-                    and not _continues(following):
+            following = next((t for t in tokens[i + 1 :] if t not in (_QUAD, "\\qquad")), None)
+            if (
+                depth == 0
+                and kept
+                and kept[-1] not in (_QUAD, "\\\\")
+                and following is not None
+                and not _continues(following)
+            ):
                 kept.append(_QUAD)
             continue
         kept.append(token)
@@ -132,7 +302,8 @@ def _wide_spaces(tokens: list[str]) -> list[str]:
 def _continues(token: str) -> bool:
     """Whether a line that starts with ``token`` continues the line before it."""
     return token in ("+", "-", "*", "/", "=", "<", ">", "\\cdot", "\\times") or (
-        token.startswith("\\") and (token[1:] in _RELATIONS or token[1:] in _NO_RELATION))
+        token.startswith("\\") and (token[1:] in _RELATIONS or token[1:] in _NO_RELATION)
+    )
 
 
 def _atomic(text: str) -> bool:
@@ -160,7 +331,7 @@ def _operators_outside_brackets(text: str) -> str:
     depth, found = 0, []
     for i, char in enumerate(text):
         depth += {"(": 1, ")": -1}.get(char, 0)
-        if depth == 0 and char in "+-*/" and not (char == "*" and "**" in text[max(i - 1, 0):i + 2]):
+        if depth == 0 and char in "+-*/" and not (char == "*" and "**" in text[max(i - 1, 0) : i + 2]):
             found.append(char)
     return "".join(found)
 
@@ -179,20 +350,31 @@ class _Reader:
 
     def __init__(self, latex: str):
         self.source = latex
-        found = [m for m in _TOKEN.finditer(latex) if not (m.group().startswith("\\") and m.group()[1:] in _IGNORED)]
+        found = [
+            m
+            for m in _TOKEN.finditer(latex)
+            if not (m.group().startswith("\\") and m.group()[1:] in _IGNORED)
+        ]
         for i, match in enumerate(found):
             # a word of the claim language typed without its backslash: LaTeX reads xi as x*i
-            if match.group().isalpha() and (i == 0 or found[i - 1].end() < match.start()
-                                            or not found[i - 1].group().isalpha()):
-                run = re.match(r"[A-Za-z]+", latex[match.start():]).group()
+            if match.group().isalpha() and (
+                i == 0 or found[i - 1].end() < match.start() or not found[i - 1].group().isalpha()
+            ):
+                run = re.match(r"[A-Za-z]+", latex[match.start() :]).group()
                 word = next((w for w in sorted(_WORDS, key=len, reverse=True) if run.startswith(w)), None)
-                before = [m.group() for m in found[max(i - 2, 0):i]]
-                styled = bool(before) and (before[-1][1:] in _STYLES or before[-2:] and before[-1] == "{"
-                                           and len(before) == 2 and before[0][1:] in _STYLES)
+                before = [m.group() for m in found[max(i - 2, 0) : i]]
+                styled = bool(before) and (
+                    before[-1][1:] in _STYLES
+                    or before[-2:]
+                    and before[-1] == "{"
+                    and len(before) == 2
+                    and before[0][1:] in _STYLES
+                )
                 if word and len(run) >= 2 and not styled:
                     raise LatexClaimError(
                         f"latex claim {clip(latex, 60)!r}: {run!r} reads in LaTeX as the product "
-                        f"{'*'.join(run)}; write \\{word} (LaTeX) or the whole claim in the claim language")
+                        f"{'*'.join(run)}; write \\{word} (LaTeX) or the whole claim in the claim language"
+                    )
         self.tokens = [m.group() for m in found]
         self.tokens = [_SAME_AS.get(t[1:], t) if t.startswith("\\") else t for t in self.tokens]
         self.tokens = [t for t in self.tokens if t not in ("&", "~")]
@@ -200,8 +382,11 @@ class _Reader:
             self.tokens.pop()  # a display's closing punctuation or line break
         self.tokens = _wide_spaces(self.tokens)
         # a line break before an operator or a relation continues the line (an align's &= or + ...)
-        self.tokens = [t for i, t in enumerate(self.tokens)
-                       if not (t == "\\\\" and i + 1 < len(self.tokens) and _continues(self.tokens[i + 1]))]
+        self.tokens = [
+            t
+            for i, t in enumerate(self.tokens)
+            if not (t == "\\\\" and i + 1 < len(self.tokens) and _continues(self.tokens[i + 1]))
+        ]
         self.at = 0
         self.depth = 0
         self.renamed: dict[str, str] = {}
@@ -225,11 +410,15 @@ class _Reader:
     def expect(self, token: str) -> None:
         found = self.peek()
         if found != token:
-            self.fail(f"expected {token!r} but found {found!r}" if found else f"expected {token!r} at the end")
+            self.fail(
+                f"expected {token!r} but found {found!r}" if found else f"expected {token!r} at the end"
+            )
         self.at += 1
 
     def fail(self, message: str, advice: str = ""):
-        raise LatexClaimError(f"latex claim {clip(self.source, 60)!r}: {message}" + (f"; {advice}" if advice else ""))
+        raise LatexClaimError(
+            f"latex claim {clip(self.source, 60)!r}: {message}" + (f"; {advice}" if advice else "")
+        )
 
     def nested(self):
         self.depth += 1
@@ -241,8 +430,10 @@ class _Reader:
         """Every relation of a display: a chain A = B <= C is A == B and B <= C; a line break
         that does not continue the line starts a new chain."""
         if self.relation_ahead():
-            self.fail("the display starts with a relation: it continues the display before it",
-                      "write the whole chain, from its first side")
+            self.fail(
+                "the display starts with a relation: it continues the display before it",
+                "write the whole chain, from its first side",
+            )
         out = []
         left = self.expression()
         line_start = 0
@@ -278,10 +469,25 @@ class _Reader:
                 continue
             if token in ("\\text", "\\textrm", "\\mathrm"):
                 words = self.raw_argument() if self.peek() == "{" else ""
-                if words.strip(" ,.").lower() not in ("for", "forall", "foreach", "where", "and", "if", "with",
-                                                      "on", "all", "every", "any", "whenever", ""):
-                    self.fail(f"text {words!r} after the claim", "conditions are ranges: \\text{for } 0 \\le m "
-                              "\\le 1, or --for 'm in [0, 1]'")
+                if words.strip(" ,.").lower() not in (
+                    "for",
+                    "forall",
+                    "foreach",
+                    "where",
+                    "and",
+                    "if",
+                    "with",
+                    "on",
+                    "all",
+                    "every",
+                    "any",
+                    "whenever",
+                    "",
+                ):
+                    self.fail(
+                        f"text {words!r} after the claim",
+                        "conditions are ranges: \\text{for } 0 \\le m \\le 1, or --for 'm in [0, 1]'",
+                    )
                 continue
             if token == "(":
                 self.closers.append(")")
@@ -307,7 +513,9 @@ class _Reader:
             high = self.expression()
             self.closers.pop()
             if self.peek() != "]":
-                self.fail(f"the range of {first} has an open end", "give the closed range as --for 'x in [a, b]'")
+                self.fail(
+                    f"the range of {first} has an open end", "give the closed range as --for 'x in [a, b]'"
+                )
             self.at += 1
             self.closers.pop()
             self.quantifier(first, low, high)
@@ -318,8 +526,11 @@ class _Reader:
             sides.append(self.expression())
         self.closers.pop()
         if ops != ["<=", "<="] or len(sides) != 3:
-            self.fail(f"the condition {' '.join(s for pair in zip(sides, ops + ['']) for s in pair).strip()!r}",
-                      "a condition is a closed range a \\le x \\le b (or x \\in [a, b]); give others as --for")
+            written = " ".join(s for pair in zip(sides, [*ops, ""], strict=True) for s in pair).strip()
+            self.fail(
+                f"the condition {written!r}",
+                "a condition is a closed range a \\le x \\le b (or x \\in [a, b]); give others as --for",
+            )
         self.quantifier(sides[1], sides[0], sides[2])
 
     def quantifier(self, name: str, low: str, high: str) -> None:
@@ -385,19 +596,24 @@ class _Reader:
             return not self.in_abs
         if token.startswith("\\"):
             name = token[1:]
-            return not (name in _RELATIONS or name in _NO_RELATION or token in ("\\cdot", "\\times", "\\\\",
-                                                                                   "\\}", "\\rangle", "\\rfloor",
-                                                                                   "\\rceil", "\\choose"))
+            return not (
+                name in _RELATIONS
+                or name in _NO_RELATION
+                or token
+                in ("\\cdot", "\\times", "\\\\", "\\}", "\\rangle", "\\rfloor", "\\rceil", "\\choose")
+            )
         return token[0].isalnum() or token in ("(", "[", "{")
 
     def bracket_holds_relation(self) -> bool:
         """Whether the bracket opening at the current token holds a relation outside inner brackets."""
         depth = 0
-        for token in self.tokens[self.at:]:
+        for token in self.tokens[self.at :]:
             depth += {"(": 1, ")": -1, "{": 1, "}": -1, "[": 1, "]": -1}.get(token, 0)
             if depth == 0:
                 return False
-            if depth == 1 and (token in ("=", "<", ">") or token.startswith("\\") and token[1:] in _RELATIONS):
+            if depth == 1 and (
+                token in ("=", "<", ">") or token.startswith("\\") and token[1:] in _RELATIONS
+            ):
                 return True
         return False
 
@@ -417,8 +633,10 @@ class _Reader:
                 self.at += 1
                 base = f"factorial({base})"
             elif token == "_":
-                self.fail(f"a subscript on {base!r}", "the claim language writes indices as calls: c_i is c(i), "
-                          "\\mu_p is mu(p)")
+                self.fail(
+                    f"a subscript on {base!r}",
+                    "the claim language writes indices as calls: c_i is c(i), \\mu_p is mu(p)",
+                )
             elif token == "'":
                 self.fail(f"a prime on {base!r}", "write the derivative as diff(EXPR, VAR)")
             else:
@@ -433,8 +651,10 @@ class _Reader:
             self.tokens[self.at] = token[1:]
             return token[0]
         if token in ("*", "\\ast", "\\star"):
-            self.fail("a starred symbol (x^*)", "the claim language has no starred names; \\ell^* (the "
-                      "information exponent) is lstar")
+            self.fail(
+                "a starred symbol (x^*)",
+                "the claim language has no starred names; \\ell^* (the information exponent) is lstar",
+            )
         return self.primary()
 
     def argument(self) -> str:
@@ -529,7 +749,7 @@ class _Reader:
             while depth:
                 token = self.take()
                 depth += {"{": 1, "}": -1}.get(token, 0)
-            return "".join(self.tokens[start:self.at - 1])
+            return "".join(self.tokens[start : self.at - 1])
         return self.take()
 
     def primes(self) -> int:
@@ -539,8 +759,8 @@ class _Reader:
             count += 1
         if self.peek() == "^" and self.peek(1) == "{" and self.peek(2) == "(":
             # \sigma^{(n)}: the n-th derivative
-            end = self.tokens.index("}", self.at) if "}" in self.tokens[self.at:] else -1
-            inner = self.tokens[self.at + 3:end - 1] if end > 0 else []
+            end = self.tokens.index("}", self.at) if "}" in self.tokens[self.at :] else -1
+            inner = self.tokens[self.at + 3 : end - 1] if end > 0 else []
             if end > 0 and self.tokens[end - 1] == ")" and len(inner) == 1 and inner[0].isdigit():
                 self.at = end + 1
                 return int(inner[0])
@@ -550,8 +770,10 @@ class _Reader:
         if order == 0:
             return call
         if not re.fullmatch(r"[A-Za-z_]\w*", argument):
-            self.fail(f"a derivative of {call} at {argument!r}", "differentiate in a variable and bind it: "
-                      "diff(h(m), m) with --for 'm = ...'")
+            self.fail(
+                f"a derivative of {call} at {argument!r}",
+                "differentiate in a variable and bind it: diff(h(m), m) with --for 'm = ...'",
+            )
         return f"diff({call}, {argument}{'' if order == 1 else f', {order}'})"
 
     def letter(self, name: str) -> str:
@@ -583,8 +805,11 @@ class _Reader:
         """h_p(x), the normalized probabilists' Hermite polynomial He_p(x)/sqrt(p!), written out
         for a number p (the claim language has no Hermite polynomial of a symbolic order)."""
         if not order.isdigit() or int(order) > MAX_HERMITE:
-            self.fail(f"h_{{{order}}}(x)", f"a Hermite polynomial h_p of a number p in 0..{MAX_HERMITE} is "
-                      "written out; for a symbolic p use mu(p) or hcoef(p)")
+            self.fail(
+                f"h_{{{order}}}(x)",
+                f"a Hermite polynomial h_p of a number p in 0..{MAX_HERMITE} is "
+                "written out; for a symbolic p use mu(p) or hcoef(p)",
+            )
         args = self.arguments()
         if len(args) != 1:
             self.fail("h_p takes one argument")
@@ -592,7 +817,9 @@ class _Reader:
         # He_p(x) = sum_j (-1)^j p! / (j! (p - 2j)! 2^j) x^(p - 2j)
         terms = []
         for j in range(p // 2 + 1):
-            coefficient = (-1) ** j * math.factorial(p) // (math.factorial(j) * math.factorial(p - 2 * j) * 2 ** j)
+            coefficient = (
+                (-1) ** j * math.factorial(p) // (math.factorial(j) * math.factorial(p - 2 * j) * 2**j)
+            )
             power = p - 2 * j
             monomial = "" if power == 0 else x if power == 1 else f"{x}**{power}"
             size = abs(coefficient)
@@ -611,8 +838,11 @@ class _Reader:
             if letters:
                 return f"G({letters.group(1)}, {letters.group(2)})"
             return f"G({_Reader(index).expression_only()})"
-        self.fail(f"a subscript {name}_{{{index}}}", "the claim language writes indices as calls: c_i is c(i), "
-                  "\\lambda_i is lam(i); a variable's name has no subscript")
+        self.fail(
+            f"a subscript {name}_{{{index}}}",
+            "the claim language writes indices as calls: c_i is c(i), "
+            "\\lambda_i is lam(i); a variable's name has no subscript",
+        )
 
     def expression_only(self) -> str:
         out = self.expression()
@@ -650,7 +880,9 @@ class _Reader:
                 self.fail(f"\\hat{{{base}}}", "the only hatted quantity is \\hat c_i, chat(i)")
             index = self.subscript()
             if index is None:
-                self.fail("\\hat c without an index", "write \\hat c_i (chat(i)) or \\langle c, \\hat c\\rangle")
+                self.fail(
+                    "\\hat c without an index", "write \\hat c_i (chat(i)) or \\langle c, \\hat c\\rangle"
+                )
             return f"chat({_Reader(index).expression_only()})"
         if name == "langle":
             return self.inner_product()
@@ -664,8 +896,18 @@ class _Reader:
             index = self.subscript()
             if index is None:
                 return "lam"
-            if index in ("\\min", "\\max", "{\\min}", "{\\max}", "min", "max", "\\rm min", "\\rm max",
-                         "\\mathrm{min}", "\\mathrm{max}"):
+            if index in (
+                "\\min",
+                "\\max",
+                "{\\min}",
+                "{\\max}",
+                "min",
+                "max",
+                "\\rm min",
+                "\\rm max",
+                "\\mathrm{min}",
+                "\\mathrm{max}",
+            ):
                 return "lam_" + index.replace("\\mathrm{", "").replace("\\rm ", "").strip("\\{}")
             return f"lam({_Reader(index).expression_only()})"
         if name == "mu":
@@ -699,28 +941,46 @@ class _Reader:
             if self.peek() == "^" and self.peek(1) in ("*", "\\ast", "\\star"):
                 self.at += 2
                 return "lstar"
-            if self.peek() == "^" and self.peek(1) == "{" and self.peek(2) in ("*", "\\ast", "\\star") \
-                    and self.peek(3) == "}":
+            if (
+                self.peek() == "^"
+                and self.peek(1) == "{"
+                and self.peek(2) in ("*", "\\ast", "\\star")
+                and self.peek(3) == "}"
+            ):
                 self.at += 4
                 return "lstar"
             return "l"
         if name in _GREEK or name in _GREEK_SPELLING:
             spelt = _GREEK_SPELLING.get(name, name)
             if self.subscript_follows():
-                self.fail(f"a subscript on \\{name}", "a variable's name has no subscript in the claim language")
+                self.fail(
+                    f"a subscript on \\{name}", "a variable's name has no subscript in the claim language"
+                )
             return self.renamed.get(spelt, spelt)
         if name in ("cdots", "ldots", "dots", "dotsb", "dotsc", "vdots"):
             self.fail(f"\\{name}", "an ellipsis cannot be read: write the sum as \\sum_{i=1}^{k}")
         if name == "Pr" or name == "mathbb{P}":
-            self.fail("a probability", "a probability over the instance's draws is --prob '>= 0.9 over c' beside the "
-                      "claim inside it")
+            self.fail(
+                "a probability",
+                "a probability over the instance's draws is --prob '>= 0.9 over c' beside the "
+                "claim inside it",
+            )
         if name == "begin":
-            self.fail("an environment (\\begin{...})", "a case split is one claim per case, each with its own --for")
+            self.fail(
+                "an environment (\\begin{...})", "a case split is one claim per case, each with its own --for"
+            )
         if name == "prod":
-            self.fail("\\prod", "the claim language has no product over an index; take logarithms and a \\sum")
+            self.fail(
+                "\\prod", "the claim language has no product over an index; take logarithms and a \\sum"
+            )
         if name == "|":
-            self.fail("a norm \\|...\\|", "the claim language has no vectors: write the norm through its "
-                      "coordinates, e.g. \\sum_{i=1}^{k} c_i^2")
+            # the norm of a scalar is its absolute value; the language has no vectors, so a vector's
+            # name inside (\\|u\\|) is refused by its parser as an unknown name
+            self.closers.append("\\|")
+            inner = self.expression()
+            self.closers.pop()
+            self.expect("\\|")
+            return f"Abs({inner})"
         if name == "int":
             self.fail("\\int", "the Gaussian integral is \\mathbb{E}_g[f(g)], Eg(f(g))")
         self.fail(f"\\{name} is not a construct of the claim language", "see docs/claims.md, LaTeX input")
@@ -734,7 +994,7 @@ class _Reader:
         while self.peek() not in ("}", None):
             self.at += 1
         self.expect("}")
-        return "".join(self.tokens[start:self.at - 1])
+        return "".join(self.tokens[start : self.at - 1])
 
     def subscript_follows(self) -> bool:
         return self.peek() == "_"
@@ -748,7 +1008,7 @@ class _Reader:
             start = self.at
             while self.peek() not in ("}", None):
                 self.at += 1
-            word = "".join(t.lstrip("\\") for t in self.tokens[start:self.at])
+            word = "".join(t.lstrip("\\") for t in self.tokens[start : self.at])
             self.expect("}")
         if word == "E" or (style == "mathbb" and word == "E"):
             return self.expectation()
@@ -764,20 +1024,30 @@ class _Reader:
         if word in _FUNCTIONS:
             return self.call(_FUNCTIONS[word], single=True)
         if style in ("text", "textrm"):
-            self.fail(f"text {word!r} inside the formula", "conditions go in --for (e.g. --for 'm in [0, 1]'), "
-                      "not in the claim")
-        self.fail(f"\\{style}{{{word}}} is not a construct of the claim language", "see docs/claims.md, LaTeX input")
+            self.fail(
+                f"text {word!r} inside the formula",
+                "conditions go in --for (e.g. --for 'm in [0, 1]'), not in the claim",
+            )
+        self.fail(
+            f"\\{style}{{{word}}} is not a construct of the claim language", "see docs/claims.md, LaTeX input"
+        )
 
     def expectation(self) -> str:
         """\\mathbb{E}_g[...] (or with a subscript z \\sim \\mathcal N(0, 1)) as Eg(...)."""
         variable = "g"
         index = self.subscript()
         if index is not None:
-            found = re.fullmatch(r"\s*([A-Za-z])\s*(?:(?:\\sim|\\thicksim)\s*(?:\\mathcal\s*\{?N\}?|N|"
-                                 r"\\mathcal\{N\})\s*\(\s*0\s*,\s*1\s*\))?\s*", index)
+            found = re.fullmatch(
+                r"\s*([A-Za-z])\s*(?:(?:\\sim|\\thicksim)\s*(?:\\mathcal\s*\{?N\}?|N|"
+                r"\\mathcal\{N\})\s*\(\s*0\s*,\s*1\s*\))?\s*",
+                index,
+            )
             if not found:
-                self.fail(f"an expectation over {index!r}", "only the standard Gaussian g ~ N(0, 1) is an "
-                          "expectation of the claim language: \\mathbb{E}_g[f(g)]")
+                self.fail(
+                    f"an expectation over {index!r}",
+                    "only the standard Gaussian g ~ N(0, 1) is an "
+                    "expectation of the claim language: \\mathbb{E}_g[f(g)]",
+                )
             variable = found.group(1)
         opening = self.peek()
         closing = _OPENING.get(opening) if opening in ("[", "(", "\\{") else None
@@ -800,14 +1070,22 @@ class _Reader:
         start = self.at
         while self.peek() not in ("\\rangle", None):
             self.at += 1
-        inside = "".join(self.tokens[start:self.at]).replace("{", "").replace("}", "").replace("\\widehat", "\\hat")
+        inside = (
+            "".join(self.tokens[start : self.at])
+            .replace("{", "")
+            .replace("}", "")
+            .replace("\\widehat", "\\hat")
+        )
         self.expect("\\rangle")
         rows = re.fullmatch(r"w_(\w),w_(\w)", inside)
         if rows:  # <w_i, w_j> is the Gram matrix's entry
             return f"G({rows.group(1)}, {rows.group(2)})"
         if inside not in ("c,\\hatc", "\\hatc,c"):
-            self.fail(f"the inner product <{inside}>", "the claim language's inner products are \\langle c, "
-                      "\\hat c\\rangle and \\langle w_i, w_j\\rangle (G(i, j))")
+            self.fail(
+                f"the inner product <{inside}>",
+                "the claim language's inner products are \\langle c, "
+                "\\hat c\\rangle and \\langle w_i, w_j\\rangle (G(i, j))",
+            )
         used = set(self.tokens)
         index = next((n for n in "ijqruvw" if n not in used), None)
         if index is None:
@@ -864,14 +1142,18 @@ def relations_of(latex: str) -> list[str]:
     a condition after them is refused: it would be lost."""
     reading = read_claim(latex)
     if reading.quantifiers:
-        raise LatexClaimError(f"latex claim {clip(latex, 60)!r}: conditions after the claim "
-                              f"({'; '.join(reading.quantifiers)}); read it with read_claim to keep them")
+        raise LatexClaimError(
+            f"latex claim {clip(latex, 60)!r}: conditions after the claim "
+            f"({'; '.join(reading.quantifiers)}); read it with read_claim to keep them"
+        )
     return list(reading.relations)
 
 
 def _prepared(latex: str) -> str:
     if len(latex) > MAX_LENGTH:
-        raise LatexClaimError(f"latex claim of {len(latex)} characters: longer than the limit of {MAX_LENGTH}")
+        raise LatexClaimError(
+            f"latex claim of {len(latex)} characters: longer than the limit of {MAX_LENGTH}"
+        )
     latex = re.sub(r"\\label\s*\{[^}]{0,200}\}|\\tag\*?\s*\{[^}]{0,200}\}", " ", latex)
     return re.sub(r"\\\\\[[^\]\n]{0,100}\]", r"\\\\", latex).strip()
 
@@ -887,7 +1169,9 @@ def to_claim_language(latex: str) -> str:
 
 def _single(latex: str, relations: list[str] | tuple[str, ...]) -> list[str] | tuple[str, ...]:
     if len(relations) > 1:
-        raise LatexClaimError(f"latex claim {clip(latex, 60)!r}: {len(relations)} relations (a chain or "
-                              "several lines) in one claim; write each relation as its own claim (in a ledger "
-                              "entry: claims = [...])")
+        raise LatexClaimError(
+            f"latex claim {clip(latex, 60)!r}: {len(relations)} relations (a chain or "
+            "several lines) in one claim; write each relation as its own claim (in a ledger "
+            "entry: claims = [...])"
+        )
     return relations

@@ -39,7 +39,9 @@ def _same_relation(reading: str, quantifiers: tuple[str, ...], entry: Entry) -> 
     stated = tuple(options.pop("for_", ()) or ())
     stated = (stated,) if isinstance(stated, str) else stated
     named = {q.split()[0] for q in quantifiers}
-    read = build_spec(reading, for_=(*[q for q in stated if q.split()[0] not in named], *quantifiers), **options)
+    read = build_spec(
+        reading, for_=(*[q for q in stated if q.split()[0] not in named], *quantifiers), **options
+    )
     meant = build_spec(spec.text, **spec.keywords())
     a, b = read.claim, meant.claim
     mirrored = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
@@ -69,8 +71,9 @@ def reading_of(entry: Entry, macros: dict) -> QuoteReading:
         message = str(exc)
         if "unknown name" not in message and "has no value" not in message and "needs" not in message:
             return QuoteReading(entry.id, "refused", message)
-    shown = " ; ".join(reading.relations) + (f"  (for {', '.join(reading.quantifiers)})" if reading.quantifiers
-                                             else "")
+    shown = " ; ".join(reading.relations) + (
+        f"  (for {', '.join(reading.quantifiers)})" if reading.quantifiers else ""
+    )
     versus = None
     if entry.claim is not None and len(reading.relations) == 1:
         try:
@@ -91,11 +94,16 @@ def summary(readings: list[QuoteReading]) -> str:
     read = [r for r in readings if r.outcome == "read"]
     versus = Counter(r.versus_claim for r in read if r.versus_claim)
     reasons = Counter(r.detail.split(";")[0][:70] for r in readings if r.outcome == "refused")
-    lines = [f"{len(read)} of {len(readings)} quotes read as claims: {versus['same']} the same relation as "
-             f"their entry's claim, {versus['differs']} another form of it (a renamed variable, a squared side, a "
-             f"quantity spelt out), {len(read) - sum(versus.values())} of entries without a claim or with several "
-             "relations."]
+    lines = [
+        f"{len(read)} of {len(readings)} quotes read as claims: {versus['same']} the same relation as "
+        f"their entry's claim, {versus['differs']} another form of it (a renamed variable, a squared side, a "
+        f"quantity spelt out), {len(read) - sum(versus.values())} of entries without a claim or with several "
+        "relations."
+    ]
     if reasons:
-        lines.append("Commonest refusals: " + "; ".join(f"{reason} ({count})"
-                                                        for reason, count in reasons.most_common(5)) + ".")
+        lines.append(
+            "Commonest refusals: "
+            + "; ".join(f"{reason} ({count})" for reason, count in reasons.most_common(5))
+            + "."
+        )
     return "\n".join(lines)
