@@ -49,3 +49,14 @@ def test_every_located_quote_is_drawn_as_math_not_as_a_code_span():
 
 def test_the_reading_is_the_docstrings_first_paragraph():
     assert reading(CHECKS["lemma-6"]).startswith("Lemma 6 (Population gradient lower bounds")
+
+
+@pytest.mark.parametrize("prose", [r"Let \hat{<img src=x onerror=alert(1)>} be",
+                                   r"so x^{<script>alert(1)</script>} is",
+                                   r"a \mathrm{`<img src=x onerror=alert(1)>`} b"])
+def test_tex_drawn_from_prose_reaches_the_page_only_as_escaped_text(prose):
+    # the one policy: paper_text's Markdown, then the page rebuilt from the safe_html whitelist
+    from verify.checks.html_report import to_html
+
+    page = to_html(f"> {paper_text(prose)}\n")
+    assert "<img" not in page and "<script" not in page

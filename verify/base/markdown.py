@@ -96,16 +96,17 @@ _TEX_RUN = re.compile(r"(?:\\[A-Za-z]+(?:\{[^{}$`]{0,80}\})*|[A-Za-z0-9]+(?=[_^]
 def _tex_runs_as_math(prose: str) -> str | None:
     """The prose escaped, with each run of TeX it holds drawn as math exactly as printed; None when
     TeX remains that no run covers (it would read half converted)."""
-    out, at = [], 0
+    out, left, at = [], [], 0
     for match in _TEX_RUN.finditer(prose):
         run = match.group(0)
         if not re.search(r"[\^_\\]", run) or "`" in run:
             continue
+        left.append(prose[at:match.start()])
         out += [_escape(prose[at:match.start()]), math_span(run)]
         at = match.end()
+    left.append(prose[at:])
     out.append(_escape(prose[at:]))
-    rest = _TEX_RUN.sub(lambda m: "" if re.search(r"[\^_\\]", m.group(0)) else m.group(0), prose)
-    return None if _TEX_IN_PROSE.search(rest) else "".join(out)
+    return None if _TEX_IN_PROSE.search("".join(left)) else "".join(out)
 
 
 def _spans(text: str):

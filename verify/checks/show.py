@@ -35,9 +35,9 @@ MAX_DEPTH = 32
 MAX_INTEGER_DIGITS = 64
 
 #: The record fields shown, by the JSON type each must have (None allowed for every one but id).
-_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "quote_source", "reading", "method", "verdict",
-                "basis", "scope",
-                "failure_kind", "impact", "evidence", "correction", "reproduce", "error")
+_TEXT_FIELDS = ("id", "statement", "section", "arxiv_v1", "quote", "quote_source", "reading", "method",
+                "verdict", "basis", "scope", "failure_kind", "impact", "evidence", "correction", "reproduce",
+                "error")
 #: The text fields of a per-entry part (report.json's ``parts``) that are shown.
 _PART_FIELDS = ("entry", "verdict", "basis", "failure_kind", "impact", "evidence", "correction")
 _OBJECT_FIELDS = ("counterexample", "numbers", "parameters")

@@ -299,10 +299,17 @@ def _wide_spaces(tokens: list[str]) -> list[str]:
     return kept
 
 
+def _is_relation(token: str | None) -> bool:
+    """Whether ``token`` is a relation the claim language spells (``=``, ``<``, ``>``, ``\\le``, …)."""
+    return token in ("=", "<", ">") or bool(token and token.startswith("\\") and token[1:] in _RELATIONS)
+
+
 def _continues(token: str) -> bool:
     """Whether a line that starts with ``token`` continues the line before it."""
-    return token in ("+", "-", "*", "/", "=", "<", ">", "\\cdot", "\\times") or (
-        token.startswith("\\") and (token[1:] in _RELATIONS or token[1:] in _NO_RELATION)
+    return (
+        token in ("+", "-", "*", "/", "\\cdot", "\\times")
+        or _is_relation(token)
+        or (token.startswith("\\") and token[1:] in _NO_RELATION)
     )
 
 
@@ -429,7 +436,7 @@ class _Reader:
     def relations(self) -> list[str]:
         """Every relation of a display: a chain A = B <= C is A == B and B <= C; a line break
         that does not continue the line starts a new chain."""
-        if self.relation_ahead():
+        if _is_relation(self.peek()):
             self.fail(
                 "the display starts with a relation: it continues the display before it",
                 "write the whole chain, from its first side",
@@ -539,16 +546,12 @@ class _Reader:
         integer = name in _INTEGER_VARIABLES and all(re.fullmatch(r"-?\d+", b) for b in (low, high))
         self.quantifiers.append(f"{name} in {low}..{high}" if integer else f"{name} in [{low}, {high}]")
 
-    def relation_ahead(self) -> bool:
-        token = self.peek()
-        return token in ("=", "<", ">") or bool(token and token.startswith("\\") and token[1:] in _RELATIONS)
-
     def relation(self) -> str | None:
         token = self.peek()
         name = token[1:] if token and token.startswith("\\") else token
         if token and token.startswith("\\") and name in _NO_RELATION:
             self.fail(f"{token} is not a relation of the claim language", _NO_RELATION[name])
-        if token in ("=", "<", ">") or (token and token.startswith("\\") and name in _RELATIONS):
+        if _is_relation(token):
             self.at += 1
             op = _RELATIONS[name]
             if op in ("<", ">") and self.peek() == "=":  # <= typed as two characters
@@ -611,9 +614,7 @@ class _Reader:
             depth += {"(": 1, ")": -1, "{": 1, "}": -1, "[": 1, "]": -1}.get(token, 0)
             if depth == 0:
                 return False
-            if depth == 1 and (
-                token in ("=", "<", ">") or token.startswith("\\") and token[1:] in _RELATIONS
-            ):
+            if depth == 1 and _is_relation(token):
                 return True
         return False
 

@@ -482,12 +482,13 @@ def _prove(box: dict, op: str, gap, full: bool) -> Decision:
             if not box and verdict == "holds":
                 return Decision("holds", Basis.CERTIFIED, "certified", detail="ball of lhs - rhs decides it")
         if op == "==":
-            return Decision("undecided", None, "certified", detail="balls do not decide an equality (a ball of a "
-                            "nonzero width always contains values on both sides of 0)")
+            return Decision("undecided", None, "certified",
+                            detail="balls do not decide an equality (a ball of a nonzero width always "
+                                   "contains values on both sides of 0)")
         # the margin, if any, is below what the balls resolve: that is the reason, stated with its size
         return Decision("undecided", None, "certified",
-                        detail=f"the ball of lhs - rhs contains 0{widest}: a margin narrower than that is not "
-                               f"resolved at {BALL_DPS} digits")
+                        detail=f"the ball of lhs - rhs contains 0{widest}: a margin narrower than that "
+                               f"is not resolved at {BALL_DPS} digits")
     if len(box) > 2:
         return Decision("undecided", None, "certified", detail="more than two continuous variables")
     names = sorted(box, key=lambda s: (s.name != "m", s.name))

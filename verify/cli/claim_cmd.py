@@ -41,8 +41,9 @@ def add_parser(sub) -> None:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("text", metavar="CLAIM", help="the relation, e.g. 'h(0) >= C_sigma*xi**2/(k+xi**2)', or in "
-                   "LaTeX: 'h(0) \\ge \\frac{C_\\sigma \\xi^2}{k+\\xi^2}'")
+    p.add_argument("text", metavar="CLAIM",
+                   help="the relation, e.g. 'h(0) >= C_sigma*xi**2/(k+xi**2)', or in LaTeX: "
+                        "'h(0) \\ge \\frac{C_\\sigma \\xi^2}{k+\\xi^2}'")
     p.add_argument("--latex", action="store_true", default=None,
                    help="read CLAIM as LaTeX (the default when it holds a backslash, ^ or a brace)")
     p.add_argument(

@@ -244,7 +244,8 @@ def _read_latex(item: dict, where: str) -> dict:
         if isinstance(item.get(key), str) and looks_like_latex(item[key]):
             item[key] = read(item[key])[0]
     if isinstance(item.get("claims"), list):
-        item["claims"] = [read(t)[0] if isinstance(t, str) and looks_like_latex(t) else t for t in item["claims"]]
+        item["claims"] = [read(t)[0] if isinstance(t, str) and looks_like_latex(t) else t
+                          for t in item["claims"]]
     item.pop("claim_from_quote", None)
     return item
 

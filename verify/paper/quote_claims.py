@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from verify.base.budget import guarded_if_forced
 from verify.base.errors import VerifyInputError
+from verify.claims.language import MIRROR
 from verify.claims.latex_input import LatexClaimError, read_claim
 from verify.claims.spec import build_spec
 from verify.paper.ledger import Entry, entries
@@ -44,10 +45,9 @@ def _same_relation(reading: str, quantifiers: tuple[str, ...], entry: Entry) -> 
     )
     meant = build_spec(spec.text, **spec.keywords())
     a, b = read.claim, meant.claim
-    mirrored = {"<=": ">=", ">=": "<=", "<": ">", ">": "<", "==": "=="}
     if a.op == b.op:
         difference = (a.lhs - a.rhs) - (b.lhs - b.rhs)
-    elif a.op == mirrored[b.op]:
+    elif a.op == MIRROR[b.op]:
         difference = (a.lhs - a.rhs) + (b.lhs - b.rhs)
     else:
         return False
