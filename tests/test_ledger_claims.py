@@ -73,6 +73,31 @@ def test_a_correction_that_is_not_proved_is_not_called_verified():
     assert outcome.verdict is Verdict.FAILS and outcome.correction_verified is False
 
 
+def test_a_correction_may_narrow_the_range_with_its_own_for():
+    # m**3 >= 0 is printed for m in [-1, 1]; it holds only on [0, 1].  The printed relation on the
+    # narrower range is a correction (not "the printed claim again"), and it is verified there.
+    item = {"claim": "m**3 >= 0", "for": "m in [-1, 1]", "correction": "m**3 >= 0",
+            "correction_for": ["m in [0, 1]"]}
+    spec = ledger._claim_spec(item, "test")
+    assert spec.correction_for == ("m in [0, 1]",)
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS
+    assert outcome.correction.startswith("m**3 >= 0 (holds") and outcome.correction_verified
+    # the same relation on the same range is still a restatement
+    same = run_entry_claim(ledger._claim_spec({**item, "correction_for": "m in [-1, 1]"}, "test"))
+    assert not same.correction_verified and "not a correction" in same.correction
+
+
+@pytest.mark.parametrize("item, message", [
+    ({"claim": "m >= 0", "for": "m in [0, 1]", "correction_for": "m in [0, 1]"}, "without a correction"),
+    ({"claim": "m >= 0", "correction": "m >= 0", "correction_for": 3}, "correction_for must be"),
+    ({"correction_for": "m in [0, 1]"}, "without a claim"),
+])
+def test_correction_for_needs_a_correction_and_text(item, message):
+    with pytest.raises(ledger.LedgerError, match=message):
+        ledger._claim_spec(item, "test")
+
+
 def test_mutants_move_each_literal_both_ways_and_leave_names_alone():
     texts = dict(mutants("mu(1)**2 <= x2*0.5"))
     assert "mu(2)**2 <= x2*0.5" in texts.values() and "mu(0)**2 <= x2*0.5" in texts.values()

@@ -44,9 +44,9 @@ def _statement(entry: Entry) -> str:
     return f"{what} {label} ({entry.id})" if label else f"{what} ({entry.id})"
 
 
-def _sides(text: str, spec: ClaimSpec):
+def _sides(text: str, spec: ClaimSpec, keywords: dict | None = None):
     """The claim ``text`` parsed with the entry's quantifiers (as :func:`verify.claims.claim` does)."""
-    return build_spec(text, **_keywords_for(text, spec)).claim
+    return build_spec(text, **_keywords_for(text, spec, keywords)).claim
 
 
 def vacuous_correction(spec: ClaimSpec) -> str | None:
@@ -65,12 +65,12 @@ def vacuous_correction(spec: ClaimSpec) -> str | None:
       side is the printed one with the factor 2 restored; ``(a+b)**2 == a**2 + 2*a*b + b**2``
       for a printed ``(a+b)**2 <= c`` only rewrites S and says nothing about the relation)."""
     assert spec.correction is not None
-    printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec)
+    printed, fixed = _sides(spec.text, spec), _sides(spec.correction, spec, spec.correction_keywords())
     # structural equality: SymPy's simplify of a difference of series can take minutes
     p_lhs, p_rhs, f_lhs, f_rhs = (sympy.expand(e) for e in (printed.lhs, printed.rhs, fixed.lhs, fixed.rhs))
     same = p_lhs == f_lhs and p_rhs == f_rhs and printed.op == fixed.op
     swapped = p_lhs == f_rhs and p_rhs == f_lhs and _MIRRORED.get(printed.op) == fixed.op
-    if same or swapped:
+    if (same or swapped) and not _narrows(spec):
         return "it is the printed claim again"
     if fixed.op != "==":
         return None
@@ -162,7 +162,7 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
             outcome.impact = Impact.BOUNDARY
             outcome.notes.append(f"Boundary: {spec.boundary}")
         if spec.correction:
-            fixed = claim(spec.correction, **spec.keywords(), seed=seed, full=full)
+            fixed = claim(spec.correction, **spec.correction_keywords(), seed=seed, full=full)
             outcome.correction = (f"{spec.correction} ({fixed.verdict}, {fixed.basis}; scope: "
                                   f"{fixed.scope or 'none'})")
             # Only a proof or a statistical agreement verifies a correction; a search that found
@@ -289,11 +289,22 @@ def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
     return intended
 
 
-def _keywords_for(text: str, spec: ClaimSpec) -> dict:
+def _narrows(spec: ClaimSpec) -> bool:
+    """Whether the correction gives quantifiers of its own that differ from the claim's: the printed
+    relation on a narrower range is a correction (the claim as printed holds only there)."""
+    return spec.correction_for is not None and _quantifier_texts(spec.correction_for) != \
+        _quantifier_texts(spec.keywords().get("for_", ()))
+
+
+def _quantifier_texts(value) -> list[str]:
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _keywords_for(text: str, spec: ClaimSpec, keywords: dict | None = None) -> dict:
     """The entry's options for a claim about part of it: the quantifiers of the variables ``text``
     names (and of those their bindings name), no others (a quantifier must occur in its claim)."""
-    keywords = spec.keywords()
-    quantifiers = list(keywords.get("for_", ()))
+    keywords = spec.keywords() if keywords is None else keywords
+    quantifiers = _quantifier_texts(keywords.get("for_", ()))
     names = set(re.findall(r"[A-Za-z_]\w*", text))
     kept: list[str] = []
     while True:

@@ -40,7 +40,7 @@ def _parsed(entry) -> None:
         if text is None:
             continue
         try:
-            build_spec(text, **spec.keywords())
+            build_spec(text, **(spec.correction_keywords() if what == "correction" else spec.keywords()))
         except VerifyInputError as exc:
             raise LedgerError(f"ledger entry {entry.id}: its {what} {text!r} is not a claim: {exc}") from None
         except TypeError as exc:  # a quantifier of the wrong type (a number where a list is meant)

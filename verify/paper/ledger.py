@@ -64,7 +64,7 @@ DECIDED = ("holds", "fails", "consistent")
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
 FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "claims", "claim_from_quote", "reason", "note",
-                    "correction", "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
+                    "correction", "correction_for", "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
 #: The most relations one entry's ``claims`` may list.
 MAX_RELATIONS = 20
 
@@ -102,10 +102,20 @@ class ClaimSpec:
     #: a display of several relations (``A = B = C``, an ``align``): each relation in the claim
     #: language, decided one by one (``claims = [...]``); empty for a single ``claim``
     relations: tuple[str, ...] = ()
+    #: the correction's own ``for`` where it narrows the claim's range (a relation printed for
+    #: m in [−1, 1] that holds only on [0, 1]); None: the claim's quantifiers
+    correction_for: str | tuple[str, ...] | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
         return {("for_" if key == "for" else key): value for key, value in self.options}
+
+    def correction_keywords(self) -> dict:
+        """The correction's options: the claim's, with ``for`` replaced by ``correction_for`` if given."""
+        keywords = self.keywords()
+        if self.correction_for is not None:
+            keywords["for_"] = self.correction_for
+        return keywords
 
 
 @dataclass(frozen=True)
@@ -181,7 +191,8 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
         spec = _claim_spec({key: value for key, value in item.items() if key != "claims"}, where)
         return dataclasses.replace(spec, relations=tuple(relations))
     if "claim" not in item:
-        extras = (*CLAIM_OPTIONS, "correction", "fails_as", "loose", "boundary", "printed", "scope")
+        extras = (*CLAIM_OPTIONS, "correction", "correction_for", "fails_as", "loose", "boundary", "printed",
+                  "scope")
         stray = [key for key in extras if key in item]
         if stray:
             raise LedgerError(f"ledger entry {where}: {', '.join(stray)} without a claim")
@@ -195,20 +206,33 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
         if key in item and not _option_type_ok(key, item[key]):
             raise LedgerError(f"ledger entry {where}: {key} must be {_OPTION_TYPES[key][1]}, got "
                               f"{type(item[key]).__name__} {item[key]!r}"[:200])
-    options = tuple((key, item[key]) for key in CLAIM_OPTIONS if key in item)
+    # one quantifier may be given as a text: every reader of the options takes ``for`` as a list
+    # (iterating a text went character by character, and the regime rerun of a failing claim crashed)
+    options = tuple((key, [item[key]] if key == "for" and isinstance(item[key], str) else item[key])
+                    for key in CLAIM_OPTIONS if key in item)
     for key in ("correction", "printed"):
         if key in item and (not isinstance(item[key], str) or not item[key].strip()):
             raise LedgerError(f"ledger entry {where}: {key} must be a non-empty string")
     if "printed" in item and "correction" in item:
         raise LedgerError(f"ledger entry {where}: printed and correction together (with printed, the claim "
                           "itself is the intended reading, so the correction)")
+    correction_for = item.get("correction_for")
+    if correction_for is not None:
+        if "correction" not in item:
+            raise LedgerError(f"ledger entry {where}: correction_for without a correction (it gives the "
+                              "correction's own quantifiers)")
+        if not _option_type_ok("for", correction_for):
+            raise LedgerError(f"ledger entry {where}: correction_for must be {_OPTION_TYPES['for'][1]}, got "
+                              f"{type(correction_for).__name__} {correction_for!r}"[:200])
+        if isinstance(correction_for, list):
+            correction_for = tuple(correction_for)
     scope = item.get("scope")
     if scope is not None and not re.match(r"^(proxy|part): \S", scope):
         raise LedgerError(f"ledger entry {where}: scope must start with 'proxy: ' or 'part: ' and say "
                           "what the "
                           f"claim covers, got {scope!r}"[:200])
     return ClaimSpec(item["claim"], options, item.get("correction"), fails_as, item.get("loose"),
-                     item.get("boundary"), item.get("printed"), scope)
+                     item.get("boundary"), item.get("printed"), scope, correction_for=correction_for)
 
 
 def _read_latex(item: dict, where: str) -> dict:
