@@ -48,8 +48,23 @@ class ActivationScaleError(NotSquareIntegrableError):
 def clip(text, room: int = 60) -> str:
     """``str(text)`` cut to ``room`` characters with an ellipsis: the one rule every one-line
     error and evidence text uses to quote an untrusted or long expression."""
-    text = str(text)
+    try:
+        text = str(text)
+    except ValueError:
+        # an exact number past Python's 4300-digit limit on int -> str ((1 + 1/n)**n at n = 10**6)
+        text = _huge_number_text(text)
     return text if len(text) <= room else text[: room - 1] + "…"
+
+
+def _huge_number_text(number) -> str:
+    """A number too long to print, as its approximate value and its size."""
+    try:
+        approximate = f"{float(number):.6g}"
+    except (TypeError, ValueError, OverflowError):
+        approximate = "?"
+    bits = max(int(getattr(part, "bit_length", lambda: 0)()) for part in
+               (getattr(number, "p", 0), getattr(number, "q", 0)))
+    return f"{approximate} (an exact number of about {int(bits * 0.30103) + 1} digits)"
 
 
 def escape_controls(text: str, keep: str = "") -> str:

@@ -20,6 +20,10 @@ re-entered (:func:`claim` below is the whole pipeline):
    :mod:`~verify.claims.probability`, or :mod:`~verify.claims.asymptotic`; they evaluate through
    :mod:`~verify.claims.quantities` and :mod:`~verify.claims.evaluate`;
 4. :mod:`~verify.claims.outcome`         the decisions → the Outcome and the rerun command.
+
+An outcome left inconclusive because an integer range was too long to enumerate is then tried at
+every integer by :mod:`~verify.claims.integers` (an identity with the variable an integer, or the
+relation on the range's real hull).
 """
 
 from __future__ import annotations
@@ -27,11 +31,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from verify.claims import integers
 from verify.claims.configurations import settings
 from verify.claims.decide import decisions
 from verify.claims.outcome import build
 from verify.claims.spec import ClaimSpec, build_spec
-from verify.verdict import Outcome
+from verify.verdict import Outcome, Verdict
 from verify.verdict.outcome import apply_evidence_rule
 
 
@@ -80,9 +85,14 @@ def claim(
 def run(spec: ClaimSpec) -> Outcome:
     """Stages 2 to 4 of the pipeline (module docstring) for a parsed claim."""
     start = time.perf_counter()
-    configurations = settings(spec)
-    outcome = apply_evidence_rule(build(spec, configurations, decisions(spec, configurations)))
-    outcome.numbers["configurations"] = len(configurations)
+    # an integer range too long to enumerate: decided at every integer where a general method can
+    outcome = integers.identity(spec)
+    if outcome is None:
+        configurations = settings(spec)
+        outcome = apply_evidence_rule(build(spec, configurations, decisions(spec, configurations)))
+        outcome.numbers["configurations"] = len(configurations)
+        if outcome.verdict is Verdict.INCONCLUSIVE:
+            outcome = integers.relaxation(spec, run) or outcome
     outcome.numbers["seconds"] = round(time.perf_counter() - start, 3)
     return outcome
 

@@ -15,6 +15,7 @@ continuous variables free.  Then
 
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import scipy.special
 import sympy
@@ -207,6 +208,21 @@ def scalars_of(expr, backend, names) -> dict:
     return {s: backend.scalar(s.name) for s in expr.free_symbols if s.name in names}
 
 
+
+#: Longest integer (in bits) lambdify may print: Python refuses int -> str past 4300 digits.
+_PRINTABLE_BITS = 10_000
+
+
+def _rounded(r: sympy.Rational) -> sympy.Float:
+    """A long exact rational rounded to 30 digits in time linear in its length (SymPy's own
+    Float(r, 30) takes minutes at twenty million bits)."""
+    # ⌊r·2^e⌋ with about 120 significant bits, by one integer division (mpmath's mpf of the
+    # denominator alone took minutes)
+    e = r.q.bit_length() - abs(r.p).bit_length() + 120
+    scaled = (r.p << e) // r.q if e >= 0 else r.p // (r.q << -e)
+    with mpmath.workprec(120):
+        return sympy.Float(mpmath.ldexp(mpmath.mpf(scaled), -e), 30)
+
 def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""
 
@@ -231,7 +247,12 @@ def float_function(expr, symbols, backend):
         "sign": np.sign,
         "Heaviside": lambda x, h0=0.5: np.heaviside(x, h0),
     }
-    compiled = sympy.lambdify(list(symbols), expr, modules=[namespace, "numpy"])
+    # an exact rational too long to print ((1 + 1/n)**n at n = 10**6 has millions of digits) cannot
+    # be written into the lambdified code; float64 evaluation loses nothing by rounding it first
+    huge = {r: _rounded(r) for r in expr.atoms(sympy.Rational)
+            if max(abs(r.p).bit_length(), r.q.bit_length()) > _PRINTABLE_BITS}
+    compiled = sympy.lambdify(list(symbols), expr.xreplace(huge) if huge else expr,
+                              modules=[namespace, "numpy"])
 
     def function(*args):
         try:

@@ -302,7 +302,7 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
                 Basis.EXACT,
                 "symbolic",
                 point=_midpoint(box) if verdict == "fails" else None,
-                detail=f"lhs - rhs = {difference} exactly",
+                detail=f"lhs - rhs = {clip(difference, 100)} exactly",
             )
         return _constant_decision(box, op, difference)
     if difference == 0:
