@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from verify.checks import app_d31_matrix_steps as m
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_d31_matrix_steps as m
 from verify.verdict import Basis, FailureKind, Verdict
 
 

@@ -1,12 +1,12 @@
-"""App. D.5.2 series steps (verify/checks/app_d5_series_steps.py): verdicts, and the printed constants'
-power: each claimed_* hook perturbed in its tight direction makes its check fail."""
+"""App. D.5.2 series steps (verify/paper/packs/dayi_chen/checks/app_d5_series_steps.py): verdicts, and
+the printed constants' power: each claimed_* hook perturbed in its tight direction makes its check fail."""
 
 from __future__ import annotations
 
 import mpmath
 import pytest
 
-from verify.checks import app_d5_series_steps as m
+from verify.paper.packs.dayi_chen.checks import app_d5_series_steps as m
 from verify.verdict import Verdict
 
 

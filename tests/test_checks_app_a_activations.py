@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from verify.checks import app_a_activations as a
 from verify.checks import load_all
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_a_activations as a
 from verify.verdict import Verdict
 
 load_all()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sympy
 
-from verify.checks import Verdict, app_b_simulations
+from verify.checks import Verdict
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_b_simulations
 
 
 def test_model_fails_with_verified_relu_rescaling():

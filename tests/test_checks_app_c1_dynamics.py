@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import sympy
 
-from verify.checks import app_c1_dynamics as sd
-from verify.checks import app_e_dynamics_proofs as se
 from verify.checks import load_all
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_c1_dynamics as sd
+from verify.paper.packs.dayi_chen.checks import app_e_dynamics_proofs as se
 from verify.verdict import Verdict
 
 load_all()

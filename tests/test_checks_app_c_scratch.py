@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from verify.checks import Verdict
-from verify.checks import app_c_scratch as scratch
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_c_scratch as scratch
 
 
 def test_remark_15_fails_and_l_plus_one_holds(monkeypatch):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from verify.checks import Verdict
-from verify.checks import app_d2_gradients as d2
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_d2_gradients as d2
 
 
 def test_sample_gradient_fails_and_the_correction_holds(monkeypatch):

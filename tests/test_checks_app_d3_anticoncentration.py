@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from verify.checks import app_d3_anticoncentration as sa
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_d3_anticoncentration as sa
 from verify.verdict import Verdict
 
 

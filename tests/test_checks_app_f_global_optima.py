@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from verify.checks import Verdict, app_f_global_optima
+from verify.checks import Verdict
 from verify.checks import run_check as run
+from verify.paper.packs.dayi_chen.checks import app_f_global_optima
 
 
 def test_example_1_holds():

@@ -16,15 +16,15 @@ from fractions import Fraction
 import pytest
 from flint import arb
 
-from verify.checks import app_c1_dynamics as sd
-from verify.checks import app_d2_gradients as d2
-from verify.checks import app_d3_anticoncentration as sa
-from verify.checks import app_f_global_optima as sf
 from verify.checks import certify
 from verify.checks import run_check as run
-from verify.checks import sec1_2_setting as s12
-from verify.checks import sec3_1_population as pop
-from verify.checks import sec3_2_orthonormal as so
+from verify.paper.packs.dayi_chen.checks import app_c1_dynamics as sd
+from verify.paper.packs.dayi_chen.checks import app_d2_gradients as d2
+from verify.paper.packs.dayi_chen.checks import app_d3_anticoncentration as sa
+from verify.paper.packs.dayi_chen.checks import app_f_global_optima as sf
+from verify.paper.packs.dayi_chen.checks import sec1_2_setting as s12
+from verify.paper.packs.dayi_chen.checks import sec3_1_population as pop
+from verify.paper.packs.dayi_chen.checks import sec3_2_orthonormal as so
 from verify.verdict import Basis, Outcome, Verdict
 
 #: Checks certified in the quick run (seed 0), each in a few seconds on a cold cache.
@@ -116,7 +116,7 @@ def test_projection_corrected_holds_and_flipped_sign_fails(monkeypatch):
 
 
 def test_proposition_18_display_one_percent_off_is_a_certified_fail(monkeypatch):
-    from verify.checks import app_c_scratch as scratch
+    from verify.paper.packs.dayi_chen.checks import app_c_scratch as scratch
 
     original = scratch.claimed_prop_18_h
     monkeypatch.setattr(scratch, "claimed_prop_18_h", lambda *args: original(*args) * 101 / 100)
@@ -124,7 +124,7 @@ def test_proposition_18_display_one_percent_off_is_a_certified_fail(monkeypatch)
 
 
 def test_remark_10_display_with_corrected_limits_is_a_certified_hold(monkeypatch):
-    from verify.checks import app_a_activations as a
+    from verify.paper.packs.dayi_chen.checks import app_a_activations as a
 
     integral = a._integral
     monkeypatch.setattr(a, "claimed_remark_10_difference", lambda f, g1, g2: integral(f, g1, g2))
@@ -134,7 +134,7 @@ def test_remark_10_display_with_corrected_limits_is_a_certified_hold(monkeypatch
 def test_a_hook_that_cannot_take_balls_leaves_the_verdict_uncertified(monkeypatch):
     import mpmath
 
-    from verify.checks import app_a_activations as a
+    from verify.paper.packs.dayi_chen.checks import app_a_activations as a
 
     monkeypatch.setattr(a, "claimed_remark_10_difference", lambda f, g1, g2: mpmath.quad(f, [g1, g2]))
     outcome = run("remark-10-display")

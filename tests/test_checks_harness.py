@@ -50,7 +50,7 @@ def test_streams_depend_on_seed_and_check_but_not_on_order():
 
 
 def test_a_crashing_check_is_recorded_not_raised():
-    @check("test-crash", "Test 0", "0", "exact")
+    @check("test-crash", "Test 0", "0", "exact", pack="dayi_chen")
     def crash(ctx):
         """Test statement: this check always crashes, to exercise the runner."""
         raise RuntimeError("boom")
@@ -148,10 +148,14 @@ def test_a_holds_on_a_proxy_is_consistent_and_scopes_are_named():
 
 
 def test_registry_is_in_the_papers_order_whatever_imports_what():
-    """Rows of the reports and the README's errata table follow SECTIONS, then each module's own
-    order, even when one check module imports another's helpers (which registers that one early)."""
-    from verify.checks import SECTIONS
+    """Rows of the reports and the README's errata table follow the pack's SECTIONS, then each
+    module's own order, even when one check module imports another's helpers (which registers that
+    one early); the checks made from the ledger (claims, then definitions) come after them."""
+    from verify.checks import definitions, ledger_claims
+    from verify.paper.packs.dayi_chen.checks import SECTIONS
 
-    rank = {f"verify.checks.{name}": i for i, name in enumerate(SECTIONS)}
+    package = "verify.paper.packs.dayi_chen.checks"
+    modules = [f"{package}.{name}" for name in SECTIONS] + [ledger_claims.__name__, definitions.__name__]
+    rank = {module: i for i, module in enumerate(modules)}
     ranks = [rank[c.function.__module__] for c in load_all().values()]
     assert ranks == sorted(ranks)

@@ -7,7 +7,7 @@ import sympy
 
 from verify.checks import load_all
 from verify.checks import run_check as run
-from verify.checks import sec1_2_setting as s
+from verify.paper.packs.dayi_chen.checks import sec1_2_setting as s
 from verify.verdict import Verdict
 
 load_all()
@@ -53,7 +53,7 @@ def test_drift_time_is_linear_in_d_for_a_constant_drift():
 def test_theorem_1_is_consistent_and_a_wrong_rate_fails(monkeypatch):
     out = run("theorem-1")
     assert out.verdict is Verdict.CONSISTENT
-    from verify.checks.app_a_activations import EPS, D, K
+    from verify.paper.packs.dayi_chen.checks.app_a_activations import EPS, D, K
 
     monkeypatch.setattr(s, "claimed_theorem_1", lambda: {"eta": EPS**3 / (D * K**3), "T": D * K**4 / EPS**4})
     assert run("theorem-1").verdict is Verdict.FAILS

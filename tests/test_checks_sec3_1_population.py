@@ -7,8 +7,8 @@ import pytest
 import sympy
 
 from verify.checks import FailureKind, Verdict, run_check
-from verify.checks import sec3_1_population as pop
 from verify.derive import prop_4
+from verify.paper.packs.dayi_chen.checks import sec3_1_population as pop
 
 
 def _with_typo(display):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from verify.checks import run_check as run
-from verify.checks import sec3_2_orthonormal as so
+from verify.paper.packs.dayi_chen.checks import sec3_2_orthonormal as so
 from verify.verdict import Verdict
 
 

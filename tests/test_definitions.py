@@ -7,10 +7,9 @@ inconclusive when a pair could not be decided.
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
+from tests.pack_helpers import copy_builtin_data
 from verify.checks import Context
 from verify.checks.definitions import compare
 from verify.paper import definitions, ledger, pack
@@ -72,7 +71,7 @@ def test_the_ledgers_objects_link_existing_entries_and_are_checks():
 ])
 def test_a_malformed_object_is_refused(tmp_path, text, message):
     root = tmp_path / "pack"
-    shutil.copytree(pack.BUILTIN, root)
+    copy_builtin_data(root)
     (root / "ledger.d" / "definitions.toml").write_text(text, encoding="utf-8")
     with pack.using(pack.load(root)), pytest.raises(ledger.LedgerError, match=message):
         definitions.objects()
@@ -105,7 +104,7 @@ def test_definitions_that_agree_but_miss_the_suites_value_fail():
 
 def test_notes_are_read(tmp_path):
     root = tmp_path / "pack"
-    shutil.copytree(pack.BUILTIN, root)
+    copy_builtin_data(root)
     (root / "ledger.d" / "definitions.toml").write_text(
         "[[object]]\nname = 'x'\nreference = 'mu(1)'\nnote = 'why'\n"
         "[[object.definition]]\nentry = '3.1-3'\nprinted = '1'\nnote = 'read as'\n"

@@ -7,14 +7,14 @@ from fractions import Fraction
 
 import pytest
 
-from verify.checks import app_d31_matrix_steps as d31
-from verify.checks import app_e_dynamics_proofs as e
 from verify.checks import load_all, resolve
 from verify.checks import run_check as run
 from verify.checks.ledger_claims import run_entry_claim
 from verify.checks.ledger_rows import ledger_rows
 from verify.checks.runner import run_checks
 from verify.paper.ledger import entries
+from verify.paper.packs.dayi_chen.checks import app_d31_matrix_steps as d31
+from verify.paper.packs.dayi_chen.checks import app_e_dynamics_proofs as e
 from verify.paper.precision import confusion, load
 from verify.verdict import FailureKind, Impact, Verdict
 

@@ -1,9 +1,9 @@
 """The figures' paper setup (:mod:`verify.figures.paper_setup`, :mod:`verify.figures.runner`).
 
 - *The model is Appendix B's as printed.*  The printed formulas enter through
-  ``verify.checks.app_b_simulations`` (``claimed_b_row_scale``, ``claimed_b_output_scale``:
-  the same transcription the check ``appendix-b-model`` derives from); the setup's row and
-  output scales equal them symbolically, and the simulator's teacher under the paper setup
+  ``verify.paper.packs.dayi_chen.checks.app_b_simulations`` (``claimed_b_row_scale``,
+  ``claimed_b_output_scale``: the same transcription the check ``appendix-b-model`` derives from);
+  the setup's row and output scales equal them symbolically, and the simulator's teacher under the paper setup
   equals f(x) = (1/ξ) Σ λ_i σ(⟨v_i, x⟩), v_i = (k/(k+ξ²))(w_i + ξ c_i u), built in SymPy and
   evaluated on sampled x.
 - *Its relation to D.1's model*: for ReLU with quantized c, f_B = s f_D1 with
@@ -25,11 +25,14 @@ import numpy as np
 import pytest
 import sympy
 
-from verify.checks.app_b_simulations import claimed_b_output_scale, claimed_b_row_scale
 from verify.cli import main
 from verify.figures import FIGURES, fig1b_6, paper_setup
 from verify.figures.common import read_table
 from verify.model.instance import orthonormal, separated
+from verify.paper.packs.dayi_chen.checks.app_b_simulations import (
+    claimed_b_output_scale,
+    claimed_b_row_scale,
+)
 from verify.simulate import MODES
 from verify.simulate.model import teacher_output, terms
 from verify.simulate.problem import build_problem

@@ -108,8 +108,12 @@ def test_no_import_cycles():
 
 
 def _layer(module: str) -> str:
-    """The layer (package) a module belongs to: verify.model.population -> verify.model."""
-    return ".".join(module.split(".")[:2])
+    """The layer (package) a module belongs to: verify.model.population -> verify.model.  A built-in
+    pack's code (verify.paper.packs.dayi_chen.checks.*) is a layer of its own, above the engine it
+    uses: the engine reaches it only by the name its pack.toml gives (verify.checks.packs imports it
+    with importlib), never by an import statement."""
+    parts = module.split(".")
+    return ".".join(parts[:4] if parts[:3] == ["verify", "paper", "packs"] and len(parts) > 4 else parts[:2])
 
 
 def test_no_cycles_between_packages():
@@ -188,3 +192,13 @@ def test_no_package_imports_a_siblings_private_names():
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("verify."):
                 private = [a.name for a in node.names if a.name.startswith("_")]
                 assert not (private and _layer(node.module) != layer), (path, node.module, private)
+
+
+def test_the_engine_imports_no_packs_code():
+    """A built-in pack's coded checks import the engine, never the reverse: the engine reaches them
+    only by the name the pack's pack.toml gives (verify.checks.packs.code_modules, with importlib)."""
+    for module, targets in import_graph().items():
+        if _layer(module).startswith("verify.paper.packs."):
+            continue
+        into = {t for t in targets if _layer(t).startswith("verify.paper.packs.")}
+        assert not into, (module, into)

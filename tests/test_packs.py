@@ -4,6 +4,7 @@ naming the entry."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -388,3 +389,71 @@ def test_ledger_status_lists_every_entry_to_fix_at_once(tmp_path):
     done = _verify("check", "--paper", str(copy), "--quiet")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "ledger entry 2-1" in done.stderr and "(and 2 more: `verify ledger status" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["checks", "all"])
+def test_a_pack_directory_that_names_code_is_refused_and_none_of_it_runs(tmp_path, value):
+    """Only a built-in pack may carry code (issue #50): a user's pack.toml that names coded checks
+    is one line naming the field, exit 2, and no Python file of the directory is imported, even with
+    the directory as the working directory (which `python -m` puts on the import path)."""
+    copy = tmp_path / "rank1-note"
+    shutil.copytree(EXAMPLE, copy, ignore=shutil.ignore_patterns("report.*"))
+    marker = tmp_path / "ran"
+    planted = f"open({str(marker)!r}, 'w').close()\nSECTIONS = ('sec',)\n"
+    for name in ("checks/__init__.py", "checks/sec.py", "all.py", "checks.py"):
+        (copy / name).parent.mkdir(exist_ok=True)
+        (copy / name).write_text(planted, encoding="utf-8")
+    path = copy / "pack.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("coded_checks = 'named'", f"coded_checks = '{value}'"), encoding="utf-8")
+    with pytest.raises(pack.PackError, match="only the built-in pack may carry code"):
+        pack.load(copy)
+    for args in (("--list",), ("--quiet", "--only", "display-2-2")):
+        done = _verify("check", "--paper", str(copy), *args, cwd=copy)
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+        assert f"coded_checks = '{value}' names Python code" in done.stderr
+        assert "only the built-in pack may carry code" in done.stderr
+    assert not marker.exists()
+    assert not (copy / "report.json").exists()
+
+
+def test_only_the_builtin_pack_has_a_code_package():
+    """The old `coded_checks = "all"` still reads, for the built-in pack, as its checks package; a
+    Pack that says it carries code but is not built in has no package to import, whatever it says."""
+    from verify.checks.packs import code_modules
+
+    builtin = pack.load(pack.BUILTIN)
+    assert builtin.coded_checks == "checks" and builtin.key == "dayi_chen"
+    assert builtin.code_package == "verify.paper.packs.dayi_chen.checks"
+    assert pack._coded_checks("all", pack.BUILTIN.resolve(), "pack.toml") == "checks"
+    assert pack._coded_checks("named", pack.BUILTIN.resolve(), "pack.toml") is None
+    with pytest.raises(pack.PackError, match="is not 'named' or a package beside pack.toml"):
+        pack._coded_checks("nothing_here", pack.BUILTIN.resolve(), "pack.toml")
+    with pytest.raises(pack.PackError, match="must be text"):
+        pack._coded_checks(["checks"], pack.BUILTIN.resolve(), "pack.toml")
+    example = pack.load(EXAMPLE)
+    assert example.coded_checks is None and not example.builtin
+    forged = dataclasses.replace(example, coded_checks="checks")
+    assert forged.code_package is None and code_modules(forged) == []
+
+
+def test_every_check_declares_its_pack():
+    """A coded check belongs to the built-in pack whose package defines it; the checks made from the
+    ledger belong to the pack whose ledger they came from; a check defined outside a pack's package
+    must say which pack it belongs to."""
+    from verify.checks import load_all
+    from verify.checks.core import check
+    from verify.checks.packs import pack_checks
+
+    assert {c.pack for c in load_all().values()} == {"dayi_chen"}
+    assert [c.id for c in pack_checks(pack.load(pack.BUILTIN))] == list(load_all())
+    example = pack.load(EXAMPLE)
+    made = [c for c in pack_checks(example) if c.method == "claim"]
+    assert made and {c.pack for c in made} == {example.key} and example.key != "dayi_chen"
+
+    def homeless(ctx):
+        """Test statement: a check defined in a test module, outside every pack."""
+
+    with pytest.raises(ValueError, match="outside a built-in pack's package"):
+        check("test-no-pack", "Test 0", "0", "exact")(homeless)

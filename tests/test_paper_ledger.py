@@ -12,10 +12,10 @@ verbatim, and honest.
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
+from tests.pack_helpers import copy_builtin_data
 from verify.checks import load_all
 from verify.paper import ledger, pack, source
 
@@ -103,7 +103,7 @@ def _copied_pack(tmp_path, name: str, old: str, new: str):
     """A copy of the Dayı–Chen pack with ``old`` replaced by ``new`` (once) in its file ``name``
     (a path inside the pack), made the current pack until the test ends."""
     root = tmp_path / "pack"
-    shutil.copytree(pack.BUILTIN, root)
+    copy_builtin_data(root)
     path = root / name
     text = path.read_text(encoding="utf-8")
     assert old in text
@@ -171,7 +171,7 @@ def test_the_pack_corrects_the_citation_graph(tmp_path):
                                    '[citations]\nkeep = []'])
 def test_a_malformed_citations_table_is_refused(tmp_path, table):
     root = tmp_path / "pack"
-    shutil.copytree(pack.BUILTIN, root)
+    copy_builtin_data(root)
     path = root / "pack.toml"
     path.write_text(path.read_text(encoding="utf-8").replace("[paper]", table + "\n\n[paper]", 1), encoding="utf-8")
     with pytest.raises(pack.PackError, match=r"\[citations\]"):

@@ -51,7 +51,7 @@ def test_checks_block_does_not_depend_on_import_order():
     """Importing one check module first (as other tests do) must not reorder the index."""
     import importlib
 
-    importlib.import_module("verify.checks.app_f_global_optima")
+    importlib.import_module("verify.paper.packs.dayi_chen.checks.app_f_global_optima")
     assert read_block("checks") == BLOCKS["checks"]()
 
 

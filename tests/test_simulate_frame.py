@@ -65,7 +65,7 @@ def test_distinct_singular_values_keep_lapacks_vectors():
 @pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"), reason="OpenBLAS x86 kernels")
 def test_the_frame_is_the_same_under_two_blas_kernels():
     # Haswell and Sandybridge kernels gave different bases for this instance before the fix
-    code = ("from verify.checks.app_c1_dynamics import run_instance;"
+    code = ("from verify.paper.packs.dayi_chen.checks.app_c1_dynamics import run_instance;"
             "from verify.simulate.problem import build_problem;"
             "from verify.simulate.modes import MODES;"
             "import json;"

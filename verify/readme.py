@@ -15,9 +15,11 @@ from pathlib import Path
 
 from verify.base.files import write_atomic
 from verify.base.markdown import markdown_text
-from verify.checks import SECTIONS, load_all
+from verify.checks import load_all
+from verify.checks.packs import code_modules
 from verify.derive import DERIVATIONS
 from verify.figures.summary import render
+from verify.paper.pack import BUILTIN, load
 from verify.regions.summary import render as render_regions
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,11 +103,12 @@ def checks_block() -> str:
     of the modules (statement, check id, section, ``file:function``)."""
 
 
+    sections = code_modules(load(BUILTIN))
+
     def paper_order(check) -> tuple[int, int]:
         # The registry's order depends on which module some earlier import loaded first;
-        # the table follows SECTIONS and the source order instead, so it is the same always.
-        module = check.function.__module__.rsplit(".", 1)[-1]
-        return SECTIONS.index(module), inspect.getsourcelines(check.function)[1]
+        # the table follows the pack's SECTIONS and the source order instead, so it is the same always.
+        return sections.index(check.function.__module__), inspect.getsourcelines(check.function)[1]
 
     rows = ["| statement | check | § | where |", "|---|---|---|---|"]
     # The ledger's own claims and the definitions checks come from data

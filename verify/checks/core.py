@@ -2,7 +2,9 @@ r"""The vocabulary of ``verify check``: verdicts, outcomes, the check registry, 
 
 A *check* is a function ``(ctx) -> Outcome`` registered with :func:`check`.  Its
 docstring opens with the paper's statement, quoted, with its number; the
-registry keeps that quote for ``verify check --list`` and the report.
+registry keeps that quote for ``verify check --list`` and the report.  Every check
+belongs to one pack (:attr:`Check.pack`): a coded check to the built-in pack whose
+package defines it, a ledger claim or definitions check to the pack whose ledger it came from.
 
 Each check compares the paper's printed claim with the suite's own derivation
 or measurement.  The verdict is
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from verify.base.errors import VerifyInputError
+from verify.paper.pack import builtin_pack_of
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule, default_impact
 from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, method_basis
 
@@ -38,6 +41,9 @@ class Check:
     method: str  # exact | symbolic | high-precision | monte-carlo | search | sampling | scaling | cited
     function: Callable[[Context], Outcome]
     fails_as: FailureKind = FailureKind.STATEMENT  # the kind of a ``fails`` that does not name one
+    #: the pack it belongs to (:attr:`verify.paper.pack.Pack.key`: ``dayi_chen``); "" for a check
+    #: made by hand outside any pack (a test's)
+    pack: str = ""
 
     def finish(self, outcome: Outcome) -> Outcome:
         """``outcome`` with the check's defaults filled in: its basis, its scope and, for a fail,
@@ -79,11 +85,15 @@ def check_id(text: str) -> str:
     return re.sub(r"[^a-z0-9.]+", "-", text.strip().lower()).strip("-")
 
 
-def check(id: str, statement: str, section: str, method: str, fails_as: FailureKind | None = None):
+def check(id: str, statement: str, section: str, method: str, fails_as: FailureKind | None = None,
+          pack: str | None = None):
     """Register a check; the decorated function's docstring must quote the statement.
 
     ``fails_as`` says what a ``fails`` of this check means (:class:`FailureKind`); by default a
     display, proof step or definition fails as a step, a numbered result as the statement.
+    The check belongs to the built-in pack whose package defines the function
+    (:func:`verify.paper.pack.builtin_pack_of`); ``pack`` names it for a function defined
+    elsewhere (a test's), and one defined elsewhere without it is refused.
     """
     method_basis(method)  # an unknown method word fails here, at import, not in a report
 
@@ -93,8 +103,12 @@ def check(id: str, statement: str, section: str, method: str, fails_as: FailureK
             raise ValueError(f"duplicate check id {key!r}")
         if not inspect.getdoc(function):
             raise ValueError(f"check {key!r} must quote its statement in the docstring")
+        owner = pack or builtin_pack_of(function.__module__)
+        if not owner:
+            raise ValueError(f"check {key!r} is defined in {function.__module__}, outside a built-in pack's "
+                             "package (verify/paper/packs/<pack>/): say which pack it belongs to with pack=")
         kind = FailureKind(fails_as) if fails_as else default_failure_kind(statement)
-        REGISTRY[key] = Check(key, statement, section, method, function, kind)
+        REGISTRY[key] = Check(key, statement, section, method, function, kind, owner)
         return function
 
     return register

@@ -19,10 +19,11 @@ decided.
 
 from __future__ import annotations
 
-from verify.checks.core import REGISTRY, Check, Context, check_id
+from verify.checks.core import Check, Context, check_id
 from verify.claims import claim
 from verify.claims.quantifiers import UnusedActivationError
-from verify.paper.definitions import DefinedObject, Definition, objects
+from verify.paper.definitions import DefinedObject, Definition
+from verify.paper.pack import current
 from verify.verdict import Basis, FailureKind, Outcome, Verdict
 from verify.verdict.outcome import weakest_basis
 
@@ -116,10 +117,6 @@ def definitions_check(obj: DefinedObject) -> Check:
     run.__name__ = run.__qualname__ = f"definitions_{obj.name}"
     key = check_id(f"definitions-{obj.name}")
     where = obj.definitions[0].entry.rsplit("-", 1)[0]
-    return Check(key, f"definitions of {obj.name}", where, "claim", run, FailureKind(obj.fails_as))
-
-
-# the built-in pack's objects are checks of the registry (verify.checks.packs builds another pack's)
-for _object in objects():
-    if check_id(f"definitions-{_object.name}") not in REGISTRY:
-        REGISTRY[check_id(f"definitions-{_object.name}")] = definitions_check(_object)
+    # the object is the current pack's (verify.paper.definitions.objects reads it): so is the check
+    return Check(key, f"definitions of {obj.name}", where, "claim", run, FailureKind(obj.fails_as),
+                 current().key)

@@ -3,7 +3,8 @@ check of its own.
 
 A ledger entry (``verify/paper/packs/dayi_chen/ledger.d/``) may decide its display, or its inline
 relation of a proof, with a one-line claim of the claim language instead of naming a check.  Each
-such entry is registered here as the check ``display-<id>`` or ``relation-<id>``: its docstring quotes the
+such entry is the check ``display-<id>`` or ``relation-<id>`` (:func:`claim_check`, which
+:mod:`verify.checks.packs` calls for each entry of a pack): its docstring quotes the
 display or relation as printed, and its run is
 :func:`verify.claims.claim` on the entry's text and quantifiers, so it answers with the claim's
 verdict, basis, scope, counterexample and rerun command.  Where the printed claim fails and the
@@ -25,12 +26,13 @@ from dataclasses import replace
 import sympy
 
 from verify.base.errors import VerifyInputError
-from verify.checks.core import REGISTRY, Check, Context, check_id
+from verify.checks.core import Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
 from verify.paper.latex import label_of
-from verify.paper.ledger import ClaimSpec, Entry, claim_check_id, entries
+from verify.paper.ledger import ClaimSpec, Entry, claim_check_id
 from verify.paper.mutants import claim_sides
+from verify.paper.pack import current
 from verify.paper.regime import regime_rerun
 from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict
 from verify.verdict.outcome import weakest_basis
@@ -335,10 +337,6 @@ def claim_check(entry: Entry) -> Check:
     run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {stated}"
     run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"
     key = check_id(claim_check_id(entry.id, entry.what))
-    return Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as))
-
-
-# the built-in pack's claims are checks of the registry (verify.checks.packs builds another pack's)
-for _entry in entries():
-    if _entry.claim is not None and check_id(claim_check_id(_entry.id, _entry.what)) not in REGISTRY:
-        REGISTRY[check_id(claim_check_id(_entry.id, _entry.what))] = claim_check(_entry)
+    # the entry is the current pack's (verify.paper.ledger.entries reads it): the check is that pack's
+    return Check(key, _statement(entry), entry.section, "claim", run, FailureKind(spec.fails_as),
+                 current().key)

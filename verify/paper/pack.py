@@ -6,7 +6,7 @@ A pack directory holds
   (``[text]``: ``file`` and its ``sha256``; ``source`` and ``source_sha256`` where the text was
   extracted from a LaTeX file by ``verify ledger init``), its ledger files (``[ledger]``:
   ``displays`` and ``relations``, each a list of ``ledger.d/*.toml`` files in the paper's order;
-  optional ``definitions`` and ``coded_checks``) and an optional ``[numbering]`` (another
+  optional ``definitions`` and ``coded_checks``, below) and an optional ``[numbering]`` (another
   version's statement numbers, :mod:`verify.paper.provenance`);
 - the text, in the suite's extracted format (:mod:`verify.paper.source`: numbered headings,
   ``$$ … $$`` displays, statements and proofs opening their lines);
@@ -15,9 +15,12 @@ A pack directory holds
 
 A pack is data: nothing in it runs.  Its entries decide their relations by a claim of the claim
 language, by the id of one of the suite's coded checks (``verify check --list``), or give the
-reason computation does not decide them.  ``coded_checks = "all"`` runs the suite's whole registry
-of coded checks beside the ledger: the Dayı–Chen pack (and a copy of it) says so, as those checks
-were written for that paper; ``"named"`` (the default) runs only the coded checks its entries name.
+reason computation does not decide them.  Only a built-in pack (one inside this package,
+:attr:`Pack.builtin`) may carry code: its ``coded_checks`` names a Python package beside its
+pack.toml (the Dayı–Chen pack's ``"checks"``, :mod:`verify.paper.packs.dayi_chen.checks`), whose
+checks run beside the ledger (:func:`verify.checks.packs.code_modules` imports it by that name).
+Any other pack says ``"named"`` (the default), and runs only the coded checks its entries name;
+a pack directory that names code is refused (:class:`PackError`), and nothing in it is imported.
 
 The modules that read the text, the ledger, the paper's structure and the provenance read the
 *current* pack (:func:`current`), the built-in Dayı–Chen pack unless :func:`using` says otherwise,
@@ -44,6 +47,8 @@ from verify.base.files import read_input
 
 #: The built-in pack: the paper the suite was built for.
 BUILTIN = Path(__file__).with_name("packs") / "dayi_chen"
+#: The package of the built-in packs: a built-in pack's code is ``PACKAGE.<directory>.<coded_checks>``.
+PACKAGE = f"{__name__.rpartition('.')[0]}.packs"
 #: Largest pack file (text, pack.toml, a ledger file) read, in bytes.
 MAX_FILE_BYTES = 8 << 20
 
@@ -76,8 +81,9 @@ class Pack:
     display_files: tuple[str, ...]
     relation_files: tuple[str, ...]
     definitions_file: str | None = None
-    #: run the suite's whole registry of coded checks beside the ledger (the Dayı–Chen pack)
-    all_coded_checks: bool = False
+    #: the package of coded checks inside a built-in pack's directory (the Dayı–Chen pack's
+    #: ``"checks"``), run beside the ledger; None for every other pack (module docstring)
+    coded_checks: str | None = None
     numbering: tuple[tuple[str, str], ...] = ()
     source: str | None = None
     source_sha256: str | None = None
@@ -97,6 +103,20 @@ class Pack:
     @property
     def builtin(self) -> bool:
         return self.root == BUILTIN.resolve()
+
+    @property
+    def key(self) -> str:
+        """The pack its checks declare (:attr:`verify.checks.core.Check.pack`): a built-in pack's
+        directory name (``dayi_chen``, the name of its package), another pack's directory."""
+        return self.root.name if self.builtin else str(self.root)
+
+    @property
+    def code_package(self) -> str | None:
+        """The full name of the Python package of the pack's coded checks
+        (``verify.paper.packs.dayi_chen.checks``), or None: a pack that is not built in has none."""
+        if self.coded_checks is None or not self.builtin:
+            return None
+        return f"{PACKAGE}.{self.root.name}.{self.coded_checks}"
 
     @property
     def text_path(self) -> Path:
@@ -216,9 +236,7 @@ def load(directory: Path | str) -> Pack:
         raise PackError(f"{where}: [text] source_sha256 must be a SHA-256, 64 lowercase hex digits")
     if not isinstance(ledger, dict):
         raise PackError(f"{where}: [ledger] must be a table")
-    coded = ledger.get("coded_checks", "named")
-    if coded not in ("all", "named"):
-        raise PackError(f"{where}: [ledger] coded_checks {coded!r} is not 'all' or 'named'")
+    coded = _coded_checks(ledger.get("coded_checks", "named"), root, where)
     definitions = ledger.get("definitions")
     if definitions is not None and (not isinstance(definitions, str)
                                     or Path(definitions).name != definitions):
@@ -229,12 +247,32 @@ def load(directory: Path | str) -> Pack:
         raise PackError(f"{where}: [numbering] file must name a file beside pack.toml, got {numbering_file!r}")
     pack = Pack(root, text["file"], sha, _pairs(data.get("paper", {}), f"{where}: [paper]"),
                 _strings(ledger, "displays", f"{where}: [ledger]"),
-                _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded == "all",
+                _strings(ledger, "relations", f"{where}: [ledger]"), definitions, coded,
                 numbering, text.get("source"), source_sha,
                 _citations(data.get("citations", {}), f"{where}: [citations]"),
                 _regime(data.get("regime"), f"{where}: [regime]"), str(directory),
                 _strings(ledger, "statements", f"{where}: [ledger]"))
     return pack
+
+
+def _coded_checks(value: object, root: Path, where: str) -> str | None:
+    """``[ledger] coded_checks``: the package of coded checks beside a built-in pack's pack.toml
+    (``"checks"``; ``"all"``, as pack.toml said before the checks moved into the pack, reads as
+    ``"checks"``), or None for ``"named"`` (the default).  Any other pack that names code is refused
+    here, before anything could import it: a pack directory is data."""
+    if not isinstance(value, str):
+        raise PackError(f"{where}: [ledger] coded_checks must be text, not {type(value).__name__}")
+    if value == "named":
+        return None
+    if root != BUILTIN.resolve():
+        raise PackError(f"{where}: [ledger] coded_checks = {value!r} names Python code, and only the "
+                        "built-in pack may carry code (a pack directory is data): write coded_checks = "
+                        "'named' or leave it out")
+    package = "checks" if value == "all" else value
+    if not package.isidentifier() or not (root / package / "__init__.py").is_file():
+        raise PackError(f"{where}: [ledger] coded_checks {value!r} is not 'named' or a package beside "
+                        "pack.toml")
+    return package
 
 
 _LABEL = re.compile(r"^[A-Z][a-z]+ \d{1,4}$")
@@ -305,6 +343,15 @@ def using(pack: Pack) -> Iterator[Pack]:
         yield pack
     finally:
         _CURRENT.reset(token)
+
+
+def builtin_pack_of(module: str) -> str | None:
+    """The built-in pack whose code ``module`` is part of (``dayi_chen`` for
+    ``verify.paper.packs.dayi_chen.checks.sec1_2_setting``), or None."""
+    if not module.startswith(f"{PACKAGE}."):
+        return None
+    name, inside, _ = module.removeprefix(f"{PACKAGE}.").partition(".")
+    return name if inside else None
 
 
 def per_pack(function: Callable[[], T]) -> Callable[[], T]:

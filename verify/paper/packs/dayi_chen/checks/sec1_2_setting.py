@@ -4,7 +4,7 @@ An assumption is a definition, so its check asks what is checkable about it: the
 instance generators of :mod:`verify.model.instance` satisfy it, an :class:`Instance` that
 violates it is rejected with an error naming it (where the library enforces it),
 and the prose beside it holds.  The informal theorems are compared with their
-formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.checks.app_a_activations`)
+formal versions (Theorems 11–13, through Theorem 16, see :mod:`verify.paper.packs.dayi_chen.checks.app_a_activations`)
 and their dynamical claim, iterations linear in d, is measured on the population
 drift m_{t+1} = m_t + η h(m_t)(1 − m_t²) with η ∝ 1/d, m_0 = ±1/√d — the drift, not SGD.
 """
@@ -17,9 +17,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verify.checks import app_a_activations, certify
-from verify.checks import app_a_activations as a
-from verify.checks.app_a_activations import EPS, D, K
+from verify.checks import certify
 from verify.checks.certify import attempt, sqrt
 from verify.checks.core import check
 from verify.model.activations import get_activation
@@ -36,6 +34,9 @@ from verify.model.instance import (
     separated,
 )
 from verify.model.population import h
+from verify.paper.packs.dayi_chen.checks import app_a_activations
+from verify.paper.packs.dayi_chen.checks import app_a_activations as a
+from verify.paper.packs.dayi_chen.checks.app_a_activations import EPS, D, K
 from verify.verdict import Basis, Outcome, Verdict, clopper_pearson, fit_exponent, scoped
 
 # Per-sample identities of O(1) float64 quantities: a few roundings, so 1e-12 relative.

@@ -1,7 +1,7 @@
 r"""Appendix E: the finite-sample analysis — the E.1 update display, Claims 5–9, Lemma 31
 (Freedman's inequality), Proposition 32, Lemmas 33–34.
 
-Simulated checks read the recorded runs of :mod:`verify.checks.app_c1_dynamics`
+Simulated checks read the recorded runs of :mod:`verify.paper.packs.dayi_chen.checks.app_c1_dynamics`
 (``paper_run``: η = δ/(dV_k), m_0 = β/√d·sign(h(0)), every step's ‖L_j‖², ⟨L_j, u⟩, Π_j).
 Each claim is evaluated on the prefix of length T = ⌈αdV_k⌉ with α at the edge of that
 claim's own hypothesis (e.g. αδ² = ε for Claim 6), which the claims allow.  Bounds written
@@ -20,7 +20,9 @@ import numpy as np
 import sympy
 
 from verify.checks import certify
-from verify.checks.app_c1_dynamics import (
+from verify.checks.certify import attempt
+from verify.checks.core import check
+from verify.paper.packs.dayi_chen.checks.app_c1_dynamics import (
     BETA,
     RUN_EPS,
     WEAK_R,
@@ -32,8 +34,6 @@ from verify.checks.app_c1_dynamics import (
     run_constants,
     run_instance,
 )
-from verify.checks.certify import attempt
-from verify.checks.core import check
 from verify.simulate.model import terms
 from verify.simulate.modes import MODES
 from verify.simulate.problem import build_problem

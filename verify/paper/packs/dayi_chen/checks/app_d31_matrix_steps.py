@@ -29,9 +29,9 @@ import mpmath
 import numpy as np
 import sympy
 
-from verify.checks.app_d3_anticoncentration import _psd_from, q_matrix
 from verify.checks.core import check
 from verify.model.fast_kernels import fast_kernel
+from verify.paper.packs.dayi_chen.checks.app_d3_anticoncentration import _psd_from, q_matrix
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise
 
 DPS = 40  # digits of the eigen-decomposition

@@ -5,7 +5,7 @@ decay fit of :mod:`verify.model.diagnostics`, SymPy limits and algebra, a counte
 search (:func:`verify.verdict.maximise`) and Monte Carlo with standard errors.
 The schedules of Theorems 11–13 are re-derived from Theorem 16 with the S_k and
 V_k that each theorem's proof (App. C.2) states; :func:`theorem_16_schedule` is
-shared with the informal Theorems 1–2 in :mod:`verify.checks.sec1_2_setting`.
+shared with the informal Theorems 1–2 in :mod:`verify.paper.packs.dayi_chen.checks.sec1_2_setting`.
 """
 
 from __future__ import annotations

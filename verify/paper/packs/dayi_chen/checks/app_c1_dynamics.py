@@ -1,6 +1,6 @@
 r"""The SGD dynamics: §3.1 (Eqs. (5)–(6), Theorem 5) and Appendix C.1 (the drift recursion,
 Conditions 1–3, Theorem 16).  Appendix E (Claims 5–9, Lemma 31, Proposition 32, Lemmas 33–34)
-is in :mod:`verify.checks.app_e_dynamics_proofs`, which shares the recorded runs defined here.
+is in :mod:`verify.paper.packs.dayi_chen.checks.app_e_dynamics_proofs`, which shares the recorded runs defined here.
 
 References are the suite's own: SymPy for the algebra, the closed-form h(m) of
 :mod:`verify.model.population`, and online SGD from :mod:`verify.simulate` (the exact reduced
