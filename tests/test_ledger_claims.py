@@ -45,7 +45,8 @@ def test_every_ledger_claim_is_valid_claim_language():
         for_ = keywords.pop("for_", ())
         build_spec(spec.text, for_=tuple(for_), **keywords)
         if spec.correction:
-            build_spec(spec.correction, for_=tuple(for_), **keywords)
+            correction = spec.correction_keywords()
+            build_spec(spec.correction, for_=tuple(correction.pop("for_", ())), **correction)
 
 
 def test_each_ledger_claim_is_a_check_quoting_its_display_or_relation():
@@ -54,7 +55,9 @@ def test_each_ledger_claim_is_a_check_quoting_its_display_or_relation():
         chk = registry[entry.decided_by]
         assert chk.section == entry.section and chk.method == "claim"
         assert " ".join(entry.quote.split()) in chk.quote
-        assert chk.statement == f"{entry.what} ({entry.id})"
+        # a statement's inline relation is named so, not "statement": the statement is the Lemma
+        what = "statement relation" if entry.what == "statement" else entry.what
+        assert chk.statement == f"{what} ({entry.id})"
 
 
 def test_a_failing_claim_reports_counterexample_rerun_and_the_verified_correction():
@@ -86,6 +89,14 @@ def test_a_correction_may_narrow_the_range_with_its_own_for():
     # the same relation on the same range is still a restatement
     same = run_entry_claim(ledger._claim_spec({**item, "correction_for": "m in [-1, 1]"}, "test"))
     assert not same.correction_verified and "not a correction" in same.correction
+
+
+def test_a_correction_of_an_order_claim_is_checked():
+    # a correction of an order claim crashed (its sides are no two expressions)
+    spec = ledger.ClaimSpec("k**3 + k == Theta(k**4)", (("for", ["k in 1..4096"]), ("growth", "k")),
+                            correction="k**3 + k == Theta(k**3)", fails_as="as-printed")
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS and outcome.correction_verified
 
 
 @pytest.mark.parametrize("item, message", [

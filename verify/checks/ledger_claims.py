@@ -77,6 +77,10 @@ def vacuous_correction(spec: ClaimSpec) -> str | None:
     if fixed.op != "==":
         return None
     written, shown = claim_sides(spec.correction), claim_sides(spec.text)
+    if written is None or shown is None:
+        # an order claim (lhs == Theta(...)): a different order or side is a correction; the same
+        # one was refused above
+        return None
     if written[0].replace(" ", "") == written[2].replace(" ", ""):
         return "it writes one side twice"
     for side, same_text, other in ((printed.lhs, shown[0], shown[2]), (printed.rhs, shown[2], shown[0])):

@@ -158,6 +158,19 @@ def _oscillating(bounds, order: str, ratio, symbol) -> Decision:
     return Decision("undecided", None, "symbolic", detail=detail + f", which does not decide {order}")
 
 
+def _symbolic_values(spec, first, symbol) -> dict:
+    """The group's values for the symbolic limit: the discrete ones of its first configuration, the
+    growth variable left free, and each binding as its expression.  A binding's value in a
+    configuration is taken at that configuration's growth value (a = k at k = 1 is 1), and
+    substituting it would make a = k a constant: ``a == O(1)`` held."""
+    bindings = [q for q in spec.quantifiers if q.kind == "binding"]
+    values = {s: v for s, v in first.values.items()
+              if s != symbol and all(s != q.symbol for q in bindings)}
+    for q in bindings:  # in the order given, as configurations._bindings evaluates them
+        values[q.symbol] = q.expression.xreplace(values)
+    return values
+
+
 def _order_argument(claim):
     return claim.rhs.args[0]
 
@@ -168,8 +181,14 @@ def _symbolic(spec, group, symbol) -> Decision:
     if first.box or spec.probability is not None or (first.model is not None and symbol.name != "xi"):
         return Decision("undecided", None, "symbolic", detail=_NO_CLOSED_FORM)
     claim = spec.claim
-    values = {s: v for s, v in first.values.items() if s != symbol}
-    xi = symbol if symbol.name == "xi" else first.xi
+    values = _symbolic_values(spec, first, symbol)
+    xi_binding = spec.quantifier("xi")
+    if symbol.name == "xi":
+        xi = symbol
+    elif xi_binding is not None and xi_binding.kind == "binding":
+        xi = values[xi_binding.symbol]  # ξ = sqrt(k): a function of the growth variable, not its first value
+    else:
+        xi = first.xi
     backend = Quantities(first.model, get_activation(first.activation) if first.activation else None, EXACT)
     variable = sympy.Symbol(symbol.name, positive=True)
     notes = []

@@ -76,15 +76,29 @@ def killed(spec: ClaimSpec, run) -> str | None:
     """The description of the first mutant of ``spec`` that ``run`` (a :class:`ClaimSpec` ->
     Outcome) says fails, or None when every mutant survives.  A mutant the language refuses (a
     literal moved into an invalid spot) is skipped."""
-    for what, text in mutants(spec.text):
+    for what, mutant in _mutated_specs(spec):
         try:
             # the mutant is the claim alone: no correction, and no printed reading to compare it with
-            outcome = run(dataclasses.replace(spec, text=text, correction=None, printed=None))
+            outcome = run(dataclasses.replace(mutant, correction=None, printed=None))
         except VerifyInputError:
             continue
         if outcome.verdict.value == "fails":
             return what
     return None
+
+
+def _mutated_specs(spec: ClaimSpec):
+    """(description, spec) for each mutant: of the claim, or, for an entry of several relations
+    (``claims``, which the runner decides one by one), of each relation in turn."""
+    if not spec.relations:
+        for what, text in mutants(spec.text):
+            yield what, dataclasses.replace(spec, text=text)
+        return
+    for index, relation in enumerate(spec.relations):
+        for what, text in mutants(relation):
+            relations = (*spec.relations[:index], text, *spec.relations[index + 1:])
+            mutant = dataclasses.replace(spec, text=relations[0], relations=relations)
+            yield f"relation {index + 1}: {what}", mutant
 
 
 def slack_claim(text: str, factor: int = 10) -> str | None:
