@@ -167,6 +167,26 @@ def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
     assert status.returncode == 0 and "| **all** | both | 15 | 13 " in status.stdout
 
 
+@pytest.mark.extended
+def test_the_second_example_pack_finds_its_three_planted_errors_and_only_those(tmp_path):
+    """examples/hermite-kernel-note (examples/hermite-kernel-note/PLANTED.md): K'(1) in Proposition
+    2's align, mu_2(gelu) in Lemma 4 and Remark 3's range are wrong; every other entry with a claim
+    holds, and no macro of the note prints as an identifier in the reports."""
+    copy = tmp_path / "hermite-kernel-note"
+    shutil.copytree(EXAMPLE.with_name("hermite-kernel-note"), copy, ignore=shutil.ignore_patterns("report.*"))
+    done = _verify("check", "--paper", str(copy), "--quiet")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((copy / "report.json").read_text(encoding="utf-8"))
+    verdicts = {c["id"]: c["verdict"] for c in report["checks"]}
+    assert {key for key, verdict in verdicts.items() if verdict == "fails"} == {
+        "display-2-2", "statement-2-s9", "statement-3-s3"}
+    assert all(verdict == "holds" for verdict in verdicts.values() if verdict != "fails")
+    html = (copy / "report.html").read_text(encoding="utf-8")
+    # the ledger's own notes may name a macro in words; the quotes must not print one
+    for macro in ("\\E{", "\\E[", "\\ip{", "\\gelu", "\\He"):
+        assert macro not in html, macro
+
+
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("\\mu_1(\\sigma) = \\frac{1}{2}.", "\\mu_1(\\sigma) = \\frac{1}{3}.",
      "ledger entry 2-1: its quote is not"),
