@@ -91,6 +91,17 @@ def test_a_correction_may_narrow_the_range_with_its_own_for():
     assert not same.correction_verified and "not a correction" in same.correction
 
 
+def test_a_printed_relation_that_differs_only_in_its_operator_is_checked():
+    # printed m**2 > 0 on [0, 1] fails at m = 0; the intended m**2 >= 0 holds: a typo, not "agrees"
+    spec = ledger.ClaimSpec("m**2 >= 0", (("for", ["m in [0, 1]"]),), printed="m**2 > 0")
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS and outcome.failure_kind is FailureKind.AS_PRINTED
+    assert outcome.correction_verified and "relation reads >" in outcome.evidence
+    both = run_entry_claim(ledger.ClaimSpec("m**2 + 1 >= 0", (("for", ["m in [0, 1]"]),),
+                                            printed="m**2 + 1 > 0"))
+    assert both.verdict is Verdict.HOLDS
+
+
 def test_a_correction_of_an_order_claim_is_checked():
     # a correction of an order claim crashed (its sides are no two expressions)
     spec = ledger.ClaimSpec("k**3 + k == Theta(k**4)", (("for", ["k in 1..4096"]), ("growth", "k")),

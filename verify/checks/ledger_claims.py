@@ -291,6 +291,22 @@ def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
         compared.impact = Impact.TYPO if compared.correction_verified else None
         compared.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
         return compared
+    if printed[1] != meant[1]:
+        # the same sides under another relation (a printed > for an intended >=): the printed
+        # relation is a claim of its own, and it may fail where the intended one holds
+        literal = claim(spec.printed, **_keywords_for(spec.printed, spec), seed=seed, full=full)
+        if literal.verdict is Verdict.FAILS:
+            literal.evidence = (f"as printed, the relation reads {printed[1]}, not the intended {meant[1]}: "
+                                f"{literal.evidence}")
+            literal.failure_kind = FailureKind.AS_PRINTED
+            literal.correction = (f"{spec.text} ({intended.verdict}, {intended.basis}; "
+                                  f"scope: {intended.scope or 'none'})")
+            literal.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+            literal.impact = Impact.TYPO if literal.correction_verified else None
+            literal.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
+            return literal
+        intended.notes.append(f"The printed relation ({spec.printed}) is {literal.verdict.value} as well.")
+        return intended
     intended.notes.append(f"The printed reading ({spec.printed}) agrees with the intended one in value.")
     return intended
 
