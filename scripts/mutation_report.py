@@ -50,7 +50,11 @@ def _without_strings(line: str) -> str:
 
 def classify(name: str) -> tuple[str, str, str]:
     """(class, original line, mutated line) of one mutant."""
-    diff = _mutmut("show", name)
+    return classify_diff(_mutmut("show", name))
+
+
+def classify_diff(diff: str) -> tuple[str, str, str]:
+    """(class, original line, mutated line) of one mutant's unified diff."""
     removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     before, after = " / ".join(s.strip() for s in removed), " / ".join(s.strip() for s in added)

@@ -1,0 +1,458 @@
+"""Mutation testing of the decision modules by verdicts: a mutant is killed when it changes the
+verdict of a statement of known truth.
+
+mutmut's own runner tests a mutant with every pytest test that calls its function, which costs up
+to 260 s a survivor for the existence step (every expectation reaches it), about five hours for the
+5000 mutants of ``[tool.mutmut]``.  This driver asks a narrower and more useful question, the one
+issue #48 asks: *can the mutant change a verdict?*  It uses mutmut only to write the mutants
+(``mutants/``, each function a trampoline that picks the original or a mutant from
+``MUTANT_UNDER_TEST`` at every call), then
+
+1. **coverage**: decides every statement of the calibration corpora and the route corpus once, in
+   mutmut's ``stats`` mode, and records which mutated functions it calls (guarded work inline, as
+   tests/conftest.py does for mutmut, so that the forked workers' calls are seen);
+2. **baseline**: decides each statement with no mutant active, exactly as the calibration does
+   (forked guards, CPU budgets), and keeps its verdict and time;
+3. **mutants**: for each mutant, in a fresh fork of a process that has only imported the package
+   (so no cache carries a result from one mutant to the next), decides a selection of the
+   statements that call its function, cheapest first, and stops at the first verdict that differs
+   from the baseline.  A crash of the engine is a verdict ("error"), and so is a run past
+   ``3 x`` the selection's baseline time + 20 s ("timeout", counted apart from the killed).
+
+The selection of a function's statements is greedy: each pick maximises the number of new
+(mutated function, truth, baseline verdict) combinations per second of baseline time, so the
+statements reach the function along different paths and with each answer, up to 10 statements or
+4 s of baseline time.  A survivor has therefore met at most 10 statements; ``--full NAME`` reruns
+one against every statement that calls its function.  Mutants that change only the contents of
+string literals (mutmut's "XX…XX" and case changes) run after all the others: they can change a
+verdict only where a string is compared, and they are most of the survivors.
+
+Results are kept in ``mutants/verdict-mutation.json`` and reused while mutants/verify is unchanged,
+so a run can be stopped and continued: a statement added to a corpus is covered and run alone, and a
+survivor whose selection it changes is run again.  ``--report`` prints the score per module and
+every survivor, classed as *text* (only string contents change, on a line no decision reads) or
+*logic* by scripts/mutation_report.classify.
+
+Usage::
+
+    python scripts/mutation_verdicts.py [--jobs 2] [--modules verify/claims/existence.py ...]
+    python scripts/mutation_verdicts.py --report [--markdown FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import json
+import multiprocessing
+import os
+import re
+import sys
+import tempfile
+import time
+from collections import Counter
+from multiprocessing.connection import wait
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTANTS = ROOT / "mutants"
+RESULTS = MUTANTS / "verdict-mutation.json"
+CORPORA = (ROOT / "tests" / "calibration" / "corpus", ROOT / "tests" / "calibration" / "routes")
+MAX_STATEMENTS = 10
+MAX_BASELINE_SECONDS = 4.0
+# a statement's coverage or baseline run past this is dropped from the selection: the mutants'
+# runs must stay short, and a statement this slow is near its CPU budget, where a slower mutant
+# would flip it to inconclusive without being wrong
+STATEMENT_LIMIT = 60.0
+_DICT_ENTRY = re.compile(r"\['(x[_ǁ]\w+?__mutmut_\d+)'\] = ")
+
+
+# ---------------------------------------------------------------------------- generation
+
+
+def generate() -> None:
+    """Write mutants/ with mutmut's generator (only files whose source changed are rewritten)."""
+    os.chdir(ROOT)
+    from mutmut.__main__ import copy_also_copy_files, copy_src_dir, create_mutants, setup_source_paths
+    from mutmut.mutation.trampoline import set_mutant_under_test
+
+    set_mutant_under_test("mutant_generation")
+    with contextlib.redirect_stdout(io.StringIO()):  # mutmut prints every file it copies
+        copy_src_dir()
+        copy_also_copy_files()
+        setup_source_paths()
+        create_mutants(2)
+    os.environ.pop("MUTANT_UNDER_TEST", None)
+
+
+def mutated_modules() -> list[str]:
+    """The files of ``[tool.mutmut] only_mutate`` (paths relative to the checkout)."""
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as handle:
+        return list(tomllib.load(handle)["tool"]["mutmut"]["only_mutate"])
+
+
+def mutants_of(path: str) -> list[str]:
+    """Every mutant of one module, as MUTANT_UNDER_TEST names it (``module.x_function__mutmut_n``)."""
+    module = path.removesuffix(".py").replace("/", ".")
+    text = (MUTANTS / path).read_text(encoding="utf-8")
+    return [f"{module}.{name}" for name in dict.fromkeys(_DICT_ENTRY.findall(text))]
+
+
+def text_only_mutants(path: str) -> set[str]:
+    """The mutants of one module whose code differs from the original only inside string literals."""
+    import ast
+    import io
+    import tokenize
+
+    module = path.removesuffix(".py").replace("/", ".")
+    source = (MUTANTS / path).read_text(encoding="utf-8")
+    bodies = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name:
+            body = ast.get_source_segment(source, node) or ""
+            try:
+                tokens = [("''" if t.type == tokenize.STRING else t.string)
+                          for t in tokenize.generate_tokens(io.StringIO(body).readline)
+                          if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                                            tokenize.DEDENT)]
+            except (tokenize.TokenError, IndentationError, SyntaxError):
+                continue
+            bodies[node.name] = tokens[2:]  # without "def NAME"
+    out = set()
+    for name, tokens in bodies.items():
+        stem, _, number = name.rpartition("__mutmut_")
+        if number.isdigit() and bodies.get(f"{stem}__mutmut_orig") == tokens:
+            out.add(f"{module}.{name}")
+    return out
+
+
+def fingerprint(path: str) -> str:
+    return hashlib.sha256((MUTANTS / path).read_bytes()).hexdigest()[:16]
+
+
+def code_fingerprint() -> str:
+    """Of the code the runs execute: mutants/verify (a snapshot, rewritten only by generation, so
+    the checkout can be edited while a run goes on)."""
+    digest = hashlib.sha256()
+    for path in sorted((MUTANTS / "verify").rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def statement_key(statement) -> str:
+    text = json.dumps([statement.claim, statement.truth, statement.options], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------- the forked runs
+
+
+def _import_engine():
+    """Import the package from mutants/ (trampolines in the mutated modules), no mutant active."""
+    sys.path.insert(0, str(MUTANTS))
+    os.environ["MUTANT_UNDER_TEST"] = ""
+    from verify import calibration
+
+    assert calibration.__file__.startswith(str(MUTANTS)), calibration.__file__
+    return calibration
+
+
+def _statements(calibration) -> dict:
+    statements = {}
+    for directory in CORPORA:
+        for statement in calibration.load_corpus(directory):
+            statements[statement.id] = statement
+    return statements
+
+
+def _fresh_cache() -> None:
+    # each child computes cold in its own cache directory: a mutant must never read a value that
+    # another mutant wrote, nor write one a later run reads
+    directory = tempfile.mkdtemp(prefix="verify-mutation-")
+    os.environ["VERIFY_CACHE_DIR"] = directory
+    os.environ["VERIFY_CACHE_KEY"] = os.path.join(tempfile.mkdtemp(prefix="verify-mutation-key-"), "key")
+
+
+def _cover(connection, calibration, statement) -> None:
+    """Child: the statement's verdict in stats mode and the mutated functions it calls."""
+    from mutmut.mutation import trampoline
+
+    from verify.base import budget
+    from verify.claims import steps
+
+    hits: set[str] = set()
+    trampoline.record_trampoline_hit = lambda name, caller=None: hits.add(name)
+    trampoline.set_mutant_under_test("stats")
+    budget._IN_WORKER = True
+    allowance = steps.Budget.limit
+    steps.Budget.limit = lambda self, step: 20 * allowance(self, step)
+    _fresh_cache()
+    result = calibration.decide(statement)
+    connection.send({"verdict": result.verdict, "hits": sorted(hits)})
+
+
+def _baseline(connection, calibration, statement) -> None:
+    """Child: the statement's verdict and time with no mutant active."""
+    _fresh_cache()
+    result = calibration.decide(statement)
+    connection.send({"verdict": result.verdict, "seconds": round(result.seconds, 3)})
+
+
+def _mutant(connection, calibration, name: str, selection: list, expected: dict) -> None:
+    """Child: decide the selection under one mutant; stop at the first changed verdict."""
+    from mutmut.mutation import trampoline
+
+    trampoline.set_mutant_under_test(name)
+    _fresh_cache()
+    for statement in selection:
+        result = calibration.decide(statement)
+        if result.verdict != expected[statement.id]:
+            connection.send({"status": "killed", "by": statement.id, "got": result.verdict,
+                             "evidence": result.evidence[:200], "tested": selection.index(statement) + 1})
+            return
+    connection.send({"status": "survived", "tested": len(selection)})
+
+
+def run_forked(tasks: list, jobs: int, on_done) -> None:
+    """Run ``(key, target, args, deadline_seconds)`` tasks, each in its own fork, ``jobs`` at a time;
+    ``on_done(key, payload)`` gets the child's message, or {"status": "timeout"} / {"status":
+    "crash"}."""
+    context = multiprocessing.get_context("fork")
+    pending = list(reversed(tasks))
+    running: dict = {}
+    while pending or running:
+        while pending and len(running) < jobs:
+            key, target, args, limit = pending.pop()
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=target, args=(send, *args))
+            process.start()
+            send.close()
+            running[receive] = (key, process, time.monotonic() + limit)
+        ready = wait(list(running), timeout=1.0)
+        now = time.monotonic()
+        for connection in list(running):
+            key, process, deadline = running[connection]
+            payload = None
+            if connection in ready:
+                try:
+                    payload = connection.recv()
+                except EOFError:
+                    payload = {"status": "crash"}
+            elif now > deadline:
+                payload = {"status": "timeout"}
+            else:
+                continue
+            process.kill()
+            process.join()
+            connection.close()
+            del running[connection]
+            on_done(key, payload)
+
+
+# ---------------------------------------------------------------------------- the phases
+
+
+def _load() -> dict:
+    if RESULTS.exists():
+        return json.loads(RESULTS.read_text(encoding="utf-8"))
+    return {}
+
+
+def _save(data: dict) -> None:
+    temporary = RESULTS.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    temporary.replace(RESULTS)
+
+
+def _progress(label: str, done: int, total: int, start: float) -> None:
+    if not sys.stderr.isatty() and done % 50 and done != total:
+        return
+    elapsed = time.monotonic() - start
+    left = elapsed / max(done, 1) * (total - done)
+    print(f"\r{label}: {done}/{total}, about {left / 60:.0f} min left   ", end="" if sys.stderr.isatty()
+          else "\n", file=sys.stderr, flush=True)
+
+
+def statement_phase(data: dict, calibration, statements: dict, jobs: int) -> None:
+    """Coverage and baseline of every statement (kept while the corpora and the package are unchanged)."""
+    stamp = code_fingerprint()
+    if data.get("code_stamp") != stamp:
+        data.clear()
+        data.update(code_stamp=stamp, coverage={}, baseline={}, mutants={})
+    for phase, target, store in (("coverage", _cover, data["coverage"]),
+                                 ("baseline", _baseline, data["baseline"])):
+        for sid in [sid for sid in store if sid not in statements]:
+            del store[sid]
+        todo = [s for s in statements.values()
+                if store.get(s.id, {}).get("key") != statement_key(s)]
+        start, done = time.monotonic(), 0
+
+        def record(key, payload, store=store, phase=phase, todo=todo, start=start):
+            nonlocal done
+            done += 1
+            store[key] = {**payload, "key": statement_key(statements[key])}
+            _progress(phase, done, len(todo), start)
+            if done % 100 == 0:
+                _save(data)
+
+        run_forked([(s.id, target, (calibration, s), STATEMENT_LIMIT) for s in todo], jobs, record)
+        _save(data)
+
+
+def selection_for(function: str, data: dict, statements: dict, full: bool = False) -> list:
+    """The statements that call ``function``, chosen greedily for new (function, truth, verdict)
+    combinations per second (module docstring)."""
+    baseline, coverage = data["baseline"], data["coverage"]
+    candidates = []
+    for sid, cover in coverage.items():
+        base = baseline.get(sid, {})
+        if function in cover.get("hits", ()) and "seconds" in base and sid in statements \
+                and base["seconds"] < STATEMENT_LIMIT / 4:
+            truth, verdict = statements[sid].truth, base["verdict"]
+            features = {(hit, truth, verdict) for hit in cover["hits"]} | {("verdict", truth, verdict)}
+            candidates.append((sid, base["seconds"], features))
+    if full:
+        return sorted((c[0] for c in candidates), key=lambda sid: baseline[sid]["seconds"])
+    chosen, seen, spent = [], set(), 0.0
+    while candidates and len(chosen) < MAX_STATEMENTS and spent < MAX_BASELINE_SECONDS:
+        best = max(candidates, key=lambda c: (len(c[2] - seen) / (c[1] + 0.05), -c[1], c[0]))
+        if not best[2] - seen and len(chosen) >= 4:
+            break
+        candidates.remove(best)
+        chosen.append(best[0])
+        seen |= best[2]
+        spent += best[1]
+    chosen.sort(key=lambda sid: baseline[sid]["seconds"])
+    return chosen
+
+
+def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: list[str],
+                 full: list[str] = ()) -> None:
+    results = data["mutants"]
+    tasks = []
+    chosen: dict[str, list] = {}  # one selection per function: its mutants share it
+    for path in modules:
+        for name in mutants_of(path):
+            if full and name not in full:
+                continue
+            module, _, mangled = name.rpartition(".")
+            function = f"{module}.{mangled.split('__mutmut_')[0]}"
+            if function not in chosen:
+                chosen[function] = selection_for(function, data, statements, full=bool(full))
+            selection = chosen[function]
+            # a killed mutant stays killed (the code is the same snapshot); one that survived or was
+            # not reached is run again when new statements change its selection
+            previous = results.get(name, {})
+            if previous.get("status") in ("killed", "timeout", "crash") or \
+                    (previous and previous.get("selection") == selection):
+                continue
+            if not selection:
+                results[name] = {"status": "uncovered", "selection": []}
+                continue
+            limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in selection) + 20
+            expected = {sid: data["baseline"][sid]["verdict"] for sid in selection}
+            tasks.append((name, _mutant, (calibration, name, [statements[s] for s in selection], expected),
+                          limit))
+    text_only = set().union(*(text_only_mutants(path) for path in modules)) if modules else set()
+    tasks.sort(key=lambda task: task[0] in text_only)  # stable: module order kept within each class
+    selections = {task[0]: [s.id for s in task[2][2]] for task in tasks}
+    start, done = time.monotonic(), 0
+
+    def record(name, payload):
+        nonlocal done
+        done += 1
+        results[name] = {**payload, "selection": selections[name]}
+        _progress("mutants", done, len(tasks), start)
+        if done % 20 == 0:
+            _save(data)
+
+    run_forked(tasks, jobs, record)
+    _save(data)
+
+
+# ---------------------------------------------------------------------------- the report
+
+
+def report(data: dict, markdown: str | None) -> int:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from mutation_report import classify_diff
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    os.chdir(ROOT)
+    results = data.get("mutants", {})
+    if not results:
+        print("no results: run scripts/mutation_verdicts.py first", file=sys.stderr)
+        return 2
+    lines = ["| module | mutants | killed | timeout | survived | uncovered | score |",
+             "|---|---|---|---|---|---|---|"]
+    survivors = []
+    totals: Counter = Counter()
+    for path in mutated_modules():
+        module = path.removesuffix(".py").replace("/", ".")
+        mine = {n: r for n, r in results.items() if n.rpartition(".")[0] == module}
+        counts = Counter(r["status"] for r in mine.values())
+        totals.update(counts)
+        killed = counts["killed"] + counts["timeout"] + counts["crash"]
+        tested = killed + counts["survived"]
+        lines.append(f"| {path} | {len(mutants_of(path))} | {counts['killed'] + counts['crash']} | "
+                     f"{counts['timeout']} | {counts['survived']} | {counts['uncovered']} | "
+                     f"{killed / max(tested, 1):.1%} |")
+        survivors += [(n, path) for n, r in sorted(mine.items()) if r["status"] == "survived"]
+    killed = totals["killed"] + totals["timeout"] + totals["crash"]
+    classes = {}
+    for name, path in survivors:
+        diff = get_diff_for_mutant(name.rpartition(".")[2], path=path)
+        classes[name] = classify_diff(diff)
+    logic = [n for n, c in classes.items() if c[0] == "logic"]
+    head = (f"mutants tested: {killed + totals['survived']}; killed {killed} (timeouts {totals['timeout']}); "
+            f"survived {totals['survived']} ({len(survivors) - len(logic)} text-only, {len(logic)} logic); "
+            f"uncovered {totals['uncovered']}; score {killed / max(killed + totals['survived'], 1):.1%}, "
+            f"{killed / max(killed + len(logic), 1):.1%} of those that can change a decision")
+    text = "\n".join([head, "", *lines, "", "logic survivors:",
+                      *(f"- {n}: `{classes[n][1][:110]}` -> `{classes[n][2][:110]}`" for n in sorted(logic))])
+    print(text)
+    if markdown:
+        Path(markdown).write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--modules", nargs="*", help="only these files of [tool.mutmut] only_mutate")
+    parser.add_argument("--report", action="store_true", help="print the score and the survivors")
+    parser.add_argument("--markdown", help="with --report: also write it to this file")
+    parser.add_argument("--no-generate", action="store_true", help="use mutants/ as it is")
+    parser.add_argument("--full", nargs="+", metavar="NAME",
+                        help="run these mutants against every statement that calls their function")
+    parser.add_argument("--statements", metavar="REGEX",
+                        help="only the statements whose id matches (a quick trial of the driver)")
+    args = parser.parse_args(argv)
+    data = _load()
+    if args.report:
+        return report(data, args.markdown)
+    modules = args.modules or mutated_modules()
+    unknown = sorted(set(modules) - set(mutated_modules()))
+    if unknown:
+        print(f"--modules: {', '.join(unknown)} not in [tool.mutmut] only_mutate", file=sys.stderr)
+        return 2
+    if not args.no_generate:
+        generate()
+    calibration = _import_engine()
+    statements = _statements(calibration)
+    if args.statements:
+        statements = {k: v for k, v in statements.items() if re.search(args.statements, k)}
+    statement_phase(data, calibration, statements, args.jobs)
+    if args.full:
+        modules = sorted({path for path in modules for name in args.full
+                          if name.rpartition(".")[0] == path.removesuffix(".py").replace("/", ".")})
+    mutant_phase(data, calibration, statements, args.jobs, modules, args.full or ())
+    return report(data, None)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
