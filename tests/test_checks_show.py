@@ -181,3 +181,44 @@ def test_a_reports_control_characters_are_shown_escaped():
 def test_seed_with_from_is_refused(report, capsys, monkeypatch):
     status, _, err = _show([CHECK, "--from", str(report), "--seed", "3"], capsys, monkeypatch)
     assert status == 2 and "--seed, --full and --rerun" in err
+
+
+@pytest.fixture(scope="module")
+def note_report(tmp_path_factory):
+    """report.json of a pack made from a LaTeX note with its own macros (\\E, \\erf), in the pack's
+    directory as `verify check --paper DIR` writes it."""
+    from tests.pack_helpers import align_note_pack, run_pack
+    from verify.checks.report import to_json_text
+    from verify.paper import pack
+
+    directory = align_note_pack(tmp_path_factory.mktemp("note"))
+    found, results = run_pack(directory, ["display-1-1"])
+    with pack.using(found):
+        (directory / "report.json").write_text(to_json_text(results, 0, False), encoding="utf-8")
+    return directory
+
+
+def test_show_prints_a_quote_with_its_packs_macros_as_the_reports_do(note_report, tmp_path, capsys,
+                                                                     monkeypatch):
+    path = note_report / "report.json"
+    assert json.loads(path.read_text())["pack"] == str(note_report)
+    assert r"\E[\erf(g)^2]" in path.read_text().replace("\\\\", "\\")  # report.json keeps the raw quote
+    for args in (["--from", str(path)], ["--paper", str(note_report)]):
+        status, out, err = _show(["display-1-1", *args], capsys, monkeypatch)
+        assert status == 0 and err == ""
+        assert r"\mathbb{E}[\operatorname{erf}(g)^2]" in _flat(out) and r"\E[" not in out, args
+    # the report's own directory, where the name it gives does not lead from here
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "pack": "elsewhere/pack"}), encoding="utf-8")
+    try:
+        assert r"\mathbb{E}" in _show(["display-1-1", "--from", str(path)], capsys, monkeypatch)[1]
+        # a copy away from its pack, or a report of another source than its pack's: printed as recorded
+        away = {**data, "pack": "elsewhere/pack"}
+        (tmp_path / "report.json").write_text(json.dumps(away), encoding="utf-8")
+        copied = {**data, "paper": {**data["paper"], "source": "note.tex (sha256 0000000000000000…)"}}
+        (tmp_path / "other.json").write_text(json.dumps(copied), encoding="utf-8")
+        for name in ("report.json", "other.json"):
+            status, out, _ = _show(["display-1-1", "--from", str(tmp_path / name)], capsys, monkeypatch)
+            assert status == 0 and r"\E[" in out and r"\mathbb{E}" not in out
+    finally:
+        path.write_text(json.dumps(data), encoding="utf-8")

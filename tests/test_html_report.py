@@ -216,3 +216,65 @@ def test_no_link_is_broken(report):
     html_targets = set(re.findall(r'href="#([^"]*)"', page))
     html_anchors = set(re.findall(r'id="([^"]+)"', page))
     assert html_targets and html_targets <= html_anchors, sorted(html_targets - html_anchors)
+
+
+def _failing_result(check_id: str, outcome):
+    """A throwaway Result of a check that no pack holds, with ``outcome``."""
+    from verify.checks.core import Check
+    from verify.checks.runner import Result
+
+    def function(ctx):
+        """Test statement: a throwaway check whose outcome is given."""
+        return outcome
+
+    return Result(Check(check_id, "Test 1", "1", "claim", function), 0, False, 0.0, outcome)
+
+
+def test_a_rerun_command_is_code_in_both_reports_never_math():
+    """A claim's rerun command is copied into a shell: report.md and report.html print it verbatim
+    as code (its 4/(3*pi)*rho was drawn as math, in the middle of the command)."""
+    from verify.checks.report import _details
+    from verify.verdict import Outcome, Verdict
+
+    command = "verify claim 'K(rho) >= 4/(3*pi)*rho' --activation erf --for 'rho = -1'"
+    outcome = Outcome(Verdict.FAILS, "fails at rho=-1",
+                      counterexample={"rho": -1, "lhs": -0.46, "rhs": -0.42, "rerun": command},
+                      parameters={"claim": "K(rho) >= 4/(3*pi)*rho", "for": ["xi = sqrt(k)", "rho = -1"]})
+    md = "\n".join(_details(_failing_result("test-rerun-cell", outcome), 0))
+    assert f"| rerun | `{command}` |" in md
+    assert """| for | `["xi = sqrt(k)", "rho = -1"]` |""" in md  # a claim's quantifiers: code too
+    page = to_html(md)
+    assert f"<code>{command.replace('>', '&gt;')}</code>" in page
+    cell = page[page.index("<td>rerun</td>"):]
+    assert "<math" not in cell[:cell.index("</tr>")]
+
+
+def test_an_align_quote_is_a_display_in_both_reports(tmp_path):
+    """An align's quote is a display block: report.md a ```math block of \\begin{aligned} (GitHub
+    draws neither & nor \\\\ in inline math), report.html one MathML table, through the one
+    whitelist; never raw TeX in <code>, never \\nonumber or \\label."""
+    from tests.pack_helpers import align_note_pack, run_pack
+    from verify.paper import pack
+
+    found, results = run_pack(align_note_pack(tmp_path), ["display-1-1"])
+    with pack.using(found):
+        md = to_markdown(results, seed=0, full=False)
+    details = md[md.index("### `display-1-1`"):]
+    assert details.split("\n")[2:9] == [
+        "> ```math", r"> \begin{aligned}", r"> K(0) &= 0, \\",
+        r"> K(1) &= \mathbb{E}[\operatorname{erf}(g)^2] \\", r"> &= 1.", r"> \end{aligned}", "> ```"]
+    page = to_html(md)
+    quote = page[page.index('<h3><code>display-1-1</code>'):]
+    quote = quote[quote.index("<blockquote>"):quote.index("</blockquote>")]
+    assert quote.count("<math") == 1 and 'display="block"' in quote and quote.count("<mtr>") == 3
+    assert "<code>" not in quote and "&amp;" not in quote and "nonumber" not in quote
+    html5lib.HTMLParser(strict=True, namespaceHTMLElements=False).parse(page)
+
+
+@pytest.mark.parametrize(("block", "kept"), [('<pre lang="math"><code>x</code></pre>', True),
+                                             ('<pre lang="math x" onclick="y"><code>x</code></pre>', False)])
+def test_a_math_block_keeps_only_its_language(block, kept):
+    from verify.base.safe_html import sanitize_html
+
+    assert sanitize_html(block).startswith('<pre lang="math">') is kept
+    assert "onclick" not in sanitize_html(block)

@@ -178,3 +178,32 @@ def test_failing_ledger_claims_reproduce_with_their_rerun_commands(capsys):
     for entry in itertools.islice(failing, 6):
         rerun = _outcome(entry.decided_by).counterexample["rerun"]
         assert main(shlex.split(rerun)[1:]) == 1, (entry.id, rerun, capsys.readouterr().err)
+
+
+def test_relation_labels_name_each_relation_by_the_line_that_holds_it():
+    from verify.paper.latex import relation_labels
+
+    quote = (r"K(0) &= \mu_0^2 = 0, \label{eq:k0}\\ K(1) &= \E[\sigma(g)^2] \nonumber \\[2pt]"
+             r" &= 1 \label{eq:k1}\\ K'(1) &= \sum_{p=1}^{\infty} p \mu_p^2 \le 2 \\")
+    assert relation_labels(quote, 6) == ["eq:k0", "eq:k0", "eq:k1", "eq:k1", None, None]
+    assert relation_labels(quote, 5) is None  # the claims are not the lines' relations: no line named
+
+
+def test_a_display_of_several_relations_is_named_by_the_label_of_its_failing_line(tmp_path):
+    """An align with a label on each line, decided relation by relation, fails on its last line
+    (eq:k1): its row, heading, report.json record and errata item name that line, not the first
+    (eq:k0), with the ledger id beside it."""
+    from tests.pack_helpers import align_note_pack, run_pack
+    from verify.checks.report import to_markdown
+    from verify.paper import pack
+
+    found, (result,) = run_pack(align_note_pack(tmp_path), ["display-1-1"])
+    assert result.verdict == "fails" and "relation 3 of 3" in result.outcome.evidence
+    assert result.check.statement == "display eq:k0 (1-1)"
+    with pack.using(found):
+        record, md = result.to_dict(), to_markdown([result], 0, False)
+    assert result.statement == record["statement"] == "display eq:k1 (1-1)"
+    assert "| [`display-1-1`](#display-1-1) | display eq:k1 (1-1) |" in md
+    assert "### `display-1-1` — display eq:k1 (1-1) (§1): fails" in md
+    assert "- Proposition 1, display eq:k1 (1-1): [`display-1-1`](#display-1-1)" in md
+    assert "eq:k0" not in md.split("## Details")[0]

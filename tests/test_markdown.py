@@ -106,3 +106,20 @@ def test_a_quote_with_tex_outside_its_dollars_is_shown_verbatim():
     assert paper_text("Claim 1: the sum over $l$ of (ξ²/k)^{l+1} is ≥ 0") == \
         "`Claim 1: the sum over $l$ of (ξ²/k)^{l+1} is ≥ 0`"
     assert paper_text("Lemma 6: for $m h(0) \\geq 0$ we have") == "Lemma 6: for $`m h(0) \\geq 0`$ we have"
+
+
+def test_an_align_quote_is_a_math_block_and_the_rest_stays_inline():
+    from verify.base.markdown import aligned_display, paper_lines
+
+    quote = (r"For $\sigma$: $$a &= b \label{eq:a}\\[2pt] &= c \nonumber \\ d &\le \begin{cases} 1 & x \\"
+             r" 2 \end{cases} \notag \\ $$ and $$e = f$$.")
+    assert paper_lines(quote) == [
+        r"For $`\sigma`$:", "", "```math", r"\begin{aligned}", r"a &= b \\", r"&= c \\",
+        r"d &\le \begin{cases} 1 & x \\", r"2 \end{cases}", r"\end{aligned}", "```", "",
+        r"and $`e = f`$."]
+    # a display of one line: its & and \\ belong to an environment, or to braces, of their own
+    assert aligned_display(r"\begin{cases} 1 & x \\ 2 \end{cases}") is None
+    assert aligned_display(r"\sum_{\substack{l \ge 0 \\ s \ge 1}} a_{l,s} = 1") is None
+    assert paper_lines(r"$$a = b$$") == [r"$`a = b`$"]
+    # TeX outside its dollars that no run covers: the whole quote verbatim, as paper_text shows it
+    assert paper_lines(r"(ξ²/k)^{l+1} and $$a &= b$$") == [r"`(ξ²/k)^{l+1} and $$a &= b$$`"]

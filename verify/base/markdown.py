@@ -22,6 +22,7 @@ import sympy
 from verify.base.errors import VerifyInputError
 from verify.base.expressions import activation_functions, parse_expression
 from verify.base.formula_latex import GREEK, node_latex
+from verify.base.tex import outside_braces
 
 #: An operand of a printed formula: names, numbers, calls, powers and products, no spaces.
 _OPERAND = r"[A-Za-z0-9_.()\[\]*/^]+"
@@ -63,6 +64,10 @@ def in_table_cell(markdown: str) -> str:
     return markdown.replace("\n", " ").replace("|", "\\|")
 
 
+#: A formula of a quote: a display ``$$...$$`` (group 1) or inline ``$...$`` (group 2).
+_QUOTE_MATH = re.compile(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$([^$]+)(?<!\\)\$")
+
+
 def paper_text(text: str) -> str:
     """A quote of the paper as Markdown: its ``$...$`` TeX as GitHub math exactly as printed
     (never rewritten: the reader compares it with the paper), the prose between escaped and left
@@ -70,21 +75,74 @@ def paper_text(text: str) -> str:
     text left in its prose (``Let s^* be``, ``\\hat{c}``) is drawn as math too, run by run, exactly as
     printed; a quote whose prose holds TeX that no run covers would read half converted, so it is
     shown verbatim in one code span instead."""
+    flat = " ".join(str(text).split())
+    drawn = _quote_inline(flat)
+    return code_span(flat) if drawn is None else drawn
+
+
+def _quote_inline(flat: str) -> str | None:
+    """:func:`paper_text` of a quote on one line; None where it is to be shown verbatim."""
     # a display $$...$$ is drawn inline, as one math span: a quote is one line of a block quote
-    parts = re.split(r"(?<!\\)\$\$(.+?)(?<!\\)\$\$|(?<!\\)\$([^$]+)(?<!\\)\$", " ".join(str(text).split()))
+    parts = _QUOTE_MATH.split(flat)
     pieces = [(p, "math" if i % 3 else "prose") for i, p in enumerate(parts) if p is not None]
     out = []
     for part, kind in pieces:
         if kind == "math":
             if "`" in part:
-                return code_span(" ".join(str(text).split()))
+                return None
             out.append(math_span(" ".join(part.split())))
             continue
         drawn = _tex_runs_as_math(part)
         if drawn is None:
-            return code_span(" ".join(str(text).split()))
+            return None
         out.append(drawn)
     return "".join(out)
+
+
+def paper_lines(text: str) -> list[str]:
+    r"""A quote of the paper as the lines of Markdown blocks: its prose and one-line displays as
+    :func:`paper_text` draws them, and each display of several aligned lines (an ``align``) as a
+    ```math block of ``\begin{aligned}`` (:func:`aligned_display`): GitHub's inline math draws
+    neither an align's ``&`` nor its ``\\``.  A quote that :func:`paper_text` shows verbatim is one
+    line, a code span, as there."""
+    flat = " ".join(str(text).split())
+    lines, at = [], 0
+    for match in _QUOTE_MATH.finditer(flat):
+        aligned = aligned_display(match.group(1)) if match.group(1) else None
+        if aligned is None:
+            continue
+        prose = _quote_inline(flat[at:match.start()].strip())
+        if prose is None or "`" in aligned:
+            return [code_span(flat)]
+        lines += [prose, ""] if prose else []
+        lines += [*math_block(aligned), ""]
+        at = match.end()
+    rest = _quote_inline(flat[at:].strip())
+    if rest is None:
+        return [code_span(flat)]
+    return lines + [rest] if rest or not lines else lines[:-1]
+
+
+#: An environment inside a display (``cases``, a matrix): its ``&`` and ``\\`` are its own.
+_INNER_ENVIRONMENT = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}.*?\\end\s*\{\1\}")
+#: A line break of a display, with its optional spacing (``\\[2pt]``).
+_LINE_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]{0,40}\])?")
+#: What numbers or names a line of an ``align`` and prints nothing in it.
+_LINE_MARKS = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])|\\label\s*\{[^{}]{0,200}\}")
+
+
+def aligned_display(latex: str) -> str | None:
+    r"""The body of a display of several aligned lines (an ``align``'s: lines ended by ``\\``,
+    columns joined by ``&``) as ``\begin{aligned} … \end{aligned}``, one line of TeX a line of
+    the display, without ``\nonumber``, ``\notag`` and ``\label{…}``; None for a display of one
+    line (an ``&`` or ``\\`` inside an environment of its own, a ``cases``, or inside braces, a
+    ``\substack{…}``, does not count)."""
+    if not re.search(r"(?<!\\)&|\\\\", outside_braces(_INNER_ENVIRONMENT.sub(" ", latex))):
+        return None
+    rows = [" ".join(row.split()) for row in _LINE_BREAK.split(_LINE_MARKS.sub(" ", latex))]
+    if len(rows) > 1 and not rows[-1]:
+        rows.pop()  # the break after the last line ends no line
+    return "\\begin{aligned}\n" + " \\\\\n".join(rows) + "\n\\end{aligned}"
 
 
 #: TeX left in the prose of a converted text (``Let s^* be``, ``c, \hat{c} and``): a control word
@@ -199,9 +257,19 @@ def code_span(text: str) -> str:
 def code_block(text: str) -> list[str]:
     """``text`` as a fenced code block's lines, fenced by more backticks than any run in it, so
     nothing in ``text`` (a traceback quoting Markdown, say) can close the block early."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
+    fence = _fence(text)
     return [fence, text, fence]
+
+
+def math_block(latex: str) -> list[str]:
+    """GitHub's display math, a ```math block, as its lines (fenced as :func:`code_block` fences)."""
+    fence = _fence(latex)
+    return [f"{fence}math", *latex.split("\n"), fence]
+
+
+def _fence(text: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
 
 
 def math_span(latex: str) -> str:

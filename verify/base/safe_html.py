@@ -30,8 +30,10 @@ from html.parser import HTMLParser
 #: HTML elements cmark-gfm writes for report.md, with the attributes each may keep.
 ELEMENTS: dict[str, frozenset[str]] = {
     **{tag: frozenset() for tag in (
-        "p h1 h2 h3 h4 h5 h6 em strong del blockquote ul li table thead tbody tr br hr pre sup sub "
+        "p h1 h2 h3 h4 h5 h6 em strong del blockquote ul li table thead tbody tr br hr sup sub "
         "s b i").split()},
+    # cmark-gfm writes a fenced block's info string as <pre lang="math"> (a display of report.md)
+    "pre": frozenset({"lang"}),
     "a": frozenset({"href", "id", "name"}),
     "ol": frozenset({"start"}),
     "th": frozenset({"align"}),
@@ -50,6 +52,7 @@ _VALUE = {
     "align": re.compile(r"left|right|center"),
     "start": re.compile(r"\d{1,9}"),
     "class": re.compile(r"language-[A-Za-z0-9_+-]{1,40}"),
+    "lang": re.compile(r"[A-Za-z0-9_+-]{1,40}"),
 }
 
 #: The page's Content-Security-Policy: no script of any origin, no remote or local resource but

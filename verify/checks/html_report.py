@@ -1,10 +1,11 @@
 """report.html: report.md as one self-contained page that reads offline in any browser.
 
 The page is report.md rendered by GitHub's own Markdown parser (cmark-gfm), so the two say
-the same thing in the same order; each formula (GitHub math, ``$`latex`$``) becomes MathML
-(latex2mathml), which browsers draw natively, with no script and no network.  What reaches the
-page passes :mod:`verify.base.safe_html`, the one whitelist for HTML the suite writes.  A formula that
-latex2mathml cannot read stays visible as its LaTeX source in a code span (never dropped).
+the same thing in the same order; each formula (GitHub math: inline ``$`latex`$``, a display
+```` ```math ```` block) becomes MathML (latex2mathml), which browsers draw natively, with no
+script and no network.  What reaches the page passes :mod:`verify.base.safe_html`, the one
+whitelist for HTML the suite writes.  A formula that latex2mathml cannot read stays visible as its
+LaTeX source in a code span (never dropped).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from verify.paper.provenance import paper
 
 #: GitHub's inline math in code form after cmark-gfm: $<code>LATEX</code>$.
 _MATH = re.compile(r"\$<code>([^<]*)</code>\$")
+#: GitHub's display math, a ```math block, after cmark-gfm: <pre lang="math"><code>LATEX</code></pre>.
+_DISPLAY = re.compile(r'<pre lang="math"><code>([^<]*)</code></pre>')
 
 _STYLE = """
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; max-width: 72rem;
@@ -36,6 +39,7 @@ math { font-size: 105%; } :target { background: #fff8c5; }
    7423 px wide), and a nested fraction keeps display size (inline style shrank it to 5 px) */
 .formula { display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden;
            vertical-align: middle; }
+div.formula { display: block; margin: 1em 0; }
 math, math * { math-style: normal; }
 p, li, td, th, blockquote { overflow-wrap: anywhere; }
 """
@@ -45,21 +49,38 @@ p, li, td, th, blockquote { overflow-wrap: anywhere; }
 _UNSIZED = re.compile(r"\\(?:left|right)\s*\.|\\(?:left|right)(?![A-Za-z])")
 
 
-def _mathml(match: re.Match[str]) -> str:
-    latex = html.unescape(match.group(1))
+#: The environment report.md writes for an align's lines (GitHub draws it), as latex2mathml reads
+#: the same columns: it knows ``align*`` (right- and left-aligned pairs), not ``aligned``.
+_ALIGNED = re.compile(r"\\(begin|end)\{aligned\}")
+
+
+def _formula(latex: str, display: bool) -> str:
+    """The MathML of one formula of the page, whitelisted (:func:`sanitize_mathml`); or its LaTeX,
+    escaped, where latex2mathml cannot read it or its output is refused."""
+    read = _ALIGNED.sub(r"\\\1{align*}", latex)
+    mode = "block" if display else "inline"
     try:
-        mathml = convert(latex)
+        mathml = convert(read, display=mode)
     except Exception:  # latex2mathml raises several bare kinds; the LaTeX stays readable
         try:
             # a display whose \left( closes on its next line as \right. (the paper's multi-line
             # sums) is more than latex2mathml pairs: drawn with plain brackets, the same symbols
-            mathml = convert(_UNSIZED.sub("", latex))
+            mathml = convert(_UNSIZED.sub("", read), display=mode)
         except Exception:
             mathml = ""
     safe = sanitize_mathml(mathml)
     if safe is None:
-        return f"<code>{html.escape(latex)}</code>"
-    return f'<span class="formula">{safe}</span>'
+        shown = f"<code>{html.escape(latex)}</code>"
+        return f"<pre>{shown}</pre>" if display else shown
+    return f'<div class="formula">{safe}</div>' if display else f'<span class="formula">{safe}</span>'
+
+
+def _mathml(match: re.Match[str]) -> str:
+    return _formula(html.unescape(match.group(1)), display=False)
+
+
+def _display_mathml(match: re.Match[str]) -> str:
+    return _formula(html.unescape(match.group(1)).strip(), display=True)
 
 
 def to_html(markdown: str) -> str:
@@ -67,7 +88,7 @@ def to_html(markdown: str) -> str:
     # unsafe: report.md's own raw HTML is its anchors; the page is then rebuilt from the
     # whitelist of verify.base.safe_html, so no other markup of any text field survives
     body = cmarkgfm.github_flavored_markdown_to_html(markdown, options=Options.CMARK_OPT_UNSAFE)
-    body = _MATH.sub(_mathml, sanitize_html(body))
+    body = _DISPLAY.sub(_display_mathml, _MATH.sub(_mathml, sanitize_html(body)))
     title = html.escape(f"verify check report — {paper()['title']}")
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">\n'

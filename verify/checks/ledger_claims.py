@@ -29,7 +29,7 @@ from verify.base.errors import VerifyInputError
 from verify.checks.core import Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
-from verify.paper.latex import label_of
+from verify.paper.latex import label_of, relation_labels
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id
 from verify.paper.mutants import claim_sides
 from verify.paper.pack import current
@@ -38,10 +38,10 @@ from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict
 from verify.verdict.outcome import weakest_basis
 
 
-def _statement(entry: Entry) -> str:
-    """How reports name the entry: by its ``\\label`` where its quote has one (``display eq:kernel
-    (1-1)``), the ledger id kept beside it; else by the id."""
-    label = label_of(entry.quote)
+def _statement(entry: Entry, label: str | None = None) -> str:
+    """How reports name the entry: by its ``\\label`` (``label``, else its quote's first) where its
+    quote has one (``display eq:kernel (1-1)``), the ledger id kept beside it; else by the id."""
+    label = label or label_of(entry.quote)
     what = "statement relation" if entry.what == "statement" else entry.what
     return f"{what} {label} ({entry.id})" if label else f"{what} ({entry.id})"
 
@@ -214,6 +214,19 @@ def _several_relations(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
                    scope="; ".join(scopes) or None)
 
 
+def _failing_line(entry: Entry, outcome: Outcome) -> str | None:
+    """The label of the line of the entry's display that holds its first failing relation
+    (:func:`~verify.paper.latex.relation_labels`), for an entry of several relations that fails;
+    None where that line carries no label, or the lines' relations are not the entry's."""
+    several = entry.claim is not None and entry.claim.relations and outcome.verdict is Verdict.FAILS
+    rows = outcome.numbers.get("relations") if several else None
+    if not rows:
+        return None
+    labels = relation_labels(entry.quote, len(rows))
+    failing = next((i for i, row in enumerate(rows) if row["verdict"] == Verdict.FAILS.value), None)
+    return None if labels is None or failing is None else labels[failing]
+
+
 def restatement(spec: ClaimSpec) -> str | None:
     """Why a claim that holds proves nothing about the paper, or None: with its bindings
     substituted and every quantity it names (``h(m)``, ``mu(p)``, …) taken as a free symbol, its
@@ -346,6 +359,9 @@ def claim_check(entry: Entry) -> Check:
 
     def run(ctx: Context) -> Outcome:
         outcome = run_entry_claim(spec, seed=ctx.seed, full=ctx.full)
+        failing = _failing_line(entry, outcome)
+        if failing is not None and failing != label_of(entry.quote):
+            outcome.statement = _statement(entry, failing)
         if entry.note:
             outcome.notes.append(f"Ledger note: {entry.note}")
         return outcome

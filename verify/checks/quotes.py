@@ -113,15 +113,16 @@ def _as_display(latex: str) -> str:
 
 def is_ledger_check(check: Check) -> bool:
     """Whether ``check`` runs a ledger entry's claim (its reading is the entry's quote and claim)."""
-    return check.id.startswith(_LEDGER_PREFIXES)
+    return check.id.startswith(LEDGER_PREFIXES)
 
 
-_LEDGER_PREFIXES = ("display-", "relation-", "statement-")
+#: The ids of the checks that run a ledger entry's claim begin so.
+LEDGER_PREFIXES = ("display-", "relation-", "statement-")
 
 
 def _located(check_id: str, statement: str) -> str | None:
     quotes = _by_check().get(check_id)
-    if quotes and (check_id.startswith(_LEDGER_PREFIXES) or not _HEAD.match(statement)):
+    if quotes and (check_id.startswith(LEDGER_PREFIXES) or not _HEAD.match(statement)):
         return _shortened("\n".join(_as_display(q) for q in quotes))
     head = _HEAD.match(statement)
     if head and f"{head.group(1)} {head.group(2)}" in _statements():

@@ -21,11 +21,12 @@ from verify.base.markdown import (
     in_table_cell,
     markdown_text,
     math_span,
+    paper_lines,
     paper_text,
     plain_text,
 )
 from verify.checks.ledger_rows import IMPACT_ORDER, entry_verdicts, ledger_rows
-from verify.checks.quotes import is_ledger_check, paper_quote, reading
+from verify.checks.quotes import LEDGER_PREFIXES, is_ledger_check, paper_quote, reading
 from verify.checks.runner import Result, basis_counts, counts, failure_counts
 from verify.checks.show import code_tolerances
 from verify.claims.printing import claim_latex, correction_parts
@@ -75,7 +76,10 @@ def _record(r: Result) -> dict[str, Any]:
 
 def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
     records = [_record(r) for r in results]
-    return {"paper": paper(), "suite": suite_identity(), "seed": seed, "full": full,
+    pack = current()
+    # the pack as its rerun commands name it (`verify show` reads its macros); none for the built-in one
+    return {"paper": paper(), "pack": None if pack.builtin else pack.given or str(pack.root),
+            "suite": suite_identity(), "seed": seed, "full": full,
             "counts": counts(results), "failure_kinds": failure_counts(results),
             "evidence": basis_counts(results),
             "impacts": impact_counts(errata_rows(records)), "checks": records, "ledger": ledger_rows(results)}
@@ -83,7 +87,9 @@ def to_json(results: list[Result], seed: int, full: bool) -> dict[str, Any]:
 
 def provenance_lines() -> list[str]:
     """report.md's opening: which paper and which version its numbers refer to."""
-    about = {key: markdown_text(value) for key, value in paper().items()}  # a pack's text is untrusted
+    # a pack's text is untrusted: escaped; the file names as they are (a path is no formula)
+    about = {key: (plain_text if key in ("text", "source") else markdown_text)(value)
+             for key, value in paper().items()}
     byline = ". ".join(about[key] for key in ("authors", "venue") if about[key])
     lines = [f"**{about['title']}** — {byline}.", "",
              f"- Checked text: {about['text']}."]
@@ -270,7 +276,7 @@ def _rerun(r: Result, seed: int) -> str:
 
 def _link(r: Result) -> str:
     """The statement, linked to its details (the anchor is the check id)."""
-    return f"[{_cell(r.check.statement)}](#{r.check.id})"
+    return f"[{_cell(r.statement)}](#{r.check.id})"
 
 
 def _correction(o) -> str:
@@ -282,7 +288,10 @@ def _errata_item(row: dict[str, Any], seed: int) -> list[str]:
     """One erratum in the summary: the statement it supports, check and entry, evidence,
     correction, what it affects, rerun."""
     entry = f", {row['entry']}" if row["entry"] else ""
-    lines = [f"- {_md(row['supports'])}: [`{row['check']}`](#{row['check']}){entry} "
+    # a ledger entry's row is named by the line that fails (an align's label) beside what it supports
+    named = (f", {_md(row['statement'])}" if row["check"].startswith(LEDGER_PREFIXES)
+             and row["statement"] != row["supports"] else "")
+    lines = [f"- {_md(row['supports'])}{named}: [`{row['check']}`](#{row['check']}){entry} "
              f"({row['failure_kind']}, {row['basis']}): {_md(row['evidence'])}"]
     if row["correction"]:
         verified = " (verified)" if row["correction_verified"] else " (NOT verified)"
@@ -366,7 +375,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
         ev = r.outcome.evidence if r.outcome else "crashed (see report.json)"
         basis = r.outcome.basis if r.outcome else "—"
         verdict = r.verdict + (f" ({r.outcome.failure_kind})" if r.outcome and r.outcome.failure_kind else "")
-        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.check.statement)} | {_where(r)} "
+        lines.append(f"| [`{r.check.id}`](#{r.check.id}) | {_cell(r.statement)} | {_where(r)} "
                      f"| **{verdict}** | {basis} | {_cell(ev)} |")
     lines += ["", '<a id="details"></a>', "", "## Details", "",
               "In the evidence, *lhs* and *rhs* are the left and right sides of the relation as the "
@@ -377,15 +386,27 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     return "\n".join(lines)
 
 
+#: Rows of a counterexample or parameters table whose value is a command or claim-language text (a
+#: claim, its quantifiers): a reader copies it, so it is shown verbatim as code, never through the
+#: prose pass that draws formula spans as math (a rerun command once read ``verify claim 'K(rho) >=
+#: $`\frac{4}{3 \cdot \pi} \cdot \rho`$'``).  A claim is drawn whole, from its syntax tree, where it prints.
+_CODE_ROWS = frozenset({"rerun", "claim", "correction", "for"})
+
+
 def _small_table(values: dict[str, Any]) -> list[str]:
     """A name/value table, indented into its list item: values as the terminal shows them
     (:func:`verify.verdict.display.value_text`), never a one-line JSON dump; a claim as the
-    formula it is (when it has no names of the entry's own, which need the key)."""
+    formula it is (when it has no names of the entry's own, which need the key); a command or
+    claim-language text as code (:data:`_CODE_ROWS`)."""
     rows = ["  | name | value |", "  |---|---|"]
     for key, value in _flattened(values):
         printed = claim_latex(value) if key in ("claim", "correction") and isinstance(value, str) else None
-        shown = (in_table_cell(math_span(printed[0])) if printed and not printed[1]
-                 else _cell(value_text(value)))
+        if printed and not printed[1]:
+            shown = in_table_cell(math_span(printed[0]))
+        elif key in _CODE_ROWS:
+            shown = in_table_cell(code_span(value_text(value)))
+        else:
+            shown = _cell(value_text(value))
         rows.append(f"  | {_cell(key)} | {shown} |")
     return rows
 
@@ -407,7 +428,9 @@ def _quoted(check) -> list[str]:
     if quote is None:
         return [f"> The check's own reading (no passage of the text is located for it): "
                 f"{paper_text(expand(without_labels(reading(check)), macros))}", ""]
-    lines = [f"> {paper_text(expand(without_labels(quote), macros))}", ""]
+    # an align's lines as a display block, within the block quote (verify.base.markdown.paper_lines)
+    lines = [f"> {line}" if line else ">" for line in paper_lines(expand(without_labels(quote), macros))]
+    lines.append("")
     if not is_ledger_check(check):  # a ledger check's reading is its entry's quote and claim
         lines += [f"The check's own reading: {paper_text(reading(check))}", ""]
     return lines
@@ -416,7 +439,7 @@ def _quoted(check) -> list[str]:
 def _details(r: Result, seed: int) -> list[str]:
     """One check in full, under the anchor ``r.check.id``."""
     lines = [f'<a id="{r.check.id}"></a>', "",
-             f"### {code_span(r.check.id)} — {_md(r.check.statement)} ({_md(_where(r))}): {r.verdict}", "",
+             f"### {code_span(r.check.id)} — {_md(r.statement)} ({_md(_where(r))}): {r.verdict}", "",
              *_quoted(r.check)]
     if r.outcome is None:
         return lines + code_block((r.error or "").rstrip()) + [f"- Rerun: {code_span(_rerun(r, seed))}", ""]

@@ -39,10 +39,17 @@ class Result:
     def verdict(self) -> str:
         return "crashed" if self.outcome is None else self.outcome.verdict.value
 
+    @property
+    def statement(self) -> str:
+        """How the reports name the check's row: its statement, or the part of it that fails where
+        the outcome names one (:attr:`Outcome.statement`: an align's failing line by its label)."""
+        return (self.outcome.statement if self.outcome is not None and self.outcome.statement
+                else self.check.statement)
+
     def to_dict(self) -> dict[str, Any]:
         c, o = self.check, self.outcome
         record: dict[str, Any] = {
-            "id": c.id, "statement": c.statement, "section": c.section, **_quote_fields(c),
+            "id": c.id, "statement": self.statement, "section": c.section, **_quote_fields(c),
             "method": c.method, "seed": self.seed, "full": self.full,
             "seconds": round(self.seconds, 3), "verdict": self.verdict,
             "reproduce": (f"{current().check_command} --only {c.id} --seed {self.seed}"

@@ -25,6 +25,9 @@ from typing import Any
 from verify.base.errors import VerifyInputError, escape_controls
 from verify.base.files import TooLargeError, read_limited
 from verify.checks.core import Check, close_ids
+from verify.paper.macros import expand
+from verify.paper.pack import PackError, load, using
+from verify.paper.provenance import paper
 from verify.verdict.display import BASIS_MEANING, FAILURE_MEANING, value_text
 
 #: Largest report read: a full report.json is about 1 MB.
@@ -156,15 +159,55 @@ def find_record(records: list[dict[str, Any]], wanted: str) -> dict[str, Any] | 
     return next((r for r in records if r["id"] == key), None)
 
 
-def record_from_report(path: str | Path, wanted: str) -> dict[str, Any]:
-    """The record of check ``wanted`` in the report at ``path``; an id the report lacks is a
+def record_from_report(path: str | Path, wanted: str, pack_dir: str | Path | None = None) -> dict[str, Any]:
+    """The record of check ``wanted`` in the report at ``path``, its quote and reading with the
+    macros of the report's pack expanded (:func:`with_macros`); an id the report lacks is a
     :class:`ReportError` naming the report's closest ids."""
-    records = read_report(path)
-    found = find_record(records, wanted)
+    data = read_report_data(path)
+    found = find_record(data["checks"], wanted)
     if found is not None:
-        return found
-    by_id = {r["id"]: r for r in records}
+        return with_macros(found, report_macros(path, data, pack_dir))
+    by_id = {r["id"]: r for r in data["checks"]}
     raise ReportError(f"report {str(path)!r} has no check {wanted!r}" + _clean(close_ids(wanted, by_id)))
+
+
+#: Longest pack directory a report may name (report.json's ``pack``) that is looked for.
+MAX_PACK_NAME = 4096
+
+
+def report_macros(path: str | Path, data: dict[str, Any], pack_dir: str | Path | None = None) -> dict:
+    """The macros of the pack the report at ``path`` is about (:meth:`Pack.macros`): ``pack_dir``
+    where given, else the directory the report names (its ``pack``, as the rerun commands print
+    it), else the report's own directory (where ``verify check --paper DIR`` writes it).  A pack
+    counts only when its LaTeX source is the one the report records (``paper.source``, with its
+    SHA-256); none for the built-in pack, which names none, or a pack that cannot be read."""
+    named = data.get("pack")
+    if pack_dir is not None:
+        places = [pack_dir]
+    elif isinstance(named, str) and 0 < len(named) <= MAX_PACK_NAME:
+        places = [named, Path(path).parent]
+    else:
+        return {}
+    recorded = (data.get("paper") or {}).get("source") if isinstance(data.get("paper"), dict) else None
+    for place in places:
+        try:
+            found = load(place)
+        except (PackError, OSError, ValueError):  # a report is untrusted: a name that is no pack
+            continue
+        with using(found):
+            same = found.source is not None and recorded is not None and paper().get("source") == recorded
+        if same:
+            return found.macros()
+    return {}
+
+
+def with_macros(record: dict[str, Any], macros: dict) -> dict[str, Any]:
+    """``record`` with the pack's ``macros`` expanded in its quote and reading, as the reports print
+    them (:func:`verify.paper.macros.expand`): ``\\gelu`` as ``\\operatorname{gelu}``."""
+    if not macros:
+        return record
+    return {**record, **{key: expand(record[key], macros) for key in ("quote", "reading")
+                         if isinstance(record.get(key), str)}}
 
 
 def code_tolerances(check: Check) -> list[str]:

@@ -1,6 +1,6 @@
-"""``verify show ID [--seed S] [--full] [--rerun] | verify show ID --from report.json``.
+"""``verify show ID [--seed S] [--full] [--rerun] | verify show ID --from report.json | --paper DIR``.
 
-Without ``--from`` or ``--rerun`` the answer comes from the last report in the current directory
+Without ``--from``, ``--paper`` or ``--rerun`` the answer comes from the last report in the current directory
 (report.json, then report.partial.json) when that report was written by this very code (same
 version and code fingerprint, :mod:`verify.base.fingerprint`), with the same seed and size and
 holds the check: reading it takes a fraction of a second where rerunning takes seconds to
@@ -28,14 +28,19 @@ def add_parser(sub) -> None:
                        "./report.json (then ./report.partial.json), the report `verify check` writes "
                        "here, when that report is of this very code and seed; otherwise, or with "
                        "--rerun, the check runs (as `verify check --only ID` does, without writing "
-                       "reports); --from FILE reads another report.  It prints everything found: "
+                       "reports); --from FILE reads another report, --paper DIR the report of the pack "
+                       "in DIR (DIR/report.json).  It prints everything found: "
                        "the statement's number, section and quote, the verdict, the kind of failure, "
                        "the basis, the scope, the full evidence, the counterexample, the correction "
                        "and whether it was verified, the tolerances, and the rerun command.  Exit 0 "
                        "when shown, 1 if the check crashed, 2 for an unknown id or a bad report.")
     p.add_argument("id", metavar="ID", help="the check's id, e.g. lemma-31 (`verify check --list`)")
-    p.add_argument("--from", dest="report", type=file_path, default=None, metavar="FILE",
-                   help="read the outcome from this report.json instead of running the check")
+    source = p.add_mutually_exclusive_group()
+    source.add_argument("--from", dest="report", type=file_path, default=None, metavar="FILE",
+                        help="read the outcome from this report.json instead of running the check")
+    source.add_argument("--paper", type=file_path, default=None, metavar="DIR",
+                        help="the report of the pack in DIR: --from DIR/report.json, its quotes "
+                             "printed with the pack's own macros")
     p.add_argument("--seed", type=seed, default=None, help="seed of the run (default 0)")
     p.add_argument("--full", action="store_true", help="more samples and larger sizes (slower)")
     p.add_argument("--rerun", action="store_true",
@@ -48,7 +53,7 @@ def _last_report(args) -> tuple[dict | None, str]:
     """(the record of the last matching report, or None; the one line that says which, or why not)."""
     # lazy: reading a report needs NumPy (through the checks' core); `verify --help` does not
     from verify.base.fingerprint import suite_identity
-    from verify.checks.show import ReportError, find_record, read_report_data
+    from verify.checks.show import ReportError, find_record, read_report_data, report_macros, with_macros
 
     run_seed, why = args.seed or 0, []
     for path in LAST_REPORTS:
@@ -67,8 +72,9 @@ def _last_report(args) -> tuple[dict | None, str]:
             why.append(f"{path} does not hold {args.id}")
         else:
             written = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-            return record, (f"from {path} (written {written} by this code, seed {run_seed}); "
-                            "--rerun runs the check again")
+            origin = (f"from {path} (written {written} by this code, seed {run_seed}); "
+                      "--rerun runs the check again")
+            return with_macros(record, report_macros(path, data)), origin
     reason = "; ".join(why) if why else "no report.json here"
     return None, f"running the check: {reason}"
 
@@ -79,11 +85,12 @@ def run(args) -> int:
 
     width = shutil.get_terminal_size((100, 24)).columns
     check = None
-    if args.report is not None:
+    if args.report is not None or args.paper is not None:
         if args.seed is not None or args.full or args.rerun:
-            raise InvalidParameterError("--seed, --full and --rerun choose a run; with --from the "
-                                        "report's own run is shown")
-        record = record_from_report(args.report, args.id)
+            raise InvalidParameterError("--seed, --full and --rerun choose a run; with --from or --paper "
+                                        "the report's own run is shown")
+        path = args.report if args.paper is None else args.paper / "report.json"
+        record = record_from_report(path, args.id, args.paper)
     else:
         record, origin = (None, "") if args.rerun else _last_report(args)
         if record is None:

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from verify.base.errors import VerifyInputError
+from verify.base.tex import outside_braces
 from verify.paper.source import STATEMENT_KINDS
 from verify.paper.tex_groups import balanced_group
 
@@ -212,6 +213,35 @@ def label_of(latex: str) -> str | None:
     """The name a display's ``\\label`` gives it (``eq:kernel``), or None: the name reports show."""
     name = _label_in(latex)
     return " ".join(name.split()) if name else None
+
+
+#: A relation of a display's line as the claim language spells it (``=``, ``<``, ``>``, ``\le``, ``\geq``, …).
+_RELATION = re.compile(r"\\(?:le|leq|leqslant|ge|geq|geqslant)(?![A-Za-z])|(?<!\\)[=<>]")
+#: A line break of a display, with its optional spacing (``\\[2pt]``).
+_LINE_BREAK = re.compile(r"\\\\(?:\s*\[[^\]\n]{0,100}\])?")
+
+
+def relation_labels(latex: str, count: int) -> list[str | None] | None:
+    """For each of the ``count`` relations of a display of several lines (an ``align``), in order,
+    the label of the line that holds it: the line's own ``\\label``, or, for a line that
+    ``\\nonumber`` (``\\notag``) leaves without a number, the label of the line it continues into
+    (the equation it is part of); None for a line with neither.  None in place of the list when the
+    relations of the lines (outside braces: a sum's ``_{p=0}`` is none) do not add up to ``count``
+    (a condition ``\\quad 0 \\le m``, a relation the claims leave out), so that no relation is
+    named by another line's label."""
+    lines = _LINE_BREAK.split(latex)
+    if len(lines) > 1 and not lines[-1].strip():
+        lines.pop()  # the break after the last line ends no line
+    labels: list[str | None] = []
+    for line in lines:
+        labels.append(label_of(line) or ("" if re.search(r"\\no(?:number|tag)(?![A-Za-z])", line) else None))
+    for i in reversed(range(len(labels) - 1)):  # an unnumbered line takes the number of the next
+        if labels[i] == "":
+            labels[i] = labels[i + 1]
+    counts = [len(_RELATION.findall(outside_braces(without_labels(line)))) for line in lines]
+    if sum(counts) != count:
+        return None
+    return [label or None for label, n in zip(labels, counts, strict=True) for _ in range(n)]
 
 
 def without_labels(latex: str) -> str:

@@ -168,6 +168,10 @@ class Outcome:
     #: one sub-outcome per ledger entry (display or proof relation) the check decides, keyed by
     #: the entry's id: an entry takes its own part, never the verdict of evidence about another
     parts: dict[str, Outcome] = field(default_factory=dict)
+    #: for ``fails`` only: the name of the part of the check's statement that fails, where it is not
+    #: the check's own name (an align that fails on its line ``eq:kp1`` is "display eq:kp1 (2-2)",
+    #: not its first line's "display eq:k0 (2-2)"); the reports name the check's row by it
+    statement: str | None = None
 
     def __post_init__(self) -> None:
         self.verdict = Verdict(self.verdict)
@@ -183,6 +187,8 @@ class Outcome:
             if self.verdict is not Verdict.FAILS:
                 raise ValueError("impact belongs to 'fails' outcomes only")
             self.impact = Impact(self.impact)
+        if self.statement is not None and self.verdict is not Verdict.FAILS:
+            raise ValueError("statement belongs to 'fails' outcomes only")
         if "\n" in self.evidence:
             raise ValueError("evidence must be one line")
 
