@@ -136,6 +136,34 @@ def test_a_condition_that_is_not_a_closed_range_is_refused(latex, advice):
         read_claim(latex)
 
 
+SEVERAL = [  # (LaTeX, its relations, its quantifiers): a part after ", \quad" is a relation or a condition
+    (r"K(0)=\frac{1}{\pi}, \qquad K'(0)=\frac14", ("K(0) == 1/pi", "Kp(0) == 1/4"), ()),
+    (r"K(0) = \frac{1}{2\pi}, \qquad K'(0) = \frac{1}{4}, \qquad "
+     r"K(1) = \mathbb{E}[\sigma(g)^2] = \frac{1}{2}.",
+     ("K(0) == 1/(2*pi)", "Kp(0) == 1/4", "K(1) == Eg(sigma(g)**2)", "Eg(sigma(g)**2) == 1/2"), ()),
+    (r"h(0) = 1 \quad \text{and} \quad h(1) \le h(0)", ("h(0) == 1", "h(1) <= h(0)"), ()),
+    (r"h(0) = 1, \quad h(1) = \pi", ("h(0) == 1", "h(1) == pi"), ()),
+    (r"h(0) = 1, \quad m \le h(m) \qquad \text{for all } m \in [0, 1]", ("h(0) == 1", "m <= h(m)"),
+     ("m in [0, 1]",)),
+    (r"h(0) = 1, \quad h(1) = 2 \\ h(2) = 3", ("h(0) == 1", "h(1) == 2", "h(2) == 3"), ()),
+    # a condition on one variable stays a condition
+    (r"h(m) = 1, \quad 0 \le m \le 1", ("h(m) == 1",), ("m in [0, 1]",)),
+    (r"h(m) \ge 0 \text{ and } 0 \le m \le 1", ("h(m) >= 0",), ("m in [0, 1]",)),
+]
+
+
+@pytest.mark.parametrize(("latex", "relations", "quantifiers"), SEVERAL)
+def test_a_relation_after_a_wide_space_is_another_relation_not_a_condition(latex, relations, quantifiers):
+    """docs/claims.md lists "X, \\quad Y" as a display of several relations, but the part after
+    \\qquad was read as a condition: "K(0) = 1/pi, \\qquad K'(0) = 1/4" was refused with "the
+    condition 'Kp(0) == 1/4'; a condition is a closed range"."""
+    reading = read_claim(latex)
+    assert reading.relations == relations and reading.quantifiers == quantifiers
+    if len(relations) > 1 and not quantifiers:  # one claim asked for: the count, not a condition
+        with pytest.raises(LatexClaimError, match=f"{len(relations)} relations"):
+            to_claim_language(latex)
+
+
 def test_a_condition_is_not_dropped_where_only_the_relation_is_asked_for():
     with pytest.raises(LatexClaimError, match="conditions after the claim"):
         to_claim_language(r"h(m) \ge 0 \quad (0 \le m \le 1)")

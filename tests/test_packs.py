@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -127,6 +128,10 @@ def test_a_statement_after_a_proof_ends_it(tmp_path):
     ("\\tfrac12 \\le \\mathbb{E}_{g \\sim \\mathcal{N}(0,1)}[\\sigma'(g)^2] \\le 1", "inequality"),
     ("\\mathbb{E}_{x \\sim N(0, I_d)}[f(x)] = 0", "identity"),
     ("\\text{see above}", "prose"),
+    # a range of one variable on its own is a hypothesis on it, not an inequality to check
+    ("-1 \\le \\rho \\le 1", "definition"),
+    ("0 < \\lambda_i \\leq \\tfrac12", "definition"),
+    ("0 \\le h(m) \\le 1", "inequality"),
 ])
 def test_kinds_are_guessed_from_the_relation_outside_groups(latex_text, kind):
     assert guess_kind(latex_text) == kind
@@ -477,3 +482,133 @@ def test_every_check_declares_its_pack():
 
     with pytest.raises(ValueError, match="outside a built-in pack's package"):
         check("test-no-pack", "Test 0", "0", "exact")(homeless)
+
+
+def _references(body: str) -> str:
+    """The prose line of ``body``'s extraction that holds "By …" (its resolved references)."""
+    text = latex.extract(f"\\documentclass{{article}}\n\\begin{{document}}\n{body}\n\\end{{document}}\n").text
+    return next(line for line in text.splitlines() if line.startswith("By "))
+
+
+@pytest.mark.parametrize(("case", "body", "printed"), [
+    # the report: an align* numbered, the second label of an align lost, \nonumber ignored
+    ("align*, a two-label align, an equation",
+     "\\begin{align*} a &= b \\end{align*}\n\\begin{align} x &= 1 \\label{a}\\\\ y &= 2 \\label{b}\n"
+     "\\end{align}\n\\begin{equation} z = 3 \\label{c} \\end{equation}\nBy \\eqref{a}, \\eqref{b} and "
+     "\\eqref{c}.", "By (1), (2) and (3)."),
+    ("\\nonumber and \\notag lines",
+     "\\begin{align} a &= b \\nonumber\\\\ &= c \\label{a}\\\\ d &= e \\notag \\\\ f &= g \\label{b}"
+     "\\end{align}\nBy \\eqref{a} and \\eqref{b}.", "By (1) and (2)."),
+    ("gather lines, a trailing \\\\ and a starred gather",
+     "\\begin{gather*} u = v \\end{gather*}\\begin{gather} a = b \\label{a}\\\\ c = d \\label{b}\\\\"
+     "\\end{gather}\\begin{equation} e = f \\label{c}\\end{equation}\nBy \\eqref{a}, \\eqref{b}, \\eqref{c}.",
+     "By (1), (2), (3)."),
+    ("a multline is one equation",
+     "\\begin{multline} a = b \\\\ + c \\label{a} \\end{multline}\\begin{equation} d = e \\label{b}"
+     "\\end{equation}\nBy \\eqref{a} and \\eqref{b}.", "By (1) and (2)."),
+    ("eqnarray lines",
+     "\\begin{eqnarray} a &=& b \\label{a}\\\\ c &=& d \\nonumber\\\\ e &=& f \\label{b}\\end{eqnarray}\n"
+     "By \\eqref{a} and \\eqref{b}.", "By (1) and (2)."),
+    ("\\tag gives its own text and steps no counter",
+     "\\begin{align} a &= b \\tag{$\\star$} \\label{a}\\\\ c &= d \\label{b}\\end{align}"
+     "\\[ e = f \\tag{A} \\label{c} \\]\\begin{equation*} g = h \\tag*{B} \\label{d} \\end{equation*}\n"
+     "By \\eqref{a}, \\eqref{b}, \\eqref{c} and \\ref{d}.", "By ($\\star$), (1), (A) and B."),
+    ("an inner aligned, cases or substack has lines of its own",
+     "\\begin{align} a &= \\begin{cases} 1 \\\\ 2 \\end{cases} \\label{a}\\\\ "
+     "b &= \\sum_{\\substack{i \\\\ j}} c"
+     " \\label{b}\\end{align}\\begin{equation}\\begin{aligned} d &= e \\\\ f &= g \\end{aligned}\\label{c}"
+     "\\end{equation}\nBy \\eqref{a}, \\eqref{b} and \\eqref{c}.", "By (1), (2) and (3)."),
+    ("two labels on one line", "\\begin{equation} a = b \\label{a}\\label{b} \\end{equation}\n"
+     "By \\eqref{a} and \\eqref{b}.", "By (1) and (1)."),
+])
+def test_equations_are_numbered_as_latex_numbers_them(case, body, printed):
+    assert _references(body) == printed
+
+
+def test_the_hermite_note_resolves_every_equation_reference():
+    r"""The note's \eqref{eq:mu3} (second line of an align), \eqref{eq:kp0} and \eqref{eq:hseries}
+    (after a \nonumber line) printed "(??)"."""
+    note = r"""\begin{equation} h(m) = -\Phi'(m). \label{eq:h} \end{equation}
+\begin{align}
+\mu_1 &= a, \label{eq:mu1}\\
+\mu_3 &= b, \label{eq:mu3}
+\end{align}
+\begin{align} K(0) &= 0, \label{eq:k0}\\ K'(0) &= c, \label{eq:kp0} \end{align}
+\begin{align*} x &= y \end{align*}
+\begin{align}
+\Phi(m) &= d \nonumber\\
+  &= e, \label{eq:phiglm}\\
+h(m) &= f, \label{eq:hseries}
+\end{align}
+By \eqref{eq:mu3}, \eqref{eq:kp0}, \eqref{eq:phiglm} and \eqref{eq:hseries}."""
+    assert _references(note) == "By (3), (5), (6) and (7)."
+
+
+_COUNTED = r"""\documentclass{article}
+\newtheorem{lemma}{Lemma}
+\begin{document}
+\section{A}
+\[ 1 + 1 = 2, \qquad 2 + 2 = 4 \]
+\[ 3 = 3 \]
+\begin{lemma}
+For all $x$, $x^2 \ge 0$.
+\end{lemma}
+\begin{proof}
+Indeed $x^2 = |x|^2$.
+\end{proof}
+\end{document}
+"""
+
+
+def _checked_pack(tmp_path) -> subprocess.CompletedProcess:
+    """A pack "p" in ``tmp_path`` (from :data:`_COUNTED`) with a claim of partial scope, checked
+    with `verify check --paper p` run from ``tmp_path``; that run."""
+    (tmp_path / "note.tex").write_text(_COUNTED, encoding="utf-8")
+    assert _verify("ledger", "init", "note.tex", "--out", "p", cwd=tmp_path).returncode == 0
+    ledger_d = tmp_path / "p" / "ledger.d"
+    for name, old, new in (
+            ("displays.toml", "id = '1-1'", "id = '1-1'\nclaim = '1 + 1 == 2'\nscope = 'part: the first'"),
+            ("displays.toml", "id = '1-2'", "id = '1-2'\nclaim = '3 == 3'"),
+            ("relations.toml", "id = '1-r1'",
+             "id = '1-r1'\nclaim = 'x**2 == Abs(x)**2'\nfor = 'x in [-2, 2]'"),
+            ("statements.toml", "id = '1-s1'", "id = '1-s1'\nreason = 'x is any real'")):
+        path = ledger_d / name
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    done = _verify("check", "--paper", "p", "--quiet", "--jobs", "1", "--coverage", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def test_check_and_status_print_the_pack_directory_as_typed(tmp_path):
+    """`check --paper DIR` printed "Reports: /abs/…/DIR/report.json", `ledger status DIR`
+    "verdicts from /abs/…/DIR/report.json", for a relative DIR."""
+    done = _checked_pack(tmp_path)
+    assert "Reports: p/report.json, p/report.md and p/report.html" in done.stdout
+    assert "inline relations (p/ledger.d)" in done.stdout and str(tmp_path) not in done.stdout
+    status = _verify("ledger", "status", "p", cwd=tmp_path)
+    assert status.returncode == 0, status.stderr
+    assert "verdicts from p/report.json" in status.stdout and str(tmp_path) not in status.stdout
+
+
+def test_ledger_status_counts_as_the_report_names_the_statements_and_says_stale(tmp_path):
+    """`ledger status` counted a holds of a partial scope (scope = 'part: …') as decided where the
+    report's coverage counts it apart, left the relations of the statements out of its headline,
+    and never said that the report it read was older than the ledger."""
+    _checked_pack(tmp_path)
+    status = _verify("ledger", "status", "p", cwd=tmp_path)
+    assert status.returncode == 0, status.stderr
+    assert status.stdout.splitlines()[0] == (
+        "note: 4 entries (2 displays, 1 relations of proofs, 1 relations of statements); "
+        "verdicts from p/report.json")
+
+    def rows(text: str) -> list[str]:
+        return [line for line in text.splitlines() if line.startswith(("| §1 |", "| **all** |"))]
+
+    assert rows(status.stdout) == rows((tmp_path / "p" / "report.md").read_text(encoding="utf-8"))
+    assert rows(status.stdout)[0].startswith("| §1 | displays | 2 | 1 (exact 1) | 1 (partial 1) |")
+    # a ledger file edited after the run: the report is stale, and status says so
+    later = (tmp_path / "p" / "report.json").stat().st_mtime + 10
+    os.utime(tmp_path / "p" / "ledger.d" / "statements.toml", (later, later))
+    status = _verify("ledger", "status", "p", cwd=tmp_path)
+    assert "verdicts from p/report.json (stale: p/ledger.d/statements.toml changed after the report" \
+        in status.stdout.splitlines()[0]

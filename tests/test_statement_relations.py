@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from verify.checks.packs import pack_checks
 from verify.paper import pack
 from verify.paper.ledger import coverage_table, entries
@@ -57,3 +59,57 @@ def test_a_claim_on_a_statement_relation_runs_and_a_false_one_fails(tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert "statement-1-s1" in done.stdout and "fails/statement" in done.stdout
+
+
+CHOICES = r"""\documentclass{article}
+\newtheorem{lemma}{Lemma}
+\DeclareMathOperator{\erf}{erf}
+\def\cdf{\Psi}
+\begin{document}
+\section{Facts}
+\begin{lemma}\label{lem:erf}
+For $\sigma = \erf$, $\mu_1(\erf) = \frac{2}{\sqrt{3\pi}}$, and for the ReLU $\mu_1 = \frac12$.
+With $\lambda_i = 1/k$ and $\hat c_i = \tfrac12$, $\xi = 1$ and $F = \cdf$, $K(0) = 1/\pi$.
+Also $K(\rho) \ge \frac{4}{3\pi}\rho$ for $-1 \le \rho \le 1$, and $a = b$.
+Let $0 \le m \le 1$.
+\end{lemma}
+\begin{proof}
+At $\rho = 0$, with $\sigma = \mathrm{relu}$ and $\gamma = \frac{\epsilon}{18}$, $h(0) = 2$.
+\end{proof}
+\end{document}
+"""
+
+
+def test_a_single_symbol_set_to_a_value_or_a_range_of_a_relation_gets_no_entry(tmp_path):
+    r"""Only ASCII letters set to numbers were skipped: \sigma = \erf, \rho = 0, \xi = 1,
+    \lambda_i = 1/k and F = \cdf got entries, and so did the range -1 \le \rho \le 1 of the relation
+    before it.  A function's value (K(0) = 1/\pi; \mu_1 = \frac12 where the text writes \mu_1(\erf))
+    and a relation between two names (a = b) keep theirs; a range on its own is a hypothesis."""
+    import dataclasses
+    import tomllib
+
+    from verify.paper.source import relations
+
+    tex = tmp_path / "note.tex"
+    tex.write_text(CHOICES, encoding="utf-8")
+    directory, _, inline = init_pack(tex, tmp_path / "pack")
+    assert "parameter_choices = 'symbols'" in (directory / "pack.toml").read_text(encoding="utf-8")
+    written = pack.load(directory)
+    with pack.using(written):
+        assert [r.latex for r in statement_relations()] == [
+            r"\mu_1(\erf) = \frac{2}{\sqrt{3\pi}}", r"\mu_1 = \frac12", r"K(0) = 1/\pi",
+            r"K(\rho) \ge \frac{4}{3\pi}\rho", "a = b", r"0 \le m \le 1"]
+        assert [r.latex for r in relations()] == ["h(0) = 2"] and inline == 1
+        assert [e.what for e in entries()].count("statement") == 6  # the ledger init wrote reads back
+    kinds = {e["quote"]: e["kind"] for e in tomllib.loads(
+        (directory / "ledger.d" / "statements.toml").read_text(encoding="utf-8"))["statement"]}
+    assert kinds[r"0 \le m \le 1"] == "definition"  # a hypothesis, not an inequality to check
+    # a pack written before (no parameter_choices: "digits") keeps the numbering its ledger has
+    with pack.using(dataclasses.replace(written, parameter_choices="digits")):
+        assert len(statement_relations()) == 12 and len(relations()) == 4
+    # any other rule is refused in one line naming the field
+    toml = directory / "pack.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("'symbols'", "'all'"), encoding="utf-8")
+    pack.load.cache_clear()
+    with pytest.raises(pack.PackError, match="parameter_choices must be one of 'digits', 'symbols'"):
+        pack.load(directory)

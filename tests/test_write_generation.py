@@ -79,17 +79,54 @@ def test_ledger_init_replaces_no_file_it_did_not_write(tmp_path):
     done = _init(tex, tmp_path)
     assert done.returncode == 2 and "already holds paper.txt" in done.stderr and done.stderr.count("\n") == 1
     assert (tmp_path / "paper.txt").read_text() == "the user's own text"
-    filled = tmp_path / "filled"
-    (filled / "ledger.d").mkdir(parents=True)
-    (filled / "ledger.d" / "displays.toml").write_text("# filled by hand")
-    done = _init(tex, filled)
-    assert done.returncode == 2 and "ledger.d/displays.toml" in done.stderr
-    assert (filled / "ledger.d" / "displays.toml").read_text() == "# filled by hand"
-    # a directory init wrote into and that failed before pack.toml may be written again
+    # a filled ledger file, ledger.d/statements.toml too (the relations of the statements: it was
+    # overwritten), is never replaced, and nothing is written beside it
+    for name in ("displays.toml", "statements.toml"):
+        filled = tmp_path / f"filled-{name}"
+        (filled / "ledger.d").mkdir(parents=True)
+        (filled / "ledger.d" / name).write_text("# filled by hand")
+        done = _init(tex, filled)
+        assert done.returncode == 2 and f"already holds ledger.d/{name}" in done.stderr
+        assert (filled / "ledger.d" / name).read_text() == "# filled by hand"
+        assert sorted(p.name for p in filled.rglob("*")) == sorted(["ledger.d", name])
+    # so was a file of the source's name that is not the source
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "note.tex").write_text("the user's own note")
+    done = _init(tex, other)
+    assert done.returncode == 2 and "already holds note.tex" in done.stderr
+    assert (other / "note.tex").read_text() == "the user's own note"
+
+
+def test_ledger_init_leaves_no_manifest_and_a_stopped_init_may_be_rerun(tmp_path, monkeypatch):
+    """The manifest (.ledger-init.json) lets a rerun replace what an init that stopped before
+    pack.toml wrote; once pack.toml is written the directory is refused whole, and the manifest
+    is removed (it was left behind in every pack)."""
+    from verify.paper import skeleton
+    from verify.paper.pack import PackError
+
+    tex = tmp_path / "note.tex"
+    tex.write_text((EXAMPLE / "note.tex").read_text(encoding="utf-8"), encoding="utf-8")
+    done = _init(tex, tmp_path / "pack")
+    assert done.returncode == 0, done.stderr
+    assert skeleton.MANIFEST not in [p.name for p in (tmp_path / "pack").iterdir()]
+    # an init that stops before pack.toml (here: writing it fails) may be run again
+    real = skeleton.write_atomic
+
+    def fails_at_pack_toml(path, *args, **kwargs):
+        if Path(path).name == "pack.toml":
+            raise OSError("disk full")
+        return real(path, *args, **kwargs)
+
     fresh = tmp_path / "fresh"
-    assert _init(tex, fresh).returncode == 0
-    (fresh / "pack.toml").unlink()
-    assert _init(tex, fresh).returncode == 0
-    (fresh / "pack.toml").unlink()
+    monkeypatch.setattr(skeleton, "write_atomic", fails_at_pack_toml)
+    with pytest.raises(OSError):
+        skeleton.init_pack(tex, fresh)
+    assert (fresh / skeleton.MANIFEST).is_file() and not (fresh / "pack.toml").exists()
+    monkeypatch.setattr(skeleton, "write_atomic", real)
     (fresh / "ledger.d" / "relations.toml").write_text("# edited since")
-    assert _init(tex, fresh).returncode == 2
+    with pytest.raises(PackError, match="relations.toml"):
+        skeleton.init_pack(tex, fresh)  # a file changed since: refused
+    (fresh / "ledger.d" / "relations.toml").unlink()
+    skeleton.init_pack(tex, fresh)
+    assert (fresh / "pack.toml").is_file() and not (fresh / skeleton.MANIFEST).exists()

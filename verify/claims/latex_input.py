@@ -299,6 +299,21 @@ def _wide_spaces(tokens: list[str]) -> list[str]:
     return kept
 
 
+#: Names of the claim language that are constants, not variables a condition could bound.
+_CONSTANTS = frozenset({"pi", "E", "oo"})
+
+
+def _bounds_one_variable(sides: list[str]) -> bool:
+    r"""Whether the chain of ``sides`` (claim-language texts) is a condition on one variable: one of
+    its sides is a bare variable that no other side holds (``m`` of ``0 \le m \le 1`` or ``m \ge
+    0``; not ``K(0) = 1/4``, nor ``h(m) \le h(1)``)."""
+    for i, side in enumerate(sides):
+        if re.fullmatch(r"[A-Za-z_]\w*", side) and side not in _CONSTANTS and not any(
+                side in re.findall(r"[A-Za-z_]\w*", other) for j, other in enumerate(sides) if j != i):
+            return True
+    return False
+
+
 def _is_relation(token: str | None) -> bool:
     """Whether ``token`` is a relation the claim language spells (``=``, ``<``, ``>``, ``\\le``, …)."""
     return token in ("=", "<", ">") or bool(token and token.startswith("\\") and token[1:] in _RELATIONS)
@@ -446,7 +461,11 @@ class _Reader:
         line_start = 0
         while self.peek() is not None:
             if out and self.peek() in (",", "(", "\\text", "\\textrm", "\\forall", _QUAD):
-                self.conditions()
+                found = self.another_relation()
+                if found is None:
+                    self.conditions()
+                else:
+                    out += found
                 continue
             op = self.relation()
             if op is not None:
@@ -466,6 +485,36 @@ class _Reader:
         if not out:
             self.fail("no relation (=, \\le, \\ge, <, >)", "a claim relates two sides, e.g. h(0) \\ge 0")
         return out
+
+    def another_relation(self) -> list[str] | None:
+        r"""After a relation, the part that follows ``,``, ``\quad``/``\qquad`` or ``\text{and}``
+        when it is itself a relation between expressions (``K(0) = \frac{1}{\pi}, \qquad K'(0) =
+        \frac14``): its relations, a chain giving one each.  None, with nothing read, when it is a
+        condition (:meth:`conditions`): ``\text{for …}``, ``\forall …``, a bracket, ``m \in …``, or a
+        relation that bounds one variable (``0 \le m \le 1``, ``m \ge 0``: :func:`_bounds_one_variable`)."""
+        saved = (self.at, self.depth, self.in_abs, list(self.closers), dict(self.renamed))
+
+        def restore() -> None:
+            self.at, self.depth, self.in_abs, self.closers, self.renamed = saved
+            return None
+
+        while self.peek() in (",", _QUAD, "\\text", "\\textrm"):
+            if self.take() in ("\\text", "\\textrm") and (
+                    self.peek() != "{" or self.raw_argument().strip(" ,.").lower() != "and"):
+                return restore()
+        if self.peek() in (None, "(", "\\forall"):
+            return restore()
+        try:
+            sides, ops = [self.expression()], []
+            while (op := self.relation()) is not None:
+                ops.append(op)
+                sides.append(self.expression())
+        except LatexClaimError:
+            return restore()
+        ends = self.peek() in (None, ",", _QUAD, "\\text", "\\textrm", "\\forall", "(", "\\\\")
+        if not ops or not ends or _bounds_one_variable(sides):
+            return restore()
+        return [f"{a} {op} {b}" for a, op, b in zip(sides[:-1], ops, sides[1:], strict=True)]
 
     def conditions(self) -> None:
         """The conditions written after a claim, as quantifiers: ``, \\quad m \\in [0, 1]``,

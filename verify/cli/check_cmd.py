@@ -81,7 +81,8 @@ def _run(args, pack, jobs: int) -> int:
         return 0
     default_json, default_md, default_html = PARTIAL_REPORTS if args.only else FULL_REPORTS
     if args.paper is not None:
-        default_json, default_md, default_html = (pack.root / path for path in
+        # under DIR as the user typed it (a relative DIR stays relative in what is printed)
+        default_json, default_md, default_html = (Path(pack.given or pack.root) / path for path in
                                                    (default_json, default_md, default_html))
     json_path = output_file(args.json or default_json, "--json report")
     md_path = output_file(args.markdown or default_md, "--markdown report")
@@ -91,7 +92,7 @@ def _run(args, pack, jobs: int) -> int:
     distinct_paths({"--json": json_path, "--markdown": md_path, "--html": html_path})
 
     if not checks:
-        print(f"no entry of {pack.ledger_dir} has a claim or names a check yet: nothing to run "
+        print(f"no entry of {pack.shown(pack.ledger_dir)} has a claim or names a check yet: nothing to run "
               "(`verify ledger status` shows the entries)")
     width = max((len(c.id) for c in checks), default=0)
 
@@ -109,7 +110,8 @@ def _run(args, pack, jobs: int) -> int:
                (md_path, markdown, "--markdown report"), (html_path, to_html(markdown), "--html report")])
     print("\n" + summary(results))
     if args.coverage:
-        print(f"\nCoverage of the paper's displayed equations and inline relations ({pack.ledger_dir}):\n")
+        print(f"\nCoverage of the paper's displayed equations and inline relations "
+              f"({pack.shown(pack.ledger_dir)}):\n")
         print(coverage_table(entry_verdicts(ledger_rows(results))))
     partial = args.only and not (args.json or args.markdown or args.html)
     print(f"Reports: {json_path}, {md_path} and {html_path}"

@@ -19,9 +19,10 @@ def add_parser(sub) -> None:
         "init", help="a new pack from a LaTeX file (or a text in the suite's format)",
         description="Number the displays and the inline relations of the proofs of TEXT (.tex: "
         "extracted to the suite's text format first) and write DIR/pack.toml, DIR/paper.txt and a "
-        "ledger skeleton DIR/ledger.d/{displays,relations}.toml: one entry per display and relation "
-        "with its verbatim quote, a guessed kind and no decision (missing).  A directory that "
-        "already holds a pack is refused.")
+        "ledger skeleton DIR/ledger.d/{displays,relations,statements}.toml: one entry per display "
+        "and relation with its verbatim quote, a guessed kind and no decision (missing).  A "
+        "directory that already holds a pack, or a file init would write that it did not write, is "
+        "refused.")
     init.add_argument("text", type=file_path, metavar="TEXT",
                       help="the paper: a .tex file or a text in the suite's format")
     # no type=Path: Path("") is "." and an empty --out must be refused, not read as the current directory
@@ -74,15 +75,18 @@ def run_status(args) -> int:
     from verify.paper.pack import load, using
 
     pack = load(args.pack)
-    report = args.report or (pack.root / "report.json")
+    # the report's path as the user gave it (DIR/report.json under the DIR typed), never resolved
+    report = args.report or (Path(args.pack) / "report.json")
     verdicts = _ledger_verdicts(report, pack) if (args.report or report.is_file()) else {}
     with using(pack):
         counted = entries()
-        print(f"{pack.field('title', pack.root.name)}: {len(counted)} entries "
-              f"({sum(e.what == 'display' for e in counted)} displays, "
-              f"{sum(e.what == 'relation' for e in counted)} relations of proofs)"
-              + (f"; verdicts from {report}" if verdicts else "; no report yet (run `verify check --paper "
-                                                               f"{args.pack}`)") + "\n")
+        kinds = [f"{sum(e.what == 'display' for e in counted)} displays",
+                 f"{sum(e.what == 'relation' for e in counted)} relations of proofs"]
+        if pack.statement_files:
+            kinds.append(f"{sum(e.what == 'statement' for e in counted)} relations of statements")
+        print(f"{pack.field('title', pack.root.name)}: {len(counted)} entries ({', '.join(kinds)})"
+              + (f"; verdicts from {report}{_staleness(report, pack)}" if verdicts else
+                 f"; no report yet (run `verify check --paper {args.pack}`)") + "\n")
         print(coverage_table(verdicts))
         if not pack.statement_files:
             # lazy: as above
@@ -127,17 +131,43 @@ def _ledger_verdicts(path: Path, pack) -> dict[str, tuple[str, str | None]]:
     """entry id -> (verdict, basis) from the ``ledger`` rows of a report of this pack."""
     # lazy: reading a report loads the checks' core (NumPy), which `verify --help` does not need
     from verify.base.errors import InvalidParameterError
+    from verify.checks.ledger_rows import entry_verdicts
     from verify.checks.show import read_report_data
 
     data = read_report_data(path)
     text = str((data.get("paper") or {}).get("text", "")) if isinstance(data.get("paper"), dict) else ""
     if f"sha256 {pack.sha256[:16]}" not in text:
         raise InvalidParameterError(f"--report {str(path)!r} is a report of another text, not of the pack in "
-                                    f"{str(pack.root)!r}")
+                                    f"{str(pack.given or pack.root)!r}")
     rows = data.get("ledger")
     if not isinstance(rows, list) or not all(
             isinstance(r, dict) and isinstance(r.get("id"), str) and isinstance(r.get("verdict"), str)
             for r in rows):
         raise InvalidParameterError(f"--report {str(path)!r} has no ledger rows of id and verdict")
-    return {r["id"]: (r["verdict"], r["basis"] if isinstance(r.get("basis"), str) else None)
-            for r in rows}
+    # the report's own count (a holds of a partial scope or a restatement apart): one function for both
+    return entry_verdicts([{**r, "basis": r.get("basis") if isinstance(r.get("basis"), str) else None}
+                           for r in rows])
+
+
+#: How much later than the report a file of the pack must be written to make the report stale: a
+#: copy or a checkout writes a pack's files in any order, microseconds apart.
+STALE_AFTER_S = 2.0
+
+
+def _staleness(report: Path, pack) -> str:
+    """The words " (stale: …)" when a file of the pack (pack.toml, the text, a ledger file) changed
+    after the report was written (:data:`STALE_AFTER_S`), naming the newest; "" otherwise."""
+    names = [pack.root / "pack.toml", pack.text_path, *(pack.ledger_dir / name for name in (
+        *pack.display_files, *pack.relation_files, *pack.statement_files,
+        *((pack.definitions_file,) if pack.definitions_file else ())))]
+    try:
+        written = report.stat().st_mtime
+    except OSError:
+        return ""
+    changed = [(path.stat().st_mtime, path) for path in names
+               if path.is_file() and path.stat().st_mtime > written + STALE_AFTER_S]
+    if not changed:
+        return ""
+    newest = max(changed)[1]
+    return (f" (stale: {pack.shown(newest)} changed after the report was written, so its verdicts may not "
+            f"be the ledger's: run `{pack.check_command}` again)")

@@ -17,8 +17,10 @@ vendored Dayı–Chen text: one paragraph per line, numbered headings opening th
   ``$ … $``;
 - the theorem-like environments (declared by ``\newtheorem``, else the usual names, sharing one
   counter) become ``Kind N (title)`` opening a line, and ``\label``/``\ref`` (``\cref``,
-  ``\Cref``, ``\autoref``) of them become ``Kind N``; ``\eqref`` of a numbered display becomes
-  ``(n)``;
+  ``\Cref``, ``\autoref``) of them become ``Kind N``; ``\eqref`` of a numbered equation becomes
+  ``(n)``, numbered as LaTeX numbers them (:meth:`_Writer.number_display`: each line of an
+  ``align`` its own number unless ``\nonumber``/``\notag``, starred environments none, ``\tag``
+  its own text, every ``\label`` of a line that line's number);
 - ``proof`` becomes ``Proof [optional title]`` opening a line;
 - a list's ``\item`` becomes ``(n)`` or ``•`` inside its paragraph (so that an item never reads
   as a heading), and every paragraph is joined onto one line.
@@ -45,8 +47,11 @@ DISPLAYS = ("equation", "equation*", "align", "align*", "gather", "gather*", "mu
 DEFAULT_STATEMENTS = {name: name.capitalize() for name in
                       ("theorem", "lemma", "proposition", "corollary", "claim", "definition", "remark",
                        "assumption", "condition", "example")}
-#: Kinds the structure reader knows (verify.paper.structure): others are printed but not numbered there.
+#: The display environments LaTeX numbers (their starred forms number nothing).
 _NUMBERED_DISPLAYS = {"equation", "align", "gather", "multline", "eqnarray", "flalign", "alignat"}
+#: The numbered environments of several lines, each line numbered on its own (a ``multline`` is one
+#: equation written over several lines: one number).
+_MULTILINE = {"align", "gather", "eqnarray", "flalign", "alignat"}
 
 
 class LatexError(VerifyInputError):
@@ -196,12 +201,65 @@ class _Writer:
             numbers[0] = letter
         self.block(f"{'.'.join(numbers)}. {title}")
 
+    def number_display(self, env: str, body: str) -> None:
+        r"""Number the display environment ``env`` as LaTeX does, and map each ``\label`` to the
+        number of its line: each line of an ``align``, ``gather``, ``flalign``, ``alignat`` or
+        ``eqnarray`` (split at ``\\`` outside groups and inner environments) takes the next number
+        unless it says ``\nonumber`` or ``\notag``; an ``equation`` or a ``multline`` takes one; a
+        starred environment, ``\[ … \]`` and ``$$ … $$`` take none; ``\tag{t}`` gives its line the
+        text ``t`` instead (the counter is not stepped).  A label on a line without a number stays
+        unresolved, ``(??)`` (LaTeX would print the number of another equation)."""
+        numbered = env in _NUMBERED_DISPLAYS
+        lines = _display_lines(body) if env.rstrip("*") in _MULTILINE else [body]
+        if len(lines) > 1 and not lines[-1].strip() and env != "eqnarray":
+            lines.pop()  # amsmath ignores a \\ ending the last line (eqnarray numbers the empty line)
+        for line in lines:
+            number = _tag(line)
+            if number is None and numbered and not _NO_NUMBER.search(line):
+                self.equations += 1
+                number = str(self.equations)
+            if number is not None:
+                for label in _LABEL_NAME.findall(line):
+                    self.labels[label] = ("Eq.", number)
+
     def statement_number(self, env: str) -> str:
         counter = self.counters.get(env, "")
         if not counter:
             return ""
         self.counts[counter] = self.counts.get(counter, 0) + 1
         return str(self.counts[counter])
+
+
+#: What splits a display into lines (``\\``), and the groups and inner environments that hide one
+#: (the lines of an ``aligned``, a ``cases`` or a ``\substack`` are not the display's).
+_LINE_TOKEN = re.compile(rf"\\begin\s*{{[^{{}}\n]{{1,{_ARGUMENT}}}}}|\\end\s*{{[^{{}}\n]{{1,{_ARGUMENT}}}}}"
+                         r"|\\\\|\\[{}]|[{}]")
+_NO_NUMBER = re.compile(r"\\(?:nonumber|notag)(?![A-Za-z])")
+_TAG = re.compile(r"\\tag\*?\s*(?=\{)")
+
+
+def _display_lines(body: str) -> list[str]:
+    r"""The lines of a display of several lines: ``body`` split at each ``\\`` outside every
+    ``{ … }`` group and inner environment."""
+    lines, depth, start = [], 0, 0
+    for match in _LINE_TOKEN.finditer(body):
+        token = match.group(0)
+        if token == "{" or token.startswith("\\begin"):
+            depth += 1
+        elif token == "}" or token.startswith("\\end"):
+            depth = max(depth - 1, 0)
+        elif token == "\\\\" and depth == 0:
+            lines.append(body[start:match.start()])
+            start = match.end()
+    lines.append(body[start:])
+    return lines
+
+
+def _tag(line: str) -> str | None:
+    r"""The text of the line's ``\tag{…}`` (or ``\tag*{…}``), or None."""
+    match = _TAG.search(line)
+    found = balanced_group(line, match.end()) if match else None
+    return " ".join(found[0].split()) if found else None
 
 
 def _label_in(body: str) -> str | None:
@@ -302,6 +360,7 @@ def _walk(tex: str, writer: _Writer) -> None:
             closing = _CLOSE_DOLLARS.search(tex, i) if token == "$$" else re.compile(r"\\\]").search(tex, i)
             if closing is None:
                 raise LatexError(f"display {token} at character {match.start()} is not closed")
+            writer.number_display("displaymath", tex[i:closing.start()])  # no number; a \tag{…} tags it
             writer.display(tex[i:closing.start()], f"display {token} at character {match.start()}")
             i = closing.end()
         elif token == "\\(":
@@ -334,11 +393,7 @@ def _begin(tex: str, start: int, env: str, writer: _Writer) -> int:
         if env.startswith("alignat") and body.startswith("{"):
             _, end = _group(body, 0)  # its number of columns, an argument and not the formula
             body = body[end:]
-        if env.rstrip("*") in _NUMBERED_DISPLAYS:
-            writer.equations += 1
-            label = _label_in(body)
-            if label:
-                writer.labels[label] = ("Eq.", str(writer.equations))
+        writer.number_display(env, body)
         writer.display(body, f"\\begin{{{env}}} at character {start}")
     elif env in writer.kinds:
         title, body = _optional_title(body)

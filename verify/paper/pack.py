@@ -6,7 +6,9 @@ A pack directory holds
   (``[text]``: ``file`` and its ``sha256``; ``source`` and ``source_sha256`` where the text was
   extracted from a LaTeX file by ``verify ledger init``), its ledger files (``[ledger]``:
   ``displays`` and ``relations``, each a list of ``ledger.d/*.toml`` files in the paper's order;
-  optional ``definitions`` and ``coded_checks``, below) and an optional ``[numbering]`` (another
+  optional ``statements``, ``definitions``, ``parameter_choices`` (which inline spans only choose a
+  parameter and get no entry, :func:`verify.paper.source._parameter_choices`) and ``coded_checks``,
+  below) and an optional ``[numbering]`` (another
   version's statement numbers, :mod:`verify.paper.provenance`);
 - the text, in the suite's extracted format (:mod:`verify.paper.source`: numbered headings,
   ``$$ … $$`` displays, statements and proofs opening their lines);
@@ -49,6 +51,8 @@ from verify.base.files import read_input
 BUILTIN = Path(__file__).with_name("packs") / "dayi_chen"
 #: The package of the built-in packs: a built-in pack's code is ``PACKAGE.<directory>.<coded_checks>``.
 PACKAGE = f"{__name__.rpartition('.')[0]}.packs"
+#: The rules of ``[ledger] parameter_choices`` (:func:`verify.paper.source._parameter_choices`).
+PARAMETER_CHOICES = ("digits", "symbols")
 #: Largest pack file (text, pack.toml, a ledger file) read, in bytes.
 MAX_FILE_BYTES = 8 << 20
 
@@ -99,6 +103,10 @@ class Pack:
     #: Remark), ``[[statement]]`` entries; a pack written before they were tracked has none, and
     #: ``verify ledger status`` says how many relations that leaves untracked
     statement_files: tuple[str, ...] = ()
+    #: [ledger] parameter_choices: which inline spans only choose a parameter and get no entry
+    #: (:func:`verify.paper.source._parameter_choices`): "digits" (the default, the rule a pack
+    #: written before had its ledger numbered by) or "symbols" (what ``ledger init`` writes now)
+    parameter_choices: str = "digits"
 
     @property
     def builtin(self) -> bool:
@@ -251,8 +259,16 @@ def load(directory: Path | str) -> Pack:
                 numbering, text.get("source"), source_sha,
                 _citations(data.get("citations", {}), f"{where}: [citations]"),
                 _regime(data.get("regime"), f"{where}: [regime]"), str(directory),
-                _strings(ledger, "statements", f"{where}: [ledger]"))
+                _strings(ledger, "statements", f"{where}: [ledger]"),
+                _parameter_choices(ledger.get("parameter_choices", "digits"), where))
     return pack
+
+
+def _parameter_choices(value: object, where: str) -> str:
+    if value not in PARAMETER_CHOICES:
+        raise PackError(f"{where}: [ledger] parameter_choices must be one of "
+                        f"{', '.join(map(repr, PARAMETER_CHOICES))}, got {value!r}"[:300])
+    return str(value)
 
 
 def _coded_checks(value: object, root: Path, where: str) -> str | None:

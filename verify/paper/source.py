@@ -184,15 +184,109 @@ def statement_spans() -> list[tuple[int, int]]:
 
 
 #: An inline span that only chooses a parameter ("p = 1", "a = -2", "k = 4"): not a relation to check.
+#: The rule of a pack whose ``[ledger] parameter_choices`` is ``"digits"`` (the default: the packs
+#: written before the rule below), applied to the relations of its statements only.
 _PARAMETER_CHOICE = re.compile(r"^\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*-?\d+(?:\.\d+)?\s*$")
+
+_GREEK = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|"
+          "varpi|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|"
+          "Pi|Sigma|Upsilon|Phi|Psi|Omega|ell")
+#: One symbol: a Latin letter or a Greek letter's macro.
+_SYMBOL = rf"(?:[A-Za-z]|\\(?:{_GREEK})(?![A-Za-z]))"
+_SUBSCRIPT = r"(?:\s*_\s*(?:\{[^{}$]{1,20}\}|[A-Za-z0-9]|\\[A-Za-z]+))"
+_HAT = r"\\(?:hat|widehat|tilde|widetilde|bar|overline)\s*"
+#: The symbol a span sets or bounds: a symbol, with a hat (\hat u, \tilde{c}), a subscript
+#: (\lambda_i), both or neither; its groups are ``symbol`` and ``sub``.
+_SET = (rf"(?P<symbol>{_SYMBOL}|{_HAT}(?:\{{\s*{_SYMBOL}\s*\}}|{_SYMBOL}))"
+        rf"(?P<sub>{_SUBSCRIPT})?")
+_NUMBER = r"\d+(?:\.\d+)?"
+_ATOM = rf"(?:{_NUMBER}|{_SYMBOL}{_SUBSCRIPT}?)"
+#: What a parameter is set to: a number, a fraction of numbers and symbols (1/k, \frac{\epsilon}{18},
+#: \tfrac12), or one macro or name (\erf, \cdf, \mathrm{relu}, \text{ReLU}); a bare Latin letter
+#: (a = b) is a relation.
+_VALUE = (rf"-?\s*(?:{_ATOM}\s*/\s*{_ATOM}"
+          rf"|\\[dt]?frac\s*(?:\{{\s*{_ATOM}\s*\}}|\d)\s*(?:\{{\s*{_ATOM}\s*\}}|\d|{_SYMBOL})"
+          rf"|{_NUMBER}|\\(?:mathrm|operatorname|text|textrm|mathsf)\s*\{{\s*[A-Za-z]+\s*\}}|\\[A-Za-z]+)")
+_SYMBOL_CHOICE = re.compile(rf"^\s*{_SET}\s*=\s*{_VALUE}\s*$")
+_BELOW = r"(?:<|\\le|\\leq|\\leqslant|\\lt)(?![A-Za-z])"
+_ABOVE = r"(?:>|\\ge|\\geq|\\geqslant|\\gt)(?![A-Za-z])"
+_BOUND = rf"(?:{_VALUE}|-?\s*{_ATOM}|-?\s*\\infty)"
+#: A range of one symbol (its group ``symbol``), a \le x \le b or b \ge x \ge a: a hypothesis on a
+#: variable.  Matched on :func:`_flat` text, as :data:`_SYMBOL_CHOICE` is.
+_RANGE = re.compile(rf"^\s*{_BOUND}\s*(?=(?:{_BELOW}|{_ABOVE}))(?:(?P<below>{_BELOW})|{_ABOVE})\s*{_SET}\s*"
+                   rf"(?(below){_BELOW}|{_ABOVE})\s*{_BOUND}\s*$")
+#: What joins a relation to its range, from the relation's closing $ up to the range:
+#: "$K(\rho) \ge 0$ for $-1 \le \rho \le 1$".
+_RANGE_OF = re.compile(r"(?<!\\)\$\s*,?\s*(?:for(?:\s+(?:all|every|each|any))?|on|when|whenever|if|where|with"
+                       r"|over)\s*$", re.I)
+#: A symbol with a subscript applied to an argument (\mu_1(\erf), \mu_p(\sigma)): a function's value.
+_APPLIED = re.compile(rf"(?P<symbol>{_SYMBOL}){_SUBSCRIPT}\s*(?:\\left\s*)?\(")
+
+
+def _flat(latex: str) -> str:
+    r"""``latex`` with each run of white space one space: the patterns above hold adjacent ``\s*``,
+    which a long run of spaces would make take quadratic time."""
+    return " ".join(latex.split())
+
+
+def range_of_one_symbol(latex: str) -> re.Match | None:
+    r"""The match of :data:`_RANGE` (group ``symbol``) when ``latex`` only bounds one symbol
+    (``-1 \le \rho \le 1``), else None."""
+    return _RANGE.match(_flat(latex))
+
+
+def _parameter_choices() -> Callable[[str, int], bool] | None:
+    r"""Which inline spans of the current pack only choose a parameter, and so get no entry, as
+    ``(span, offset of its opening $) -> bool``; None for the rule of ``"digits"`` below.
+
+    A pack's ``[ledger] parameter_choices`` (:mod:`verify.paper.pack`) names the rule.  ``"symbols"``
+    (what ``ledger init`` writes), for the relations of the statements and of the proofs alike:
+
+    - a single symbol, a Latin or Greek letter with a hat, a subscript, both or neither, set equal to
+      a number, a fraction of numbers and symbols, or one macro or name (``\sigma = \erf``,
+      ``\rho = 0``, ``\lambda_i = 1/k``, ``F = \cdf``); but not a subscripted symbol the text also
+      applies to an argument (``\mu_1 = \frac12`` where it writes ``\mu_1(\erf)``: the value of a
+      function, as ``K(0) = 1/\pi`` is);
+    - a range of one symbol (``-1 \le \rho \le 1``, :func:`range_of_one_symbol`) right after a
+      formula stating a relation that holds the symbol, joined by "for", "on", "when", "where", …:
+      that relation's range, not a relation of its own.
+
+    ``"digits"`` (the default: the rule of the packs written before, whose ledgers are numbered by
+    it): a Latin letter, optionally subscripted, set equal to a number (``p = 3``), in the
+    statements only."""
+    if current().parameter_choices != "symbols":
+        return None
+    text = paper_text()
+    applied = {m.group("symbol") for m in _APPLIED.finditer(text)}
+    # every formula by the offset after its closing $ (a display's $$ or a span's $), for ranges
+    formulas = {m.end(): m.group(1) for m in _DISPLAY.finditer(text)}
+    blanked = _DISPLAY.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    formulas.update({m.end(): m.group(1) for m in _INLINE.finditer(blanked)})
+
+    def skip(latex: str, start: int) -> bool:
+        choice = _SYMBOL_CHOICE.match(_flat(latex))
+        if choice:
+            return not (choice.group("sub") and choice.group("symbol") in applied)
+        bounded = range_of_one_symbol(latex)
+        joined = _RANGE_OF.search(text, max(start - 40, 0), start) if bounded else None
+        before = formulas.get(joined.start() + 1) if joined else None
+        if bounded is None or before is None or not states_relation(before):
+            return False
+        symbol = re.escape(" ".join(bounded.group("symbol").split()))
+        return bool(re.search(rf"(?<![A-Za-z\\]){symbol}(?![A-Za-z])", " ".join(before.split())))
+
+    return skip
 
 
 @per_pack
 def statement_relations() -> tuple[Relation, ...]:
     """Every inline span of a statement (Theorem, Lemma, …, Remark) that states a relation, in order,
-    with ids ``<section>-s<n>``; a span that only chooses a parameter (``p = 1``) is skipped.  A pack
-    tracks them when its ``[ledger] statements`` names their files (:mod:`verify.paper.pack`)."""
-    return _inline_relations(statement_spans(), "s", skip=_PARAMETER_CHOICE)
+    with ids ``<section>-s<n>``; a span that only chooses a parameter (``p = 1``,
+    :func:`_parameter_choices`) is skipped.  A pack tracks them when its ``[ledger] statements``
+    names their files (:mod:`verify.paper.pack`)."""
+    choices = _parameter_choices()
+    return _inline_relations(statement_spans(), "s", skip=choices or (
+        lambda latex, start: bool(_PARAMETER_CHOICE.match(latex))))
 
 
 def line_index(text: str) -> Callable[[int], int]:
@@ -203,14 +297,17 @@ def line_index(text: str) -> Callable[[int], int]:
 
 @per_pack
 def relations() -> tuple[Relation, ...]:
-    """Every inline span of a proof that states a relation, in order."""
-    return _inline_relations(proofs(), "r")
+    """Every inline span of a proof that states a relation, in order; in a pack whose
+    ``parameter_choices`` is ``"symbols"``, not one that only chooses a parameter
+    (:func:`_parameter_choices`)."""
+    return _inline_relations(proofs(), "r", skip=_parameter_choices())
 
 
-def _inline_relations(blocks: list[tuple[int, int]], mark: str, skip: re.Pattern | None = None
-                      ) -> tuple[Relation, ...]:
+def _inline_relations(blocks: list[tuple[int, int]], mark: str,
+                      skip: Callable[[str, int], bool] | None = None) -> tuple[Relation, ...]:
     """The inline spans stating a relation inside ``blocks`` ((start, end) offsets), with ids
-    ``<section>-<mark><n>``; ``proof_line`` is the line where the block starts."""
+    ``<section>-<mark><n>``, but those ``skip(span, offset of its $)`` says to leave out;
+    ``proof_line`` is the line where the block starts."""
     text = paper_text()
     sections = section_of_lines(text.split("\n"))
     # Blank the $$ displays (keeping line breaks) so that only single-dollar spans remain.
@@ -221,7 +318,8 @@ def _inline_relations(blocks: list[tuple[int, int]], mark: str, skip: re.Pattern
     for start, end in blocks:
         block_line = line_of(start) + 1
         for match in _INLINE.finditer(inline[start:end]):
-            if not states_relation(match.group(1)) or (skip is not None and skip.match(match.group(1))):
+            if not states_relation(match.group(1)) or (skip is not None and skip(match.group(1),
+                                                                                   start + match.start())):
                 continue
             line = line_of(start + match.start())
             section = sections[line]
