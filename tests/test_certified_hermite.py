@@ -221,15 +221,20 @@ def test_cli_refuses_in_one_line():
 @pytest.mark.slow
 @pytest.mark.parametrize("name", QUADRATURE)
 def test_quadrature_contains_an_80_digit_reference(name):
-    """Raw certified integrals (not rounded to dps + 3 places) against verify.model.hermite at 80 digits."""
+    """Raw certified integrals (not rounded to dps + 3 places), per degree and from the shared nodes,
+    against verify.model.hermite at 80 digits."""
     from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
 
     act = get_activation(name)
     reference = hermite_coefficients(name, TERMS, 80, method="quadrature")
     with working_precision(DPS):
         integrator = GaussianIntegrator(PiecewiseIntegrand(smooth_pieces(act), act.x), DPS, TERMS - 1)
+        shared = integrator.integrals()  # the shared Gauss–Legendre nodes, as the default route
+        assert integrator.route == "shared nodes"
         for p in range(TERMS):
-            assert integrator.integral(p).contains(arb(mpmath.nstr(reference.values[p], 95))), (name, p)
+            value = arb(mpmath.nstr(reference.values[p], 95))
+            assert integrator.integral(p).contains(value), (name, p)
+            assert shared[p].contains(value), (name, p)
 
 
 @pytest.mark.slow

@@ -88,6 +88,19 @@ def test_bench_quick_reports_ratios(tmp_path, monkeypatch):
     assert float(rows[0]["max_abs_difference"]) < 1e-25
 
 
+def test_certified_bench_quick_reports_ratios(tmp_path, monkeypatch):
+    """Certified against direct acb.integral (issue 52): a row with its ratio, target and route."""
+    from verify.bench import certified_bench
+
+    monkeypatch.setattr(certified_bench, "ACTIVATIONS", ("tanh",))
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--only", "certified", "--quick", "--json", str(out)]) == 0
+    row, = json.loads(out.read_text())["benchmarks"][0]["rows"]
+    assert row["activation"] == "tanh" and row["target"] == "<= 1" and row["ratio"] > 0
+    assert row["route"] == "shared nodes"
+    assert float(row["max_difference"]) < 1e-20  # 20 digits: both computed the same numbers
+
+
 @pytest.mark.parametrize("ratio, status", [(1.5, 0), (2.5, 1)])
 def test_bench_exits_1_when_a_target_is_missed(monkeypatch, capsys, ratio, status):
     """A missed target is a failure the exit status carries, named on stderr (it used to print

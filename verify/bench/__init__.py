@@ -5,6 +5,7 @@ the same process, interleaved, is what the README quotes.  Each benchmark
 module exposes ``run(quick: bool) -> dict`` with a ``rows`` list.
 """
 
-from verify.bench import hermite_bench, regions_bench, simulator_bench
+from verify.bench import certified_bench, hermite_bench, regions_bench, simulator_bench
 
-BENCHMARKS = {"hermite": hermite_bench, "simulator": simulator_bench, "regions": regions_bench}
+BENCHMARKS = {"hermite": hermite_bench, "simulator": simulator_bench, "regions": regions_bench,
+              "certified": certified_bench}

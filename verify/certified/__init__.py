@@ -13,6 +13,8 @@ Modules, one idea each:
 - :mod:`~verify.certified.growth`: growth majorants of σ on the tails, proven from its expression;
 - :mod:`~verify.certified.tails`: Gaussian tail integrals of those majorants;
 - :mod:`~verify.certified.gaussian`: certified ∫ F h_p φ (tails + acb.integral per piece);
+- :mod:`~verify.certified.shared_nodes`: ∫ F h_p φ for every p at once, on one certified
+  Gauss–Legendre subdivision (error bounds from ellipses where F is proved holomorphic);
 - :mod:`~verify.certified.hermite`: certified Hermite coefficients μ_p(σ);
 - :mod:`~verify.certified.kernels`: certified K_σ(ρ), K'_σ(ρ), E[σ²], E[σ'²];
 - :mod:`~verify.certified.population`: certified h(m) and Φ(m) of an instance, on balls of m;

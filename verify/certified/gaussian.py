@@ -21,6 +21,12 @@ Error budget for a target radius τ: tails τ/4 in all, each piece's quadrature 
 τ/(4096·#pieces) (acb.integral may overshoot its goal a few times).
 The result is the real part of the acb.integral ball (the exact integral is real); a result
 whose imaginary part excludes 0 means F is not real and is refused.
+
+:meth:`GaussianIntegrator.integrals` computes every degree at once: the pieces of [−R, R]
+through one Gauss–Legendre subdivision shared by all p (:mod:`verify.certified.shared_nodes`,
+quadrature error τ/8 in all, proved from ellipse bounds), the same tails and kink gaps, and
+:meth:`~GaussianIntegrator.integral` (acb.integral per p) for any degree it leaves wider than τ,
+or for all of them where no shared subdivision is certified.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.growth import Majorant, tail_majorant
 from verify.certified.pieces import Piece, piece_bounds
 from verify.certified.removable import compile_with_removable
+from verify.certified.shared_nodes import shared_integrals
 from verify.certified.tails import TailMoments, hermite_weight
 from verify.model.polynomials import probabilists_hermite
 
@@ -48,6 +55,9 @@ MAX_CUTOFF = 60
 EXTRA_DIGITS = 3
 #: Extra working bits (plus p) of the retries of an integral whose radius missed its target.
 RETRY_BITS = (32, 128)
+#: Extra working bits (plus the largest degree) of the shared-node route of
+#: :meth:`GaussianIntegrator.integrals`.
+SHARED_BITS = 16
 
 
 @dataclass(frozen=True)
@@ -91,10 +101,11 @@ class GaussianIntegrator:
         self.evaluators = [compile_with_removable(p.expr, integrand.x, backend) for p in pieces]
         self.pieces = pieces
         self.cutoff, self.tails = self._choose_cutoff()
+        #: how :meth:`integrals` computed the interior (None: not called yet)
+        self.route: str | None = None
 
-    def _tail_bounds(self, cutoff: int) -> list[arb]:
+    def _tail_bounds(self, cutoff: int, degrees) -> list[arb]:
         moments = TailMoments(cutoff)
-        degrees = range(self.max_degree + 1) if self.hermite else [0]
         out = []
         for p in degrees:
             weight = hermite_weight(p) if self.hermite else (1,)
@@ -103,9 +114,26 @@ class GaussianIntegrator:
         return out
 
     def _choose_cutoff(self) -> tuple[int, list[arb]]:
+        """The smallest cutoff at which every degree's tail bound is within τ/4, and those bounds.
+
+        Each bound decreases as the cutoff grows, so the search first bisects on the highest
+        degree's bound alone (the widest, as a rule: a necessary condition, one bound per step)
+        and then walks up from there checking every degree."""
         budget = self.target / 4
-        for cutoff in range(self.min_cutoff, MAX_CUTOFF + 1):
-            tails = self._tail_bounds(cutoff)
+        degrees = range(self.max_degree + 1) if self.hermite else range(1)
+
+        def highest_fits(cutoff: int) -> bool:
+            return bool(self._tail_bounds(cutoff, [degrees[-1]])[0].upper() <= budget)
+
+        low, high = self.min_cutoff, MAX_CUTOFF + 1  # the first fit lies in [low, high]
+        while low < high:
+            middle = (low + high) // 2
+            if highest_fits(middle):
+                high = middle
+            else:
+                low = middle + 1
+        for cutoff in range(low, MAX_CUTOFF + 1):
+            tails = self._tail_bounds(cutoff, degrees)
             if all(t.upper() <= budget for t in tails):
                 return cutoff, tails
         raise CertificationError(f"the growth bound ({self.describe_growth()}) does not make the Gaussian "
@@ -121,6 +149,35 @@ class GaussianIntegrator:
         normalised recurrence's √q balls, made once at the starting precision, had put a floor
         under the retries of :meth:`integral`)."""
         return probabilists_hermite(p, z, acb(1)) * (-z * z / 2).exp() / _normaliser(p, ctx.prec)
+
+    def integrals(self) -> list[arb]:
+        """:meth:`integral` for every p ≤ ``max_degree`` (p = 0 alone when ``hermite=False``).
+
+        First through one Gauss–Legendre subdivision shared by every p
+        (:mod:`verify.certified.shared_nodes`; quadrature error τ/8 in all, τ = 10^-(dps+3)),
+        at :data:`SHARED_BITS` + max_degree more working bits, rounded up to a multiple of 64
+        (the sums for high p lose bits), plus the same tails and kink gaps as :meth:`integral`.
+        A degree whose ball still misses τ, or every degree when no shared subdivision is
+        certified (a pole or branch point near the real segment), goes through :meth:`integral`:
+        the result's contract is the same either way."""
+        degrees = self.max_degree + 1 if self.hermite else 1
+        bounds = [piece_bounds(piece, self.cutoff) for piece in self.pieces]
+        # a multiple of 64 bits: the Gauss–Legendre nodes, cached per precision, are shared by
+        # calls with nearby degrees and precisions
+        with ctx.workprec(-(-(ctx.prec + SHARED_BITS + self.max_degree) // 64) * 64):
+            shared = shared_integrals(self.evaluators, bounds, degrees, self.target / 8)
+        if shared is None:
+            self.route = "per degree"
+            return [self.integral(p) for p in range(degrees)]
+        out, again = [], []
+        for p, interior in enumerate(shared):
+            value = self._finish(acb(interior), p)
+            if value is None or value.rad() > self.target:
+                again.append(p)
+                value = self.integral(p)
+            out.append(value)
+        self.route = "shared nodes" + (f" (per degree for p = {', '.join(map(str, again))})" if again else "")
+        return out
 
     def integral(self, p: int = 0) -> arb:
         """A ball containing ∫ F(x) h_p(x) φ(x) dx (h_0 = 1), with radius ≤ 10^-(dps+3).
@@ -154,10 +211,18 @@ class GaussianIntegrator:
                 return evaluator(z, analytic) * self._weight(z, p)
 
             total += safe_integral(integrand, low, high, abs_tol=tolerance, rel_tol=tolerance)
-        total += self._kink_gaps(p)
-        if not total.is_finite() or not total.imag.contains(0):
+        value = self._finish(total, p)
+        if value is None:
             raise CertificationError(f"the integral of {self.pieces[0].expr} (p = {p}) is not a finite real "
                                      f"number: {total}")
+        return value
+
+    def _finish(self, interior, p: int) -> arb | None:
+        """The interior integral (a complex ball) plus the kink gaps and the tails, as a real
+        ball; None when it is not finite or its imaginary part excludes 0."""
+        total = interior + self._kink_gaps(p)
+        if not total.is_finite() or not total.imag.contains(0):
+            return None
         return total.real + arb(0, self.tails[p if self.hermite else 0].upper())
 
     def _kink_gaps(self, p: int):

@@ -11,7 +11,13 @@ Two routes, as for the fast path:
 ``quadrature``
     ∫ σ h_p φ over σ's smooth pieces by :class:`~verify.certified.gaussian.GaussianIntegrator`:
     tails |x| > R bounded through a growth majorant of σ proven from its expression
-    (:mod:`verify.certified.growth`), the interior by :func:`flint.acb.integral`.
+    (:mod:`verify.certified.growth`), the interior [−R, R] by one Gauss–Legendre subdivision
+    shared by every p (:mod:`verify.certified.shared_nodes`: F is evaluated once per node for
+    all p, and the quadrature error is bounded from |σ| on ellipses where σ is proved
+    holomorphic), or, where no such subdivision is certified (a pole or branch point near the
+    real line) and for any degree whose ball is too wide, by one :func:`flint.acb.integral`
+    per p.  ``route`` says which: ``shared nodes``, ``per degree``, or ``shared nodes (per degree
+    for p = …)``.
 
 ``auto`` takes ``exact`` where a closed form exists.  Both routes certify μ_p to within
 10^-(dps+3) or better; the balls are reported as decimals with dps + 3 places and their
@@ -47,8 +53,8 @@ METHODS = ("auto", "exact", "quadrature")
 class CertifiedCoefficients:
     """Balls containing μ_0(σ) … μ_{N−1}(σ), certified at ``dps`` digits.
 
-    ``cutoff`` is the tail cutoff R and ``growth`` the proven majorants of |σ| on the tails
-    (quadrature only)."""
+    ``cutoff`` is the tail cutoff R, ``growth`` the proven majorants of |σ| on the tails and
+    ``route`` the interior's quadrature (quadrature only; see the module docstring)."""
 
     activation: str
     dps: int
@@ -56,6 +62,7 @@ class CertifiedCoefficients:
     method: str
     cutoff: int | None = None
     growth: str | None = None
+    route: str | None = None
 
     def __len__(self) -> int:
         return len(self.balls)
@@ -97,6 +104,6 @@ def _compute(act, terms: int, dps: int, method: str) -> CertifiedCoefficients:
                 balls = tuple(quantized(constant(e), dps + EXTRA_DIGITS) for e in exact)
                 return CertifiedCoefficients(act.name, dps, balls, "exact")
         integrator = GaussianIntegrator(PiecewiseIntegrand(smooth_pieces(act), act.x), dps, terms - 1)
-        balls = tuple(quantized(integrator.integral(p), dps + EXTRA_DIGITS) for p in range(terms))
+        balls = tuple(quantized(value, dps + EXTRA_DIGITS) for value in integrator.integrals())
         return CertifiedCoefficients(act.name, dps, balls, "quadrature", integrator.cutoff,
-                                     integrator.describe_growth())
+                                     integrator.describe_growth(), integrator.route)

@@ -22,9 +22,10 @@ def add_parser(sub) -> None:
     p = sub.add_parser("bench", help="benchmarks reporting speed ratios measured in one run",
                        description="Time the suite's engines against their baselines side by side in one "
                        "process (hermite: reused-node quadrature against one mpmath.quad per "
-                       "coefficient; simulator: each engine against the unavoidable work and the other "
-                       "engines) and print the ratios.  Exit 1, naming the row, when a ratio misses its "
-                       "target (judged at full size, not with --quick).")
+                       "coefficient; certified: certified Hermite coefficients against one direct, "
+                       "non-rigorous acb.integral per coefficient; simulator: each engine against the "
+                       "unavoidable work and the other engines) and print the ratios.  Exit 1, naming "
+                       "the row, when a ratio misses its target (judged at full size, not with --quick).")
     p.add_argument("--only", nargs="+", choices=BENCHMARK_NAMES, help="benchmarks to run")
     p.add_argument("--quick", action="store_true", help="smaller sizes (for smoke tests)")
     p.add_argument("--json", type=file_path, metavar="FILE", help="also write the results as JSON")

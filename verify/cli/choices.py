@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 
 #: :data:`verify.bench.BENCHMARKS`, in its order.
-BENCHMARK_NAMES = ("hermite", "simulator", "regions")
+BENCHMARK_NAMES = ("hermite", "simulator", "regions", "certified")
 #: :data:`verify.model.instance.GENERATORS`, in its order.
 GENERATOR_NAMES = ("orthonormal", "separated", "claim2", "glm")
 #: :data:`verify.simulate.modes.MODES`, in its order.
