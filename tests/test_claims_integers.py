@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from verify.claims import claim
+from verify.claims import claim, integers, run
+from verify.claims.spec import build_spec
 from verify.verdict import Basis, Verdict
 
 
@@ -39,7 +40,9 @@ def test_a_claim_true_at_the_integers_only_is_not_proved_by_the_relaxation():
     assert outcome.verdict is Verdict.INCONCLUSIVE
 
 
-def test_a_quantity_defined_only_at_integers_is_not_relaxed():
-    # mu(n) has no value at a real n: the relaxation proves nothing (never holds from it)
-    outcome = claim("mu(n)**2 <= 1", activation="relu", for_=["n in 0..200"])
-    assert outcome.numbers.get("decided_by") not in ("integer relaxation", "integer identity")
+def test_a_quantity_of_the_model_is_never_relaxed():
+    # mu(n) has no value at a real n, and a quantity depends on the instance: the integer rule does
+    # not apply (the claim keeps the enumeration's verdict)
+    spec = build_spec("mu(n)**2 <= 1", activation="relu", for_=["n in 0..200"])
+    assert integers.long_ranges(spec) and not integers.applies(spec)
+    assert integers.identity(spec) is None and integers.relaxation(spec, run) is None
