@@ -294,34 +294,31 @@ def _as_printed_and_intended(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
         compared = claim(text, **_keywords_for(text, spec), seed=seed, full=full)
         if compared.verdict is not Verdict.FAILS:
             continue
-        compared.evidence = (f"as printed, the {name} side reads {printed_side}, not the intended "
-                             f"{meant_side}: "
-                             f"{compared.evidence}")
-        compared.failure_kind = FailureKind.AS_PRINTED
-        compared.correction = (f"{spec.text} ({intended.verdict}, {intended.basis}; "
-                               f"scope: {intended.scope or 'none'})")
-        compared.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
-        compared.impact = Impact.TYPO if compared.correction_verified else None
-        compared.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
-        return compared
+        return _typo(compared, spec, intended, f"the {name} side reads {printed_side}, not the intended "
+                                               f"{meant_side}")
     if printed[1] != meant[1]:
         # the same sides under another relation (a printed > for an intended >=): the printed
         # relation is a claim of its own, and it may fail where the intended one holds
         literal = claim(spec.printed, **_keywords_for(spec.printed, spec), seed=seed, full=full)
         if literal.verdict is Verdict.FAILS:
-            literal.evidence = (f"as printed, the relation reads {printed[1]}, not the intended {meant[1]}: "
-                                f"{literal.evidence}")
-            literal.failure_kind = FailureKind.AS_PRINTED
-            literal.correction = (f"{spec.text} ({intended.verdict}, {intended.basis}; "
-                                  f"scope: {intended.scope or 'none'})")
-            literal.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
-            literal.impact = Impact.TYPO if literal.correction_verified else None
-            literal.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
-            return literal
+            return _typo(literal, spec, intended,
+                         f"the relation reads {printed[1]}, not the intended {meant[1]}")
         intended.notes.append(f"The printed relation ({spec.printed}) is {literal.verdict.value} as well.")
         return intended
     intended.notes.append(f"The printed reading ({spec.printed}) agrees with the intended one in value.")
     return intended
+
+
+def _typo(failed: Outcome, spec: ClaimSpec, intended: Outcome, how: str) -> Outcome:
+    """The printed reading's fail as a typo, with the intended claim as its correction."""
+    failed.evidence = f"as printed, {how}: {failed.evidence}"
+    failed.failure_kind = FailureKind.AS_PRINTED
+    failed.correction = (f"{spec.text} ({intended.verdict}, {intended.basis}; "
+                         f"scope: {intended.scope or 'none'})")
+    failed.correction_verified = intended.verdict in (Verdict.HOLDS, Verdict.CONSISTENT)
+    failed.impact = Impact.TYPO if failed.correction_verified else None
+    failed.notes.append(f"Printed reading: {spec.printed}; intended reading: {spec.text}.")
+    return failed
 
 
 def _narrows(spec: ClaimSpec) -> bool:
