@@ -32,6 +32,7 @@ import sympy
 from sympy.calculus.accumulationbounds import AccumBounds
 
 from verify.base.budget import BudgetExceededError, guarded
+from verify.claims.configurations import with_bindings
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, exact, prepare, scalars_of
 from verify.claims.growing_sums import equivalent
@@ -163,12 +164,8 @@ def _symbolic_values(spec, first, symbol) -> dict:
     growth variable left free, and each binding as its expression.  A binding's value in a
     configuration is taken at that configuration's growth value (a = k at k = 1 is 1), and
     substituting it would make a = k a constant: ``a == O(1)`` held."""
-    bindings = [q for q in spec.quantifiers if q.kind == "binding"]
-    values = {s: v for s, v in first.values.items()
-              if s != symbol and all(s != q.symbol for q in bindings)}
-    for q in bindings:  # in the order given, as configurations._bindings evaluates them
-        values[q.symbol] = q.expression.xreplace(values)
-    return values
+    bound = {q.symbol for q in spec.quantifiers if q.kind == "binding"}
+    return with_bindings(spec, {s: v for s, v in first.values.items() if s != symbol and s not in bound})
 
 
 def _order_argument(claim):

@@ -102,7 +102,7 @@ def settings(spec: ClaimSpec) -> list[Setting]:
         spec.families, spec.activations, itertools.product(*[pts for _, pts in axes]), spec.seeds
     ):
         values = {q.symbol: v for (q, _), v in zip(axes, combo, strict=True)}
-        values = _bindings(spec, values)
+        values = with_bindings(spec, values)
         box = {q.symbol: (q.low, q.high) for q in box_quantifiers}
         out.append(_setting(spec, family, activation, seed if family else None, values, box, models))
         if family is None and seed != spec.seeds[0]:
@@ -127,7 +127,9 @@ def _simplicity(spec: ClaimSpec, s: Setting) -> tuple:
     )
 
 
-def _bindings(spec: ClaimSpec, values: dict) -> dict:
+def with_bindings(spec: ClaimSpec, values: dict) -> dict:
+    """``values`` with each binding's value, in the order the bindings were given (one may use
+    another); a variable ``values`` leaves free stays free in a binding's expression."""
     values = dict(values)
     for q in spec.quantifiers:
         if q.kind == "binding":

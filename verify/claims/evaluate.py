@@ -208,7 +208,6 @@ def scalars_of(expr, backend, names) -> dict:
     return {s: backend.scalar(s.name) for s in expr.free_symbols if s.name in names}
 
 
-
 #: Longest integer (in bits) lambdify may print: Python refuses int -> str past 4300 digits.
 _PRINTABLE_BITS = 10_000
 
@@ -222,6 +221,7 @@ def _rounded(r: sympy.Rational) -> sympy.Float:
     scaled = (r.p << e) // r.q if e >= 0 else r.p // (r.q << -e)
     with mpmath.workprec(120):
         return sympy.Float(mpmath.ldexp(mpmath.mpf(scaled), -e), 30)
+
 
 def float_function(expr, symbols, backend):
     """A NumPy function of ``symbols`` evaluating ``expr`` with the float backend's quantities."""

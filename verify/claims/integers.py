@@ -56,8 +56,11 @@ def applies(spec: ClaimSpec) -> bool:
     return not (spec.claim.quantities() - quantified)
 
 
-def _names(spec: ClaimSpec) -> str:
-    return ", ".join(f"{q.name} in {q.text.split(' in ', 1)[-1].strip()}" for q in long_ranges(spec))
+def _holds_everywhere(spec: ClaimSpec, how: str, basis: Basis, numbers: dict) -> Outcome:
+    """*holds* at every integer of the long ranges, ``how`` saying why."""
+    names = ", ".join(f"{q.name} in {q.low}..{q.high}" for q in long_ranges(spec))
+    return Outcome(Verdict.HOLDS, f"holds at every integer of {names}: {how}", basis=basis, numbers=numbers,
+                   scope=f"statement: every integer of {names}" + _other_reals(spec))
 
 
 def identity(spec: ClaimSpec) -> Outcome | None:
@@ -73,11 +76,8 @@ def identity(spec: ClaimSpec) -> Outcome | None:
         return None
     if difference != 0:
         return None
-    names = _names(spec)
-    return Outcome(Verdict.HOLDS, f"holds at every integer of {names}: lhs - rhs simplifies to 0 with the "
-                   "variable an integer (finite sums in closed form)", basis=Basis.EXACT,
-                   numbers={"decided_by": "integer identity"},
-                   scope=f"statement: every integer of {names}" + _other_reals(spec))
+    return _holds_everywhere(spec, "lhs - rhs simplifies to 0 with the variable an integer (finite sums "
+                             "in closed form)", Basis.EXACT, {"decided_by": "integer identity"})
 
 
 def relaxation(spec: ClaimSpec, run) -> Outcome | None:
@@ -96,14 +96,16 @@ def relaxation(spec: ClaimSpec, run) -> Outcome | None:
     except (VerifyInputError, ValueError, TypeError, NotImplementedError):
         return None
     if outcome.verdict is Verdict.HOLDS and outcome.basis in _PROOF_BASES:
-        names = _names(spec)
-        return Outcome(Verdict.HOLDS, f"holds at every integer of {names}: the relation holds at every real "
-                       f"point of the range's hull ({outcome.evidence})", basis=outcome.basis,
-                       numbers={"decided_by": "integer relaxation", "relaxed": outcome.numbers},
-                       scope=f"statement: every integer of {names}" + _other_reals(spec))
+        return _holds_everywhere(spec, f"the relation holds at every real point of the range's hull "
+                                 f"({outcome.evidence})", outcome.basis,
+                                 {"decided_by": "integer relaxation", "relaxed": outcome.numbers})
     if outcome.verdict is Verdict.FAILS and len(long) == 1:
         return _near_the_real_counterexample(spec, long[0], outcome, run)
     return None
+
+
+def _done(*sides) -> tuple:
+    return tuple(side.doit() for side in sides)
 
 
 def _closed_form(difference):
@@ -116,8 +118,10 @@ def _relaxed(spec: ClaimSpec, long: list[Quantifier]) -> ClaimSpec | None:
     reals = {q.symbol: sympy.Symbol(q.name, real=True) for q in long}
     claim = spec.claim
     try:
-        lhs, rhs = (side.doit().xreplace(reals) for side in (claim.lhs, claim.rhs))
-    except (ValueError, TypeError, NotImplementedError):
+        # a finite sum in closed form, under the CPU guard as in identity(): doit may take long
+        lhs, rhs = (side.xreplace(reals) for side in
+                    guarded("the claim's finite sums in closed form", _done, claim.lhs, claim.rhs))
+    except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
         return None
     if lhs.has(sympy.Sum) or rhs.has(sympy.Sum):
         return None  # a sum whose bound is the variable has no value at a real point
