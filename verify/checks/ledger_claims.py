@@ -324,19 +324,16 @@ def _typo(failed: Outcome, spec: ClaimSpec, intended: Outcome, how: str) -> Outc
 def _narrows(spec: ClaimSpec) -> bool:
     """Whether the correction gives quantifiers of its own that differ from the claim's: the printed
     relation on a narrower range is a correction (the claim as printed holds only there)."""
-    return spec.correction_for is not None and _quantifier_texts(spec.correction_for) != \
-        _quantifier_texts(spec.keywords().get("for_", ()))
-
-
-def _quantifier_texts(value) -> list[str]:
-    return [value] if isinstance(value, str) else list(value)
+    # both are lists of texts: ledger._claim_spec reads a single text as a list
+    claimed = list(spec.keywords().get("for_", ()))
+    return spec.correction_for is not None and list(spec.correction_for) != claimed
 
 
 def _keywords_for(text: str, spec: ClaimSpec, keywords: dict | None = None) -> dict:
     """The entry's options for a claim about part of it: the quantifiers of the variables ``text``
     names (and of those their bindings name), no others (a quantifier must occur in its claim)."""
     keywords = spec.keywords() if keywords is None else keywords
-    quantifiers = _quantifier_texts(keywords.get("for_", ()))
+    quantifiers = list(keywords.get("for_", ()))
     names = set(re.findall(r"[A-Za-z_]\w*", text))
     kept: list[str] = []
     while True:

@@ -64,7 +64,8 @@ DECIDED = ("holds", "fails", "consistent")
 #: The fields of an entry's claim: the options of :func:`verify.claims.claim`, as TOML keys.
 CLAIM_OPTIONS = ("for", "family", "activation", "seeds", "prob", "growth", "lam")
 FIELDS = frozenset({"id", "quote", "kind", "check", "claim", "claims", "claim_from_quote", "reason", "note",
-                    "correction", "correction_for", "fails_as", "loose", "boundary", "printed", "scope", *CLAIM_OPTIONS})
+                    "correction", "correction_for", "fails_as", "loose", "boundary", "printed", "scope",
+                    *CLAIM_OPTIONS})
 #: The most relations one entry's ``claims`` may list.
 MAX_RELATIONS = 20
 
@@ -104,7 +105,7 @@ class ClaimSpec:
     relations: tuple[str, ...] = ()
     #: the correction's own ``for`` where it narrows the claim's range (a relation printed for
     #: m in [−1, 1] that holds only on [0, 1]); None: the claim's quantifiers
-    correction_for: str | tuple[str, ...] | None = None
+    correction_for: tuple[str, ...] | None = None
 
     def keywords(self) -> dict:
         """The options as keyword arguments of :func:`verify.claims.claim` (``for`` is ``for_``)."""
@@ -224,8 +225,7 @@ def _claim_spec(item: dict, where: str) -> ClaimSpec | None:
         if not _option_type_ok("for", correction_for):
             raise LedgerError(f"ledger entry {where}: correction_for must be {_OPTION_TYPES['for'][1]}, got "
                               f"{type(correction_for).__name__} {correction_for!r}"[:200])
-        if isinstance(correction_for, list):
-            correction_for = tuple(correction_for)
+        correction_for = (correction_for,) if isinstance(correction_for, str) else tuple(correction_for)
     scope = item.get("scope")
     if scope is not None and not re.match(r"^(proxy|part): \S", scope):
         raise LedgerError(f"ledger entry {where}: scope must start with 'proxy: ' or 'part: ' and say "
