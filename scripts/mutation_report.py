@@ -19,6 +19,7 @@ import io
 import re
 import subprocess
 import sys
+import textwrap
 import tokenize
 from collections import Counter
 
@@ -30,12 +31,14 @@ def _mutmut(*args: str) -> str:
                           check=False).stdout
 
 
-def _without_strings(line: str) -> str:
-    """The line with every string literal's contents dropped (its tokens otherwise kept)."""
+def without_strings(code: str) -> str:
+    """The code (a line, or a block such as a function's source) with every string literal's
+    contents dropped, its tokens otherwise kept."""
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline))
+        text = textwrap.dedent(code).strip() + "\n"
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
-        return line.strip()
+        return code.strip()
     kept = []
     for token in tokens:
         if token.type == tokenize.STRING:
@@ -58,7 +61,7 @@ def classify_diff(diff: str) -> tuple[str, str, str]:
     removed = [line[1:] for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     before, after = " / ".join(s.strip() for s in removed), " / ".join(s.strip() for s in added)
-    same_code = [_without_strings(a) for a in removed] == [_without_strings(b) for b in added]
+    same_code = [without_strings(a) for a in removed] == [without_strings(b) for b in added]
     compared = re.search(r"==|!=|\bin\b|\[op\]|: \(|\"(<=|<|>=|>|==|holds|fails|undecided)\"", before)
     return ("text" if same_code and removed and not compared else "logic"), before, after
 

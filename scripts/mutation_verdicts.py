@@ -57,6 +57,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))  # its sibling mutation_report classes the survivors
 MUTANTS = ROOT / "mutants"
 RESULTS = MUTANTS / "verdict-mutation.json"
 CORPORA = (ROOT / "tests" / "calibration" / "corpus", ROOT / "tests" / "calibration" / "routes")
@@ -105,33 +106,24 @@ def mutants_of(path: str) -> list[str]:
 def text_only_mutants(path: str) -> set[str]:
     """The mutants of one module whose code differs from the original only inside string literals."""
     import ast
-    import io
-    import tokenize
+
+    from mutation_report import without_strings
 
     module = path.removesuffix(".py").replace("/", ".")
     source = (MUTANTS / path).read_text(encoding="utf-8")
     bodies = {}
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name:
-            body = ast.get_source_segment(source, node) or ""
-            try:
-                tokens = [("''" if t.type == tokenize.STRING else t.string)
-                          for t in tokenize.generate_tokens(io.StringIO(body).readline)
-                          if t.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
-                                            tokenize.DEDENT)]
-            except (tokenize.TokenError, IndentationError, SyntaxError):
-                continue
-            bodies[node.name] = tokens[2:]  # without "def NAME"
+            # a method's source starts at "def" with its body indented for its class: the first
+            # line gets the same indentation so that the block dedents whole
+            segment = " " * node.col_offset + (ast.get_source_segment(source, node) or "")
+            bodies[node.name] = without_strings(segment.replace(node.name, "F", 1))
     out = set()
-    for name, tokens in bodies.items():
+    for name, code in bodies.items():
         stem, _, number = name.rpartition("__mutmut_")
-        if number.isdigit() and bodies.get(f"{stem}__mutmut_orig") == tokens:
+        if number.isdigit() and bodies.get(f"{stem}__mutmut_orig") == code:
             out.add(f"{module}.{name}")
     return out
-
-
-def fingerprint(path: str) -> str:
-    return hashlib.sha256((MUTANTS / path).read_bytes()).hexdigest()[:16]
 
 
 def code_fingerprint() -> str:
@@ -378,7 +370,6 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
 
 
 def report(data: dict, markdown: str | None) -> int:
-    sys.path.insert(0, str(ROOT / "scripts"))
     from mutation_report import classify_diff
     from mutmut.mutation.diff_apply import get_diff_for_mutant
 
