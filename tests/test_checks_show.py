@@ -222,3 +222,12 @@ def test_show_prints_a_quote_with_its_packs_macros_as_the_reports_do(note_report
             assert status == 0 and r"\E[" in out and r"\mathbb{E}" not in out
     finally:
         path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_ledger_checks_reading_is_not_printed_again_beside_its_quote():
+    # a ledger claim check's reading opens "Display (C.2-3), as printed: $…$", the quote once more
+    record = {"id": "display-c.2-3", "statement": "display (C.2-3)", "section": "C.2", "verdict": "holds",
+              "quote": "$$S_k = 1$$", "reading": "Display (C.2-3), as printed: $S_k = 1$",
+              "evidence": "holds", "method": "claim"}
+    text = render(record, [])
+    assert text.count("S_k = 1") == 1 and "own reading" not in text

@@ -32,6 +32,11 @@ from verify.paper.pack import builtin_pack_of
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, apply_scope_rule, default_impact
 from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, method_basis
 
+#: How a ledger entry's claim check opens its reading, by what the entry is (``display``, a
+#: relation of a proof, a relation inside a statement): "Display (2-2), as printed: $…$".
+LEDGER_READINGS = {"display": "Display", "relation": "Inline relation",
+                   "statement": "Relation of a statement"}
+
 
 @dataclass(frozen=True)
 class Check:

@@ -26,7 +26,7 @@ from dataclasses import replace
 import sympy
 
 from verify.base.errors import VerifyInputError
-from verify.checks.core import Check, Context, check_id
+from verify.checks.core import LEDGER_READINGS, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec
 from verify.paper.latex import label_of, relation_labels
@@ -361,8 +361,7 @@ def claim_check(entry: Entry) -> Check:
         return outcome
 
     # The docstring's first paragraph is the quote (Check.quote): the display or relation as printed.
-    label = {"display": "Display", "relation": "Inline relation", "statement": "Relation of a statement"}[
-        entry.what]
+    label = LEDGER_READINGS[entry.what]
     stated = "; ".join(spec.relations) if spec.relations else spec.text
     run.__doc__ = f"{label} ({entry.id}), as printed: ${entry.quote}$\n\nLedger claim: {stated}"
     run.__name__ = run.__qualname__ = f"{entry.what}_{entry.id.replace('.', '_').replace('-', '_')}"

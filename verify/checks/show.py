@@ -24,7 +24,7 @@ from typing import Any
 
 from verify.base.errors import VerifyInputError, escape_controls
 from verify.base.files import TooLargeError, read_limited
-from verify.checks.core import Check, close_ids
+from verify.checks.core import LEDGER_READINGS, Check, close_ids
 from verify.paper.macros import expand
 from verify.paper.pack import PackError, load, using
 from verify.paper.provenance import paper
@@ -278,8 +278,10 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
         # never broken at a hyphen: "Cauchy-Schwarz" and a TeX "a-b" must read back as printed
         out += [""] + textwrap.wrap(_clean(quote), width=width, initial_indent="  ", subsequent_indent="  ",
                                     break_on_hyphens=False) + [""]
-        if not from_reading and record.get("reading") and record["reading"] != record["quote"] \
-                and not str(record["reading"]).startswith(("display (", "relation (", "statement (")):
+        # a ledger check's reading is its quote again ("Display (2-2), as printed: $…$")
+        reading = record.get("reading")
+        repeated = str(reading).startswith(tuple(f"{label} (" for label in LEDGER_READINGS.values()))
+        if not from_reading and reading and reading != record["quote"] and not repeated:
             out += textwrap.wrap(_clean("the check's own reading: " + record["reading"]), width=width,
                                  initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False) + [""]
     verdict = record.get("verdict") or "unknown"
