@@ -111,12 +111,14 @@ def text_only_mutants(path: str) -> set[str]:
 
     module = path.removesuffix(".py").replace("/", ".")
     source = (MUTANTS / path).read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
     bodies = {}
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name:
-            # a method's source starts at "def" with its body indented for its class: the first
-            # line gets the same indentation so that the block dedents whole
-            segment = " " * node.col_offset + (ast.get_source_segment(source, node) or "")
+            # whole lines, so that a method's first line keeps its class indentation and the block
+            # dedents whole (ast.get_source_segment splits the whole file on every call: minutes
+            # for the thousands of mutants of one module)
+            segment = "".join(lines[node.lineno - 1:node.end_lineno])
             bodies[node.name] = without_strings(segment.replace(node.name, "F", 1))
     out = set()
     for name, code in bodies.items():
@@ -295,18 +297,32 @@ def statement_phase(data: dict, calibration, statements: dict, jobs: int) -> Non
         _save(data)
 
 
+_FEATURES: dict = {}
+
+
+def _statement_features(data: dict, statements: dict) -> dict:
+    """For each selectable statement, the functions it calls and its (function, truth, verdict)
+    features; built once, since they do not depend on the mutant (building them per function was
+    minutes of set work before the first mutant ran)."""
+    if not _FEATURES:
+        baseline = data["baseline"]
+        for sid, cover in data["coverage"].items():
+            base = baseline.get(sid, {})
+            if "seconds" in base and sid in statements and base["seconds"] < STATEMENT_LIMIT / 4:
+                truth, verdict = statements[sid].truth, base["verdict"]
+                hits = frozenset(cover.get("hits", ()))
+                features = {(hit, truth, verdict) for hit in hits} | {("verdict", truth, verdict)}
+                _FEATURES[sid] = (hits, features)
+    return _FEATURES
+
+
 def selection_for(function: str, data: dict, statements: dict, full: bool = False) -> list:
     """The statements that call ``function``, chosen greedily for new (function, truth, verdict)
     combinations per second (module docstring)."""
-    baseline, coverage = data["baseline"], data["coverage"]
-    candidates = []
-    for sid, cover in coverage.items():
-        base = baseline.get(sid, {})
-        if function in cover.get("hits", ()) and "seconds" in base and sid in statements \
-                and base["seconds"] < STATEMENT_LIMIT / 4:
-            truth, verdict = statements[sid].truth, base["verdict"]
-            features = {(hit, truth, verdict) for hit in cover["hits"]} | {("verdict", truth, verdict)}
-            candidates.append((sid, base["seconds"], features))
+    baseline = data["baseline"]
+    candidates = [(sid, baseline[sid]["seconds"], features)
+                  for sid, (hits, features) in _statement_features(data, statements).items()
+                  if function in hits]
     if full:
         return sorted((c[0] for c in candidates), key=lambda sid: baseline[sid]["seconds"])
     chosen, seen, spent = [], set(), 0.0
