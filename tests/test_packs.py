@@ -169,7 +169,7 @@ def test_the_example_pack_finds_the_planted_errors_and_only_those(tmp_path):
     assert f"verify check --paper {copy} --only relation-3-r2" in markdown
     assert "dayi_chen" not in markdown and "Dayı" not in markdown
     status = _verify("ledger", "status", str(copy))
-    assert status.returncode == 0 and "| **all** | both | 15 | 13 " in status.stdout
+    assert status.returncode == 0 and "| **all** | every kind | 15 | 13 " in status.stdout
 
 
 @pytest.mark.extended

@@ -122,11 +122,12 @@ def checks_block() -> str:
     displays = sum(c.id.startswith("display-") for c in from_data)
     relations = sum(c.id.startswith("relation-") for c in from_data)
     statements = sum(c.id.startswith("statement-") for c in from_data)
-    definitions = len(from_data) - displays - relations - statements
+    prose = sum(c.id.startswith("prose-") for c in from_data)
+    definitions = len(from_data) - displays - relations - statements - prose
     return ("\n".join(rows) + "\n\n"
-            f"Besides these, {displays} displays, {relations} inline relations of the proofs and "
-            f"{statements} inline relations of the statements are checked by their ledger claims "
-            f"(checks `display-<id>`, `relation-<id>` and `statement-<id>`, "
+            f"Besides these, {displays} displays, {relations} inline relations of the proofs, "
+            f"{statements} of the statements and {prose} of the prose are checked by their ledger claims "
+            f"(checks `display-<id>`, `relation-<id>`, `statement-<id>` and `prose-<id>`, "
             f"`verify/paper/packs/dayi_chen/ledger.d/`), and {definitions} objects the paper defines "
             f"twice by `definitions-<name>` (`verify/paper/packs/dayi_chen/ledger.d/definitions.toml`).\n")
 

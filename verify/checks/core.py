@@ -35,7 +35,7 @@ from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, me
 #: How a ledger entry's claim check opens its reading, by what the entry is (``display``, a
 #: relation of a proof, a relation inside a statement): "Display (2-2), as printed: $…$".
 LEDGER_READINGS = {"display": "Display", "relation": "Inline relation",
-                   "statement": "Relation of a statement"}
+                   "statement": "Relation of a statement", "prose": "Relation of the prose"}
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ def _statement(entry: Entry, label: str | None = None) -> str:
     """How reports name the entry: by its ``\\label`` (``label``, else its quote's first) where its
     quote has one (``display eq:kernel (1-1)``), the ledger id kept beside it; else by the id."""
     label = label or label_of(entry.quote)
-    what = "statement relation" if entry.what == "statement" else entry.what
+    what = {"statement": "statement relation", "prose": "prose relation"}.get(entry.what, entry.what)
     return f"{what} {label} ({entry.id})" if label else f"{what} ({entry.id})"
 
 

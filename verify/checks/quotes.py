@@ -117,7 +117,7 @@ def is_ledger_check(check: Check) -> bool:
 
 
 #: The ids of the checks that run a ledger entry's claim begin so.
-LEDGER_PREFIXES = ("display-", "relation-", "statement-")
+LEDGER_PREFIXES = ("display-", "relation-", "statement-", "prose-")
 
 
 def _located(check_id: str, statement: str) -> str | None:

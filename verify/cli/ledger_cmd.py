@@ -55,18 +55,34 @@ def run_init(args) -> int:
     from verify.base.files import OutputPathError
     from verify.paper.pack import load, using
     from verify.paper.skeleton import init_pack
-    from verify.paper.source import statement_relations
+    from verify.paper.source import prose_relations, statement_relations
 
     if not args.out:
         raise OutputPathError("--out is empty; give the new pack's directory")
 
     directory, shown, inline = init_pack(args.text, Path(args.out))
     with using(load(directory)):
-        stated = len(statement_relations())
-    print(f"wrote {args.out}: {shown} display(s), {inline} inline relation(s) of proofs and {stated} of "
-          f"statements, every entry missing.\nGive each a claim, a check or a reason in "
+        stated, prose = len(statement_relations()), len(prose_relations())
+    print(f"wrote {args.out}: {shown} display(s), {inline} inline relation(s) of proofs, {stated} of "
+          f"statements and {prose} of the prose, every entry missing.\nGive each a claim, a check or a reason in "
           f"{Path(args.out) / 'ledger.d'}, then run `verify check --paper {args.out}`.")
     return 0
+
+
+def _untracked(pack) -> None:
+    """Say how many inline relations a pack written before they were tracked leaves without an entry."""
+    # lazy: `verify --help` builds this parser without loading the paper modules
+    from verify.paper.source import prose_relations, statement_relations
+
+    for files, found, where, name in ((pack.statement_files, statement_relations, "of its Theorems, Lemmas, …",
+                                       "statements"),
+                                      (pack.prose_files, prose_relations, "outside every proof and statement",
+                                       "prose")):
+        untracked = 0 if files else len(found())
+        if untracked:
+            print(f"This pack tracks no relations of its {name}: {untracked} inline relation(s) {where} "
+                  f"have no entry (a pack written by `verify ledger init` now lists them in "
+                  f"ledger.d/{name}.toml, [ledger] {name}).\n")
 
 
 def run_status(args) -> int:
@@ -84,19 +100,13 @@ def run_status(args) -> int:
                  f"{sum(e.what == 'relation' for e in counted)} relations of proofs"]
         if pack.statement_files:
             kinds.append(f"{sum(e.what == 'statement' for e in counted)} relations of statements")
+        if pack.prose_files:
+            kinds.append(f"{sum(e.what == 'prose' for e in counted)} relations of the prose")
         print(f"{pack.field('title', pack.root.name)}: {len(counted)} entries ({', '.join(kinds)})"
               + (f"; verdicts from {report}{_staleness(report, pack)}" if verdicts else
                  f"; no report yet (run `verify check --paper {args.pack}`)") + "\n")
         print(coverage_table(verdicts))
-        if not pack.statement_files:
-            # lazy: as above
-            from verify.paper.source import statement_relations
-
-            untracked = len(statement_relations())
-            if untracked:
-                print(f"This pack tracks no relations of its statements: {untracked} inline relation(s) "
-                      "of its Theorems, Lemmas, … have no entry (a pack written by `verify ledger init` "
-                      "now lists them in ledger.d/statements.toml, [ledger] statements).\n")
+        _untracked(pack)
     # lazy: parsing the claims loads the claim engine (SymPy) and the registry of coded checks
     from verify.checks.packs import entry_problems
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from verify.claims.latex_input import LatexClaimError, looks_like_latex, read_claim
 from verify.paper.macros import expand
 from verify.paper.pack import PackError, current, per_pack, read_toml
-from verify.paper.source import displays, relations, statement_relations
+from verify.paper.source import displays, prose_relations, relations, statement_relations
 
 KINDS = ("definition", "identity", "inequality", "asymptotic", "probability", "cited", "restatement", "prose")
 #: The kinds that state a relation computation can decide.
@@ -130,8 +130,9 @@ class Entry:
     reason: str | None = None
     note: str | None = None
     claim: ClaimSpec | None = None
-    #: display ($$ block), relation (inline relation of a proof) or statement (inline relation of a
-    #: Theorem, Lemma, …, Remark, in packs that track them)
+    #: display ($$ block), relation (inline relation of a proof), statement (inline relation of a
+    #: Theorem, Lemma, …, Remark) or prose (inline relation outside every proof and statement); the
+    #: last two in packs that track them
     what: str = "display"
 
     @property
@@ -324,12 +325,14 @@ def _validated(raw: list[dict], shown: tuple, what: str) -> list[Entry]:
 @per_pack
 def entries() -> tuple[Entry, ...]:
     """The ledger, validated against the paper: the displays' entries (one per display, in order,
-    quoted verbatim), then the inline relations' entries (one per relation of a proof, likewise)."""
+    quoted verbatim), then the inline relations' entries (one per relation of a proof, likewise),
+    then those of the statements' relations and of the prose's, where the pack tracks them."""
     pack = current()
-    tracked = (_validated(_read(pack.statement_files, "statement"), statement_relations(), "statement")
-               if pack.statement_files else [])
+    stated = (_validated(_read(pack.statement_files, "statement"), statement_relations(), "statement")
+              if pack.statement_files else [])
+    prose = _validated(_read(pack.prose_files, "prose"), prose_relations(), "prose") if pack.prose_files else []
     return (*_validated(_read(pack.display_files, "display"), displays(), "display"),
-            *_validated(_read(pack.relation_files, "relation"), relations(), "relation"), *tracked)
+            *_validated(_read(pack.relation_files, "relation"), relations(), "relation"), *stated, *prose)
 
 
 def part(section: str) -> str:
@@ -363,6 +366,10 @@ def _tally(row: dict, entry: Entry, verdicts: dict[str, tuple[str, str | None]])
         row["missing"] += 1
 
 
+#: The coverage table's name for each kind of entry (:attr:`Entry.what`), in the table's order.
+ROWS = {"display": "displays", "relation": "relations", "statement": "statements", "prose": "prose"}
+
+
 def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
     """Per part of the paper and kind of entry (``what``: ``displays`` or ``relations``): how many
     entries (``count``), and how many are decided (by basis), not decided, not decidable (by kind)
@@ -374,9 +381,10 @@ def coverage(verdicts: dict[str, tuple[str, str | None]]) -> list[dict]:
     # hold relations of proofs and no display)
     parts = list(dict.fromkeys([*(part(e.section) for e in entries() if e.what == "display"),
                                 *(part(e.section) for e in entries())]))
-    ordered = sorted(entries(), key=lambda e: (parts.index(part(e.section)), e.what))
+    order = list(ROWS)
+    ordered = sorted(entries(), key=lambda e: (parts.index(part(e.section)), order.index(e.what)))
     for entry in ordered:
-        key = (part(entry.section), f"{entry.what}s")
+        key = (part(entry.section), ROWS[entry.what])
         row = rows.setdefault(key, {"part": key[0], "what": key[1], "count": 0, "decided": Counter(),
                                     "apart": Counter(), "undecided": 0, "reasoned": Counter(),
                                     "not_decidable": Counter(), "missing": 0})
@@ -408,10 +416,10 @@ def coverage_table(verdicts: dict[str, tuple[str, str | None]]) -> str:
              "computable, given a reason (kind) | not decidable (kind) | missing |",
              "|---|---|---|---|---|---|---|---|---|"]
     lines += [_line(row["part"], row["what"], [row]) for row in rows]
-    for what in ("displays", "relations", "statements"):
-        if what != "statements" or any(r["what"] == what for r in rows):
+    for what in ROWS.values():
+        if what in ("displays", "relations") or any(r["what"] == what for r in rows):
             lines.append(_line("**all**", what, [r for r in rows if r["what"] == what]))
-    lines.append(_line("**all**", "both", rows))
+    lines.append(_line("**all**", "every kind", rows))
     return "\n".join(lines) + "\n"
 
 
@@ -441,8 +449,8 @@ def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     lines = ["| entries | count | decided (basis) | holds, less than the display | not decided | "
              "computable, given a reason (kind) | not decidable (kind) | missing |",
              "|---|---|---|---|---|---|---|---|"]
-    for what, chosen in (("displays", [r for r in rows if r["what"] == "displays"]),
-                         ("relations", [r for r in rows if r["what"] == "relations"]), ("both", rows)):
+    kinds = [what for what in ROWS.values() if what in ("displays", "relations") or any(r["what"] == what for r in rows)]
+    for what, chosen in [*((what, [r for r in rows if r["what"] == what]) for what in kinds), ("every kind", rows)]:
         lines.append(_line("", what, chosen).removeprefix("|  "))
     proved, _ = proved_share(verdicts)
 

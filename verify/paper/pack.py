@@ -107,6 +107,10 @@ class Pack:
     #: (:func:`verify.paper.source._parameter_choices`): "digits" (the default, the rule a pack
     #: written before had its ledger numbered by) or "symbols" (what ``ledger init`` writes now)
     parameter_choices: str = "digits"
+    #: [ledger] prose: the files of the inline relations of the prose, outside every proof and
+    #: statement (:func:`verify.paper.source.prose_relations`), ``[[prose]]`` entries; a pack written
+    #: before they were tracked has none, and ``verify ledger status`` says how many that leaves
+    prose_files: tuple[str, ...] = ()
 
     @property
     def builtin(self) -> bool:
@@ -260,7 +264,8 @@ def load(directory: Path | str) -> Pack:
                 _citations(data.get("citations", {}), f"{where}: [citations]"),
                 _regime(data.get("regime"), f"{where}: [regime]"), str(directory),
                 _strings(ledger, "statements", f"{where}: [ledger]"),
-                _parameter_choices(ledger.get("parameter_choices", "digits"), where))
+                _parameter_choices(ledger.get("parameter_choices", "digits"), where),
+                _strings(ledger, "prose", f"{where}: [ledger]"))
     return pack
 
 

@@ -1,5 +1,5 @@
-r"""A pack's text, its displayed equations and the inline relations of its proofs, each with a
-stable id.
+r"""A pack's text, its displayed equations and the inline relations of its proofs, statements and
+prose, each with a stable id.
 
 The text is the current pack's (:mod:`verify.paper.pack`): by default the COLT version of
 Dayı & Chen, "Low-rank fine-tuning lies between lazy training and feature learning", with formulas
@@ -34,7 +34,9 @@ states a relation.  Precisely:
   gives them a kind and a reason.
 
 A relation's id is its section and ``r`` with its ordinal among the section's relations
-(``D.4-r3``), so display and relation ids never collide.
+(``D.4-r3``), so display and relation ids never collide.  The relations inside statements
+(:func:`statement_relations`) are numbered ``s``, those of the prose around them
+(:func:`prose_relations`: the text outside every proof and statement) ``p``.
 """
 
 from __future__ import annotations
@@ -286,6 +288,31 @@ def statement_relations() -> tuple[Relation, ...]:
     names their files (:mod:`verify.paper.pack`)."""
     choices = _parameter_choices()
     return _inline_relations(statement_spans(), "s", skip=choices or (
+        lambda latex, start: bool(_PARAMETER_CHOICE.match(latex))))
+
+
+def prose_spans() -> list[tuple[int, int]]:
+    """The text outside every proof and statement, as (start, end) character offsets: the
+    introduction, the discussion, the paragraphs between sections, the appendices' connecting text."""
+    text = paper_text()
+    out, at = [], 0
+    for start, end in sorted([*proofs(), *statement_spans()]):
+        if start > at:
+            out.append((at, start))
+        at = max(at, end)
+    if at < len(text):
+        out.append((at, len(text)))
+    return out
+
+
+@per_pack
+def prose_relations() -> tuple[Relation, ...]:
+    """Every inline span of the prose (:func:`prose_spans`) that states a relation, in order, with
+    ids ``<section>-p<n>``; a span that only chooses a parameter is skipped by the pack's rule, as in
+    the statements (:func:`statement_relations`).  A pack tracks them when its ``[ledger] prose``
+    names their files (:mod:`verify.paper.pack`)."""
+    choices = _parameter_choices()
+    return _inline_relations(prose_spans(), "p", skip=choices or (
         lambda latex, start: bool(_PARAMETER_CHOICE.match(latex))))
 
 

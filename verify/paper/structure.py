@@ -36,6 +36,7 @@ from verify.paper.source import (
     line_index,
     paper_text,
     proofs,
+    prose_relations,
     relations,
     section_of_lines,
     statement_relations,
@@ -151,6 +152,8 @@ def supports() -> dict[str, str]:
     out.update({r.id: supports_at(r.line) for r in relations()})
     if current().statement_files:
         out.update({r.id: supports_at(r.line) for r in statement_relations()})
+    if current().prose_files:
+        out.update({r.id: supports_at(r.line) for r in prose_relations()})
     return out
 
 
