@@ -32,6 +32,17 @@ def test_one_false_relation_fails_the_display_and_is_named_with_both_sides():
     assert [row["verdict"] for row in outcome.numbers["relations"]] == ["holds", "fails", "holds"]
 
 
+def test_a_relation_without_an_activation_quantity_runs_beside_those_with_one():
+    """The entry's activation quantifies the relations that use one: ``Eg(g**2) == 1`` beside
+    ``mu(1) == 1/2`` was refused ("the claim uses no quantity of an activation"), so a display
+    stating a fact of the Gaussian and one of the activation had to be split or merged by hand."""
+    outcome = run_entry_claim(_spec(claims=["Eg(g**2) == 1", "mu(1) == 1/2"]))
+    assert outcome.verdict is Verdict.HOLDS
+    assert [row["verdict"] for row in outcome.numbers["relations"]] == ["holds", "holds"]
+    false = run_entry_claim(_spec(claims=["Eg(g**4) == 2", "mu(1) == 1/2"]))
+    assert false.verdict is Verdict.FAILS and false.evidence.startswith("relation 1 of 2")
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ({"claim": "mu(1) == 1/2", "claims": ["mu(1) == 1/2"]}, "claim and claims together"),
     ({"claims": []}, "claims must be a list"),

@@ -603,7 +603,8 @@ def test_ledger_status_counts_as_the_report_names_the_statements_and_says_stale(
     status = _verify("ledger", "status", "p", cwd=tmp_path)
     assert status.returncode == 0, status.stderr
     assert status.stdout.splitlines()[0] == (
-        "note: 4 entries (2 displays, 1 relations of proofs, 1 relations of statements); "
+        "note: 4 entries (2 displays, 1 relations of proofs, 1 relations of statements, 0 relations of "
+        "the prose); "
         "verdicts from p/report.json")
 
     def rows(text: str) -> list[str]:

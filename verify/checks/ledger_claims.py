@@ -28,7 +28,7 @@ import sympy
 from verify.base.errors import VerifyInputError
 from verify.checks.core import LEDGER_READINGS, Check, Context, check_id
 from verify.claims import claim
-from verify.claims.spec import build_spec
+from verify.claims.spec import build_spec, relation_keywords
 from verify.paper.latex import label_of, relation_labels
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id
 from verify.paper.mutants import claim_sides
@@ -180,6 +180,15 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
     return outcome
 
 
+def _one_relation(spec: ClaimSpec, text: str) -> ClaimSpec:
+    """One relation of an entry of several as a claim of its own, with the entry's quantifiers (its
+    activation only where the relation uses one: :func:`verify.claims.spec.relation_keywords`)."""
+    kept = relation_keywords(text, spec.keywords())
+    return replace(spec, text=text, relations=(),
+                   options=tuple((key, value) for key, value in spec.options if key != "activation"
+                                 or "activation" in kept))
+
+
 def _several_relations(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
     """A display of several relations (``A = B = C``, an ``align``), each decided on its own with the
     entry's quantifiers: it fails when one fails, and says which (the first failing relation's
@@ -187,7 +196,7 @@ def _several_relations(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
     inconclusive when one is undecided and none fails; else it holds (or is consistent) on the
     weakest basis of its relations.  Every relation's own verdict is in ``numbers["relations"]``."""
     count = len(spec.relations)
-    parts = [run_entry_claim(replace(spec, text=text, relations=()), seed, full) for text in spec.relations]
+    parts = [run_entry_claim(_one_relation(spec, text), seed, full) for text in spec.relations]
     rows = [{"relation": f"{i} of {count}", "claim": text, "verdict": part.verdict.value,
              "basis": str(part.basis), "evidence": part.evidence}
             for i, (text, part) in enumerate(zip(spec.relations, parts, strict=True), 1)]

@@ -107,7 +107,7 @@ def _parsed(entry) -> None:
     """Parse the entry's claim and correction with its quantifiers, or a one-line error naming it."""
     # lazy: the claim engine (SymPy) loads only when a pack is checked
     from verify.base.errors import VerifyInputError
-    from verify.claims.spec import build_spec
+    from verify.claims.spec import build_spec, relation_keywords
 
     spec = entry.claim
     relations = [(f"relation {i} of its claims", text) for i, text in enumerate(spec.relations, 1)]
@@ -115,7 +115,8 @@ def _parsed(entry) -> None:
         if text is None:
             continue
         try:
-            build_spec(text, **(spec.correction_keywords() if what == "correction" else spec.keywords()))
+            keywords = spec.correction_keywords() if what == "correction" else spec.keywords()
+            build_spec(text, **(relation_keywords(text, keywords) if relations else keywords))
         except VerifyInputError as exc:
             raise LedgerError(f"ledger entry {entry.id}: its {what} {text!r} is not a claim: {exc}") from None
         except TypeError as exc:  # a quantifier of the wrong type (a number where a list is meant)

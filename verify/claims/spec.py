@@ -231,6 +231,20 @@ def build_spec(
     return ClaimSpec(**{**spec.__dict__, "growth": growth})
 
 
+def relation_keywords(text: str, keywords: dict) -> dict:
+    """The keywords of one relation of a list of claims (a ledger entry's ``claims``): the entry's,
+    less ``activation`` where this relation uses no quantity of an activation (``Eg(g**2) == 1``
+    beside ``mu(3) == ...``): the entry's activation quantifies the relations that use one, and a
+    relation without one is refused only when it stands alone."""
+    if keywords.get("activation") is None:
+        return keywords
+    try:
+        build_spec(text, **keywords)
+    except UnusedActivationError:
+        return {key: value for key, value in keywords.items() if key != "activation"}
+    return keywords
+
+
 def _check_usage(spec: ClaimSpec) -> None:
     """Every quantified variable occurs; k, xi, d have values; arguments lie in their quantities' domains."""
     claim = spec.claim

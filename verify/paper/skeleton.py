@@ -41,8 +41,9 @@ _HEADER = """# {what} of {title}, in order (verify/paper/ledger.py).  Generated 
 
 
 #: "\\sim" before a distribution (N(0, 1), \\mathcal{N}, \\mathrm{Unif}, Ber, Rad, ...).
+#: "\\sim" before a note's own macro applied to a tuple (\\N(0, I_d)) is one too.
 _DISTRIBUTED = re.compile(r"\\sim\s*(?=\\mathcal|\\mathrm|\\operatorname|\\text|\\mathsf|\\mathbb|N\s*\(|"
-                          r"\\?(?:Unif|Ber|Bern|Rad|Exp|Bin)\b)")
+                          r"\\?(?:Unif|Ber|Bern|Rad|Exp|Bin)\b|\\[A-Za-z]+\s*\([^()]*,)")
 
 
 def guess_kind(latex: str) -> str:
@@ -56,7 +57,10 @@ def guess_kind(latex: str) -> str:
     # "x \sim N(0, I_d)" names a distribution, not an asymptotic relation: a bound on a Gaussian
     # quantity was guessed asymptotic
     latex = _DISTRIBUTED.sub(" in ", latex)
-    if re.search(r"\\(?:lesssim|gtrsim|asymp|sim|ll|gg)\b|\b[OΩΘ]\(|\\(?:Theta|Omega|tilde\{O\})", latex):
+    # \Theta and \Omega are orders when applied (\Theta(\sqrt k)); bare, they name a set
+    # (\{f_\theta\}_{\theta \in \Theta}) or a constant
+    if re.search(r"\\(?:lesssim|gtrsim|asymp|sim|ll|gg)\b|\b[OΩΘ]\(|\\(?:Theta|Omega)\s*(?:\\left\s*)?\(|"
+                 r"\\tilde\{O\}", latex):
         return "asymptotic"
     latex = _without_braced_groups(latex)  # subscripts, fractions, \text{…}: not the relation
     if re.search(r"[<>≤≥]|\\(?:le|ge|leq|geq|leqslant|geqslant|lt|gt)\b", latex):
