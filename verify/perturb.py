@@ -5,7 +5,8 @@ Perturbing the hook makes a statement whose truth is known:
 
 - a hook whose check **fails** prints a wrong formula; that formula times 1 + 10⁻ʲ is still wrong,
   so the perturbed statement is false;
-- a hook in :data:`IDENTITIES` is a formula the check proves *equal* to the reference; times
+- a hook its pack declares an identity (``IDENTITY_HOOKS`` of the pack's checks package) is a
+  formula the check proves *equal* to the reference; times
   1 + 10⁻ʲ (j = 1..13) it is false by exactly that margin.
 
 Either way the check must not answer holds or consistent.  Hooks of other checks (bounds with
@@ -16,6 +17,7 @@ so they count in no matrix cell.  Integer results (exponents, orders) are change
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 from collections import Counter
@@ -31,28 +33,15 @@ from flint import fmpq
 from verify.base.sweep import ordered_map
 from verify.checks import REGISTRY, load_all, run_check
 
-#: Hooks that state an identity the check verifies with equality (a perturbation makes it false).
-IDENTITIES = {
-    "assumption-1": ("claimed_row_norm",),
-    "assumption-4": ("claimed_frobenius_norm",),
-    "d1-overlaps": ("claimed_d1_overlap", "claimed_d1_row_norm2"),
-    "d1-gradient-displays": ("claimed_d1_first_gradient_display", "claimed_d1_power_series_display",
-                             "claimed_d1_second_gradient_display"),
-    "s3.2.1-orthonormal-t": ("claimed_orthonormal_t",),
-    "eq-7-9": ("claimed_eq_7",),
-    "s3.2.2-h-xi-1": ("claimed_h_xi_1",),
-    "d4-lemma-6-sum": ("claimed_lemma_6_sum_value",),
-    "eq-14": ("claimed_eq_14_factor",),
-    "eq-12": ("claimed_d32_h0",),
-    "definition-24": ("claimed_variance",),
-    "c1-drift-recursion": ("claimed_c1_ratio",),
-    "definition-35": ("claimed_feature_norm",),
-    "proposition-4": ("claimed_prop_4_series",),
-    "claim-3-n-split": ("claimed_d31_n_split",),
-}
 LEVELS = (1, 4, 7, 10, 13)
-#: Checks too slow to rerun at every level in the default tier (seconds each in `verify check`).
-SLOW = {"lemma-6"}
+
+
+def _declared(check_id: str, name: str, default):
+    """What the package of a check's pack declares for the perturbation test (``IDENTITY_HOOKS``,
+    ``SLOW_TO_PERTURB``; :mod:`verify.paper.packs.dayi_chen.checks`): the engine names no paper's
+    checks."""
+    package = REGISTRY[check_id].function.__module__.rpartition(".")[0]
+    return getattr(importlib.import_module(package), name, default) if package else default
 
 
 @dataclass(frozen=True)
@@ -124,7 +113,8 @@ def run_all(levels=LEVELS, include_slow: bool = False, only: tuple[str, ...] = (
     checks are shared out over ``workers`` processes (each patches its own copy of the modules)."""
 
     load_all()
-    ids = [c for c in REGISTRY if not (c in SLOW and not include_slow) and not (only and c not in only)]
+    ids = [c for c in REGISTRY if not (not include_slow and c in _declared(c, "SLOW_TO_PERTURB", ()))
+           and not (only and c not in only)]
 
 
     parts = ordered_map(partial(_run_check, levels=tuple(levels)), ids, workers)
@@ -143,7 +133,7 @@ def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
     out = []
     for name in names:
         original = getattr(module, name)
-        truth = False if (failing or name in IDENTITIES.get(check_id, ())) else None
+        truth = False if (failing or name in _declared(check_id, "IDENTITY_HOOKS", {}).get(check_id, ())) else None
         for level in levels:
             setattr(module, name, perturbed(original, sympy.Rational(1, 10**level)))
             try:

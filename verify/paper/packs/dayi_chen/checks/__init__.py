@@ -10,7 +10,8 @@ The pack's pack.toml names this package (``coded_checks = "checks"``);
 :func:`verify.checks.packs.code_modules` imports the modules of :data:`SECTIONS`, by name, and
 :func:`verify.checks.packs.coded_checks` orders the pack's checks by it, then by each module's own
 order; the checks made from the ledger (claims, then definitions) follow them.  Nothing else of the
-engine imports these modules: they import the engine, never the reverse.
+engine imports these modules: they import the engine, never the reverse.  :mod:`verify.perturb`
+reads this package's :data:`IDENTITY_HOOKS` and :data:`SLOW_TO_PERTURB` through a check's module.
 """
 
 #: The modules, in the paper's order: the reports and the README's tables keep their rows in it.
@@ -29,3 +30,26 @@ SECTIONS = (
     "app_d5_series_steps",  # App. D.5.2: series steps of Theorem 7's proof (D.5.2-11, -13, -17 … -21, -27)
     "app_f_global_optima",  # App. F: Example 1, Definition 35, Theorem 36
 )
+
+#: For the perturbation test (:mod:`verify.perturb`): the ``claimed_*`` hooks that state an identity
+#: the check verifies with equality, so that a perturbation makes them false.
+IDENTITY_HOOKS = {
+    "assumption-1": ("claimed_row_norm",),
+    "assumption-4": ("claimed_frobenius_norm",),
+    "d1-overlaps": ("claimed_d1_overlap", "claimed_d1_row_norm2"),
+    "d1-gradient-displays": ("claimed_d1_first_gradient_display", "claimed_d1_power_series_display",
+                             "claimed_d1_second_gradient_display"),
+    "s3.2.1-orthonormal-t": ("claimed_orthonormal_t",),
+    "eq-7-9": ("claimed_eq_7",),
+    "s3.2.2-h-xi-1": ("claimed_h_xi_1",),
+    "d4-lemma-6-sum": ("claimed_lemma_6_sum_value",),
+    "eq-14": ("claimed_eq_14_factor",),
+    "eq-12": ("claimed_d32_h0",),
+    "definition-24": ("claimed_variance",),
+    "c1-drift-recursion": ("claimed_c1_ratio",),
+    "definition-35": ("claimed_feature_norm",),
+    "proposition-4": ("claimed_prop_4_series",),
+    "claim-3-n-split": ("claimed_d31_n_split",),
+}
+#: Checks too slow to rerun at every level of the perturbation test in the default tier.
+SLOW_TO_PERTURB = {"lemma-6"}
