@@ -193,6 +193,12 @@ def test_the_kernel_of_a_kink_at_zero_meets_its_exact_moments(name):
     ("Sum(mu(p)**2*rho**p, p, 0, oo) == 2*asin(2*rho/3)/pi", "erf", "rho in [-1, 1]", "holds"),
     ("Sum(p*mu(p)**2*(1/2)**p, p, 1, oo) == 1/(sqrt(2)*pi)", "erf", None, "holds"),  # r K'(r)
     ("Sum(mu(p)**2*(-1)**p, p, 0, oo) == -Eg(sigma(g)**2)", "tanh", None, "holds"),  # K odd
+    # the series as papers write them, index shifted: K'(m) = sum_p (p+1) mu_{p+1}^2 m^p; at m = 0
+    # its value mu_1^2 (the shifted sum was 1/m times a sum: nan at m = 0, and refused as mu(p + 1))
+    ("Sum((p+1)*mu(p+1)**2*m**p, p, 0, oo) == Kp(m)", "erf", "m in [0, 1/2]", "holds"),
+    ("Sum(p*mu(p)**2*m**(p-1), p, 1, oo) == Kp(m)", "erf", "m in [-1/2, 1/2]", "holds"),
+    ("Sum((p+1)*mu(p+1)**2*m**p, p, 0, oo) == Kp(m) + 1/10**9", "erf", "m in [0, 1/2]", "fails"),
+    ("Sum(mu(p)**2*m**(p+1), p, 0, oo) == m*K(m)", "erf", "m in [-1, 1]", "holds"),
 ])
 def test_hermite_sums_are_the_dual_kernel(text, activation, interval, verdict):
     outcome = claim(text, activation=activation, for_=[interval] if interval else [])

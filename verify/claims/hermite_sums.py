@@ -36,12 +36,17 @@ NORMS = {0: quantity_function("sigma")(GAUSSIAN) ** 2, 1: quantity_function("dsi
 
 @dataclass(frozen=True)
 class HermiteSum:
-    """Σ_{p ≥ low} coefficient · p^power · ratio^p · μ_p² (ratio 1 when absent)."""
+    """Σ_{p ≥ low} coefficient · p^power · ratio^(p + offset) · μ_p² (ratio 1 when absent).
+
+    ``offset`` < 0 is a series written with its index shifted, h(m) = Σ_{p≥1} p μ_p² m^(p−1): kept
+    apart from the coefficient so that ratio^(p + offset), p + offset ≥ 0, is evaluated as a power
+    of the ratio and not as 1/ratio times the sum (0 · ∞ at m = 0)."""
 
     coefficient: sympy.Expr
     power: int
     ratio: sympy.Expr
     low: int
+    offset: int = 0
 
 
 def recognise(s: sympy.Sum) -> HermiteSum | None:
@@ -54,15 +59,38 @@ def recognise(s: sympy.Sum) -> HermiteSum | None:
     if factor.has(mu):
         return None
     coefficient, rest = factor.as_independent(index, as_Add=False)
-    power, ratio = 0, sympy.Integer(1)
+    power, ratio, shifts = 0, sympy.Integer(1), []
     for part in sympy.Mul.make_args(rest):
+        slope = part.exp.coeff(index) if isinstance(part, sympy.Pow) else None
         if part == index and power == 0:
             power = 1
-        elif isinstance(part, sympy.Pow) and not part.base.has(index) and (part.exp / index).is_Integer:
-            ratio *= part.base ** (part.exp / index)  # (1/2)**p arrives as 2**(-p)
+        elif slope is not None and slope.is_Integer and slope != 0 and not part.base.has(index) \
+                and (part.exp - slope * index).is_Integer:
+            ratio *= part.base ** slope  # (1/2)**p arrives as 2**(-p)
+            shifts.append((part.exp - slope * index) / slope)  # r**(p - 1): a shift of -1
         elif part != 1:
             return None
-    return HermiteSum(coefficient, power, ratio, int(low))
+    offset = shifts[0] if len(shifts) == 1 else sympy.Integer(0 if not any(shifts) else 1)
+    if not ratio.is_number:
+        # r^(p-1) written r^p/r: the negative power of the ratio in the coefficient is a shift too
+        free, bound = coefficient.as_independent(ratio, as_Add=False)
+        exponent = _power_of(bound, ratio)
+        if exponent is not None and offset == 0:
+            coefficient, offset = free, exponent
+    if offset.is_Integer and offset > 0:  # r^(p+1) = r · r^p: a factor of the coefficient, safe at r = 0
+        coefficient, offset = coefficient * ratio**offset, sympy.Integer(0)
+    if offset != 0 and not (offset.is_Integer and -low <= offset < 0):
+        return None  # a shift the tail bound is not written for (r^(p+1), or of several bases)
+    return HermiteSum(coefficient, power, ratio, int(low), int(offset))
+
+
+def _power_of(expression, base) -> sympy.Integer | None:
+    """n where ``expression`` is ``base``**n for an integer n, else None."""
+    if expression == base:
+        return sympy.Integer(1)
+    if isinstance(expression, sympy.Pow) and expression.base == base and expression.exp.is_Integer:
+        return expression.exp
+    return None
 
 
 def exact_value(form: HermiteSum, mu, norm, kernel=None, inside=lambda r: False) -> sympy.Expr | None:
@@ -80,6 +108,11 @@ def exact_value(form: HermiteSum, mu, norm, kernel=None, inside=lambda r: False)
     bounded = (r.is_number and (sympy.Abs(r) <= 1) is sympy.true) or inside(r)
     if kernel is None or not bounded:
         return None
+    if form.offset and form.power and form.low <= 1 and form.offset == -1:
+        # Σ_{p≥1} p μ_p² r^(p−1) = K′(r): the r of r K′(r) cancels, with no 0/0 at r = 0
+        return form.coefficient * kernel(True, r)
+    if form.offset:
+        return None  # (K(r) − head)/r^j: 0/0 at r = 0; the balls and float64 sum it term by term
     total = r * kernel(True, r) if form.power else kernel(False, r)
     return form.coefficient * (total - head)
 
@@ -110,16 +143,17 @@ def ball_function(form: HermiteSum, coefficients: list, norm, compile_ball, rati
             if not ratio_in_unit_interval:
                 return arb("nan")  # beyond the tail bound's reach: this ball decides nothing
             size = arb(1)
-        partial, power = arb(0), integer_power(r, form.low)
+        partial, power = arb(0), integer_power(r, form.low + form.offset)
         for p in range(form.low, terms + 1):
             partial += weights[p] * power
             power *= r
-        bound = (abs(c) * integer_power(size, terms + 1) * remainder).upper()
+        bound = (abs(c) * integer_power(size, terms + 1 + form.offset) * remainder).upper()
         return c * partial + interval(-bound, bound)
 
     norm_text = "E[dsigma(g)^2]" if form.power else "E[sigma(g)^2]"
-    tail = (f"terms p <= {terms} in balls, tail within +-|c|*|r|^{terms + 1}*({norm_text} - "
-            f"sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*|r|^{terms + 1}*{float(remainder.upper()):.3g} "
+    tail = (f"terms p <= {terms} in balls, tail within +-|c|*|r|^{terms + 1 + form.offset}*({norm_text} - "
+            f"sum_(p<={terms}) p^{form.power} mu_p^2) <= |c|*|r|^{terms + 1 + form.offset}*"
+            f"{float(remainder.upper()):.3g} "
             "(Parseval)")
     return value, tail
 
@@ -142,15 +176,18 @@ def float_function(form: HermiteSum | None, term, index, symbols, mu: list, norm
                 return c * (norm - float(np.sum(weights[: form.low])))
             if abs(r) > 1:
                 return float("nan")  # beyond the series' radius: outside the claim's domain
-            powers = r ** np.arange(form.low, terms + 1)
-            record(abs(c) * abs(r) ** (terms + 1) * remainder)
+            powers = r ** np.arange(form.low + form.offset, terms + 1 + form.offset, dtype=float)
+            record(abs(c) * abs(r) ** (terms + 1 + form.offset) * remainder)
             return c * float(np.dot(weights[form.low:], powers))
 
         return value
     body = sympy.lambdify([index, *symbols], term, modules=[{"mu": lambda p: mu[int(p)]}, "numpy"])
 
     def heuristic(*args):
-        values = [float(body(p, *args)) for p in range(low, terms + 1)]
+        try:
+            values = [float(body(p, *args)) for p in range(low, terms + 1)]
+        except (ZeroDivisionError, OverflowError):  # 0.0**(p - 2) at p = 1: no value here
+            return float("nan")
         record(2 * abs(sum(values[len(values) // 2:])))
         return float(sum(values))
 

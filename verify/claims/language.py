@@ -398,7 +398,8 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     order = _order_of(lhs, rhs, text)
     if order is not None and _is_order(lhs):
         lhs, rhs, op = rhs, lhs, MIRROR[op]
-    claim = ParsedClaim(text, sympy.sympify(lhs), op, sympy.sympify(rhs), order, tuple(indices))
+    lhs, rhs = (_index_shifted(sympy.sympify(side)) for side in (lhs, rhs))
+    claim = ParsedClaim(text, lhs, op, rhs, order, tuple(indices))
     _check_infinity(claim)
     _check_arguments(claim)
     _check_scopes(claim, reserved)
@@ -436,6 +437,28 @@ def _order_of(lhs, rhs, text: str) -> str | None:
             f"of the relation, e.g. 'h(0) == Theta(k)', got {text.strip()!r}"
         )
     return type(whole[0]).__name__
+
+
+def _index_shifted(expr):
+    """``expr`` with each infinite sum whose term holds its coefficients at one shifted index,
+    ``Sum(f(p), (p, a, oo))`` with every ``mu`` of the term ``mu(p + s)`` for one integer s (h(m) =
+    Σ (p+1) μ_{p+1}² m^p, as papers write it), summed over q = p + s instead: the same sum, whose
+    term then holds ``mu(q)`` only, as :func:`_check_infinity` needs."""
+    def shifted(node):
+        index, low, high = node.limits[-1] if len(node.limits) == 1 else (None, None, None)
+        if high != INFINITY:
+            return node
+        coefficients = [f for f in node.function.atoms(sympy.core.function.AppliedUndef)
+                        if type(f).__name__ == "mu"]
+        shifts = {sympy.expand(f.args[0] - index) for f in coefficients}
+        if len(shifts) != 1 or any(len(f.args) != 1 for f in coefficients):
+            return node
+        shift = shifts.pop()
+        if not (shift.is_Integer and shift != 0):
+            return node
+        return sympy.Sum(node.function.subs(index, index - shift), (index, low + shift, high))
+
+    return expr.replace(lambda node: isinstance(node, sympy.Sum), shifted) if expr.has(sympy.Sum) else expr
 
 
 def _check_infinity(claim: ParsedClaim) -> None:

@@ -271,7 +271,8 @@ class Quantities(IndexedEntries):
             self.notes.append(f"{s} = c*({norm}{head}) exactly (Parseval)")
         else:
             total = "r*K'(r)" if form.power else "K(r)"
-            self.notes.append(f"{s} = c*({total}{head}) exactly (Mehler: the series is the dual kernel)")
+            shift = f"r^({form.offset})*" if form.offset else ""
+            self.notes.append(f"{s} = c*{shift}({total}{head}) exactly (Mehler: the series is the dual kernel)")
         return value
 
     def hermite_sum_function(self, s, argument):
