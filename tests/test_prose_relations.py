@@ -72,7 +72,8 @@ def test_a_false_relation_of_the_prose_fails_as_its_own_check(tmp_path):
 def test_a_pack_written_before_prose_was_tracked_loads_and_says_what_it_leaves_out(tmp_path):
     directory = _note_pack(tmp_path)
     toml = directory / "pack.toml"
-    toml.write_text(toml.read_text(encoding="utf-8").replace("prose = ['prose.toml']\n", ""), encoding="utf-8")
+    older_text = toml.read_text(encoding="utf-8").replace("prose = ['prose.toml']\n", "")
+    toml.write_text(older_text, encoding="utf-8")
     pack.load.cache_clear()
     older = pack.load(directory)
     assert older.prose_files == ()

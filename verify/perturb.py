@@ -133,7 +133,8 @@ def _run_check(check_id: str, levels: tuple[int, ...]) -> list[Perturbed]:
     out = []
     for name in names:
         original = getattr(module, name)
-        truth = False if (failing or name in _declared(check_id, "IDENTITY_HOOKS", {}).get(check_id, ())) else None
+        identity = name in _declared(check_id, "IDENTITY_HOOKS", {}).get(check_id, ())
+        truth = False if (failing or identity) else None
         for level in levels:
             setattr(module, name, perturbed(original, sympy.Rational(1, 10**level)))
             try:

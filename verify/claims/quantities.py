@@ -272,7 +272,8 @@ class Quantities(IndexedEntries):
         else:
             total = "r*K'(r)" if form.power else "K(r)"
             shift = f"r^({form.offset})*" if form.offset else ""
-            self.notes.append(f"{s} = c*{shift}({total}{head}) exactly (Mehler: the series is the dual kernel)")
+            self.notes.append(f"{s} = c*{shift}({total}{head}) exactly "
+                              "(Mehler: the series is the dual kernel)")
         return value
 
     def hermite_sum_function(self, s, argument):

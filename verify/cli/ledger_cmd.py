@@ -64,7 +64,8 @@ def run_init(args) -> int:
     with using(load(directory)):
         stated, prose = len(statement_relations()), len(prose_relations())
     print(f"wrote {args.out}: {shown} display(s), {inline} inline relation(s) of proofs, {stated} of "
-          f"statements and {prose} of the prose, every entry missing.\nGive each a claim, a check or a reason in "
+          f"statements and {prose} of the prose, every entry missing.\n"
+          f"Give each a claim, a check or a reason in "
           f"{Path(args.out) / 'ledger.d'}, then run `verify check --paper {args.out}`.")
     return 0
 
@@ -74,10 +75,9 @@ def _untracked(pack) -> None:
     # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.source import prose_relations, statement_relations
 
-    for files, found, where, name in ((pack.statement_files, statement_relations, "of its Theorems, Lemmas, …",
-                                       "statements"),
-                                      (pack.prose_files, prose_relations, "outside every proof and statement",
-                                       "prose")):
+    kinds = ((pack.statement_files, statement_relations, "of its Theorems, Lemmas, …", "statements"),
+             (pack.prose_files, prose_relations, "outside every proof and statement", "prose"))
+    for files, found, where, name in kinds:
         untracked = 0 if files else len(found())
         if untracked:
             print(f"This pack tracks no relations of its {name}: {untracked} inline relation(s) {where} "

@@ -330,7 +330,8 @@ def entries() -> tuple[Entry, ...]:
     pack = current()
     stated = (_validated(_read(pack.statement_files, "statement"), statement_relations(), "statement")
               if pack.statement_files else [])
-    prose = _validated(_read(pack.prose_files, "prose"), prose_relations(), "prose") if pack.prose_files else []
+    prose = (_validated(_read(pack.prose_files, "prose"), prose_relations(), "prose")
+             if pack.prose_files else [])
     return (*_validated(_read(pack.display_files, "display"), displays(), "display"),
             *_validated(_read(pack.relation_files, "relation"), relations(), "relation"), *stated, *prose)
 
@@ -449,8 +450,10 @@ def coverage_summary(verdicts: dict[str, tuple[str, str | None]]) -> str:
     lines = ["| entries | count | decided (basis) | holds, less than the display | not decided | "
              "computable, given a reason (kind) | not decidable (kind) | missing |",
              "|---|---|---|---|---|---|---|---|"]
-    kinds = [what for what in ROWS.values() if what in ("displays", "relations") or any(r["what"] == what for r in rows)]
-    for what, chosen in [*((what, [r for r in rows if r["what"] == what]) for what in kinds), ("every kind", rows)]:
+    kinds = [what for what in ROWS.values()
+             if what in ("displays", "relations") or any(r["what"] == what for r in rows)]
+    chosen_rows = [*((what, [r for r in rows if r["what"] == what]) for what in kinds), ("every kind", rows)]
+    for what, chosen in chosen_rows:
         lines.append(_line("", what, chosen).removeprefix("|  "))
     proved, _ = proved_share(verdicts)
 
