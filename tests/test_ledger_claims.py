@@ -55,8 +55,9 @@ def test_each_ledger_claim_is_a_check_quoting_its_display_or_relation():
         chk = registry[entry.decided_by]
         assert chk.section == entry.section and chk.method == "claim"
         assert " ".join(entry.quote.split()) in chk.quote
-        # a statement's inline relation is named so, not "statement": the statement is the Lemma
-        what = "statement relation" if entry.what == "statement" else entry.what
+        # a statement's inline relation is named so, not "statement": the statement is the Lemma;
+        # and the prose's is a "prose relation", not "prose" (the kind of entry given a reason)
+        what = {"statement": "statement relation", "prose": "prose relation"}.get(entry.what, entry.what)
         assert chk.statement == f"{what} ({entry.id})"
 
 
