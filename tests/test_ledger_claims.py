@@ -208,3 +208,16 @@ def test_a_display_of_several_relations_is_named_by_the_label_of_its_failing_lin
     assert "### `display-1-1` — display eq:k1 (1-1) (§1): fails" in md
     assert "- Proposition 1, display eq:k1 (1-1): [`display-1-1`](#display-1-1)" in md
     assert "eq:k0" not in md.split("## Details")[0]
+
+
+def test_a_claim_on_a_derivative_of_a_model_quantity_runs_and_is_no_restatement():
+    """``restatement`` took h(m) inside diff(h(m), m) for a symbol and then gave m a value: "Can't
+    calculate derivative wrt 6", a crash of the entry's check in `verify check` (C.1-p1)."""
+    from verify.checks.ledger_claims import restatement
+
+    spec = ledger.ClaimSpec("diff(Phi(m), m)*(1 - m**2) == -h(m)*(1 - m**2)",
+                            (("family", "orthonormal"), ("activation", "relu"), ("for", ("k in {2}", "xi in {1}",
+                                                                                       "m in [-1, 1]"))))
+    assert restatement(spec) is None
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.HOLDS, outcome.evidence

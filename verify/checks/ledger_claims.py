@@ -117,8 +117,13 @@ def _restates(expr, side) -> bool:
 
 
 def _free_quantities(expr) -> dict:
-    """Each quantity call of ``expr`` (``h(m)``, ``mu(p)``, …) -> a fresh symbol."""
-    return {call: sympy.Dummy() for call in expr.atoms(sympy.core.function.AppliedUndef)}
+    """Each quantity call of ``expr`` (``h(m)``, ``mu(p)``, …) and each derivative of one
+    (``diff(Phi(m), m)``) -> a fresh symbol: a derivative is a quantity of its own (replacing only
+    the call inside it left the derivative of a symbol in m, which crashed once m took a value)."""
+    derivatives = {node: sympy.Dummy() for node in expr.atoms(sympy.Derivative)
+                   if node.has(sympy.core.function.AppliedUndef)}
+    rest = expr.xreplace(derivatives)
+    return {**derivatives, **{call: sympy.Dummy() for call in rest.atoms(sympy.core.function.AppliedUndef)}}
 
 
 def _vanishes_identically(expr) -> bool:
