@@ -126,6 +126,8 @@ class _Reader:
         if token == r"\left|":
             return sympy.Abs(self.bracketed(r"\right|"))
         if token == r"\frac":
+            if self.tokens[self.at:self.at + 2] == ["{", r"\mathrm{d}"]:
+                return self.derivative()
             return self.group() / self.group()
         if token == r"\sqrt":
             return sympy.sqrt(self.group())
@@ -144,6 +146,29 @@ class _Reader:
             self.take()
             return _call(CALLS[token], self.arguments(r"\right)"))
         return self.name(token)
+
+    def derivative(self):
+        r"""``\frac{\mathrm{d}^{n}}{\mathrm{d}x^{n}} F`` (after ``\frac``), the printer's diff."""
+        self.take("{")
+        self.take(r"\mathrm{d}")
+        order = self.order()
+        self.take("}")
+        self.take("{")
+        self.take(r"\mathrm{d}")
+        variable = self.name(self.take())
+        if self.order() != order:
+            raise ValueError("the orders of a derivative's top and bottom differ")
+        self.take("}")
+        return sympy.Derivative(self.power(), (variable, order))
+
+    def order(self) -> int:
+        if self.peek() != "^":
+            return 1
+        self.take("^")
+        self.take("{")
+        order = int(self.take())
+        self.take("}")
+        return order
 
     def bracketed(self, closing: str):
         value = self.sum()

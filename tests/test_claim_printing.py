@@ -54,10 +54,28 @@ def test_every_claim_and_correction_of_the_packs_reads_back_as_itself():
      r"\sum_{i=1}^{k} \left(\lambda_{i} \cdot c_{i}\right) \geq \lambda_{\mathrm{min}}"),
     ("Eg(sigma(g)*g) == mu(1)", r"\mathbb{E}_{g}\left[\sigma\left(g\right) \cdot g\right] = \mu_{1}"),
     ("Kp(rho)/binomial(l + s, l)", r"\frac{K'\left(\rho\right)}{\binom{l + s}{l}}"),
+    # a derivative in Leibniz's notation, read back by the claim reader too (test below)
+    ("diff(Phi(m), m)*(1 - m**2)",
+     r"\left(\frac{\mathrm{d}}{\mathrm{d}m} \Phi\left(m\right)\right) \cdot \left(1 - m^{2}\right)"),
+    ("diff(h(m), m, 2) >= 0", r"\frac{\mathrm{d}^{2}}{\mathrm{d}m^{2}} h\left(m\right) \geq 0"),
 ])
 def test_the_hazards_print_one_reading(source, latex):
     assert claim_latex(source)[0] == latex
     agree(source, latex)
+
+
+@pytest.mark.parametrize("latex, claim", [
+    (r"\frac{\mathrm{d}}{\mathrm{d}m} \Phi\left(m\right) = -h(m)", "diff(Phi(m), m) == -h(m)"),
+    (r"\frac{\mathrm{d}^{2}}{\mathrm{d}m^{2}} h(m) \ge 0", "diff(h(m), m, 2) >= 0"),
+    (r"\frac{d}{d\rho} K(\rho) = 1", "diff(K(rho), rho) == 1"),
+    (r"\frac{d^2}{dm^2} h(m) = 1", "diff(h(m), m, 2) == 1"),
+    (r"\frac{1}{2} = \frac{d}{2}", "1/2 == d/2"),  # a fraction with d on top is still a fraction
+])
+def test_the_claim_reader_reads_leibniz_derivatives(latex, claim):
+    """The reports print diff(F, x, n) as d^n/dx^n F, and a paper writes it so: both read back."""
+    from verify.claims.latex_input import to_claim_language
+
+    assert to_claim_language(latex) == claim
 
 
 @pytest.mark.parametrize("source, wrong", [

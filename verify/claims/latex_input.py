@@ -816,6 +816,48 @@ class _Reader:
                 return int(inner[0])
         return count
 
+    def leibniz(self) -> tuple[str, int] | None:
+        r"""After ``\frac``: (variable, order) of a derivative in Leibniz's notation,
+        ``\frac{d}{dm}``, ``\frac{\mathrm{d}^{2}}{\mathrm{d}m^{2}}`` (what the reports print for
+        ``diff``), with the tokens consumed; else None, nothing consumed."""
+        at = self.at
+
+        def d() -> bool:
+            if self.tokens[self.at:self.at + 4] == ["\\mathrm", "{", "d", "}"]:
+                self.at += 4
+                return True
+            if self.peek() == "d":
+                self.at += 1
+                return True
+            return False
+
+        def power() -> int:
+            if self.peek() == "^" and self.peek(1) == "{" and (self.peek(2) or "").isdigit() \
+                    and self.peek(3) == "}":
+                self.at += 4
+                return int(self.tokens[self.at - 2])
+            if self.peek() == "^" and (self.peek(1) or "").isdigit() and len(self.peek(1)) == 1:
+                self.at += 2
+                return int(self.tokens[self.at - 1])
+            return 1
+
+        found = None
+        if self.peek() == "{":
+            self.at += 1
+            top = power() if d() else 0
+            if top and self.peek() == "}" and self.peek(1) == "{":
+                self.at += 2
+                token = (self.peek() or "") if d() else ""
+                variable = token[1:] if token.startswith("\\") else token
+                if re.fullmatch(r"[A-Za-z]+", variable):
+                    self.at += 1
+                    if power() == top and self.peek() == "}" and 1 <= top <= 8:
+                        self.at += 1
+                        found = self.renamed.get(variable, variable), top
+        if found is None:
+            self.at = at
+        return found
+
     def derivative(self, call: str, argument: str, order: int) -> str:
         if order == 0:
             return call
@@ -902,6 +944,10 @@ class _Reader:
 
     def command(self, name: str) -> str:
         if name in ("frac", "tfrac", "dfrac", "cfrac"):
+            leibniz = self.leibniz()
+            if leibniz is not None:
+                variable, order = leibniz
+                return self.derivative(self.factor(), variable, order)
             top, bottom = self.argument(), self.argument()
             return _fraction(top, bottom)
         if name in ("binom", "tbinom", "dbinom"):
