@@ -221,3 +221,13 @@ def test_a_claim_on_a_derivative_of_a_model_quantity_runs_and_is_no_restatement(
     assert restatement(spec) is None
     outcome = run_entry_claim(spec)
     assert outcome.verdict is Verdict.HOLDS, outcome.evidence
+
+
+def test_a_correction_the_claim_language_refuses_leaves_the_fail_unrepaired_not_crashed():
+    """A correction that simplifies its quantified variable away (|(-1)^i/2| is 1/2 for every integer
+    i) raised out of the entry's check: `verify check` reported the check *crashed*, hiding the fail."""
+    spec = ledger.ClaimSpec("Abs((-1/2)**i) == 1/2", (("for", ("i in 1..4",)),),
+                            correction="Abs((-1)**i/2) == 1/2", fails_as="as-printed")
+    outcome = run_entry_claim(spec)
+    assert outcome.verdict is Verdict.FAILS and not outcome.correction_verified
+    assert "not checked" in outcome.correction and "does not occur" in outcome.correction
