@@ -58,6 +58,16 @@ def test_parametric_verdicts(text, ranges, status):
     assert outcome.verdict.value == status, outcome.evidence
 
 
+@pytest.mark.parametrize(("text", "verdict"), [
+    ("Eg(cos(t*g)) >= exp(-t**2/2) - 1/10", "holds"),  # E cos(t g) = e^{-t²/2}
+    ("Eg(cos(t*g)) >= exp(-t**2/2) + 1/10", "fails"),
+])
+def test_a_range_with_an_irrational_end_is_decided(text, verdict):
+    """``t in [0, pi]``: the certified tail bound took Rational(pi) (a TypeError traceback, exit 1);
+    its ends are now enclosed outward by rationals, the grid keeps pi exact."""
+    assert claim(text, for_=["t in [0, pi]"]).verdict.value == verdict
+
+
 def test_inconclusive_names_the_points():
     outcome = claim("Eg(tanh(a*g)**2) <= a**2", for_=["a in [0, 2]"])
     assert "a = 1/2" in outcome.evidence and "not covered" in outcome.evidence

@@ -76,8 +76,7 @@ def uniform_existence(body, ranges: dict) -> str:
     if found is None or found[0] or not found[1]:
         return f"{clip(body, 40)} may blow up on the line for some {_names(ranges)} in the range"
     # the stand-ins carry a's sign, which clamps the balls' rounding at an end 0 (tail_majorant)
-    bounds = {signed[s]: (Fraction(str(_rational(low))), Fraction(str(_rational(high))))
-              for s, (low, high) in ranges.items()}
+    bounds = {signed[s]: _outer(low, high) for s, (low, high) in ranges.items()}
     for side in (1, -1):
         try:
             tail_majorant(body.xreplace(signed), GAUSSIAN, side, 1, bounds)
@@ -190,9 +189,22 @@ def _grid_points(box: dict, symbols: list) -> list[dict]:
     return [*corners, centre]
 
 
-def _rational(value) -> sympy.Rational:
-    """A box end (int, Fraction or SymPy rational) as a SymPy rational."""
-    return sympy.Rational(str(value)) if not isinstance(value, sympy.Basic) else sympy.Rational(value)
+def _rational(value) -> sympy.Expr:
+    """A box end (int, Fraction, SymPy rational, or an exact real number such as pi) as an exact
+    SymPy number (a grid point or a corner keeps pi exact: ``Rational(pi)`` was a TypeError)."""
+    return sympy.Rational(str(value)) if not isinstance(value, sympy.Basic) else value
+
+
+def _outer(low, high) -> tuple[Fraction, Fraction]:
+    """Rational ends enclosing the box [low, high] (outward to 10^-30 where an end is irrational):
+    the ranges a certified tail bound holds for."""
+    low, high = _rational(low), _rational(high)
+    scale = 10**30
+    if not low.is_Rational:
+        low = sympy.floor(low * scale) / scale
+    if not high.is_Rational:
+        high = sympy.ceiling(high * scale) / scale
+    return Fraction(str(low)), Fraction(str(high))
 
 
 def _names(ranges: dict) -> str:
