@@ -316,13 +316,15 @@ def _statement_features(data: dict, statements: dict) -> dict:
     return _FEATURES
 
 
-def selection_for(function: str, data: dict, statements: dict, full: bool = False) -> list:
+def selection_for(function: str, data: dict, statements: dict, full: bool = False,
+                  exclude: frozenset = frozenset()) -> list:
     """The statements that call ``function``, chosen greedily for new (function, truth, verdict)
-    combinations per second (module docstring)."""
+    combinations per second (module docstring); none of ``exclude`` (those a survivor was already
+    run against: ``--deeper``)."""
     baseline = data["baseline"]
     candidates = [(sid, baseline[sid]["seconds"], features)
                   for sid, (hits, features) in _statement_features(data, statements).items()
-                  if function in hits]
+                  if function in hits and sid not in exclude]
     if full:
         return sorted((c[0] for c in candidates), key=lambda sid: baseline[sid]["seconds"])
     chosen, seen, spent = [], set(), 0.0
@@ -339,27 +341,35 @@ def selection_for(function: str, data: dict, statements: dict, full: bool = Fals
 
 
 def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: list[str],
-                 full: list[str] = ()) -> None:
+                 full: list[str] = (), deeper: bool = False) -> None:
+    """Run the mutants not yet decided; with ``deeper``, run each survivor again against the next
+    statements of its function, none it was already run against (its ``tried``)."""
     results = data["mutants"]
     tasks = []
-    chosen: dict[str, list] = {}  # one selection per function: its mutants share it
+    tried: dict[str, list] = {}
+    chosen: dict = {}  # one selection per function (and exclusion): its mutants share it
     for path in modules:
         for name in mutants_of(path):
             if full and name not in full:
                 continue
             module, _, mangled = name.rpartition(".")
             function = f"{module}.{mangled.split('__mutmut_')[0]}"
-            if function not in chosen:
-                chosen[function] = selection_for(function, data, statements, full=bool(full))
-            selection = chosen[function]
+            previous = results.get(name, {})
+            before = frozenset(previous.get("tried", previous.get("selection", ()))) \
+                if deeper and previous.get("status") == "survived" else frozenset()
+            if (function, before) not in chosen:
+                chosen[function, before] = selection_for(function, data, statements, full=bool(full),
+                                                         exclude=before)
+            selection = chosen[function, before]
+            tried[name] = sorted(before | set(selection))
             # a killed mutant stays killed (the code is the same snapshot); one that survived or was
             # not reached is run again when new statements change its selection
-            previous = results.get(name, {})
             if previous.get("status") in ("killed", "timeout", "crash") or \
                     (previous and previous.get("selection") == selection):
                 continue
             if not selection:
-                results[name] = {"status": "uncovered", "selection": []}
+                if not before:  # a survivor run against every statement of its function stays one
+                    results[name] = {"status": "uncovered", "selection": []}
                 continue
             limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in selection) + 20
             expected = {sid: data["baseline"][sid]["verdict"] for sid in selection}
@@ -373,7 +383,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
     def record(name, payload):
         nonlocal done
         done += 1
-        results[name] = {**payload, "selection": selections[name]}
+        results[name] = {**payload, "selection": selections[name], "tried": tried[name]}
         _progress("mutants", done, len(tasks), start)
         if done % 20 == 0:
             _save(data)
@@ -436,6 +446,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-generate", action="store_true", help="use mutants/ as it is")
     parser.add_argument("--full", nargs="+", metavar="NAME",
                         help="run these mutants against every statement that calls their function")
+    parser.add_argument("--deeper", action="store_true",
+                        help="run each survivor against the next statements of its function (none it "
+                             "was run against before)")
     parser.add_argument("--statements", metavar="REGEX",
                         help="only the statements whose id matches (a quick trial of the driver)")
     args = parser.parse_args(argv)
@@ -457,7 +470,7 @@ def main(argv=None) -> int:
     if args.full:
         modules = sorted({path for path in modules for name in args.full
                           if name.rpartition(".")[0] == path.removesuffix(".py").replace("/", ".")})
-    mutant_phase(data, calibration, statements, args.jobs, modules, args.full or ())
+    mutant_phase(data, calibration, statements, args.jobs, modules, args.full or (), args.deeper)
     return report(data, None)
 
 
