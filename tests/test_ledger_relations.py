@@ -43,6 +43,28 @@ def test_a_relation_without_an_activation_quantity_runs_beside_those_with_one():
     assert false.verdict is Verdict.FAILS and false.evidence.startswith("relation 1 of 2")
 
 
+def test_a_relation_without_the_entrys_range_variable_runs_beside_those_with_it():
+    """Remark 5 of a new user's note: ``h(m) <= h(1)`` beside ``h(1) == 2*Kp(1)`` with m in [0, 1] was
+    refused ("m does not occur in the claim"); the entry's ranges quantify the relations that hold
+    their variable."""
+    outcome = run_entry_claim(_claim_spec({"claims": ["h(m) <= h(1)", "h(1) == 2*Kp(1)"], "family": "glm",
+                                           "activation": "erf", "for": ["m in [0, 1]"]}, "T-1"))
+    assert outcome.verdict is Verdict.HOLDS, outcome.evidence
+    false = run_entry_claim(_claim_spec({"claims": ["h(m) <= h(1)", "h(1) == Kp(1)"], "family": "glm",
+                                         "activation": "erf", "for": ["m in [0, 1]"]}, "T-1"))
+    assert false.verdict is Verdict.FAILS and false.evidence.startswith("relation 2 of 2")
+
+
+def test_a_calculus_identity_is_no_restatement():
+    """tanh' = 1 - tanh^2 holds for every z, as any identity does; it is a fact of calculus, not the
+    display's own algebra, so its holds counts as decided."""
+    from verify.checks.ledger_claims import restatement
+
+    spec = _claim_spec({"claim": "diff(tanh(z), z) == 1 - tanh(z)**2", "for": ["z in [-20, 20]"]}, "T-1")
+    assert restatement(spec) is None
+    assert run_entry_claim(spec).verdict is Verdict.HOLDS
+
+
 @pytest.mark.parametrize(("item", "message"), [
     ({"claim": "mu(1) == 1/2", "claims": ["mu(1) == 1/2"]}, "claim and claims together"),
     ({"claims": []}, "claims must be a list"),

@@ -194,11 +194,16 @@ def run_entry_claim(spec: ClaimSpec, seed: int = 0, full: bool = False) -> Outco
 
 def _one_relation(spec: ClaimSpec, text: str) -> ClaimSpec:
     """One relation of an entry of several as a claim of its own, with the entry's quantifiers (its
-    activation only where the relation uses one: :func:`verify.claims.spec.relation_keywords`)."""
+    activation and each range only where the relation uses them:
+    :func:`verify.claims.spec.relation_keywords`)."""
     kept = relation_keywords(text, spec.keywords())
-    return replace(spec, text=text, relations=(),
-                   options=tuple((key, value) for key, value in spec.options if key != "activation"
-                                 or "activation" in kept))
+    options = []
+    for key, value in spec.options:
+        if key == "for":
+            options.append((key, tuple(kept["for_"])))
+        elif key in kept:
+            options.append((key, value))
+    return replace(spec, text=text, relations=(), options=tuple(options))
 
 
 def _several_relations(spec: ClaimSpec, seed: int, full: bool) -> Outcome:
@@ -259,6 +264,8 @@ def restatement(spec: ClaimSpec) -> str | None:
     difference = parsed.claim.lhs - parsed.claim.rhs
     for _ in range(len(bindings) + 1):  # a binding may name another
         difference = difference.xreplace(bindings)
+    if difference.has(sympy.Derivative):
+        return None  # a fact of calculus (tanh' = 1 - tanh^2), not the display's own algebra
     calls = _free_quantities(difference)
     positive = {q.name for q in parsed.quantifiers if q.kind != "binding" and _positive(q)}
     signed = {s: sympy.Dummy(s.name, positive=True) for s in difference.free_symbols if s.name in positive}

@@ -48,6 +48,14 @@ class UnusedActivationError(QuantifierError):
     """``--activation`` given for a claim that uses no quantity of an activation."""
 
 
+class UnusedQuantifierError(QuantifierError):
+    """A ``--for`` whose variable does not occur in the claim (``text``: that quantifier)."""
+
+    def __init__(self, message: str, text: str = ""):
+        super().__init__(message)
+        self.text = text
+
+
 _NAME = r"[A-Za-z][A-Za-z0-9_]*"
 _RANGE = re.compile(rf"^\s*({_NAME})\s+in\s+(.+?)\s*$", re.S)
 _BINDING = re.compile(rf"^\s*({_NAME})\s*=\s*(.+?)\s*$", re.S)

@@ -43,6 +43,7 @@ from verify.claims.quantifiers import (
     Quantifier,
     QuantifierError,
     UnusedActivationError,
+    UnusedQuantifierError,
     bind,
     parse_probability,
     parse_quantifier,
@@ -234,14 +235,22 @@ def build_spec(
 def relation_keywords(text: str, keywords: dict) -> dict:
     """The keywords of one relation of a list of claims (a ledger entry's ``claims``): the entry's,
     less ``activation`` where this relation uses no quantity of an activation (``Eg(g**2) == 1``
-    beside ``mu(3) == ...``): the entry's activation quantifies the relations that use one, and a
-    relation without one is refused only when it stands alone."""
-    if keywords.get("activation") is None:
-        return keywords
-    try:
-        build_spec(text, **keywords)
-    except UnusedActivationError:
-        return {key: value for key, value in keywords.items() if key != "activation"}
+    beside ``mu(3) == ...``) and less each ``for`` whose variable it does not hold (``h(1) == ...``
+    beside ``h(m) <= h(1)`` with m in [0, 1]): the entry's quantifiers quantify the relations that
+    use them, and one unused is refused only in a claim that stands alone."""
+    keywords = dict(keywords)
+    ranges = keywords.get("for_", ())
+    keywords["for_"] = [ranges] if isinstance(ranges, str) else list(ranges)
+    for _ in range(len(keywords["for_"]) + 2):
+        try:
+            build_spec(text, **keywords)
+            return keywords
+        except UnusedActivationError:
+            keywords.pop("activation", None)
+        except UnusedQuantifierError as exc:
+            if exc.text not in keywords["for_"]:
+                raise
+            keywords["for_"] = [q for q in keywords["for_"] if q != exc.text]
     return keywords
 
 
@@ -253,7 +262,7 @@ def _check_usage(spec: ClaimSpec) -> None:
     instance = spec.families != (None,)
     for q in spec.quantifiers:
         if q.symbol not in free and not (instance and q.name in INSTANCE_PARAMETERS):
-            raise QuantifierError(f"--for {q.text!r}: {q.name} does not occur in the claim")
+            raise UnusedQuantifierError(f"--for {q.text!r}: {q.name} does not occur in the claim", q.text)
     for name in INSTANCE_PARAMETERS:
         if scalar_symbol(name) in free and spec.quantifier(name) is None and not instance:
             raise QuantifierError(
