@@ -334,3 +334,28 @@ def test_ledger_quotes_says_which_quotes_read_as_their_entrys_claim():
     assert "3-1: read: Kp(rho) >= 0  (for rho in [0, 1]) [the entry's claim: the same relation]" in lines
     assert any(line.startswith("2-r2: refused: a probability") for line in lines)
     assert lines[-2].startswith("13 of 15 quotes read as claims: 11 the same relation")
+
+
+@pytest.mark.parametrize(("latex", "activation", "verdict"), [
+    (r"\mu_1(\operatorname{erf}) = \frac{2}{\sqrt{3\pi}}", None, "holds"),
+    (r"\mu_1(\mathrm{relu}) = \frac{1}{2}", None, "holds"),
+    (r"\mu_1(\text{ReLU}) = \frac{1}{2}", "relu", "holds"),
+    (r"\mu_1(\tanh) = \frac{1}{2}", None, "fails"),
+])
+def test_a_coefficient_that_names_its_activation_is_that_activations(latex, activation, verdict):
+    r"""``\mu_1(\erf)`` (a note's own macro for \operatorname{erf}) was "')' is not understood here":
+    the coefficient names the claim's activation, which is the one given or, if none, that one."""
+    from verify.claims import claim
+
+    assert claim(latex, activation=activation).verdict.value == verdict
+
+
+@pytest.mark.parametrize(("latex", "activation", "message"), [
+    (r"\mu_1(\mathrm{relu}) = \frac{1}{2}", "erf", "names the activation relu, but the claim's activation is erf"),
+    (r"\mu_1(\mathrm{relu}) = \mu_1(\tanh)", None, "names the activations relu, tanh: a claim has one"),
+])
+def test_a_coefficient_naming_another_activation_is_refused_in_one_line(latex, activation, message):
+    with pytest.raises(MalformedExpressionError, match=message) as refused:
+        build_spec(latex, activation=activation)
+    # the LaTeX as typed, one backslash per backslash (repr doubled them)
+    assert r"'\mu_1(\mathrm{relu})" in str(refused.value) and "\n" not in str(refused.value)

@@ -367,6 +367,19 @@ def _fraction(top: str, bottom: str) -> str:
     return f"{top}/{bottom}"
 
 
+def _quoted(latex: str) -> str:
+    """``latex`` clipped and quoted for an error message as typed: one backslash per backslash
+    (``repr`` doubled them: '\\\\mu_1'), and any character that is not printable as an escape."""
+    shown = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in clip(latex, 60))
+    return f"'{shown}'"
+
+
+#: The suite's built-in activations as a text may name them in \mu_p(…) (lower case).
+_ACTIVATION_NAMES = frozenset({"relu", "abs", "sigmoid", "tanh", "erf", "softplus", "gelu"})
+#: The commands that set a word upright: \mathrm{relu}, \operatorname{erf}, \text{ReLU}.
+_NAME_STYLES = frozenset({"mathrm", "operatorname", "text", "textrm", "mathsf", "rm"})
+
+
 class _Reader:
     """The recursive descent: each method reads one construct and returns its claim-language text."""
 
@@ -394,7 +407,7 @@ class _Reader:
                 )
                 if word and len(run) >= 2 and not styled:
                     raise LatexClaimError(
-                        f"latex claim {clip(latex, 60)!r}: {run!r} reads in LaTeX as the product "
+                        f"latex claim {_quoted(latex)}: {run!r} reads in LaTeX as the product "
                         f"{'*'.join(run)}; write \\{word} (LaTeX) or the whole claim in the claim language"
                     )
         self.tokens = [m.group() for m in found]
@@ -416,6 +429,8 @@ class _Reader:
         self.closers: list[str] = []
         #: the ranges that conditions after the relation give (\\quad \\text{for } 0 \\le m \\le 1)
         self.quantifiers: list[str] = []
+        #: the activations that \\mu_p(\\tanh), \\mu_1(\\mathrm{relu}) name (the claim's activation)
+        self.activations: list[str] = []
 
     # -- tokens -----------------------------------------------------------------------------------
     def peek(self, ahead: int = 0) -> str | None:
@@ -439,7 +454,7 @@ class _Reader:
 
     def fail(self, message: str, advice: str = ""):
         raise LatexClaimError(
-            f"latex claim {clip(self.source, 60)!r}: {message}" + (f"; {advice}" if advice else "")
+            f"latex claim {_quoted(self.source)}: {message}" + (f"; {advice}" if advice else "")
         )
 
     def nested(self):
@@ -816,6 +831,26 @@ class _Reader:
                 return int(inner[0])
         return count
 
+    def activation_name(self) -> str | None:
+        r"""After ``\mu_p``: the activation ``(\tanh)``, ``(\mathrm{relu})``, ``(\operatorname{erf})``,
+        ``(\text{ReLU})`` names, with its tokens consumed, if it is one of the suite's; else None,
+        nothing consumed (``\mu_p(x)`` stays a product, refused later)."""
+        at = self.at
+        self.at += 1  # (
+        token = self.peek() or ""
+        if token[1:] in _NAME_STYLES and self.peek(1) == "{":
+            end = self.tokens.index("}", self.at) if "}" in self.tokens[self.at:] else -1
+            word = "".join(self.tokens[self.at + 2:end]) if end > 0 else ""
+            self.at = end + 1 if end > 0 else self.at
+        else:
+            word = token[1:] if token.startswith("\\") else ""
+            self.at += 1
+        if self.peek() == ")" and word.lower() in _ACTIVATION_NAMES:
+            self.at += 1
+            return word.lower()
+        self.at = at
+        return None
+
     def leibniz(self) -> tuple[str, int] | None:
         r"""After ``\frac``: (variable, order) of a derivative in Leibniz's notation,
         ``\frac{d}{dm}``, ``\frac{\mathrm{d}^{2}}{\mathrm{d}m^{2}}`` (what the reports print for
@@ -1012,6 +1047,10 @@ class _Reader:
                 self.fail("\\mu without an index", "the Hermite coefficient is \\mu_p, mu(p)")
             if self.peek() == "(" and self.peek(1) == "\\sigma" and self.peek(2) == ")":
                 self.at += 3  # \mu_p(\sigma): the activation is the claim's --activation
+            elif self.peek() == "(":
+                named = self.activation_name()
+                if named is not None:
+                    self.activations.append(named)
             return f"mu({_Reader(index).expression_only()})"
         if name == "sigma":
             order = self.primes()
@@ -1217,11 +1256,13 @@ class _Reader:
 
 @dataclass(frozen=True)
 class Reading:
-    """A LaTeX claim read: its relations in the claim language, and the quantifiers (``--for``
-    texts) that the conditions written after it give."""
+    """A LaTeX claim read: its relations in the claim language, the quantifiers (``--for``
+    texts) that the conditions written after it give, and the activations its Hermite coefficients
+    name (``\mu_1(\tanh)``: see :func:`named_activation`)."""
 
     relations: tuple[str, ...]
     quantifiers: tuple[str, ...]
+    activations: tuple[str, ...] = ()
 
 
 def read_claim(latex: str, single: bool = False) -> Reading:
@@ -1230,7 +1271,26 @@ def read_claim(latex: str, single: bool = False) -> Reading:
     trailing conditions state."""
     reader = _Reader(_prepared(latex))
     relations = reader.relations()
-    return Reading(tuple(_single(latex, relations) if single else relations), tuple(reader.quantifiers))
+    return Reading(tuple(_single(latex, relations) if single else relations), tuple(reader.quantifiers),
+                   tuple(dict.fromkeys(reader.activations)))
+
+
+def named_activation(named: tuple[str, ...], given, what: str):
+    r"""The activation option of a claim whose LaTeX names its activation (``\mu_1(\tanh)``):
+    the named one where none is given, the given one where it is the named one; else a one-line
+    :class:`LatexClaimError` naming both (``what``: the claim as typed)."""
+    if not named:
+        return given
+    if len(named) > 1:
+        raise LatexClaimError(f"latex claim {_quoted(what)} names the activations {', '.join(named)}: a claim "
+                              "has one (write the others' coefficients out, e.g. as Eg(...))")
+    if given is None or given == () or given == []:
+        return named[0]
+    listed = [given] if isinstance(given, str) else list(given)
+    if [name.strip().lower() for name in listed] != [named[0]]:
+        raise LatexClaimError(f"latex claim {_quoted(what)} names the activation {named[0]}, but the "
+                              f"claim's activation is {', '.join(map(str, listed))}: give one")
+    return given
 
 
 def relations_of(latex: str) -> list[str]:
@@ -1239,7 +1299,7 @@ def relations_of(latex: str) -> list[str]:
     reading = read_claim(latex)
     if reading.quantifiers:
         raise LatexClaimError(
-            f"latex claim {clip(latex, 60)!r}: conditions after the claim "
+            f"latex claim {_quoted(latex)}: conditions after the claim "
             f"({'; '.join(reading.quantifiers)}); read it with read_claim to keep them"
         )
     return list(reading.relations)
@@ -1266,7 +1326,7 @@ def to_claim_language(latex: str) -> str:
 def _single(latex: str, relations: list[str] | tuple[str, ...]) -> list[str] | tuple[str, ...]:
     if len(relations) > 1:
         raise LatexClaimError(
-            f"latex claim {clip(latex, 60)!r}: {len(relations)} relations (a chain or "
+            f"latex claim {_quoted(latex)}: {len(relations)} relations (a chain or "
             "several lines) in one claim; write each relation as its own claim (in a ledger "
             "entry: claims = [...])"
         )

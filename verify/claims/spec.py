@@ -36,7 +36,7 @@ from verify.claims.language import (
     parse_claim,
     scalar_symbol,
 )
-from verify.claims.latex_input import looks_like_latex, read_claim
+from verify.claims.latex_input import looks_like_latex, named_activation, read_claim
 from verify.claims.model import random_parts
 from verify.claims.quantifiers import (
     Probability,
@@ -139,6 +139,7 @@ def build_spec(
     if latex or (latex is None and looks_like_latex(text)):
         # conditions written after the relation (\quad 0 \le m \le 1) are its quantifiers
         reading = read_claim(text, single=True)
+        activation = named_activation(reading.activations, activation, text)
         typed, text, for_ = text, reading.relations[0], (*_as_tuple(for_), *reading.quantifiers)
     quantifiers: list[Quantifier] = []
     names: dict[str, sympy.Symbol] = {n: scalar_symbol(n) for n in INSTANCE_PARAMETERS}

@@ -50,7 +50,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from verify.claims.latex_input import LatexClaimError, looks_like_latex, read_claim
+from verify.claims.latex_input import LatexClaimError, looks_like_latex, named_activation, read_claim
 from verify.paper.macros import expand
 from verify.paper.pack import PackError, current, per_pack, read_toml
 from verify.paper.source import displays, prose_relations, relations, statement_relations
@@ -260,6 +260,12 @@ def _read_latex(item: dict, where: str) -> dict:
         if reading.quantifiers:  # the conditions written after the relation join the entry's for
             stated = item.get("for", [])
             item["for"] = [*([stated] if isinstance(stated, str) else stated), *reading.quantifiers]
+        try:  # \mu_1(\tanh) names the entry's activation
+            named = named_activation(reading.activations, item.get("activation"), text)
+        except LatexClaimError as exc:
+            raise LedgerError(f"ledger entry {where}: {exc}") from None
+        if named is not None:
+            item["activation"] = named
         return reading.relations
 
     if from_quote:
