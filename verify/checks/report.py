@@ -339,7 +339,7 @@ def to_markdown(results: list[Result], seed: int, full: bool) -> str:
     lines.append("- Coverage: " + coverage_summary(verdicts).split("\n\n")[0])
     lines += ["", "Contents: [errata](#errata) · " + ("[crashed](#crashed) · " if crashed else "")
               + "[coverage](#coverage) · [all checks](#all-checks) · [details of each check](#details)", ""]
-    lines += ['<a id="errata"></a>', "", "## Statements that fail, by impact", ""]
+    lines += ['<a id="errata"></a>', "", "## Errata: what fails, by impact", ""]
     if not errata:
         lines += ["None.", ""]
     if main:
@@ -485,4 +485,4 @@ def summary(results: list[Result]) -> str:
     failing = [r.check.id for r in results if r.verdict == "fails"]
     return "\n".join([f"{len(results)} checks.",
                       *count_lines(counts(results), failure_counts(results), basis_counts(results)),
-                      f"Statements that fail: {', '.join(failing) or 'none'}."])
+                      f"Checks that fail: {', '.join(failing) or 'none'}."])

@@ -17,10 +17,11 @@ def add_parser(sub) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     init = actions.add_parser(
         "init", help="a new pack from a LaTeX file (or a text in the suite's format)",
-        description="Number the displays and the inline relations of the proofs of TEXT (.tex: "
-        "extracted to the suite's text format first) and write DIR/pack.toml, DIR/paper.txt and a "
-        "ledger skeleton DIR/ledger.d/{displays,relations,statements}.toml: one entry per display "
-        "and relation with its verbatim quote, a guessed kind and no decision (missing).  A "
+        description="Number the displays and the inline relations of the proofs, the statements and "
+        "the prose of TEXT (.tex: extracted to the suite's text format first) and write DIR/pack.toml, "
+        "DIR/paper.txt and a ledger skeleton DIR/ledger.d/{displays,relations,statements,prose}.toml: "
+        "one entry per display and relation with its verbatim quote, a guessed kind and no decision "
+        "(missing).  A "
         "directory that already holds a pack, or a file init would write that it did not write, is "
         "refused.")
     init.add_argument("text", type=file_path, metavar="TEXT",
