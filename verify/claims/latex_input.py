@@ -1117,7 +1117,10 @@ class _Reader:
             self.expect("\\|")
             return f"Abs({inner})"
         if name == "int":
-            self.fail("\\int", "the Gaussian integral is \\mathbb{E}_g[f(g)], Eg(f(g))")
+            self.fail("an integral \\int", "the claim language has no integral over a real variable; an "
+                      "integral against the Gaussian density is \\mathbb{E}_g[f(g)], Eg(f(g)), and a fundamental "
+                      "theorem (\\Phi(1) - \\Phi(m) = \\int_m^1 \\Phi'(t) dt) is a relation between the "
+                      "functions and their derivatives (diff)")
         self.fail(f"\\{name} is not a construct of the claim language", "see docs/claims.md, LaTeX input")
 
     def raw_argument(self) -> str:
