@@ -40,7 +40,7 @@ def test_every_statement_has_an_anchor_the_summary_links_to(report):
     for check_id in IDS:
         assert f'id="{check_id}"' in page
         assert f'href="#{check_id}"' in page
-    assert page.index("Statements that fail") < page.index("Coverage of the paper") < page.index("Details")
+    assert page.index("Errata: what fails") < page.index("Coverage of the paper") < page.index("Details")
 
 
 def test_page_needs_no_network(report):

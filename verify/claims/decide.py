@@ -57,7 +57,8 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
                                           if setting.activation else None, EXACT)
             sides = [resolve_derivatives(side, exact_quantities) for side in sides]
         rel = Relation(setting, *sides, claim.op, spec.full, spec.seed,
-                       np.random.default_rng(np.random.SeedSequence([spec.seed, index])))
+                       np.random.default_rng(np.random.SeedSequence([spec.seed, index])),
+                       cancelled=tuple(prepare(c, setting.values, setting.xi) for c in claim.cancelled))
         if parametric.parametric_calls(rel):
             decision = parametric.decide_parametric(rel, lambda r: steps.decide(r, budget))
         else:

@@ -188,10 +188,12 @@ def _order(local, t):
     return order if order.is_Rational else (order if order.is_number else None)
 
 
-def expectation_calls(expr) -> list:
-    """The Eg(...) calls of ``expr`` (outermost)."""
-    return sorted((node for node in sympy.preorder_traversal(expr)
-                   if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"),
+def expectation_calls(*exprs) -> list:
+    """The Eg(...) calls of ``exprs``, each once: pass a relation's two sides, never their
+    difference, in which the same call on both sides cancels (``Eg(1/g) == Eg(1/g)`` held, exactly,
+    about a number that does not exist)."""
+    return sorted({node for expr in exprs for node in sympy.preorder_traversal(expr)
+                   if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"},
                   key=sympy.default_sort_key)
 
 
@@ -200,7 +202,7 @@ def claim_expectations(rel) -> Existence:
     that does not, UNKNOWN with every one not proved, else EXISTS (the one loop behind both the
     existence step and the hypothesis :data:`verify.claims.hypotheses.EXPECTATIONS_EXIST`)."""
     unknown = []
-    for call in expectation_calls(rel.lhs - rel.rhs):
+    for call in expectation_calls(rel.lhs, rel.rhs, *rel.cancelled):
         (body,) = call.args
         found = existence(rel.integrand(body))  # a Dirac delta in it is refused (bad input)
         if found.status == DIVERGES:

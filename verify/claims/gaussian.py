@@ -47,6 +47,11 @@ class GaussianExpectationError(InvalidParameterError):
     """Eg(...) of an expression that has no finite expectation (a Dirac delta, a divergence)."""
 
 
+class DivergentExpectationError(GaussianExpectationError):
+    """Eg(...) whose integral SymPy evaluates to ±oo: the expectation does not exist, so a claim
+    about its value is false (the decision steps refute it; elsewhere it is bad input)."""
+
+
 def integrand(expr, activation) -> sympy.Expr:
     """``expr`` with sigma(a) → σ(a) and dsigma(a) → σ'(a) (Heaviside at kinks)."""
     if activation is None:
@@ -112,7 +117,7 @@ def exact_expectation(body, parameters: frozenset = frozenset()) -> sympy.Expr |
     except BudgetExceededError:
         return None
     if value.has(sympy.oo, -sympy.oo, sympy.zoo) and not value.has(sympy.Integral):
-        raise GaussianExpectationError(f"claim: Eg of {clip(body, 40)} diverges (SymPy: {clip(value, 30)})")
+        raise DivergentExpectationError(f"claim: Eg of {clip(body, 40)} diverges (SymPy: {clip(value, 30)})")
     if value.has(sympy.Integral, sympy.nan, sympy.Piecewise) or value.free_symbols - parameters:
         return None
     return value

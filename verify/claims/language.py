@@ -123,6 +123,9 @@ class ParsedClaim:
     rhs: sympy.Expr
     order: str | None
     indices: tuple[sympy.Symbol, ...]
+    #: the Eg(...) calls of the text that SymPy's arithmetic cancelled (Eg(1/g**2) - Eg(1/g**2)):
+    #: gone from the sides, yet the claim is about them, so their existence is still checked
+    cancelled: tuple = ()
 
     @property
     def difference(self) -> sympy.Expr:
@@ -399,11 +402,35 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     if order is not None and _is_order(lhs):
         lhs, rhs, op = rhs, lhs, MIRROR[op]
     lhs, rhs = (_index_shifted(sympy.sympify(side)) for side in (lhs, rhs))
-    claim = ParsedClaim(text, lhs, op, rhs, order, tuple(indices))
+    claim = ParsedClaim(text, lhs, op, rhs, order, tuple(indices),
+                        _cancelled_expectations(text, lhs, rhs, names, constants))
     _check_infinity(claim)
     _check_arguments(claim)
     _check_scopes(claim, reserved)
     return claim
+
+
+def _cancelled_expectations(text: str, lhs, rhs, names: dict, constants: dict) -> tuple:
+    """The Eg(...) calls written in ``text`` that are in neither side as parsed: SymPy cancelled
+    them (``Eg(1/g**2) - Eg(1/g**2) == 0`` parsed as ``0 == 0``, which held about a number that does
+    not exist).  Each is parsed alone with the claim's names; one that cannot be (a Sum index in
+    it) is left out."""
+    if text.count("Eg") < 2:
+        return ()  # a cancellation takes two
+    present = {node for side in (lhs, rhs) for node in sympy.preorder_traversal(side)
+               if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"}
+    source = text.strip()
+    found = []
+    for node in ast.walk(ast.parse(source, mode="eval")):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Eg":
+            try:
+                call = parse_expression(ast.get_source_segment(source, node) or "", variables=names,
+                                        functions=claim_functions(), constants=constants, what="claim")
+            except MalformedExpressionError:
+                continue
+            if call not in present and call not in found:
+                found.append(call)
+    return tuple(found)
 
 
 def _with_hint(message: str, advice: str) -> str:

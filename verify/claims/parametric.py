@@ -58,7 +58,7 @@ CHECKED_POINTS = (sympy.Integer(0), sympy.Rational(1, 4), sympy.Rational(1, 2), 
 def parametric_calls(rel) -> list:
     """The Eg(...) calls of the claim whose integrand depends on a variable of the box."""
     box = set(rel.box)
-    return [call for call in expectation_calls(rel.lhs - rel.rhs) if call.free_symbols & box]
+    return [call for call in expectation_calls(rel.lhs, rel.rhs) if call.free_symbols & box]
 
 
 def grid(low, high) -> list:

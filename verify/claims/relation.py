@@ -43,6 +43,9 @@ class Relation:
     seed: int = 0
     rng: np.random.Generator | None = None
     _cache: dict = field(default_factory=dict, repr=False)
+    #: Eg(...) calls the claim's arithmetic cancelled (:attr:`ParsedClaim.cancelled`), prepared for
+    #: this configuration: their existence is checked like the sides'
+    cancelled: tuple = ()
 
     @cached_property
     def act(self):
@@ -54,8 +57,9 @@ class Relation:
 
     @cached_property
     def calls(self) -> list:
-        """The quantity calls of lhs − rhs (Eg(...) whole)."""
-        return quantity_calls(self.lhs - self.rhs)
+        """The quantity calls of both sides (Eg(...) whole), and those the claim's arithmetic
+        cancelled: of the sides, not of lhs − rhs, where Eg(1/g) == Eg(1/g) has none."""
+        return quantity_calls(sympy.Tuple(self.lhs, self.rhs, *self.cancelled))
 
     def uses(self, name: str) -> bool:
         return any(type(f).__name__ == name for f in self.calls)
@@ -70,19 +74,21 @@ class Relation:
 
     def with_sides(self, lhs, rhs) -> Relation:
         """The same configuration and relation with other sides (nothing cached carried over)."""
-        return Relation(self.setting, lhs, rhs, self.op, self.full, self.seed, self.rng)
+        return Relation(self.setting, lhs, rhs, self.op, self.full, self.seed, self.rng,
+                        cancelled=self.cancelled)
 
     def within(self, symbol, low, high) -> Relation:
         """The same relation with one box variable restricted to [low, high]."""
         setting = replace(self.setting, box={**self.box, symbol: (low, high)})
-        return Relation(setting, self.lhs, self.rhs, self.op, self.full, self.seed, self.rng)
+        return Relation(setting, self.lhs, self.rhs, self.op, self.full, self.seed, self.rng,
+                        cancelled=self.cancelled)
 
     def at(self, point: dict) -> Relation:
         """The same relation with some box variables fixed at exact values."""
         box = {s: r for s, r in self.box.items() if s not in point}
         setting = replace(self.setting, box=box)
         return Relation(setting, self.lhs.xreplace(point), self.rhs.xreplace(point), self.op, self.full,
-                        self.seed, self.rng)
+                        self.seed, self.rng, cancelled=tuple(c.xreplace(point) for c in self.cancelled))
 
     # --- exact ---------------------------------------------------------------------------------
     def exact_sides(self, notes: list | None = None):

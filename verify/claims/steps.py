@@ -33,6 +33,7 @@ from verify.base.errors import ConvergenceError
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
+from verify.claims.gaussian import DivergentExpectationError
 from verify.claims.hypotheses import EXPECTATIONS_EXIST, PROVED, REFUTED, UNKNOWN, Hypothesis, Proof, unmet
 from verify.claims.positivity import positivity_step
 from verify.claims.quantities import Unavailable
@@ -162,6 +163,11 @@ def decide(rel: Relation, budget: Budget) -> Decision:
                     result = step.run(rel)
             else:
                 result = step.run(rel)
+        except DivergentExpectationError as exc:
+            # an integral SymPy evaluates to ±oo where the existence step could not decide (an
+            # oscillating tail, exp(g²/2) sin(g)²): the expectation does not exist (was an error)
+            result = Decision("fails", Basis.EXACT, "existence",
+                              detail=f"{exc}; a relation about its value is false")
         except (Unavailable, ConvergenceError, BudgetExceededError) as exc:
             # a value this step's arithmetic cannot give, or not within its CPU-time limit
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
