@@ -271,8 +271,10 @@ def _progress(label: str, done: int, total: int, start: float) -> None:
           else "\n", file=sys.stderr, flush=True)
 
 
-def statement_phase(data: dict, calibration, statements: dict, jobs: int) -> None:
-    """Coverage and baseline of every statement (kept while the corpora and the package are unchanged)."""
+def statement_phase(data: dict, calibration, statements: dict, jobs: int, only: set | None = None) -> None:
+    """Coverage and baseline of every statement (kept while the corpora and the package are
+    unchanged); with ``only``, computed for those ids alone (a statement of the corpora outside
+    ``only`` keeps its stored coverage: ``--statements`` wiped them)."""
     stamp = code_fingerprint()
     if data.get("code_stamp") != stamp:
         data.clear()
@@ -282,7 +284,7 @@ def statement_phase(data: dict, calibration, statements: dict, jobs: int) -> Non
         for sid in [sid for sid in store if sid not in statements]:
             del store[sid]
         todo = [s for s in statements.values()
-                if store.get(s.id, {}).get("key") != statement_key(s)]
+                if store.get(s.id, {}).get("key") != statement_key(s) and (only is None or s.id in only)]
         start, done = time.monotonic(), 0
 
         def record(key, payload, store=store, phase=phase, todo=todo, start=start):
@@ -368,7 +370,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
                     (previous and previous.get("selection") == selection):
                 continue
             if not selection:
-                if not before:  # a survivor run against every statement of its function stays one
+                if not previous:  # a result already there (a survivor run against all it met) stays
                     results[name] = {"status": "uncovered", "selection": []}
                 continue
             limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in selection) + 20
@@ -450,7 +452,9 @@ def main(argv=None) -> int:
                         help="run each survivor against the next statements of its function (none it "
                              "was run against before)")
     parser.add_argument("--statements", metavar="REGEX",
-                        help="only the statements whose id matches (a quick trial of the driver)")
+                        help="only the statements whose id matches meet the mutants (their coverage and "
+                             "baseline computed if missing, the others kept): a trial, or a new corpus "
+                             "file against the survivors")
     args = parser.parse_args(argv)
     data = _load()
     if args.report:
@@ -464,9 +468,10 @@ def main(argv=None) -> int:
         generate()
     calibration = _import_engine()
     statements = _statements(calibration)
-    if args.statements:
-        statements = {k: v for k, v in statements.items() if re.search(args.statements, k)}
-    statement_phase(data, calibration, statements, args.jobs)
+    chosen = {k for k in statements if re.search(args.statements, k)} if args.statements else None
+    statement_phase(data, calibration, statements, args.jobs, chosen)
+    if chosen is not None:  # the mutants meet these statements alone
+        statements = {k: v for k, v in statements.items() if k in chosen}
     if args.full:
         modules = sorted({path for path in modules for name in args.full
                           if name.rpartition(".")[0] == path.removesuffix(".py").replace("/", ".")})
