@@ -394,6 +394,58 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
     _save(data)
 
 
+_KILLS = re.compile(r"(?:(verify\.[\w.]+?)\.)?(x\w+?__mutmut_)(\d+(?:/_?\d+)*)|(?<!\w)_(\d+(?:/_?\d+)*)")
+
+
+def killer_pairs(path: Path) -> dict[str, list[str]]:
+    """Mutant name -> the statements of a corpus file that name it in the ``# kills:`` comment above
+    them (``x__classify__mutmut_10/12, _3`` in ``verify.claims.existence`` unless a module is
+    written before the function)."""
+    out: dict[str, list[str]] = {}
+    pending: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# kills:"):
+            pending, module, function = [], "verify.claims.existence", None
+            for match in _KILLS.finditer(line):
+                if match.group(2):
+                    module, function = match.group(1) or module, match.group(2)
+                    numbers = match.group(3)
+                elif function is not None:
+                    numbers = match.group(4)
+                else:
+                    continue
+                pending += [f"{module}.{function}{n.lstrip('_')}" for n in numbers.split("/")]
+        identifier = re.match(r'id = "(.+)"', line)
+        if identifier and pending:
+            for name in pending:
+                out.setdefault(name, []).append(identifier.group(1))
+            pending = []
+    return out
+
+
+def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Path) -> None:
+    """Run each mutant a corpus file says it kills against those statements (``--killers``)."""
+    results, tasks = data["mutants"], []
+    for name, ids in killer_pairs(path).items():
+        if results.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
+                any(sid not in data["baseline"] for sid in ids):
+            continue
+        selection = [statements[sid] for sid in ids]
+        limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in ids) + 20
+        tasks.append((name, _mutant, (calibration, name, selection,
+                                      {sid: data["baseline"][sid]["verdict"] for sid in ids}), limit))
+
+    chosen = {task[0]: [statement.id for statement in task[2][2]] for task in tasks}
+
+    def record(name, payload):
+        previous = results.get(name, {})
+        tried = sorted(set(previous.get("tried", previous.get("selection", ()))) | set(chosen[name]))
+        results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried}
+
+    run_forked(tasks, jobs, record)
+    _save(data)
+
+
 # ---------------------------------------------------------------------------- the report
 
 
@@ -448,6 +500,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-generate", action="store_true", help="use mutants/ as it is")
     parser.add_argument("--full", nargs="+", metavar="NAME",
                         help="run these mutants against every statement that calls their function")
+    parser.add_argument("--killers", type=Path, metavar="FILE",
+                        help="run each mutant a corpus file's '# kills:' comments name against the "
+                             "statements below them")
     parser.add_argument("--deeper", action="store_true",
                         help="run each survivor against the next statements of its function (none it "
                              "was run against before)")
@@ -472,6 +527,9 @@ def main(argv=None) -> int:
     statement_phase(data, calibration, statements, args.jobs, chosen)
     if chosen is not None:  # the mutants meet these statements alone
         statements = {k: v for k, v in statements.items() if k in chosen}
+    if args.killers:
+        killers_phase(data, calibration, statements, args.jobs, args.killers)
+        return report(data, None)
     if args.full:
         modules = sorted({path for path in modules for name in args.full
                           if name.rpartition(".")[0] == path.removesuffix(".py").replace("/", ".")})
