@@ -15,7 +15,8 @@ CHECKS = load_all()
 #: Checks with no passage of their own in the text (a figure's setting, a proof's choice, an
 #: object defined twice and compared): their reading is printed alone, labelled.
 #: (s3.2.2-binomial-sum and appendix-b-model, -threshold quote the prose relations they decide.)
-UNLOCATED = {"appendix-b-correlation", "theorem-16-proof-time", "claim-7-moment-order", "lemma-33-proof", "definitions-t",
+UNLOCATED = {"appendix-b-correlation", "theorem-16-proof-time", "claim-7-moment-order", "lemma-33-proof",
+             "definitions-t",
              "definitions-h", "definitions-gradient", "definitions-loss"}
 
 

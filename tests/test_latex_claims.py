@@ -351,7 +351,8 @@ def test_a_coefficient_that_names_its_activation_is_that_activations(latex, acti
 
 
 @pytest.mark.parametrize(("latex", "activation", "message"), [
-    (r"\mu_1(\mathrm{relu}) = \frac{1}{2}", "erf", "names the activation relu, but the claim's activation is erf"),
+    (r"\mu_1(\mathrm{relu}) = \frac{1}{2}", "erf",
+     "names the activation relu, but the claim's activation is erf"),
     (r"\mu_1(\mathrm{relu}) = \mu_1(\tanh)", None, "names the activations relu, tanh: a claim has one"),
 ])
 def test_a_coefficient_naming_another_activation_is_refused_in_one_line(latex, activation, message):

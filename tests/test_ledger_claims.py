@@ -216,8 +216,8 @@ def test_a_claim_on_a_derivative_of_a_model_quantity_runs_and_is_no_restatement(
     from verify.checks.ledger_claims import restatement
 
     spec = ledger.ClaimSpec("diff(Phi(m), m)*(1 - m**2) == -h(m)*(1 - m**2)",
-                            (("family", "orthonormal"), ("activation", "relu"), ("for", ("k in {2}", "xi in {1}",
-                                                                                       "m in [-1, 1]"))))
+                            (("family", "orthonormal"), ("activation", "relu"),
+                             ("for", ("k in {2}", "xi in {1}", "m in [-1, 1]"))))
     assert restatement(spec) is None
     outcome = run_entry_claim(spec)
     assert outcome.verdict is Verdict.HOLDS, outcome.evidence

@@ -1118,9 +1118,9 @@ class _Reader:
             return f"Abs({inner})"
         if name == "int":
             self.fail("an integral \\int", "the claim language has no integral over a real variable; an "
-                      "integral against the Gaussian density is \\mathbb{E}_g[f(g)], Eg(f(g)), and a fundamental "
-                      "theorem (\\Phi(1) - \\Phi(m) = \\int_m^1 \\Phi'(t) dt) is a relation between the "
-                      "functions and their derivatives (diff)")
+                      "integral against the Gaussian density is \\mathbb{E}_g[f(g)], Eg(f(g)), and a "
+                      "fundamental theorem (\\Phi(1) - \\Phi(m) = \\int_m^1 \\Phi'(t) dt) is a relation "
+                      "between the functions and their derivatives (diff)")
         self.fail(f"\\{name} is not a construct of the claim language", "see docs/claims.md, LaTeX input")
 
     def raw_argument(self) -> str:
@@ -1259,7 +1259,7 @@ class _Reader:
 
 @dataclass(frozen=True)
 class Reading:
-    """A LaTeX claim read: its relations in the claim language, the quantifiers (``--for``
+    r"""A LaTeX claim read: its relations in the claim language, the quantifiers (``--for``
     texts) that the conditions written after it give, and the activations its Hermite coefficients
     name (``\mu_1(\tanh)``: see :func:`named_activation`)."""
 
@@ -1285,8 +1285,8 @@ def named_activation(named: tuple[str, ...], given, what: str):
     if not named:
         return given
     if len(named) > 1:
-        raise LatexClaimError(f"latex claim {_quoted(what)} names the activations {', '.join(named)}: a claim "
-                              "has one (write the others' coefficients out, e.g. as Eg(...))")
+        raise LatexClaimError(f"latex claim {_quoted(what)} names the activations {', '.join(named)}: a "
+                              "claim has one (write the others' coefficients out, e.g. as Eg(...))")
     if given is None or given == () or given == []:
         return named[0]
     listed = [given] if isinstance(given, str) else list(given)
