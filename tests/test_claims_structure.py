@@ -205,6 +205,15 @@ def test_hermite_sums_are_the_dual_kernel(text, activation, interval, verdict):
     assert outcome.verdict.value == verdict, outcome.evidence
 
 
+def test_a_shift_on_one_of_several_bases_is_not_read_as_a_shift_of_their_product():
+    """m^(p+1) (1/3)^p is m (m/3)^p: a shift of one base is not a shift of the ratio m/3 (which
+    would give (m/3) K(m/3), failing the true claim); no tail bound is written for it, so it does
+    not fail."""
+    outcome = claim("Sum(mu(p)**2*m**(p+1)*(1/3)**p, p, 0, oo) == m*K(m/3)", activation="erf",
+                    for_=["m in [0, 1/2]"])
+    assert outcome.verdict.value != "fails", outcome.evidence
+
+
 @pytest.mark.parametrize("name, expected", [
     ("relu", (0, None, sympy.Rational(1, 2))),  # relu - x/2 = |x|/2 is even, with a kink at 0
     ("expr:Max(x, x/10)", (0, None, sympy.Rational(11, 20))),  # leaky relu - 0.55 x = 0.45 |x|

@@ -70,7 +70,9 @@ def recognise(s: sympy.Sum) -> HermiteSum | None:
             shifts.append((part.exp - slope * index) / slope)  # r**(p - 1): a shift of -1
         elif part != 1:
             return None
-    offset = shifts[0] if len(shifts) == 1 else sympy.Integer(0 if not any(shifts) else 1)
+    if len(shifts) > 1 and any(shifts):
+        return None  # r^(p-1) s^p: a shift of one base among several has no tail bound here
+    offset = shifts[0] if len(shifts) == 1 else sympy.Integer(0)
     if not ratio.is_number:
         # r^(p-1) written r^p/r: the negative power of the ratio in the coefficient is a shift too
         free, bound = coefficient.as_independent(ratio, as_Add=False)
