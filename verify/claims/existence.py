@@ -35,7 +35,7 @@ from verify.base.singular import singular_candidates
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
-from verify.claims.language import GAUSSIAN
+from verify.claims.language import GAUSSIAN, expectation_calls
 from verify.verdict import Basis
 
 EXISTS, DIVERGES, UNKNOWN = "exists", "diverges", "unknown"
@@ -186,15 +186,6 @@ def _order(local, t):
         # power: not.
         return None if order is None else (sympy.Integer(0) if order == sympy.oo else sympy.Integer(-2))
     return order if order.is_Rational else (order if order.is_number else None)
-
-
-def expectation_calls(*exprs) -> list:
-    """The Eg(...) calls of ``exprs``, each once: pass a relation's two sides, never their
-    difference, in which the same call on both sides cancels (``Eg(1/g) == Eg(1/g)`` held, exactly,
-    about a number that does not exist)."""
-    return sorted({node for expr in exprs for node in sympy.preorder_traversal(expr)
-                   if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"},
-                  key=sympy.default_sort_key)
 
 
 def claim_expectations(rel) -> Existence:

@@ -410,6 +410,15 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     return claim
 
 
+def expectation_calls(*exprs) -> list:
+    """The Eg(...) calls of ``exprs``, each once: pass a relation's two sides, never their
+    difference, in which the same call on both sides cancels (``Eg(1/g) == Eg(1/g)`` held, exactly,
+    about a number that does not exist)."""
+    return sorted({node for expr in exprs for node in sympy.preorder_traversal(expr)
+                   if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"},
+                  key=sympy.default_sort_key)
+
+
 def _cancelled_expectations(text: str, lhs, rhs, names: dict, constants: dict) -> tuple:
     """The Eg(...) calls written in ``text`` that are in neither side as parsed: SymPy cancelled
     them (``Eg(1/g**2) - Eg(1/g**2) == 0`` parsed as ``0 == 0``, which held about a number that does
@@ -417,8 +426,7 @@ def _cancelled_expectations(text: str, lhs, rhs, names: dict, constants: dict) -
     it) is left out."""
     if text.count("Eg") < 2:
         return ()  # a cancellation takes two
-    present = {node for side in (lhs, rhs) for node in sympy.preorder_traversal(side)
-               if isinstance(node, sympy.core.function.AppliedUndef) and type(node).__name__ == "Eg"}
+    present = set(expectation_calls(lhs, rhs))
     source = text.strip()
     found = []
     for node in ast.walk(ast.parse(source, mode="eval")):

@@ -42,9 +42,8 @@ from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
 from verify.claims.decision import Decision
-from verify.claims.existence import expectation_calls
 from verify.claims.gaussian import ball_expectation, exact_expectation
-from verify.claims.language import GAUSSIAN
+from verify.claims.language import GAUSSIAN, expectation_calls
 from verify.claims.quantities import BALL_DPS
 from verify.claims.relation import signed_symbol
 from verify.verdict import Basis

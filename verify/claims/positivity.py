@@ -23,8 +23,7 @@ import sympy
 
 from verify.base.singular import singular_candidates
 from verify.claims.decision import Decision
-from verify.claims.existence import expectation_calls
-from verify.claims.language import GAUSSIAN
+from verify.claims.language import GAUSSIAN, expectation_calls
 from verify.verdict import Basis
 
 #: Where f is tried for a positive value (rationals away from 0 and ±1, where most singularities sit).

@@ -280,15 +280,19 @@ def _parameter_choices() -> Callable[[str, int], bool] | None:
     return skip
 
 
+def _choices_outside_proofs() -> Callable[[str, int], bool]:
+    """The pack's rule for the spans that only choose a parameter, outside the proofs: its own
+    (:func:`_parameter_choices`), or the ``"digits"`` rule's letter set to a number."""
+    return _parameter_choices() or (lambda latex, start: bool(_PARAMETER_CHOICE.match(latex)))
+
+
 @per_pack
 def statement_relations() -> tuple[Relation, ...]:
     """Every inline span of a statement (Theorem, Lemma, …, Remark) that states a relation, in order,
     with ids ``<section>-s<n>``; a span that only chooses a parameter (``p = 1``,
     :func:`_parameter_choices`) is skipped.  A pack tracks them when its ``[ledger] statements``
     names their files (:mod:`verify.paper.pack`)."""
-    choices = _parameter_choices()
-    return _inline_relations(statement_spans(), "s", skip=choices or (
-        lambda latex, start: bool(_PARAMETER_CHOICE.match(latex))))
+    return _inline_relations(statement_spans(), "s", skip=_choices_outside_proofs())
 
 
 def prose_spans() -> list[tuple[int, int]]:
@@ -311,9 +315,7 @@ def prose_relations() -> tuple[Relation, ...]:
     ids ``<section>-p<n>``; a span that only chooses a parameter is skipped by the pack's rule, as in
     the statements (:func:`statement_relations`).  A pack tracks them when its ``[ledger] prose``
     names their files (:mod:`verify.paper.pack`)."""
-    choices = _parameter_choices()
-    return _inline_relations(prose_spans(), "p", skip=choices or (
-        lambda latex, start: bool(_PARAMETER_CHOICE.match(latex))))
+    return _inline_relations(prose_spans(), "p", skip=_choices_outside_proofs())
 
 
 def line_index(text: str) -> Callable[[int], int]:
