@@ -36,6 +36,10 @@ from verify.verdict.outcome import apply_evidence_rule, default_failure_kind, me
 #: relation of a proof, a relation inside a statement): "Display (2-2), as printed: $…$".
 LEDGER_READINGS = {"display": "Display", "relation": "Inline relation",
                    "statement": "Relation of a statement", "prose": "Relation of the prose"}
+#: How a report names an entry of each kind beside its id ("statement relation (2-s3)"): a relation
+#: inside a statement is not the statement, and one of the prose is not an entry of kind "prose".
+LEDGER_NAMES = {"display": "display", "relation": "relation", "statement": "statement relation",
+                "prose": "prose relation"}
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import replace
 import sympy
 
 from verify.base.errors import VerifyInputError, clip
-from verify.checks.core import LEDGER_READINGS, Check, Context, check_id
+from verify.checks.core import LEDGER_NAMES, LEDGER_READINGS, Check, Context, check_id
 from verify.claims import claim
 from verify.claims.spec import build_spec, relation_keywords
 from verify.paper.latex import label_of, relation_labels
@@ -42,7 +42,7 @@ def _statement(entry: Entry, label: str | None = None) -> str:
     """How reports name the entry: by its ``\\label`` (``label``, else its quote's first) where its
     quote has one (``display eq:kernel (1-1)``), the ledger id kept beside it; else by the id."""
     label = label or label_of(entry.quote)
-    what = {"statement": "statement relation", "prose": "prose relation"}.get(entry.what, entry.what)
+    what = LEDGER_NAMES[entry.what]
     return f"{what} {label} ({entry.id})" if label else f"{what} ({entry.id})"
 
 
