@@ -82,7 +82,7 @@ def recognise(s: sympy.Sum) -> HermiteSum | None:
     if offset.is_Integer and offset > 0:  # r^(p+1) = r · r^p: a factor of the coefficient, safe at r = 0
         coefficient, offset = coefficient * ratio**offset, sympy.Integer(0)
     if offset != 0 and not (offset.is_Integer and -low <= offset < 0):
-        return None  # a shift the tail bound is not written for (r^(p+1), or of several bases)
+        return None  # a shift the tail bound is not written for (beyond the sum's first index)
     return HermiteSum(coefficient, power, ratio, int(low), int(offset))
 
 
@@ -110,7 +110,7 @@ def exact_value(form: HermiteSum, mu, norm, kernel=None, inside=lambda r: False)
     bounded = (r.is_number and (sympy.Abs(r) <= 1) is sympy.true) or inside(r)
     if kernel is None or not bounded:
         return None
-    if form.offset and form.power and form.low <= 1 and form.offset == -1:
+    if form.offset == -1 and form.power and form.low <= 1:
         # Σ_{p≥1} p μ_p² r^(p−1) = K′(r): the r of r K′(r) cancels, with no 0/0 at r = 0
         return form.coefficient * kernel(True, r)
     if form.offset:

@@ -40,6 +40,7 @@ import re
 from dataclasses import dataclass
 
 from verify.base.errors import MalformedExpressionError, clip
+from verify.model.activations import builtin_names
 
 #: Longest LaTeX claim read: a display of the paper is under 600 characters.
 MAX_LENGTH = 4000
@@ -374,8 +375,8 @@ def _quoted(latex: str) -> str:
     return f"'{shown}'"
 
 
-#: The suite's built-in activations as a text may name them in \mu_p(…) (lower case).
-_ACTIVATION_NAMES = frozenset({"relu", "abs", "sigmoid", "tanh", "erf", "softplus", "gelu"})
+#: The names a text may give an activation in \mu_p(…) (lower case): the suite's built-in ones.
+_ACTIVATION_NAMES = frozenset(builtin_names())
 #: The commands that set a word upright: \mathrm{relu}, \operatorname{erf}, \text{ReLU}.
 _NAME_STYLES = frozenset({"mathrm", "operatorname", "text", "textrm", "mathsf", "rm"})
 
