@@ -342,6 +342,14 @@ def selection_for(function: str, data: dict, statements: dict, full: bool = Fals
     return chosen
 
 
+def _mutant_task(name: str, selection: list, data: dict, calibration, statements: dict) -> tuple:
+    """A task of :func:`run_forked`: the mutant ``name`` against the statements ``selection`` (ids),
+    each expected at its baseline verdict, within 3 times their baseline time plus 20 s."""
+    limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in selection) + 20
+    expected = {sid: data["baseline"][sid]["verdict"] for sid in selection}
+    return name, _mutant, (calibration, name, [statements[sid] for sid in selection], expected), limit
+
+
 def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: list[str],
                  full: list[str] = (), deeper: bool = False) -> None:
     """Run the mutants not yet decided; with ``deeper``, run each survivor again against the next
@@ -373,10 +381,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
                 if not previous:  # a result already there (a survivor run against all it met) stays
                     results[name] = {"status": "uncovered", "selection": []}
                 continue
-            limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in selection) + 20
-            expected = {sid: data["baseline"][sid]["verdict"] for sid in selection}
-            tasks.append((name, _mutant, (calibration, name, [statements[s] for s in selection], expected),
-                          limit))
+            tasks.append(_mutant_task(name, selection, data, calibration, statements))
     text_only = set().union(*(text_only_mutants(path) for path in modules)) if modules else set()
     tasks.sort(key=lambda task: task[0] in text_only)  # stable: module order kept within each class
     selections = {task[0]: [s.id for s in task[2][2]] for task in tasks}
@@ -430,10 +435,7 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
         if results.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
                 any(sid not in data["baseline"] for sid in ids):
             continue
-        selection = [statements[sid] for sid in ids]
-        limit = 3 * sum(data["baseline"][sid]["seconds"] for sid in ids) + 20
-        tasks.append((name, _mutant, (calibration, name, selection,
-                                      {sid: data["baseline"][sid]["verdict"] for sid in ids}), limit))
+        tasks.append(_mutant_task(name, ids, data, calibration, statements))
 
     chosen = {task[0]: [statement.id for statement in task[2][2]] for task in tasks}
 
