@@ -44,7 +44,7 @@ from verify.base.errors import VerifyInputError
 from verify.base.files import read_toml
 from verify.base.sweep import ordered_map
 from verify.claims import claim, existence, gaussian, gaussian_rules, parity
-from verify.model import hermite_exact
+from verify.model import diagnostics, hermite_exact
 
 #: The share of true statements that must be decided (holds or consistent).
 REQUIRED_POWER = 0.9
@@ -182,6 +182,7 @@ def forget_derived_results() -> None:
         cached.cache_clear()
     gaussian_rules.forget_stopped()
     hermite_exact.forget_computed()
+    diagnostics.forget_square_moments()
     clear_cache()
 
 

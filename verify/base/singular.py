@@ -149,9 +149,14 @@ def removable_quotient(expr, x, p):
     form this does not recognise (then nothing is claimed)."""
     for m in range(1, MAX_POLE_ORDER + 1):
         numerator = sympy.together(expr * (x - p) ** m)
-        if sympy.fraction(numerator)[1].subs(x, p) == 0:
-            continue  # still divided by something that vanishes at p
-        if not all(sympy.simplify(sympy.diff(numerator, x, j).subs(x, p)) == 0 for j in range(m)):
-            return None  # a pole of order m - j, not removable
+        try:
+            if sympy.fraction(numerator)[1].subs(x, p) == 0:
+                continue  # still divided by something that vanishes at p
+            if not all(sympy.simplify(sympy.diff(numerator, x, j).subs(x, p)) == 0 for j in range(m)):
+                return None  # a pole of order m - j, not removable
+        except (ValueError, TypeError):
+            # SymPy cannot even form the value at p (Max(1, 1/g**2) at 0 is Max(1, zoo), which it
+            # refuses as "not comparable"): not a form this recognises
+            return None
         return m, numerator
     return None

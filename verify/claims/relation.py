@@ -78,8 +78,9 @@ class Relation:
                         cancelled=self.cancelled)
 
     def within(self, symbol, low, high) -> Relation:
-        """The same relation with one box variable restricted to [low, high]."""
-        setting = replace(self.setting, box={**self.box, symbol: (low, high)})
+        """The same relation with one box variable restricted to [low, high] (ends as SymPy numbers:
+        every step reads a box's ends as SymPy numbers, and a Python 0 from a split crashed one)."""
+        setting = replace(self.setting, box={**self.box, symbol: (sympy.sympify(low), sympy.sympify(high))})
         return Relation(setting, self.lhs, self.rhs, self.op, self.full, self.seed, self.rng,
                         cancelled=self.cancelled)
 
