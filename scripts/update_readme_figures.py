@@ -100,6 +100,8 @@ def _keep_evidence(directory: Path, evidence: str, pattern: str) -> None:
     import shutil
 
     target = ROOT / evidence
+    if directory.resolve() == target.resolve():
+        return  # the run's directory is the evidence itself (it was deleted before being copied)
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)

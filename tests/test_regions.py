@@ -310,3 +310,57 @@ def test_cli_refuses_bad_arguments(argv, tmp_path, monkeypatch, capsys):
     assert status == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and ("workers" in err[0] or "nope" in err[0])
+
+
+def test_replica_seeds_extend_the_instances_first_run():
+    """Replica 0 of a step is the instance's first run (SeedSequence children are indexed), and
+    no two of the REPLICAS x grid chains share a seed."""
+    from verify.regions.runs import _chain_seeds
+
+    first, every = _chain_seeds(7, 15), _chain_seeds(7, 15, 5)
+    assert list(every[:15]) == list(first)
+    assert len(set(every.tolist())) == 75
+
+
+def _replica(time):
+    return {"sgd_at": {"0.5": time}, "sgd_c_at": {}, "loss": None, "loss_se": None, "samples": 0,
+            "diverged": False}
+
+
+def test_a_tuned_time_is_the_median_of_its_replicas():
+    """A first run that was a fluke (a reached at 10 at step 1, where three of its four replicas
+    never reach) no longer decides 'a before b' alone: a's tuned step moves to the neighbour with
+    the best median (step 2, 50), b keeps step 1 (median 40), so the claim fails on this
+    instance; the spread is read only where every replica reached."""
+    from verify.regions.judge import _replica_tuned, _tuned
+
+    spec = _tiny((Curve("a", "relu", "joint"), Curve("b", "relu", "joint")), (SOONER,))
+    values = {"a": np.array([INF, 10.0, 50.0, 200.0]), "b": np.array([INF, 40.0, 45.0, 300.0])}
+    replicas = {"a": {"0": [None] * 4, "1": [None, None, 30.0, None], "2": [48.0, 52.0, 55.0, 49.0]},
+                "b": {"0": [None] * 4, "1": [41.0, 39.0, 42.0, 40.0], "2": [44.0, 46.0, 45.0, 47.0]}}
+    run = {"replicas": {label: {g: [_replica(t) for t in times] for g, times in steps.items()}
+                        for label, steps in replicas.items()}}
+    best, _, chosen = _tuned(SOONER, values)
+    assert chosen == {"a": 1, "b": 1} and outcome(SOONER, best) is True
+    best, chosen, spreads = _replica_tuned(run, SOONER, spec, values, best, chosen)
+    assert chosen == {"a": 2, "b": 1}
+    assert best == {"a": 50.0, "b": 40.0}
+    assert outcome(SOONER, best) is False
+    assert spreads == [pytest.approx((55.0 - 48.0) / 50.0), pytest.approx((42.0 - 39.0) / 40.0)]
+
+
+def test_a_study_judges_tuned_steps_over_replicas(tiny_run):
+    """End to end: every tuned step where SGD ran gets REPLICAS runs, the cell records their
+    spread, and the words say so beside the share of the grid where the shared step holds."""
+    from verify.regions.spec import REPLICAS
+
+    doc, _ = tiny_run((Curve("a", "relu", "joint"), Curve("b", "he3", "joint")), (REACH,))
+    (reach,) = doc["claims"]
+    key = "xi=1, lambda equal"
+    assert doc["replicas_at_tuned_steps"] == REPLICAS >= 5
+    spread = reach["tuned"][key]["replica_spread"]
+    assert spread["series"] > 0 and 0 <= spread["median"] <= spread["p90"]
+    held, steps = reach["shared"][key]["grid_steps_held"]
+    assert steps == len(TINY.grid) and 0 <= held <= steps
+    assert f"median of {REPLICAS} runs per tuned step, whose times spread by" in reach["words"][0]
+    assert f"of {steps}" in reach["words"][0]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from verify.regions.spec import CONFIDENCE, FLOW_GAP_TOLERANCE, Claim, StudySpec
+from verify.regions.spec import CONFIDENCE, FLOW_GAP_TOLERANCE, REPLICAS, Claim, StudySpec
 from verify.verdict.statistics import clopper_pearson
 
 #: z-score that decides a ``loss_above`` comparison of two Monte-Carlo losses on one instance:
@@ -209,8 +209,8 @@ def statistic(claim: Claim, times: dict[str, float]) -> float:
     if claim.kind == "sooner":
         return _ratio(times[claim.pair[1]], times[claim.pair[0]])
     if claim.kind in ("grows", "monotone"):
-        return float(values[-1] / values[0])
-    return float(np.max(values) / np.min(values))
+        return _ratio(values[-1], values[0])
+    return _ratio(np.max(values), np.min(values))
 
 
 def cell(outcomes: list[bool | None]) -> dict:
@@ -347,6 +347,112 @@ def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any],
     return best, any(g == 0 for g in chosen.values()), chosen
 
 
+def cell_words(key: str, tuned: dict, shared: dict) -> str:
+    """One (ξ, λ) cell of a claim in words: the tuned protocol's count and interval, then the η·d
+    ranges where the shared step holds on most instances and how many of the grid's steps that is
+    (a region is not the whole grid: Fig. 2's plateau claim held at one step of 15)."""
+    ranges = shared["holds_at_eta_d"]
+    held, steps = shared.get("grid_steps_held") or (
+        sum(c["status"] == "holds" for c in shared["cells"]), len(shared["cells"]))
+    shared_words = (
+        "shared step: holds on most instances at η·d in "
+        + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
+        + f" ({held} of {steps} grid steps)"
+        if ranges
+        else f"shared step: holds on most instances at no grid step (0 of {steps})"
+    )
+    spread = tuned.get("replica_spread")
+    replicas = (f"; median of {REPLICAS} runs per tuned step, whose times spread by "
+                f"{spread['median']:.2f} × the median (max − min, median over instances)") if spread else ""
+    return (
+        f"{key}: tuned steps: holds on {tuned['holds']}/{tuned['instances']} "
+        f"[{tuned['interval'][0]:.2f}, {tuned['interval'][1]:.2f}] ({tuned['status']}{replicas}); {shared_words}"
+    )
+
+
+#: The steps around a curve's best first-run step that get replicas: the first run's fastest step
+#: is often a fluke at the edge of stability (at Fig. 2's largest ξ a run reached ½ in 233
+#: samples where four replicas at that step did not within their horizon), so the tuned step is
+#: the best *median* among it and its two neighbours.
+TUNED_NEIGHBOURS = (-1, 0, 1)
+
+
+def replicated_steps(spec: StudySpec, run: dict, d: int, flow_used: bool, figure: str) -> list[list]:
+    """[curve label, grid index] of every step where some claim of ``figure`` may tune on this
+    instance (the first run's best and its neighbours) and SGD ran, sorted: the replica task's."""
+    steps = set()
+    for claim in spec.claims:
+        if claim.figure != figure:
+            continue
+        _, _, chosen = _tuned(claim, series_values(run, claim, spec, d, flow_used))
+        for name, g in chosen.items():
+            label = name.partition(":")[0]
+            if g is not None:
+                steps |= {(label, g + i) for i in TUNED_NEIGHBOURS if g + i in run["curves"][label]["ran"]}
+    return [list(step) for step in sorted(steps)]
+
+
+def _replica_value(replica: dict, claim: Claim, spec: StudySpec, name: str):
+    """One replica's value of series ``name``: its time (inf: not reached or diverged), or for
+    ``loss_above`` its (loss, SE) row, as :func:`series_values` gives the first run's."""
+    if claim.kind == "loss_above":
+        if replica["diverged"]:
+            return np.array([math.inf, 0.0])
+        return np.array([math.nan if replica["loss"] is None else replica["loss"],
+                         math.nan if replica["loss_se"] is None else replica["loss_se"]])
+    level = spec.level if claim.level is None else claim.level
+    times = replica["sgd_c_at" if name.partition(":")[2] == "c" else "sgd_at"][f"{level:g}"]
+    return math.inf if times is None else float(times)
+
+
+def _median_at(run: dict, claim: Claim, spec: StudySpec, name: str, first, g: int):
+    """(the median of series ``name`` at step ``g`` over the first run and its replicas, the
+    spread (max − min)/median of its times or None): the first run alone where none ran."""
+    replicas = run.get("replicas", {}).get(name.partition(":")[0], {}).get(str(g))
+    if not replicas:
+        return first, None
+    values = [first] + [_replica_value(r, claim, spec, name) for r in replicas]
+    if claim.kind == "loss_above":
+        # the replica whose loss is the median, with its own Monte-Carlo SE
+        ordered = sorted(values, key=lambda row: (math.isnan(row[0]), row[0]))
+        return ordered[(len(ordered) - 1) // 2], None
+    median = float(np.median(values))
+    finite = [v for v in values if math.isfinite(v)]
+    spread = (max(finite) - min(finite)) / median if len(finite) == len(values) and median > 0 else None
+    return median, spread
+
+
+def _replica_tuned(run: dict, claim: Claim, spec: StudySpec, values: dict, best: dict,
+                   chosen: dict) -> tuple[dict, dict, list]:
+    """Each series' tuned step and value from the replicas: among the first run's best step and
+    its neighbours, the step of the smallest median (two series of one run share the first's
+    step); with the spreads of the chosen steps' times."""
+    if not run.get("replicas"):
+        return best, chosen, []
+    best, chosen, spreads = dict(best), dict(chosen), []
+    lead = [claim.pair[0]] if same_run(claim) else list(values)
+    for name in lead:
+        if chosen[name] is None:
+            continue
+        options = []
+        for g in (chosen[name] + i for i in TUNED_NEIGHBOURS):
+            if 0 <= g < len(values[name]):
+                value, spread = _median_at(run, claim, spec, name, values[name][g], g)
+                score = value[0] if claim.kind == "loss_above" else value
+                if not math.isnan(score):
+                    options.append((score, g, value, spread))
+        if options:
+            _, chosen[name], best[name], spread = min(options, key=lambda option: option[:2])
+            spreads += [] if spread is None else [spread]
+    if same_run(claim):
+        first, second = claim.pair
+        g = chosen[second] = chosen[first]
+        if g is not None:
+            best[second], spread = _median_at(run, claim, spec, second, values[second][g], g)
+            spreads += [] if spread is None else [spread]
+    return best, chosen, spreads
+
+
 def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -> dict:
     """``runs[(xi_label, lam_shape)]`` = the instances' task results; one claim's cells and words."""
     out: dict[str, Any] = {
@@ -368,12 +474,16 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         flow_used = gaps[claim.figure]["flow_used"]
         shared: list[list[bool | None]] = [[] for _ in grid]
         tuned: list[bool | None] = []
+        spreads: list[float] = []
         steps: dict[str, list[float | None]] = {name: [] for name in series_names(spec, claim)}
         for run in instances:
             values = series_values(run, claim, spec, d, flow_used)
             for g in range(len(grid)):
                 shared[g].append(_outcome_at(claim, {name: v[g] for name, v in values.items()}))
-            best, at_top, chosen = _tuned(claim, values)
+            best, _, chosen = _tuned(claim, values)
+            best, chosen, spread = _replica_tuned(run, claim, spec, values, best, chosen)
+            at_top = any(g == 0 for g in chosen.values())
+            spreads += spread
             for name, step in chosen.items():
                 if name in steps:
                     steps[name].append(None if step is None else grid[step])
@@ -386,6 +496,11 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
         key = f"xi={xi_label}, lambda {shape}"
         out["shared"][key] = {"eta_d": grid, "cells": cells, "holds_at_eta_d": _eta_ranges(grid, cells)}
         out["tuned"][key] = cell(tuned)
+        if spreads:
+            out["tuned"][key]["replica_spread"] = {
+                "median": float(np.median(spreads)), "p90": float(np.percentile(spreads, 90)),
+                "series": len(spreads),
+                "what": "(max - min)/median of a series' times over the replicas at its tuned step"}
         out["tuned_steps"][key] = {
             label: {
                 "median_eta_d": float(np.median([s for s in v if s is not None]))
@@ -397,20 +512,8 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
             for label, v in steps.items()
         }
         every += [o for group in shared for o in group] + tuned
-        tc = out["tuned"][key]
-        ranges = out["shared"][key]["holds_at_eta_d"]
-        shared_words = (
-            (
-                "shared step: holds on most instances at η·d in "
-                + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
-            )
-            if ranges
-            else "shared step: holds on most instances at no grid step"
-        )
-        out["words"].append(
-            f"{key}: tuned steps: holds on {tc['holds']}/{tc['instances']} "
-            f"[{tc['interval'][0]:.2f}, {tc['interval'][1]:.2f}] ({tc['status']}); {shared_words}"
-        )
+        out["shared"][key]["grid_steps_held"] = [sum(c["status"] == "holds" for c in cells), len(cells)]
+        out["words"].append(cell_words(key, out["tuned"][key], out["shared"][key]))
     statuses = (
         [c["status"] for v in out["shared"].values() for c in v["cells"]],
         [v["status"] for v in out["tuned"].values()],

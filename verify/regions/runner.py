@@ -10,10 +10,10 @@ import time
 
 from verify.base.files import write_atomic
 from verify.base.sweep import Task, run_sweep
-from verify.regions.judge import flow_gaps, judge_claim
+from verify.regions.judge import flow_gaps, judge_claim, replicated_steps
 from verify.regions.plot import heat_map
-from verify.regions.runs import instance_task
-from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, StudySpec, curve_params
+from verify.regions.runs import instance_task, replica_task
+from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, REPLICAS, StudySpec, curve_params
 
 
 def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, str]]]:
@@ -38,6 +38,22 @@ def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, 
                 )
                 keys.append((xi_label, shape))
     return out, keys
+
+
+def _add_replicas(spec: StudySpec, todo: list[Task], results: list[dict], keys: list[tuple[str, str]],
+                  gaps: dict, d: int, scheduler, workers, progress: bool) -> None:
+    """The second sweep: REPLICAS − 1 more runs at every step a claim tuned on each instance,
+    stored in its result as ``replicas`` (one task per instance, cached like the first)."""
+    second, owners = [], []
+    for task, result, (xi_label, _) in zip(todo, results, keys, strict=True):
+        steps = replicated_steps(spec, result, d, gaps[spec.figure_of(xi_label)]["flow_used"],
+                                 spec.figure_of(xi_label))
+        if steps:
+            second.append(Task(replica_task, {**task.params, "steps": steps, "replicas": REPLICAS}))
+            owners.append(result)
+    for result, replicas in zip(owners, run_sweep(second, scheduler=scheduler, workers=workers,
+                                                  progress=progress), strict=True):
+        result["replicas"] = replicas
 
 
 def run_study(
@@ -68,8 +84,11 @@ def run_study(
         )
         for fig in figures
     }
+    _add_replicas(spec, todo, results, keys, gaps, tier.d, scheduler, workers, progress)
     claims = [judge_claim(spec, claim, runs, tier.d, gaps) for claim in spec.claims]
     samples = sum(sum(c["samples"]) for group in runs.values() for r in group for c in r["curves"].values())
+    samples += sum(run["samples"] for group in runs.values() for r in group
+                   for steps in r.get("replicas", {}).values() for step in steps.values() for run in step)
     doc = {
         "study": spec.name,
         "paper": spec.paper,
@@ -78,6 +97,7 @@ def run_study(
         "grid_eta_d": tier.grid,
         "lambda_shapes": list(LAMBDA_SHAPES),
         "confidence": CONFIDENCE,
+        "replicas_at_tuned_steps": REPLICAS,
         "horizon_over_flow": HORIZON_OVER_FLOW,
         "choices": spec.choices,
         "curves": [dataclasses.asdict(c) for c in spec.curves],

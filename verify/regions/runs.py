@@ -89,6 +89,67 @@ def _yardstick_record(curve: Curve, yardstick: dict, levels: list[float]) -> dic
     }
 
 
+def _setups(curves: list[dict], t: Tier, seed: int, lam_shape: str, xi: float, timed: list[float],
+            level: float):
+    """Per curve, in order: (curve, instance, its flow record, the horizon's τ at ``level``)."""
+    records: dict[str, dict] = {}
+    for curve in (Curve(**c) for c in curves):
+        own_xi = xi if curve.xi_over_sqrt_k is None else curve.xi_over_sqrt_k * math.sqrt(t.k)
+        inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape, curve.alpha)
+        if curve.yardstick is None:
+            record = _flow_record(curve, inst, timed)
+        else:
+            record = _yardstick_record(curve, records[curve.yardstick], timed)
+        records[curve.label] = record
+        tau = (record.get("horizon_tau") or record["tau"])[timed.index(level)]
+        yield curve, inst, record, math.inf if tau is None else tau
+
+
+def _passage(curve: Curve, inst, record: dict, t: Tier, g: int, tau: float, chain_seed: int, timed: list[float],
+             c_timed: tuple, to_horizon: bool, loss_samples: int) -> Passage | None:
+    """The SGD run of ``curve`` at grid step ``g`` seeded by ``chain_seed``, or None where its
+    horizon HORIZON_OVER_FLOW·τ/η exceeds the tier's ``sgd_cap``."""
+    lr = t.grid[g] / t.d
+    horizon = HORIZON_OVER_FLOW * tau / lr if math.isfinite(tau) else math.inf
+    if horizon > t.sgd_cap:
+        return None
+    return Passage(
+        inst,
+        curve.mode,
+        lr,
+        max(100, math.ceil(horizon)),
+        tuple(timed),
+        int(chain_seed),
+        m0=record["m0"],
+        c_levels=c_timed,
+        to_horizon=to_horizon,
+        loss_samples=loss_samples,
+        # the yardstick's record spacing: times of curves with longer horizons are as fine as
+        # the yardstick's
+        records=math.ceil(RECORDS * curve.horizon_factor),
+    )
+
+
+def _chain_seeds(seed: int, grid_steps: int, replicas: int = 1) -> np.ndarray:
+    """Replica r's chain at grid step g is seeded by child r·len(grid) + g of one SeedSequence per
+    instance: ``spawn`` is deterministic by index, so replica 0 is the instance's first run
+    whatever the number of replicas, and replicas never share a stream."""
+    return seeds_for(int(np.random.SeedSequence([seed, SGD_STREAM]).generate_state(1)[0]),
+                     grid_steps * replicas)
+
+
+def _passage_record(timed: list[float], c_timed: tuple, res: dict) -> dict:
+    """What one run contributes: its times per |m| level and |⟨ĉ, c⟩| level, loss and state."""
+    return {
+        "sgd_at": {f"{x:g}": _none_if_inf(time) for x, time in zip(timed, res["times"], strict=True)},
+        "sgd_c_at": {f"{x:g}": _none_if_inf(time) for x, time in zip(c_timed, res["c_times"], strict=True)},
+        "loss": res["loss"],
+        "loss_se": res["loss_se"],
+        "samples": res["samples"],
+        "diverged": res["diverged"],
+    }
+
+
 def instance_task(
     curves: list[dict],
     level: float,
@@ -111,18 +172,11 @@ def instance_task(
     timed = sorted(set(levels or ()) | {0.5, level})
     c_timed = tuple(c_levels or ())
     grid = t.grid
+    seeds = _chain_seeds(seed, len(grid))
     out_curves: dict[str, dict] = {}
     jobs: list[Passage] = []
     where: list[tuple[str, int]] = []
-    for curve in (Curve(**c) for c in curves):
-        own_xi = xi if curve.xi_over_sqrt_k is None else curve.xi_over_sqrt_k * math.sqrt(t.k)
-        inst = make_instance(t.k, t.d, own_xi, curve.activation, seed, lam_shape, curve.alpha)
-        if curve.yardstick is None:
-            record = _flow_record(curve, inst, timed)
-        else:
-            record = _yardstick_record(curve, out_curves[curve.yardstick], timed)
-        tau = (record.get("horizon_tau") or record["tau"])[timed.index(level)]
-        tau = math.inf if tau is None else tau
+    for curve, inst, record, tau in _setups(curves, t, seed, lam_shape, xi, timed, level):
         out_curves[curve.label] = {
             **record,
             "levels": timed,
@@ -134,38 +188,20 @@ def instance_task(
             "diverged": [False] * len(grid),
             "ran": [],
         }
-        seeds = seeds_for(int(np.random.SeedSequence([seed, SGD_STREAM]).generate_state(1)[0]), len(grid))
-        for g, eta_d in enumerate(grid):
-            lr = eta_d / t.d
-            horizon = HORIZON_OVER_FLOW * tau / lr if math.isfinite(tau) else math.inf
-            if horizon <= t.sgd_cap:
-                jobs.append(
-                    Passage(
-                        inst,
-                        curve.mode,
-                        lr,
-                        max(100, math.ceil(horizon)),
-                        tuple(timed),
-                        int(seeds[g]),
-                        m0=record["m0"],
-                        c_levels=c_timed,
-                        to_horizon=to_horizon,
-                        loss_samples=loss_samples,
-                        # the yardstick's record spacing: times of curves with longer horizons
-                        # are as fine as the yardstick's
-                        records=math.ceil(RECORDS * curve.horizon_factor),
-                    )
-                )
+        for g in range(len(grid)):
+            job = _passage(curve, inst, record, t, g, tau, seeds[g], timed, c_timed, to_horizon, loss_samples)
+            if job is not None:
+                jobs.append(job)
                 where.append((curve.label, g))
     for (label, g), res in zip(where, run_passages(jobs), strict=True):
         out = out_curves[label]
-        for x, time in zip(timed, res["times"], strict=True):
-            out["sgd_at"][f"{x:g}"][g] = _none_if_inf(time)
-        for x, time in zip(c_timed, res["c_times"], strict=True):
-            out["sgd_c_at"][f"{x:g}"][g] = _none_if_inf(time)
-        out["loss"][g], out["loss_se"][g] = res["loss"], res["loss_se"]
-        out["samples"][g] = res["samples"]
-        out["diverged"][g] = res["diverged"]
+        run = _passage_record(timed, c_timed, res)
+        for x in timed:
+            out["sgd_at"][f"{x:g}"][g] = run["sgd_at"][f"{x:g}"]
+        for x in c_timed:
+            out["sgd_c_at"][f"{x:g}"][g] = run["sgd_c_at"][f"{x:g}"]
+        for name in ("loss", "loss_se", "samples", "diverged"):
+            out[name][g] = run[name]
         out["ran"].append(g)
     inst = make_instance(t.k, t.d, xi, "relu", seed, lam_shape)
     lam = lam_vector(lam_shape, t.k, seed)
@@ -178,3 +214,43 @@ def instance_task(
             "c_overlap": float(inst.c @ inst.c_hat),
         },
     }
+
+
+def replica_task(
+    curves: list[dict],
+    level: float,
+    tier: dict,
+    seed: int,
+    lam_shape: str,
+    xi: float,
+    steps: list[list],
+    replicas: int,
+    levels: list[float] | None = None,
+    c_levels: list[float] | None = None,
+    to_horizon: bool = False,
+    loss_samples: int = 0,
+) -> dict:
+    """Replicas 1, …, ``replicas`` − 1 of the SGD runs of :func:`instance_task` (same
+    arguments) at the ``steps`` [curve label, grid index] its judge tuned: each an independent
+    chain (its own seed), so a tuned time is judged from the median of ``replicas`` runs and not
+    from the one run that made it the fastest.  Returns {label: {g: [run, …]}} (str keys)."""
+    t = Tier(**tier)
+    timed = sorted(set(levels or ()) | {0.5, level})
+    c_timed = tuple(c_levels or ())
+    grid = t.grid
+    seeds = _chain_seeds(seed, len(grid), replicas)
+    wanted = {(label, int(g)) for label, g in steps}
+    jobs: list[Passage] = []
+    where: list[tuple[str, int]] = []
+    for curve, inst, record, tau in _setups(curves, t, seed, lam_shape, xi, timed, level):
+        for g in sorted(g for label, g in wanted if label == curve.label):
+            for r in range(1, replicas):
+                job = _passage(curve, inst, record, t, g, tau, seeds[r * len(grid) + g], timed, c_timed,
+                               to_horizon, loss_samples)
+                if job is not None:
+                    jobs.append(job)
+                    where.append((curve.label, g))
+    out: dict[str, dict[str, list]] = {}
+    for (label, g), res in zip(where, run_passages(jobs), strict=True):
+        out.setdefault(label, {}).setdefault(str(g), []).append(_passage_record(timed, c_timed, res))
+    return out
