@@ -147,3 +147,28 @@ def test_the_python_api_is_exported_from_the_package():
 
     outcome = verify.claim("mu(1) == 1/2", activation="relu")
     assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
+
+
+@pytest.mark.parametrize(
+    ("constant", "irrational"),
+    [
+        ("10 - 125*exp(3)/27", True),  # binomial(5, 3) - (E*5/3)**3: decided by its ball, no fork
+        ("3 - E", True),
+        ("1 - pi/2", True),
+        ("exp(-2)", True),
+        ("log(4)/log(2)", False),  # simplifies to 2: the exact route must see it
+        ("1 + sqrt(2)", False),  # irrational, but not by this rule: no shortcut
+        ("E + pi", False),  # irrationality of e + pi is open
+        ("exp(1/2)", False),
+        ("2", False),
+    ],
+)
+def test_only_a_provably_irrational_constant_skips_the_simplifier(constant, irrational):
+    """The symbolic step decides r + c e^k and r + c pi^k by a ball before simplifying: no
+    simplification can make them rational, so the verdict's basis cannot be stronger. Any other
+    constant is simplified first, so that an exact rational difference keeps its exact verdict."""
+    import sympy
+
+    from verify.claims.universal import _rational_plus_transcendental
+
+    assert _rational_plus_transcendental(sympy.sympify(constant)) is irrational

@@ -287,6 +287,23 @@ def _square_root_substitution(box: dict, op: str, difference) -> Decision | None
     return None
 
 
+def _rational_plus_transcendental(constant) -> bool:
+    """Whether ``constant`` is r + c·e^k or r + c·π^k with r, c rational, c ≠ 0 and k a nonzero
+    integer: irrational, since e^k (Hermite) and π^k (Lindemann) are transcendental.  Any other
+    constant may simplify to a rational (log(4)/log(2), or an expectation's closed form that
+    cancels the other side), whose exact verdict outranks a ball's."""
+    if constant.free_symbols:
+        return False
+    rational, rest = constant.as_coeff_Add()
+    coefficient, core = rest.as_coeff_Mul()
+    if not (rational.is_Rational and coefficient.is_Rational and coefficient != 0):
+        return False
+    if isinstance(core, sympy.exp):
+        return core.args[0].is_Integer and core.args[0] != 0
+    base, exponent = core.as_base_exp()
+    return base in (sympy.pi, sympy.E) and exponent.is_Integer and exponent != 0
+
+
 def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     """The symbolic step's decision from an exact ``difference`` = lhs − rhs over ``box``."""
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
@@ -294,10 +311,10 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
         return _square_root_substitution(box, op, difference) or Decision(
             "undecided", None, "symbolic", detail="not a rational function of its variable")
-    if not difference.free_symbols and not difference.is_Rational:
-        # a constant whose ball has a sign needs no simplifying: the guarded simplifier costs a
-        # fork and about half a second, 19 of the 24 s of binomial(n, j) <= (E*n/j)**j over
-        # 900 integer points; a ball that straddles 0 (an exact 0, say) goes on to simplify
+    if _rational_plus_transcendental(difference):
+        # no simplifying can make it rational (the exact route would end at its ball too), and the
+        # guarded simplifier costs a fork and about half a second: 19 of the 24 s of
+        # binomial(n, j) <= (E*n/j)**j over 900 integer points
         decided = _ball_decision(box, op, difference)
         if decided is not None:
             return decided
