@@ -2,7 +2,7 @@
 
 Judges the caption claims of Figs. 1(a)/4, 1(b)/6, 2, 3 and 5 over many instances, two λ shapes, a step
 grid spanning 10⁷ and both step protocols (one step shared by the compared curves, or tuned
-per curve), and reports the region where each claim holds on most instances (99 %
+per curve and judged by the median of 5 independent runs), and reports the region where each claim holds on most instances (99 %
 Clopper–Pearson), with the flow-against-SGD gap and the quantity that best predicts the
 failures.  Writes regions.STUDY.json and one heat map FIGURE.regions.png per figure; exit 0
 (a region verdict is a finding, not an error), 2 for bad arguments.
