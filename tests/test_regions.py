@@ -340,7 +340,7 @@ def test_a_tuned_time_is_the_median_of_its_replicas():
                 "b": {"0": [None] * 4, "1": [41.0, 39.0, 42.0, 40.0], "2": [44.0, 46.0, 45.0, 47.0]}}
     run = {"replicas": {label: {g: [_replica(t) for t in times] for g, times in steps.items()}
                         for label, steps in replicas.items()}}
-    best, _, chosen = _tuned(SOONER, values)
+    best, chosen = _tuned(SOONER, values)
     assert chosen == {"a": 1, "b": 1} and outcome(SOONER, best) is True
     best, chosen, spreads = _replica_tuned(run, SOONER, spec, values, best, chosen)
     assert chosen == {"a": 2, "b": 1}

@@ -32,7 +32,8 @@ def _level_tau(curve: dict, level: float) -> float:
 
 
 def _sgd_times(curve: dict, level: float, series: str) -> list[float | None]:
-    """The curve's SGD times at ``level`` per grid step, of |m| (``series`` "m") or |⟨ĉ, c⟩| ("c")."""
+    """The curve's SGD times at ``level`` per grid step (one replica's: its one time), of |m|
+    (``series`` "m") or |⟨ĉ, c⟩| ("c")."""
     if series == "c":
         return curve["sgd_c_at"][f"{level:g}"]
     if "sgd_at" in curve:
@@ -332,9 +333,9 @@ def best_loss(rows: np.ndarray) -> tuple[np.ndarray, int | None]:
     return rows[g], g
 
 
-def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any], bool, dict[str, int | None]]:
-    """Each series at its tuned step: (values, whether a best step is the grid's top, steps).
-    Two series of one run share the step: the first series' best."""
+def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any], dict[str, int | None]]:
+    """Each series at its first run's best step: (values, steps).  Two series of one run share
+    the step: the first series' best."""
     best: dict[str, Any] = {}
     chosen: dict[str, int | None] = {}
     for name, v in values.items():
@@ -344,7 +345,12 @@ def _tuned(claim: Claim, values: dict[str, np.ndarray]) -> tuple[dict[str, Any],
         g = chosen[first]
         chosen[second] = g
         best[second] = float(values[second][g]) if g is not None else math.nan
-    return best, any(g == 0 for g in chosen.values()), chosen
+    return best, chosen
+
+
+def steps_held(cells: list[dict]) -> tuple[int, int]:
+    """(grid steps whose cell holds, grid steps)."""
+    return sum(c["status"] == "holds" for c in cells), len(cells)
 
 
 def cell_words(key: str, tuned: dict, shared: dict) -> str:
@@ -352,8 +358,7 @@ def cell_words(key: str, tuned: dict, shared: dict) -> str:
     ranges where the shared step holds on most instances and how many of the grid's steps that is
     (a region is not the whole grid: Fig. 2's plateau claim held at one step of 15)."""
     ranges = shared["holds_at_eta_d"]
-    held, steps = shared.get("grid_steps_held") or (
-        sum(c["status"] == "holds" for c in shared["cells"]), len(shared["cells"]))
+    held, steps = steps_held(shared["cells"])
     shared_words = (
         "shared step: holds on most instances at η·d in "
         + ", ".join(f"[{lo:.3g}, {hi:.3g}]" for lo, hi in ranges)
@@ -366,7 +371,8 @@ def cell_words(key: str, tuned: dict, shared: dict) -> str:
                 f"{spread['median']:.2f} × the median (max − min, median over instances)") if spread else ""
     return (
         f"{key}: tuned steps: holds on {tuned['holds']}/{tuned['instances']} "
-        f"[{tuned['interval'][0]:.2f}, {tuned['interval'][1]:.2f}] ({tuned['status']}{replicas}); {shared_words}"
+        f"[{tuned['interval'][0]:.2f}, {tuned['interval'][1]:.2f}] ({tuned['status']}{replicas}); "
+        f"{shared_words}"
     )
 
 
@@ -384,7 +390,7 @@ def replicated_steps(spec: StudySpec, run: dict, d: int, flow_used: bool, figure
     for claim in spec.claims:
         if claim.figure != figure:
             continue
-        _, _, chosen = _tuned(claim, series_values(run, claim, spec, d, flow_used))
+        _, chosen = _tuned(claim, series_values(run, claim, spec, d, flow_used))
         for name, g in chosen.items():
             label = name.partition(":")[0]
             if g is not None:
@@ -401,8 +407,8 @@ def _replica_value(replica: dict, claim: Claim, spec: StudySpec, name: str):
         return np.array([math.nan if replica["loss"] is None else replica["loss"],
                          math.nan if replica["loss_se"] is None else replica["loss_se"]])
     level = spec.level if claim.level is None else claim.level
-    times = replica["sgd_c_at" if name.partition(":")[2] == "c" else "sgd_at"][f"{level:g}"]
-    return math.inf if times is None else float(times)
+    time = _sgd_times(replica, level, name.partition(":")[2] or "m")
+    return math.inf if time is None else float(time)
 
 
 def _median_at(run: dict, claim: Claim, spec: StudySpec, name: str, first, g: int):
@@ -480,7 +486,7 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
             values = series_values(run, claim, spec, d, flow_used)
             for g in range(len(grid)):
                 shared[g].append(_outcome_at(claim, {name: v[g] for name, v in values.items()}))
-            best, _, chosen = _tuned(claim, values)
+            best, chosen = _tuned(claim, values)
             best, chosen, spread = _replica_tuned(run, claim, spec, values, best, chosen)
             at_top = any(g == 0 for g in chosen.values())
             spreads += spread
@@ -512,7 +518,7 @@ def judge_claim(spec: StudySpec, claim: Claim, runs: dict, d: int, gaps: dict) -
             for label, v in steps.items()
         }
         every += [o for group in shared for o in group] + tuned
-        out["shared"][key]["grid_steps_held"] = [sum(c["status"] == "holds" for c in cells), len(cells)]
+        out["shared"][key]["grid_steps_held"] = list(steps_held(cells))
         out["words"].append(cell_words(key, out["tuned"][key], out["shared"][key]))
     statuses = (
         [c["status"] for v in out["shared"].values() for c in v["cells"]],

@@ -13,7 +13,14 @@ from verify.base.sweep import Task, run_sweep
 from verify.regions.judge import flow_gaps, judge_claim, replicated_steps
 from verify.regions.plot import heat_map
 from verify.regions.runs import instance_task, replica_task
-from verify.regions.spec import CONFIDENCE, HORIZON_OVER_FLOW, LAMBDA_SHAPES, REPLICAS, StudySpec, curve_params
+from verify.regions.spec import (
+    CONFIDENCE,
+    HORIZON_OVER_FLOW,
+    LAMBDA_SHAPES,
+    REPLICAS,
+    StudySpec,
+    curve_params,
+)
 
 
 def tasks(spec: StudySpec, tier_name: str) -> tuple[list[Task], list[tuple[str, str]]]:

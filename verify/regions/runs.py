@@ -105,7 +105,8 @@ def _setups(curves: list[dict], t: Tier, seed: int, lam_shape: str, xi: float, t
         yield curve, inst, record, math.inf if tau is None else tau
 
 
-def _passage(curve: Curve, inst, record: dict, t: Tier, g: int, tau: float, chain_seed: int, timed: list[float],
+def _passage(curve: Curve, inst, record: dict, t: Tier, g: int, tau: float, chain_seed: int,
+             timed: list[float],
              c_timed: tuple, to_horizon: bool, loss_samples: int) -> Passage | None:
     """The SGD run of ``curve`` at grid step ``g`` seeded by ``chain_seed``, or None where its
     horizon HORIZON_OVER_FLOW·τ/η exceeds the tier's ``sgd_cap``."""
@@ -138,6 +139,11 @@ def _chain_seeds(seed: int, grid_steps: int, replicas: int = 1) -> np.ndarray:
                      grid_steps * replicas)
 
 
+def _timing(tier: dict, level: float, levels: list[float] | None, c_levels: list[float] | None):
+    """(the tier, the |m| levels a run times: ``levels`` with 1/2 and ``level``, the |⟨ĉ, c⟩| levels)."""
+    return Tier(**tier), sorted(set(levels or ()) | {0.5, level}), tuple(c_levels or ())
+
+
 def _passage_record(timed: list[float], c_timed: tuple, res: dict) -> dict:
     """What one run contributes: its times per |m| level and |⟨ĉ, c⟩| level, loss and state."""
     return {
@@ -168,9 +174,7 @@ def instance_task(
     with ``loss_samples`` it ends with its population loss.  The horizon is
     HORIZON_OVER_FLOW × the flow's τ at ``level``.  Everything that defines the runs is a
     parameter, so the sweep cache's key is the whole task."""
-    t = Tier(**tier)
-    timed = sorted(set(levels or ()) | {0.5, level})
-    c_timed = tuple(c_levels or ())
+    t, timed, c_timed = _timing(tier, level, levels, c_levels)
     grid = t.grid
     seeds = _chain_seeds(seed, len(grid))
     out_curves: dict[str, dict] = {}
@@ -234,9 +238,7 @@ def replica_task(
     arguments) at the ``steps`` [curve label, grid index] its judge tuned: each an independent
     chain (its own seed), so a tuned time is judged from the median of ``replicas`` runs and not
     from the one run that made it the fastest.  Returns {label: {g: [run, …]}} (str keys)."""
-    t = Tier(**tier)
-    timed = sorted(set(levels or ()) | {0.5, level})
-    c_timed = tuple(c_levels or ())
+    t, timed, c_timed = _timing(tier, level, levels, c_levels)
     grid = t.grid
     seeds = _chain_seeds(seed, len(grid), replicas)
     wanted = {(label, int(g)) for label, g in steps}

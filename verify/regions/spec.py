@@ -190,8 +190,8 @@ _COMMON_CHOICES = {
     "c_step": "c_hat's step equals u_hat's",
     "horizon": f"a run that has not reached the level by {HORIZON_OVER_FLOW:g} x its population-flow time "
     "counts as not reaching it at that step",
-    "replicas": f"one SGD run per (instance, curve, step) for the shared step; {REPLICAS} independent runs at "
-    "each curve's tuned step, judged by their median",
+    "replicas": f"one SGD run per (instance, curve, step) for the shared step; {REPLICAS} independent "
+    "runs at each curve's tuned step, judged by their median",
 }
 
 ACTIVATIONS = (
