@@ -40,6 +40,7 @@ from pathlib import Path
 
 from sympy.core.cache import clear_cache
 
+from verify.base import budget
 from verify.base.errors import VerifyInputError
 from verify.base.files import read_toml
 from verify.base.sweep import ordered_map
@@ -183,6 +184,7 @@ def forget_derived_results() -> None:
     gaussian_rules.forget_stopped()
     hermite_exact.forget_computed()
     diagnostics.forget_square_moments()
+    budget.forget_remembered()
     clear_cache()
 
 

@@ -161,10 +161,12 @@ def _address_space() -> int:
         return 0
 
 
-def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
+def guarded(what: str | Callable[[], str], function: Callable[..., T], *args: Any) -> T:
     """``function(*args)`` in a forked worker under the current time and memory limits.
 
-    ``what`` names the work for the error message (e.g. ``"activation 'expr:...'"``).  The
+    ``what`` names the work for the error message (e.g. ``"activation 'expr:...'"``), or is a
+    function that returns that name: printing a large expression for a message that is almost
+    never shown cost verify check several CPU seconds.  The
     worker is a fork, so the function and its arguments are shared, not sent; its result must
     be picklable (SymPy objects, numbers) or it is computed again here, the worker having shown
     that it finishes within the limits; an exception it raises is raised here again.  Without
@@ -192,6 +194,44 @@ def guarded(what: str, function: Callable[..., T], *args: Any) -> T:
     if kind == "unpicklable":
         return function(*args)  # it finished within the limits in the worker
     return value
+
+
+#: Answers of :func:`remembered` calls: (function, arguments, limits) -> ("ok", value) or
+#: ("raise", exception).  At most _REMEMBERED_LIMIT, the oldest dropped first.
+_REMEMBERED: dict[tuple, tuple[str, Any]] = {}
+_REMEMBERED_LIMIT = 512
+
+
+def remembered(what: str | Callable[[], str], function: Callable[..., T], *args: Any) -> T:
+    """:func:`guarded`, answered from memory when this process has made the same call under the
+    same limits before.
+
+    For deterministic work on hashable arguments (SymPy expressions) that the engine repeats: a
+    claim's lhs − rhs recurs across the steps and configurations of one claim and across the checks
+    of a pack, and ``verify check`` spent 20 of its 44 s of guarded simplification on repeats.  An
+    exceeded budget is remembered too, keyed by the limits it was exceeded under."""
+    key = (function, args, _LIMITS.get())
+    try:
+        known = _REMEMBERED.get(key)
+    except TypeError:  # an unhashable argument: nothing to remember it by
+        return guarded(what, function, *args)
+    if known is None:
+        try:
+            known = ("ok", guarded(what, function, *args))
+        except BudgetExceededError as exc:
+            known = ("raise", exc)
+        if len(_REMEMBERED) >= _REMEMBERED_LIMIT:
+            _REMEMBERED.pop(next(iter(_REMEMBERED)))
+        _REMEMBERED[key] = known
+    kind, value = known
+    if kind == "raise":
+        raise value
+    return value
+
+
+def forget_remembered() -> None:
+    """Forget every :func:`remembered` answer (a calibration statement is decided as if alone)."""
+    _REMEMBERED.clear()
 
 
 def guarded_if_forced(what: str, function: Callable[..., T], *args: Any) -> T:
@@ -278,7 +318,11 @@ def _worker(fd: int, seconds: float, memory: int, function: Callable, args: tupl
         os._exit(status)
 
 
-def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
+def _named(what: str | Callable[[], str]) -> str:
+    return _clip(what() if callable(what) else what)
+
+
+def _collect(what: str | Callable[[], str], pid: int, fd: int, seconds: float, memory: int):
     deadline = time.monotonic() + WALL_FACTOR * seconds + WALL_SLACK
     chunks = []
     timed_out = False
@@ -303,12 +347,12 @@ def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
         _, status = os.waitpid(pid, 0)
     if timed_out:
         raise BudgetExceededError(
-            f"{_clip(what)}: the symbolic work did not finish within the wall-clock safety cap of "
+            f"{_named(what)}: the symbolic work did not finish within the wall-clock safety cap of "
             f"{WALL_FACTOR * seconds + WALL_SLACK:g} s (its CPU-time limit is {seconds:g} s; the machine "
             "may be overloaded, or the work blocked)")
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU):
         raise BudgetExceededError(
-            f"{_clip(what)}: the symbolic work did not finish within the time limit of {seconds:g} "
+            f"{_named(what)}: the symbolic work did not finish within the time limit of {seconds:g} "
             "CPU s (raise it with --time-limit SECONDS)")
     try:
         kind, value = pickle.loads(b"".join(chunks))
@@ -320,6 +364,6 @@ def _collect(what: str, pid: int, fd: int, seconds: float, memory: int):
         raise value
     if kind == "memory":
         raise BudgetExceededError(
-            f"{_clip(what)}: the symbolic work needs more than the memory limit of "
+            f"{_named(what)}: the symbolic work needs more than the memory limit of "
             f"{memory / 2**20:.0f} MiB (raise it with --memory-limit MIB)")
-    raise RuntimeError(f"{_clip(what)}: the guarded worker failed ({value})")
+    raise RuntimeError(f"{_named(what)}: the guarded worker failed ({value})")

@@ -426,7 +426,8 @@ class _Walker:
         if not isinstance(result, sympy.Basic):
             return
         size, degree, tower = self.measure(result)
-        if not _forced():
+        if not _forced() and (size > MAX_TREE_SIZE or degree > MAX_DEGREE or tower > MAX_TOWER):
+            # printed only here: printing every node the parser builds cost verify check seconds
             shown = _clip(_text(result), 40) if size < 200 else f"a {size}-node subexpression"
             if size > MAX_TREE_SIZE:
                 self.limit(f"{shown} has {size} SymPy nodes, more than the limit of {MAX_TREE_SIZE} "

@@ -460,19 +460,36 @@ class Quantities(IndexedEntries):
         return value
 
     def _exact_hcoef(self, l: int, xi):
-        """h^{(l)}(0)/l!, the derivatives of h kept per ξ: a claim over l in {1, 3, 5} then
-        differentiates five times, not nine, and each configuration's two sides once."""
+        """h^{(l)}(0)/l!.  h(m) = 2 Σ_ij λ_iλ_j ξ²A_ij K'(ρ_ij(m)) with ρ_ij(m) = B_ij + ξ²A_ij m
+        affine in m (:class:`~verify.model.population.Population`), so by the chain rule
+        h^{(l)}(0) = 2 Σ_ij λ_iλ_j (ξ²A_ij)^{l+1} K^{(l+1)}(B_ij): K' is differentiated in one
+        variable (once per order, kept), and each distinct B_ij substituted once.  Differentiating
+        the k²-term h(m) itself l times cost verify check about 15 CPU s."""
         key = ("hcoef", "exact", xi, l)
         if key not in self._memo:
-            chain_key = ("hcoef", "derivatives", xi)
-            if chain_key not in self._memo:
-                t = sympy.Dummy("t", real=True)
-                self._memo[chain_key] = (t, [self.h(t, xi)])
-            t, chain = self._memo[chain_key]
-            while len(chain) <= l:
-                chain.append(sympy.diff(chain[-1], t))
-            self._memo[key] = chain[l].subs(t, 0) / sympy.factorial(l)
+            geometry = self._population(xi).geometry
+            derivative = self._kernel_derivative(l + 1)
+            at_base: dict = {}
+            total = sympy.Integer(0)
+            for weight, slope, base in zip(geometry.weights.flat, geometry.slope.flat, geometry.base.flat,
+                                           strict=True):
+                if weight == 0 or slope == 0:  # the pair's K' does not move with m
+                    continue
+                if base not in at_base:
+                    at_base[base] = derivative.subs(self.rho, base)
+                total += weight * slope ** (l + 1) * at_base[base]
+            self._memo[key] = 2 * total / sympy.factorial(l)
         return self._memo[key]
+
+    def _kernel_derivative(self, order: int):
+        """d^order K/dρ^order as an expression in ``self.rho`` (K' differentiated order − 1 times)."""
+        chain_key = ("kernel", "derivatives")
+        if chain_key not in self._memo:
+            self._memo[chain_key] = [self._kernel_at(True, self.rho)]
+        chain = self._memo[chain_key]
+        while len(chain) < order:
+            chain.append(sympy.diff(chain[-1], self.rho))
+        return chain[order - 1]
 
     def grad_var(self, m, xi):
         """E‖∇̂L‖² at overlap m: Monte Carlo only (float)."""

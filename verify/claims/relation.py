@@ -14,7 +14,7 @@ built on first use and kept, so the steps do not rebuild the same evaluator from
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import sympy
@@ -180,14 +180,21 @@ def signed_symbol(symbol, low, high):
     """A stand-in for the box variable ``symbol`` whose sign SymPy knows from its range [low, high]
     (``Abs(a)`` is ``a`` for a in [0, 1]; ``1 + a*g**2`` has no real zero)."""
     if low > 0:
-        return sympy.Dummy(symbol.name, positive=True)
+        return _signed_dummy(symbol.name, "positive")
     if low >= 0:
-        return sympy.Dummy(symbol.name, nonnegative=True)
+        return _signed_dummy(symbol.name, "nonnegative")
     if high < 0:
-        return sympy.Dummy(symbol.name, negative=True)
+        return _signed_dummy(symbol.name, "negative")
     if high <= 0:
-        return sympy.Dummy(symbol.name, nonpositive=True)
-    return sympy.Dummy(symbol.name, real=True)
+        return _signed_dummy(symbol.name, "nonpositive")
+    return _signed_dummy(symbol.name, "real")
+
+
+@lru_cache(maxsize=256)
+def _signed_dummy(name: str, sign: str):
+    # one Dummy per name and sign, so that the same difference with its signs is the same
+    # expression each time (and the guarded simplification of it is remembered)
+    return sympy.Dummy(name, **{sign: True})
 
 
 def point_balls(point: dict) -> dict:

@@ -40,7 +40,7 @@ import sympy
 from flint import arb
 from sympy.core.function import AppliedUndef
 
-from verify.base.budget import cpu_seconds, guarded
+from verify.base.budget import cpu_seconds, remembered
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import BALLS, dyadic, interval, working_precision
@@ -260,6 +260,11 @@ def _by_angles(box: dict, op: str, difference) -> Decision | None:
                            f"cos + i sin of each angle) and |{found.scale}*(lhs - rhs)| < 2*pi by a ball")
 
 
+#: The new variable of :func:`_square_root_substitution`: one Dummy, so that a repeated
+#: substitution is the same expression and is remembered.
+_SUBSTITUTED = sympy.Dummy("t", nonnegative=True)
+
+
 def _square_root_substitution(box: dict, op: str, difference) -> Decision | None:
     """x = a + t² at the interval's low end a (or x = b − t² at its high end b), when that makes
     lhs − rhs a rational function of t: √(x − a) = t for t ≥ 0, so the exact sign analysis in t
@@ -271,9 +276,9 @@ def _square_root_substitution(box: dict, op: str, difference) -> Decision | None
     root = sympy.sqrt(high - low) if low.is_Rational and high.is_Rational and high >= low else None
     if root is None or not root.is_Rational:
         return None
-    t = sympy.Dummy("t", nonnegative=True)
+    t = _SUBSTITUTED
     for end, sign in ((low, 1), (high, -1)):
-        substituted = guarded("a square-root substitution", sympy.cancel,
+        substituted = remembered("a square-root substitution", sympy.cancel,
                               sympy.powdenest(difference.xreplace({x: end + sign * t**2}), force=False))
         if substituted.free_symbols != {t} or not substituted.is_rational_function(t):
             continue
@@ -318,7 +323,8 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
         decided = _ball_decision(box, op, difference)
         if decided is not None:
             return decided
-    difference = guarded(f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
+    if not difference.is_Rational:  # a rational number is already as reduced as it gets: no fork
+        difference = remembered(lambda: f"claim {_claim_text(lhs, op, rhs)!r}", _reduced, difference)
     if difference != 0 and _zero_for_the_signs(box, difference):
         difference = sympy.Integer(0)
     if difference != 0 and difference.atoms(AppliedUndef):
@@ -366,7 +372,7 @@ def _zero_for_the_signs(box: dict, difference) -> bool:
     if not signed or all(v.is_positive is None and v.is_negative is None and v.is_nonnegative is None
                          for v in signed.values()):
         return False
-    return guarded("the difference with its variables' signs", _reduced, difference.xreplace(signed)) == 0
+    return remembered("the difference with its variables' signs", _reduced, difference.xreplace(signed)) == 0
 
 
 def _midpoint(box: dict) -> dict:
