@@ -31,10 +31,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from verify.claims import integers
+from verify.claims import integers, unbounded
 from verify.claims.configurations import settings
 from verify.claims.decide import decisions
-from verify.claims.outcome import build
+from verify.claims.outcome import build, parameters
 from verify.claims.quantifiers import QuantifierError
 from verify.claims.spec import ClaimSpec, build_spec
 from verify.verdict import Outcome, Verdict
@@ -87,7 +87,7 @@ def run(spec: ClaimSpec) -> Outcome:
     """Stages 2 to 4 of the pipeline (module docstring) for a parsed claim."""
     start = time.perf_counter()
     # an integer range too long to enumerate: decided at every integer where a general method can
-    outcome = integers.identity(spec)
+    outcome = integers.identity(spec) or unbounded.identity(spec)
     if outcome is None:
         try:
             configurations = settings(spec)
@@ -103,6 +103,9 @@ def run(spec: ClaimSpec) -> Outcome:
         outcome.numbers["configurations"] = len(configurations)
         if outcome.verdict is Verdict.INCONCLUSIVE:
             outcome = integers.relaxation(spec, run) or outcome
+        outcome = unbounded.widen(spec, outcome)
+    # the claim and its options, whichever method decided (the identities skip build)
+    outcome.parameters.update(parameters(spec))
     outcome.numbers["seconds"] = round(time.perf_counter() - start, 3)
     return outcome
 

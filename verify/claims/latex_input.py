@@ -576,15 +576,26 @@ class _Reader:
         first = self.expression()
         if self.peek() == "\\in":
             self.at += 1
+            if self.peek() == "\\mathbb":  # x \in \mathbb{R}: the whole line
+                self.at += 1
+                field = self.raw_argument()
+                if field != "R":
+                    self.fail(f"the range \\mathbb{{{field}}} of {first}",
+                              "a variable ranges over \\mathbb{R}, [a, \\infty) or a closed interval [a, b]")
+                self.closers.pop()
+                self.quantifier(first, "-oo", "oo")
+                return
             if self.peek() not in ("[",):
                 self.fail(f"the range of {first} is not a closed interval [a, b]", "give it as --for")
             self.at += 1
             low = self.expression()
             self.expect(",")
             self.closers.append("]")
+            self.closers.append(")")
             high = self.expression()
             self.closers.pop()
-            if self.peek() != "]":
+            self.closers.pop()
+            if self.peek() != "]" and not (high == "oo" and self.peek() == ")"):  # [a, \infty) is a half-line
                 self.fail(
                     f"the range of {first} has an open end", "give the closed range as --for 'x in [a, b]'"
                 )
@@ -608,6 +619,9 @@ class _Reader:
     def quantifier(self, name: str, low: str, high: str) -> None:
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             self.fail(f"a condition on {name!r}", "a range bounds one variable: a \\le m \\le b")
+        if high == "oo":  # an unbounded range (verify.claims.unbounded)
+            self.quantifiers.append(f"{name} in R" if low == "-oo" else f"{name} in [{low}, oo)")
+            return
         integer = name in _INTEGER_VARIABLES and all(re.fullmatch(r"-?\d+", b) for b in (low, high))
         self.quantifiers.append(f"{name} in {low}..{high}" if integer else f"{name} in [{low}, {high}]")
 

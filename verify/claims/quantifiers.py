@@ -5,6 +5,8 @@ r"""Quantifiers of a claim: ``--for`` ranges and bindings, ``--prob`` and the in
 - ``NAME in [a, b]``   a real variable, every value in the closed interval (a = b is one point);
 - ``NAME in a..b``     an integer variable, every integer from a to b;
 - ``NAME in {v, w}``   the listed values;
+- ``NAME in R``        a real variable over the whole line (also ``(-oo, oo)``), or a half-line
+  ``[a, oo)`` / ``(-oo, b]``: decided by the methods of :mod:`verify.claims.unbounded`;
 - ``NAME = expr``      a binding: NAME is the value of ``expr`` (in the variables declared before
   it, e.g. ``xi = sqrt(k)/2``, ``d = 8*k``, or a pinned point ``m = 0.25``).
 
@@ -85,6 +87,9 @@ class Quantifier:
     values: tuple = ()
     expression: Any = None
     symbol: Any = None
+    #: (below, above): which ends of a real range are infinite; ``low``/``high`` then hold the
+    #: ends of the finite window the engine's steps search (verify.claims.unbounded)
+    unbounded: tuple[bool, bool] = (False, False)
 
     @property
     def integer(self) -> bool:
@@ -185,8 +190,39 @@ def _check_name(name: str, what: str) -> None:
         )
 
 
+#: Half-width of the finite window in which an unbounded range is searched for a counterexample.
+LINE_WINDOW = 10
+_WHOLE_LINE = re.compile(r"^(R|reals|\(\s*-\s*(oo|inf|infinity)\s*,\s*\+?\s*(oo|inf|infinity)\s*\))$", re.I)
+_HALF_ABOVE = re.compile(r"^\[(.+),\s*\+?\s*(oo|inf|infinity)\s*\)$", re.I | re.S)
+_HALF_BELOW = re.compile(r"^\(\s*-\s*(oo|inf|infinity)\s*,(.+)\]$", re.I | re.S)
+
+
+def _line(name: str, spec: str, text: str, what: str) -> Quantifier | None:
+    """``NAME in R``, ``(-oo, oo)``, ``[a, oo)`` or ``(-oo, b]``: a real variable over an unbounded
+    range, with the finite window its counterexample search covers; None for any other range."""
+    whole, above, below = _WHOLE_LINE.match(spec), _HALF_ABOVE.match(spec), _HALF_BELOW.match(spec)
+    if not (whole or above or below):
+        return None
+    if name in ("k", "d", "xi"):
+        raise QuantifierError(f"{what}: {name} is a parameter of the instance; an unbounded range of it is "
+                              "an asymptotic statement (write the order with O/Theta and --growth)")
+    if whole:
+        low, high, unbounded = sympy.Integer(-LINE_WINDOW), sympy.Integer(LINE_WINDOW), (True, True)
+    elif above:
+        low = _number(above.group(1), what)
+        high, unbounded = low + 2 * LINE_WINDOW, (False, True)
+    else:
+        high = _number(below.group(2), what)
+        low, unbounded = high - 2 * LINE_WINDOW, (True, False)
+    return Quantifier(name, "real", text, low=low, high=high, symbol=variable_symbol(name, False),
+                      unbounded=unbounded)
+
+
 def _range(name: str, spec: str, text: str, what: str) -> Quantifier:
     integer_name = name in ("k", "d")
+    line = _line(name, spec, text, what)
+    if line is not None:
+        return line
     if spec.startswith("[") and spec.endswith("]") and "," in spec:
         low_text, high_text = spec[1:-1].split(",", 1)
         if integer_name:

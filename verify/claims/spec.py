@@ -226,6 +226,7 @@ def build_spec(
             "latex": typed,
         },
     )
+    _check_unbounded(spec, growth)
     _check_usage(spec)
     if claim.order is not None:
         check_relation(claim)
@@ -253,6 +254,22 @@ def relation_keywords(text: str, keywords: dict) -> dict:
                 raise
             keywords["for_"] = [q for q in keywords["for_"] if q != exc.text]
     return keywords
+
+
+def _check_unbounded(spec: ClaimSpec, growth) -> None:
+    """An unbounded range (``z in R``) only in a universal claim that names no quantity of the model
+    (:mod:`verify.claims.unbounded`): a quantity's argument has a bounded domain or an instance."""
+    unbounded = [q for q in spec.quantifiers if any(q.unbounded)]
+    if not unbounded:
+        return
+    named = ", ".join(repr(q.text) for q in unbounded)
+    if spec.mode != "universal" or growth is not None:
+        raise QuantifierError(f"--for {named}: an unbounded range is for a universal claim (no --prob, no "
+                              "order); give finite ends")
+    quantities = spec.claim.quantities() - {q.name for q in spec.quantifiers}
+    if quantities:
+        raise QuantifierError(f"--for {named}: an unbounded range is for a claim that names no quantity of "
+                              f"the model (this one names {', '.join(sorted(quantities))}); give finite ends")
 
 
 def _check_usage(spec: ClaimSpec) -> None:
