@@ -27,6 +27,7 @@ from verify.base.errors import InvalidParameterError, clip
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.growing_sums import growing_sum
+from verify.claims.integrals import ball_integral, exact_integral, float_integral, is_integral
 from verify.claims.language import DERIVED_SCALARS, INFINITY, MAX_SUM_TERMS, QUANTITIES
 from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
 
@@ -177,7 +178,10 @@ def exact(expr, backend) -> sympy.Expr:
         if not calls:
             break
         expr = expr.xreplace({f: getattr(backend, type(f).__name__)(*f.args) for f in calls})
-    return expr.replace(lambda e: isinstance(e, sympy.Derivative), lambda e: e.doit())
+    expr = expr.replace(lambda e: isinstance(e, sympy.Derivative), lambda e: e.doit())
+    if not expr.has(sympy.Integral):
+        return expr
+    return expr.replace(is_integral, lambda node: exact_integral(node, backend))
 
 
 def resolve_derivatives(expr, backend) -> sympy.Expr:
@@ -251,6 +255,14 @@ def float_function(expr, symbols, backend):
     # be written into the lambdified code; float64 evaluation loses nothing by rounding it first
     huge = {r: _rounded(r) for r in expr.atoms(sympy.Rational)
             if max(abs(r.p).bit_length(), r.q.bit_length()) > _PRINTABLE_BITS}
+    def lambdify_with(inner, arguments):
+        return sympy.lambdify(arguments, inner, modules=[namespace, "numpy"])
+
+    # each integral a function of the claim's variables, innermost first (quadrature per point)
+    for number, node in enumerate(sorted(expr.atoms(sympy.Integral), key=sympy.count_ops)):
+        name = f"integral_{number}"
+        namespace[name] = float_integral(node, list(symbols), lambdify_with)
+        expr = expr.xreplace({node: sympy.Function(name)(*symbols)})
     compiled = sympy.lambdify(list(symbols), expr.xreplace(huge) if huge else expr,
                               modules=[namespace, "numpy"])
 
@@ -297,7 +309,9 @@ def compile_ball(expr, backend):
     Raises Unavailable for a node it cannot enclose (then the certified step escalates)."""
 
 
-    if expr.is_number and not expr.atoms(AppliedUndef):
+    if is_integral(expr):  # before the constants: an integral with number ends is a number
+        return ball_integral(expr, lambda inner: compile_ball(inner, backend))
+    if expr.is_number and not expr.atoms(AppliedUndef) and not expr.has(sympy.Integral):
         try:
             value = constant(expr)
         except ValueError as exc:  # CertificationError is a ValueError

@@ -20,7 +20,9 @@ numbers, ``+ - * / **``, names and calls of
 - the functions exp, log, sqrt, sin, cos, tanh, sinh, cosh, atan, asinh, erf, erfc, Abs/abs,
   sign, Max, Min, binomial, factorial and ``Sum(term, index, low, high)`` (``high`` may be
   ``oo`` when SymPy can sum the term in closed form), ``diff(expr, var[, n])``, the n-th
-  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER), Gamma (capitalised: ``gamma`` is
+  derivative in a real variable (n ≤ MAX_DERIVATIVE_ORDER), ``Integral(term, t, a, b)``, the
+  integral of ``term`` over t from a to b (finite ends, no Eg inside; see
+  :mod:`verify.claims.integrals`), Gamma (capitalised: ``gamma`` is
   the separation scalar), floor, ceil, sech, and the
   standard normal cdf and density ``normal_cdf``, ``normal_pdf``; factorial of a natural number or
   of an integer variable;
@@ -248,6 +250,32 @@ def _sum(term, index, low, high):
     return sympy.Sum(term, (index, low, high))
 
 
+def _integral(term, variable, low, high):
+    """``Integral(term, t, a, b)``: ∫_a^b term dt over a real variable t that only this integral
+    binds, between finite ends (numbers or expressions in the claim's variables).  The term may hold
+    the kernel quantities of t (``Integral(Kp(t), t, m, 1)``), but no Eg (an expectation per point
+    of t is a parametric integral of its own) and no infinite Sum."""
+    if not isinstance(variable, sympy.Symbol) or variable.is_integer or variable.is_real is not True:
+        raise ValueError(f"the second argument of Integral must be its variable's name, got {variable}")
+    for end in (low, high):
+        if not isinstance(end, sympy.Basic) or end.has(INFINITY, sympy.zoo, sympy.nan, -INFINITY):
+            raise ValueError(f"Integral ends must be finite, got {end} (an improper integral over an "
+                             "unbounded range is not in the language; an expectation is Eg(...))")
+        if variable in end.free_symbols:
+            raise ValueError(f"an end of the Integral over {variable} depends on {variable}")
+    if isinstance(term, sympy.Basic):
+        calls = {type(f).__name__ for f in term.atoms(sympy.core.function.AppliedUndef)}
+        if "Eg" in calls or "grad_var" in calls:
+            raise MalformedExpressionError(f"an Eg or grad_var inside Integral(..., {variable}, ...): "
+                                           "integrate a closed form or a kernel quantity (K, Kp, h, Phi)")
+        if term.has(sympy.Integral):
+            raise MalformedExpressionError("an Integral inside an Integral: write the double integral's "
+                                           "inner one in closed form")
+        if any(limit[2] == INFINITY for inner in term.atoms(sympy.Sum) for limit in inner.limits):
+            raise MalformedExpressionError("an infinite Sum inside an Integral: integrate its terms")
+    return sympy.Integral(term, (variable, low, high))
+
+
 #: Highest order of ``diff(EXPR, VAR, n)``: every derivative the paper and its notes take is of order 3
 #: or less, and each order multiplies the size of an expression SymPy differentiates.
 MAX_DERIVATIVE_ORDER = 8
@@ -297,13 +325,15 @@ def claim_functions() -> dict[str, Function]:
     for name, build in _DEFINED.items():
         table[name] = Function(build, 1)
     table["Sum"] = Function(_sum, 4)
+    table["Integral"] = Function(_integral, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)
     return table
 
 
-def sum_indices(text: str) -> list[str]:
-    """Names used as the index (second argument) of a ``Sum(...)`` call in ``text``.
+def sum_indices(text: str, binder: str = "Sum") -> list[str]:
+    """Names used as the index (second argument) of a ``Sum(...)`` call in ``text`` (``binder``
+    ``"Integral"``: the variables of the ``Integral(...)`` calls).
 
     Only reads the syntax tree (``ast.parse`` executes nothing); text that does not parse
     yields no names here and gets its one-line error from the parser proper."""
@@ -316,7 +346,7 @@ def sum_indices(text: str) -> list[str]:
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
-            and node.func.id == "Sum"
+            and node.func.id == binder
             and len(node.args) >= 2
             and isinstance(node.args[1], ast.Name)
         ):
@@ -369,6 +399,16 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
         if not name.isidentifier() or name.startswith("_"):
             continue  # the parser refuses it with its own message
         indices.append(sympy.Symbol(name, integer=True))
+        names[name] = indices[-1]
+    for name in dict.fromkeys(sum_indices(text, "Integral")):
+        if name in names or name in QUANTITIES or name in ASYMPTOTIC or name == GAUSSIAN.name:
+            raise MalformedExpressionError(
+                f"claim: Integral variable {name!r} is already the name of a variable, index or "
+                "quantity (or g, the Gaussian variable); pick another letter"
+            )
+        if not name.isidentifier() or name.startswith("_"):
+            continue  # the parser refuses it with its own message
+        indices.append(sympy.Symbol(name, real=True))
         names[name] = indices[-1]
     for name in indexed_arguments(text):
         if name not in names:
@@ -535,7 +575,8 @@ def _check_scopes(claim: ParsedClaim, gaussian: bool) -> None:
     for side in (claim.lhs, claim.rhs):
         loose = sorted(s.name for s in side.free_symbols & set(claim.indices))
         if loose:
-            raise MalformedExpressionError(f"claim: index {loose[0]!r} is used outside its Sum(...)")
+            raise MalformedExpressionError(f"claim: index {loose[0]!r} is used outside its Sum(...) "
+                                           "or Integral(...)")
     expectation = quantity_function("Eg")
     for side in (claim.lhs, claim.rhs):
         rest = _outside(side, expectation)
