@@ -181,7 +181,8 @@ def exact(expr, backend) -> sympy.Expr:
     expr = expr.replace(lambda e: isinstance(e, sympy.Derivative), lambda e: e.doit())
     if not expr.has(sympy.Integral):
         return expr
-    return expr.replace(is_integral, lambda node: exact_integral(node, backend))
+    return expr.replace(is_integral, lambda node: exact_integral(
+        node, backend, lambda inner: compile_ball(inner, backend)))
 
 
 def resolve_derivatives(expr, backend) -> sympy.Expr:

@@ -43,6 +43,7 @@ from verify.base.errors import VerifyInputError, clip
 from verify.base.singular import ComplexValuedError, singular_candidates
 from verify.certified.balls import interval
 from verify.claims.quantities import Unavailable
+from verify.claims.reduction import reduced
 
 #: Pieces of the composite midpoint rule in balls: with the f'' remainder the enclosure's width
 #: falls as (b − a)³/(24·PIECES²)·max|f''| (about 1e-6 for a unit interval and |f''| ≤ 10).
@@ -71,20 +72,18 @@ def _finite_on_the_line(node: sympy.Integral) -> bool:
     return not any(bool(sympy.Le(lo, p)) and bool(sympy.Le(p, hi)) for p in points)
 
 
-def _every_node_finite(expr, env: dict, backend) -> bool:
+def _every_node_finite(expr, env: dict, compile_ball) -> bool:
     """Every subexpression of ``expr`` has a finite real ball over ``env``, and none is a function
     with jumps: then each node is a continuous function of its arguments on their ranges (the
     functions of the language are continuous wherever they are finite and real, except those of
     _JUMPS), so ``expr`` is continuous on the box ``env`` describes."""
-    from verify.claims.evaluate import compile_ball  # lazy: evaluate compiles integrals with this module
-
     if expr.has(*_JUMPS) or expr.has(sympy.Piecewise):
         return False
     for node in sympy.preorder_traversal(expr):
         if not isinstance(node, sympy.Basic) or node.is_Atom:
             continue
         try:
-            value = compile_ball(node, backend)(env)
+            value = compile_ball(node)(env)
         except (Unavailable, ValueError, TypeError, ArithmeticError):
             return False
         if not value.is_finite():
@@ -113,7 +112,7 @@ def _box_balls(box: dict) -> dict:
     return {symbol: interval(low, high) for symbol, (low, high) in box.items()}
 
 
-def _closed_form_checked(node: sympy.Integral, value, backend) -> bool:
+def _closed_form_checked(node: sympy.Integral, value, backend, compile_ball) -> bool:
     """The hypotheses under which SymPy's antiderivative is the integral, proved over the
     configuration's box (``backend.box``) in ball arithmetic:
 
@@ -125,9 +124,6 @@ def _closed_form_checked(node: sympy.Integral, value, backend) -> bool:
 
     1-3 make closed form − integral a constant on the (connected) box, 4 makes it 0 up to the
     enclosure's width: a branch-cut antiderivative that SymPy evaluates across its jump fails 2 or 4."""
-    from verify.claims.evaluate import compile_ball  # lazy: evaluate compiles integrals with this module
-    from verify.claims.universal import _reduced  # lazy: the symbolic step's own exact reduction
-
     ((variable, low, high),) = node.limits
     box = getattr(backend, "box", {}) or {}
     symbols = (node.free_symbols | value.free_symbols)
@@ -140,12 +136,12 @@ def _closed_form_checked(node: sympy.Integral, value, backend) -> bool:
     # t's range is known exactly, as a box variable's is: acos(t) on [-1, 1] is not NaN for rounding
     backend.box = {**box, variable: hull}
     try:
-        continuous = _every_node_finite(node.function, {**env, variable: interval(*hull)}, backend)
+        continuous = _every_node_finite(node.function, {**env, variable: interval(*hull)}, compile_ball)
     finally:
         backend.box = box
     if not continuous:
         return False
-    if not _every_node_finite(value, env, backend):
+    if not _every_node_finite(value, env, compile_ball):
         return False
     moving = [s for s in symbols if s in low.free_symbols | high.free_symbols]
     if moving and not (node.function.free_symbols <= {variable}):
@@ -154,7 +150,7 @@ def _closed_form_checked(node: sympy.Integral, value, backend) -> bool:
         expected = (node.function.xreplace({variable: high}) * sympy.diff(high, symbol)
                     - node.function.xreplace({variable: low}) * sympy.diff(low, symbol))
         try:
-            residual = remembered("the fundamental theorem for the integral", _reduced,
+            residual = remembered("the fundamental theorem for the integral", reduced,
                                   sympy.diff(value, symbol) - expected)
         except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
             return False
@@ -162,8 +158,8 @@ def _closed_form_checked(node: sympy.Integral, value, backend) -> bool:
             return False
     middle = {symbol: interval(*(2 * [(lo + hi) / 2])) for symbol, (lo, hi) in box.items()}
     try:
-        closed = compile_ball(value, backend)(middle)
-        enclosed = ball_integral(node, lambda inner: compile_ball(inner, backend))(middle)
+        closed = compile_ball(value)(middle)
+        enclosed = ball_integral(node, compile_ball)(middle)
     except (Unavailable, ValueError, TypeError, ArithmeticError):
         return False
     return closed.is_finite() and enclosed.is_finite() and closed.overlaps(enclosed)
@@ -173,15 +169,16 @@ def _integrated(node: sympy.Integral):
     return node.doit()
 
 
-def exact_integral(node: sympy.Integral, backend=None) -> sympy.Expr:
-    """∫ in closed form (module docstring), or Unavailable."""
+def exact_integral(node: sympy.Integral, backend, compile_ball) -> sympy.Expr:
+    """∫ in closed form (module docstring), or Unavailable; ``compile_ball(expr)`` compiles an
+    expression to env -> ball with ``backend``'s quantities (the closed form's checks use it)."""
     try:
         value = remembered(lambda: f"the integral {clip(node, 60)}", _integrated, node)
     except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError) as exc:
         raise Unavailable(f"{clip(node, 60)}: no closed form ({clip(str(exc), 60)})") from None
     if value.has(sympy.Integral) or value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
         raise Unavailable(f"{clip(node, 60)}: no closed form")
-    if not (_finite_on_the_line(node) or _closed_form_checked(node, value, backend)):
+    if not (_finite_on_the_line(node) or _closed_form_checked(node, value, backend, compile_ball)):
         raise Unavailable(f"{clip(node, 60)}: the integrand is not proved continuous on the range, or "
                           "SymPy's closed form not proved to be its integral")
     return value
@@ -244,7 +241,7 @@ def ball_integral(node: sympy.Integral, compile_ball):
                 total += value(middle) * width + arb(0, remainder.abs_upper())
             else:
                 total += value({**env, variable: piece}) * width
-        for end, mid, sign in ((b, b_mid, 1), (a, a_mid, -1)):
+        for end in (b, a):
             if end.rad() > 0:  # the piece between the end's midpoint and its true value
                 spread = value({**env, variable: end}).abs_upper() * end.rad()
                 total += arb(0, spread)

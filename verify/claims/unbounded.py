@@ -34,8 +34,8 @@ from verify.base.budget import CPUDeadline, remembered
 from verify.base.errors import VerifyInputError
 from verify.base.singular import ComplexValuedError, singular_candidates
 from verify.claims.quantifiers import LINE_WINDOW, Quantifier
+from verify.claims.reduction import reduced
 from verify.claims.spec import ClaimSpec
-from verify.claims.universal import _reduced
 from verify.verdict import Basis, Outcome, Verdict
 
 _VIOLATION = {"<=": sympy.Gt, ">=": sympy.Lt, "<": sympy.Ge, ">": sympy.Le}
@@ -67,7 +67,7 @@ def identity(spec: ClaimSpec) -> Outcome | None:
     if not all(_finite_and_real(side, q) for side in (claim.lhs, claim.rhs) for q in unbounded):
         return None
     try:
-        difference = remembered("the claim over an unbounded range", _reduced, claim.lhs - claim.rhs)
+        difference = remembered("the claim over an unbounded range", reduced, claim.lhs - claim.rhs)
     except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
         return None
     how = None

@@ -59,6 +59,7 @@ from verify.claims.evaluate import (
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
+from verify.claims.reduction import reduced as _reduced
 from verify.claims.relation import Relation, decide_ball, point_balls, signed_symbol
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
@@ -80,8 +81,6 @@ PROVER_EVALUATIONS = (600, 3000)
 OUTER_DEPTH = 5
 #: Expressions beyond this many operations are not simplified (SymPy's time grows too fast).
 MAX_SYMBOLIC_OPS = 5000
-#: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
-MAX_SIMPLIFY_OPS = 150
 #: Ball evaluations one configuration's two-variable proof may spend in all (quick / --full; a
 #: second variable split to OUTER_DEPTH costs about 26 000 on the corpus's tight claims).  A
 #: count, not seconds, so that the verdict and its reason do not depend on the machine's load.
@@ -99,45 +98,6 @@ def with_notes(decision: Decision, notes: list) -> Decision:
         decision.detail += "; " + "; ".join(unique)
         decision.numbers["notes"] = unique
     return decision
-
-
-def _reduced(difference):
-    """lhs − rhs expanded, cancelled and, when small, simplified (every rewrite exact); runs guarded."""
-    # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
-    difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
-    # sinh and cosh as exponentials (exactly), so that e^{-1} cosh(rho) meets the kernels of sums of
-    # exponentials, which SymPy writes with exp
-    difference = difference.replace(sympy.sinh, lambda a: (sympy.exp(a) - sympy.exp(-a)) / 2)
-    difference = difference.replace(sympy.cosh, lambda a: (sympy.exp(a) + sympy.exp(-a)) / 2)
-    difference = difference.replace(sympy.erfc, lambda a: 1 - sympy.erf(a))  # SymPy keeps both
-    difference = sympy.cancel(sympy.expand(difference))
-    if difference.free_symbols:
-        if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
-            difference = _simplified(difference)  # cos² + sin² = 1: a 0 from it is an identity
-    elif not difference.is_Rational and sympy.count_ops(difference) < 200:
-        difference = _simplified(difference)
-    if difference != 0 and difference.has(sympy.tanh, sympy.asinh, sympy.exp) \
-            and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
-        # every hyperbolic function as exponentials and asinh(x) as log(x + sqrt(x^2 + 1)), exactly:
-        # sech^2 + tanh^2 = 1 and asinh(sqrt(2)) = log(sqrt(2) + sqrt(3)) cancel only then
-        rewritten = sympy.cancel(sympy.expand(difference.rewrite(sympy.exp).rewrite(sympy.log)))
-        if rewritten == 0:
-            return rewritten
-    return difference
-
-
-#: An integer beyond this many digits in a simplified form: keep the form before simplifying.
-MAX_SIMPLIFIED_DIGITS = 300
-
-
-def _simplified(expression):
-    """``sympy.simplify(expression)``, unless it makes a huge integer: simplify combines logarithms,
-    and 1680000*log(2) becomes log(2**1680000), a number no one can print or use."""
-    simpler = sympy.simplify(expression)
-    limit = 10 ** MAX_SIMPLIFIED_DIGITS
-    if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
-        return expression
-    return simpler
 
 
 def _claim_text(lhs, op, rhs) -> str:

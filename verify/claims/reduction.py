@@ -1,0 +1,50 @@
+"""The exact reduction of lhs − rhs that the symbolic steps share: expand, cancel, simplify when
+small, and a few rewrites that are exact (acos as π/2 − asin, hyperbolic functions as exponentials).
+Every rewrite is an identity, so a 0 from it is a proof; callers run it under the CPU budget
+(:func:`verify.base.budget.remembered`)."""
+
+from __future__ import annotations
+
+import sympy
+
+#: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
+MAX_SIMPLIFY_OPS = 150
+
+
+def reduced(difference):
+    """lhs − rhs expanded, cancelled and, when small, simplified (every rewrite exact); runs guarded."""
+    # acos(x) = pi/2 - asin(x) exactly; asin is odd, so SymPy then cancels acos(-x) + acos(x) - pi.
+    difference = difference.replace(sympy.acos, lambda a: sympy.pi / 2 - sympy.asin(a))
+    # sinh and cosh as exponentials (exactly), so that e^{-1} cosh(rho) meets the kernels of sums of
+    # exponentials, which SymPy writes with exp
+    difference = difference.replace(sympy.sinh, lambda a: (sympy.exp(a) - sympy.exp(-a)) / 2)
+    difference = difference.replace(sympy.cosh, lambda a: (sympy.exp(a) + sympy.exp(-a)) / 2)
+    difference = difference.replace(sympy.erfc, lambda a: 1 - sympy.erf(a))  # SymPy keeps both
+    difference = sympy.cancel(sympy.expand(difference))
+    if difference.free_symbols:
+        if difference != 0 and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
+            difference = simplified(difference)  # cos² + sin² = 1: a 0 from it is an identity
+    elif not difference.is_Rational and sympy.count_ops(difference) < 200:
+        difference = simplified(difference)
+    if difference != 0 and difference.has(sympy.tanh, sympy.asinh, sympy.exp) \
+            and sympy.count_ops(difference) < MAX_SIMPLIFY_OPS:
+        # every hyperbolic function as exponentials and asinh(x) as log(x + sqrt(x^2 + 1)), exactly:
+        # sech^2 + tanh^2 = 1 and asinh(sqrt(2)) = log(sqrt(2) + sqrt(3)) cancel only then
+        rewritten = sympy.cancel(sympy.expand(difference.rewrite(sympy.exp).rewrite(sympy.log)))
+        if rewritten == 0:
+            return rewritten
+    return difference
+
+
+#: An integer beyond this many digits in a simplified form: keep the form before simplifying.
+MAX_SIMPLIFIED_DIGITS = 300
+
+
+def simplified(expression):
+    """``sympy.simplify(expression)``, unless it makes a huge integer: simplify combines logarithms,
+    and 1680000*log(2) becomes log(2**1680000), a number no one can print or use."""
+    simpler = sympy.simplify(expression)
+    limit = 10 ** MAX_SIMPLIFIED_DIGITS
+    if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
+        return expression
+    return simpler
