@@ -110,6 +110,10 @@ def _call(name: str, args: list[ast.expr], parent: int, trailing: bool) -> str:
             body = _bracket(body)
         text = rf"\sum_{{{printed[1]}={printed[2]}}}^{{{printed[3]}}} {body}"
         return _bracket(text) if trailing or parent >= _BASE else text
+    if name == "Integral":  # \int_a^b term \, dt, read back by verify.claims.latex_input
+        term, variable, low, high = args
+        text = rf"\int_{{{printed[2]}}}^{{{printed[3]}}} {node_latex(term)} \, d{printed[1]}"
+        return _bracket(text) if trailing or parent >= _BASE else text
     if name == "diff":
         order = printed[2] if len(args) == 3 else ""
         power = f"^{{{order}}}" if order else ""

@@ -1132,10 +1132,7 @@ class _Reader:
             self.expect("\\|")
             return f"Abs({inner})"
         if name == "int":
-            self.fail("an integral \\int", "the claim language has no integral over a real variable; an "
-                      "integral against the Gaussian density is \\mathbb{E}_g[f(g)], Eg(f(g)), and a "
-                      "fundamental theorem (\\Phi(1) - \\Phi(m) = \\int_m^1 \\Phi'(t) dt) is a relation "
-                      "between the functions and their derivatives (diff)")
+            return self.integral()
         self.fail(f"\\{name} is not a construct of the claim language", "see docs/claims.md, LaTeX input")
 
     def raw_argument(self) -> str:
@@ -1244,6 +1241,54 @@ class _Reader:
         if index is None:
             self.fail("no free letter for the index of the inner product's sum")
         return f"Sum(c({index})*chat({index}), {index}, 1, k)"
+
+    def integral(self) -> str:
+        """\\int_a^b f(t)\\,dt (also \\mathrm{d}t) as Integral(f(t), t, a, b): finite ends, and
+        the differential d followed by one letter where the body ends (at a relation, a + or −, a
+        closing bracket or the end of the text)."""
+        low = self.script_after("_")
+        high = self.script_after("^")
+        if low is None or high is None:
+            self.fail("an integral without both ends", "write \\int_a^b f(t)\\,dt (finite a and b); an "
+                      "integral against the Gaussian density is \\mathbb{E}_g[f(g)]")
+        found = self.differential()
+        if found is None:
+            self.fail("an integral without its differential", "end the integrand with dt: \\int_0^1 t^2\\,dt")
+        start, end, variable = found
+        body = _Reader(" ".join(self.tokens[self.at:start])).expression_only()
+        self.at = end
+        return f"Integral({body}, {variable}, {low}, {high})"
+
+    def script_after(self, mark: str) -> str | None:
+        if self.peek() != mark:
+            return None
+        self.at += 1
+        return self.script()
+
+    def differential(self) -> tuple[int, int, str] | None:
+        """(start, end, variable) of the first d<letter> at this depth that ends a term."""
+        depth, at = 0, self.at
+        while at < len(self.tokens):
+            token = self.tokens[at]
+            if token in ("{", "(", "[", "\\left"):
+                depth += 1
+            elif token in ("}", ")", "]", "\\right"):
+                if depth == 0:
+                    return None
+                depth -= 1
+            elif depth == 0 and (_is_relation(token) or token in ("\\quad", "\\qquad", ",")):
+                return None
+            if depth == 0:
+                width = 4 if self.tokens[at:at + 4] == ["\\mathrm", "{", "d", "}"] else 1
+                if (width == 4 or token == "d") and at + width < len(self.tokens):
+                    variable, after = self.tokens[at + width], at + width + 1
+                    following = self.tokens[after] if after < len(self.tokens) else None
+                    if re.fullmatch(r"[A-Za-z]", variable) and (
+                            following is None or following in ("+", "-", ")", "]", "}", ",", "\\quad",
+                                                               "\\qquad", "\\right") or _is_relation(following)):
+                        return at, after, variable
+            at += 1
+        return None
 
     def sum(self) -> str:
         """\\sum_{i=1}^{k} over the product that follows."""

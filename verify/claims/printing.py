@@ -64,9 +64,11 @@ def parsed_claim(text: str, what: str = "correction"):
     tree = ast.parse(text.strip(), mode="eval").body
     functions = claim_functions()
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} - set(functions)
-    # a variable of a derivative is real (an integer one has none); every other name an integer
+    # a variable of a derivative or an integral is real (an integer one has none); every other name
+    # an integer
     real = {call.args[1].id for call in ast.walk(tree)
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "diff"
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id in ("diff", "Integral")
             and len(call.args) > 1 and isinstance(call.args[1], ast.Name)}
     variables = {n: variable_symbol(n, integer=n not in real) for n in names - {"pi", "E", "oo"}}
     built = parse_expression(text, variables=variables, functions=functions,
