@@ -378,6 +378,12 @@ def _calls_expectation(text: str) -> bool:
                for n in ast.walk(tree))
 
 
+#: The calls that bind a name of their own: (call, what messages call the name, its assumptions, the
+#: names it may not take besides the variables and quantities).
+_BINDERS = (("Sum", "Sum index", {"integer": True}, ()),
+            ("Integral", "Integral variable", {"real": True}, (GAUSSIAN.name,)))
+
+
 def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     """Parse ``text`` with the scalars, the declared ``variables`` and the Sum indices as names.
 
@@ -390,26 +396,17 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     """
     names = {name: scalar_symbol(name) for name in SCALARS} | dict(variables)
     indices = []
-    for name in dict.fromkeys(sum_indices(text)):
-        if name in names or name in QUANTITIES or name in ASYMPTOTIC:
-            raise MalformedExpressionError(
-                f"claim: Sum index {name!r} is already the name of a variable or "
-                "quantity; pick another letter"
-            )
-        if not name.isidentifier() or name.startswith("_"):
-            continue  # the parser refuses it with its own message
-        indices.append(sympy.Symbol(name, integer=True))
-        names[name] = indices[-1]
-    for name in dict.fromkeys(sum_indices(text, "Integral")):
-        if name in names or name in QUANTITIES or name in ASYMPTOTIC or name == GAUSSIAN.name:
-            raise MalformedExpressionError(
-                f"claim: Integral variable {name!r} is already the name of a variable, index or "
-                "quantity (or g, the Gaussian variable); pick another letter"
-            )
-        if not name.isidentifier() or name.startswith("_"):
-            continue  # the parser refuses it with its own message
-        indices.append(sympy.Symbol(name, real=True))
-        names[name] = indices[-1]
+    for binder, called, assumptions, reserved in _BINDERS:
+        for name in dict.fromkeys(sum_indices(text, binder)):
+            if name in names or name in QUANTITIES or name in ASYMPTOTIC or name in reserved:
+                raise MalformedExpressionError(
+                    f"claim: {called} {name!r} is already the name of a variable or "
+                    "quantity; pick another letter"
+                )
+            if not name.isidentifier() or name.startswith("_"):
+                continue  # the parser refuses it with its own message
+            indices.append(sympy.Symbol(name, **assumptions))
+            names[name] = indices[-1]
     for name in indexed_arguments(text):
         if name not in names:
             raise MalformedExpressionError(
