@@ -361,3 +361,10 @@ def test_a_coefficient_naming_another_activation_is_refused_in_one_line(latex, a
         build_spec(latex, activation=activation)
     # the LaTeX as typed, one backslash per backslash (repr doubled them)
     assert r"'\mu_1(\mathrm{relu})" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_an_align_line_may_end_with_its_punctuation():
+    # a line's comma or full stop before the line break is punctuation, not part of the relation
+    for display in (r"K(0) &= \frac{1}{2\pi}, \\ K'(1) &= \frac12",
+                    r"K(0) &= \frac{1}{2\pi}. \\ K'(1) &= \frac12."):
+        assert read_claim(display).relations == ("K(0) == 1/(2*pi)", "Kp(1) == 1/2")

@@ -18,6 +18,7 @@ Carlo), never a second copy of the paper's formula.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import random
 import re
@@ -264,8 +265,10 @@ def restatement(spec: ClaimSpec) -> str | None:
     difference = parsed.claim.lhs - parsed.claim.rhs
     for _ in range(len(bindings) + 1):  # a binding may name another
         difference = difference.xreplace(bindings)
-    if difference.has(sympy.Derivative):
-        return None  # a fact of calculus (tanh' = 1 - tanh^2), not the display's own algebra
+    if difference.has(sympy.Derivative) or _takes_a_derivative(parsed.claim.text):
+        # a fact of calculus (tanh' = 1 - tanh^2), not the display's own algebra; SymPy carries out
+        # diff(1/(1 + exp(-z)), z) as it parses, so the typed text is what shows the derivative
+        return None
     calls = _free_quantities(difference)
     positive = {q.name for q in parsed.quantifiers if q.kind != "binding" and _positive(q)}
     signed = {s: sympy.Dummy(s.name, positive=True) for s in difference.free_symbols if s.name in positive}
@@ -275,6 +278,16 @@ def restatement(spec: ClaimSpec) -> str | None:
         return None
     return ("it holds for any values of its symbols once its bindings are substituted (an identity of the "
             "display's own algebra), so it says nothing about the model")
+
+
+def _takes_a_derivative(text: str) -> bool:
+    """Whether the claim-language ``text`` calls diff (read from its syntax tree only)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "diff"
+               for node in ast.walk(tree))
 
 
 def _positive(q) -> bool:

@@ -345,6 +345,9 @@ def compile_ball(expr, backend):
         if exponent is not None and exponent.denominator == 1:
             return lambda env, n=exponent.numerator: integer_power(base(env), n)
         if exponent is not None and exponent.denominator == 2 and exponent > 0:
+            if isinstance(expr.base, sympy.Max) and sympy.Integer(0) in expr.base.args:
+                # Max(0, b) >= 0 whatever b: its root never NaN for a ball that rounding takes below 0
+                return lambda env, n=exponent.numerator: integer_power(_root_of_nonnegative(base(env)), n)
             return lambda env, n=exponent.numerator: integer_power(base(env).sqrt(), n)
         power = compile_ball(expr.exp, backend)
         return lambda env: (power(env) * base(env).log()).exp()
@@ -389,6 +392,14 @@ def compile_ball(expr, backend):
     if name == "factorial":
         return lambda env: (args[0](env) + 1).gamma()
     raise Unavailable(f"no ball arithmetic for {name}")
+
+
+def _root_of_nonnegative(value):
+    """The square root of a ball whose true value is known to be ≥ 0 (Max(0, b)): its part below 0
+    is rounding, so the root is taken of [max(lower, 0), upper] (Arb's own sqrt gives NaN)."""
+    zero = arb(0)
+    low = value.lower() if value.lower() > zero else zero
+    return monotone_image(lambda t: t.sqrt(), low, value.upper(), increasing=True)
 
 
 def _arcsine(value, name: str, known_inside: bool):

@@ -6,17 +6,12 @@ real variable bound by this integral alone, finite ends, no Eg inside).  Each ar
 hypotheses its value needs and proves them, or gives no value (``Unavailable``: the next step
 decides, or nothing does):
 
-- **exact** (:func:`exact_integral`): SymPy's ``integrate`` under the CPU budget, used only when
-  either the integrand alone (no other variable) is proved finite and real at every point of the
-  real line by the shared singular-point helper
-  (:func:`verify.base.singular.singular_candidates`; default deny), or has its candidate points
-  outside [a, b] when the ends are numbers; or the closed form passes the checks of
-  :func:`_closed_form_checked` over the configuration's box (continuity of integrand and closed
-  form in ball arithmetic, the fundamental theorem of calculus for moving ends, and agreement with
-  the certified enclosure at the box's midpoint).  SymPy returns finite values for some divergent
-  integrals (and ``nan`` for ∫_{-1}^{1} dt/t), and an antiderivative with a branch cut can jump
-  inside [a, b]; these checks are what make its closed form a value.  A result that still holds an
-  ``Integral`` is no closed form.
+- **exact** (:func:`exact_integral`): F(b) − F(a) with F SymPy's indefinite integral (under the
+  CPU budget), checked rather than trusted (:func:`_proved_antiderivative`): F′ − f reduces to 0
+  exactly, and over the configuration's box f and F are finite real balls at every node (f bounded,
+  F continuous: no function with jumps), so the fundamental theorem of calculus applies.  SymPy's
+  definite integrals are not used: they return finite values for some divergent integrals (and
+  ``nan`` for ∫_{-1}^{1} dt/t), and an antiderivative with a branch cut jumps inside [a, b].
 - **float64** (:func:`float_integral`): adaptive Gauss–Kronrod (``scipy.integrate.quad``) of the
   lambdified integrand: evidence for the search and sampling steps only, never for a proof.
 - **balls** (:func:`ball_integral`): the composite midpoint rule with its remainder enclosed,
@@ -25,7 +20,7 @@ decides, or nothing does):
   Lagrange remainder; it needs f twice continuously differentiable on [a, b], which a finite ball
   of f'' over every piece proves).  Where f'' has no ball, the cruder enclosure h·f(I_i) is used
   (f continuous: a finite ball of f over the piece proves it bounded, and its Riemann integral
-  lies in the sum).  An end given as a ball of radius r adds r·|f| over that ball.  A singular
+  lies in the sum), piece by piece: acos(t) near t = 1 has an unbounded f'' but a bounded f.  An end given as a ball of radius r adds r·|f| over that ball.  A singular
   integrand has an infinite ball somewhere, so the enclosure is infinite and decides nothing.
 """
 
@@ -40,7 +35,6 @@ from flint import arb
 
 from verify.base.budget import CPUDeadline, remembered
 from verify.base.errors import VerifyInputError, clip
-from verify.base.singular import ComplexValuedError, singular_candidates
 from verify.certified.balls import interval
 from verify.claims.quantities import Unavailable
 from verify.claims.reduction import reduced
@@ -54,31 +48,10 @@ def is_integral(node) -> bool:
     return isinstance(node, sympy.Integral)
 
 
-def _finite_on_the_line(node: sympy.Integral) -> bool:
-    """The integrand is finite and real on the whole line, or off [a, b] when the ends are numbers."""
-    ((variable, low, high),) = node.limits
-    try:
-        found = singular_candidates(node.function, variable)
-    except ComplexValuedError:
-        return False
-    if found is None or not found[1] or node.function.free_symbols - {variable}:
-        return False
-    points = found[0]
-    if not points:
-        return True
-    if not (low.is_number and high.is_number):
-        return False
-    lo, hi = sorted((low, high), key=lambda v: float(v))
-    return not any(bool(sympy.Le(lo, p)) and bool(sympy.Le(p, hi)) for p in points)
-
-
 def _every_node_finite(expr, env: dict, compile_ball) -> bool:
-    """Every subexpression of ``expr`` has a finite real ball over ``env``, and none is a function
-    with jumps: then each node is a continuous function of its arguments on their ranges (the
-    functions of the language are continuous wherever they are finite and real, except those of
-    _JUMPS), so ``expr`` is continuous on the box ``env`` describes."""
-    if expr.has(*_JUMPS) or expr.has(sympy.Piecewise):
-        return False
+    """Every subexpression of ``expr`` has a finite real ball over ``env``: then ``expr`` is bounded
+    on the box ``env`` describes, and, when it holds no function of _JUMPS, continuous there (each
+    function of the language is continuous wherever it is finite and real, except those)."""
     for node in sympy.preorder_traversal(expr):
         if not isinstance(node, sympy.Basic) or node.is_Atom:
             continue
@@ -91,7 +64,8 @@ def _every_node_finite(expr, env: dict, compile_ball) -> bool:
     return True
 
 
-_JUMPS = (sympy.sign, sympy.Heaviside, sympy.floor, sympy.ceiling)
+#: Functions with jumps: an antiderivative holding one is not proved continuous by finite balls.
+_JUMPS = (sympy.sign, sympy.Heaviside, sympy.floor, sympy.ceiling, sympy.Piecewise)
 
 
 def _exact_hull(low, high, box: dict):
@@ -108,80 +82,83 @@ def _exact_hull(low, high, box: dict):
     return min(r[0] for r in ranges), max(r[1] for r in ranges)
 
 
-def _box_balls(box: dict) -> dict:
-    return {symbol: interval(low, high) for symbol, (low, high) in box.items()}
+def _clamped_roots(expr, variable, hull):
+    """``expr`` with the base b of each fractional power that is a rational function of ``variable``
+    alone, proved b ≥ 0 on ``hull`` (``solveset`` of b < 0 there is empty), written Max(b, 0): the
+    same function on the hull, whose ball stays real where b's ball dips below 0 by rounding alone
+    (sqrt(1 − t²) at t = 1)."""
+
+    def clamped(node):
+        base, exponent = node.args
+        if not (exponent.is_Rational and not exponent.is_Integer and base.free_symbols == {variable}
+                and base.is_rational_function(variable)):
+            return node
+        try:
+            negative = sympy.solveset(base < 0, variable, sympy.Interval(*hull))
+        except (ValueError, TypeError, NotImplementedError):
+            return node
+        return sympy.Pow(sympy.Max(base, 0), exponent) if negative is sympy.S.EmptySet else node
+
+    return expr.replace(lambda node: isinstance(node, sympy.Pow), clamped)
 
 
-def _closed_form_checked(node: sympy.Integral, value, backend, compile_ball) -> bool:
-    """The hypotheses under which SymPy's antiderivative is the integral, proved over the
-    configuration's box (``backend.box``) in ball arithmetic:
+def _antiderivative(function, variable):
+    return sympy.integrate(function, variable)
 
-    1. the integrand is continuous on the hull of [a, b] over the box (every node finite);
-    2. the closed form is continuous on the box (every node finite);
-    3. where the ends move with the box and the integrand does not, the closed form's derivative in
-       each box variable is f(b)·∂b − f(a)·∂a exactly (the fundamental theorem of calculus);
-    4. at the box's midpoint the closed form's ball meets the certified midpoint-rule enclosure.
 
-    1-3 make closed form − integral a constant on the (connected) box, 4 makes it 0 up to the
-    enclosure's width: a branch-cut antiderivative that SymPy evaluates across its jump fails 2 or 4."""
+def _proved_antiderivative(node: sympy.Integral, backend, compile_ball):
+    """F with ∫_a^b f = F(b) − F(a) proved over the configuration's box (``backend.box``), or None.
+
+    SymPy's indefinite integral F is checked, not trusted:
+
+    1. F′ − f reduces exactly to 0 (the symbolic step's reduction): F is an antiderivative;
+    2. over the hull of [a, b] (the box's ranges of the ends) and the box's other variables, every
+       node of f and of F is a finite real ball (f bounded, F continuous), and F holds no function
+       with jumps; a square root whose base is proved ≥ 0 on the hull is evaluated as the root of
+       Max(base, 0) (:func:`_clamped_roots`), so rounding at the edge of its domain is no NaN.
+
+    Then F is continuous on [a, b] with F′ = f there, and the fundamental theorem of calculus gives
+    the integral.  SymPy's antiderivative 2/√3·atan(tan(t/2)/√3) of 1/(2 + cos t) jumps at t = π,
+    where tan's ball is infinite: check 2 refuses it over [0, 2π]."""
     ((variable, low, high),) = node.limits
-    box = getattr(backend, "box", {}) or {}
-    symbols = (node.free_symbols | value.free_symbols)
-    if not symbols <= set(box):
-        return False
-    env = _box_balls(box)
+    box = dict(getattr(backend, "box", {}) or {})
+    if not (node.free_symbols - set(box)) <= set():
+        return None
     hull = _exact_hull(low, high, box)
     if hull is None:
-        return False
+        return None
+    try:
+        antiderivative = remembered(lambda: f"an antiderivative of {clip(node.function, 60)}",
+                                    _antiderivative, node.function, variable)
+        if antiderivative.has(sympy.Integral) or antiderivative.has(*_JUMPS):
+            return None
+        residual = remembered("the antiderivative's derivative", reduced,
+                              sympy.diff(antiderivative, variable) - node.function)
+    except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
+        return None
+    if residual != 0:
+        return None
+    env = {**{symbol: interval(lo, hi) for symbol, (lo, hi) in box.items()}, variable: interval(*hull)}
     # t's range is known exactly, as a box variable's is: acos(t) on [-1, 1] is not NaN for rounding
     backend.box = {**box, variable: hull}
     try:
-        continuous = _every_node_finite(node.function, {**env, variable: interval(*hull)}, compile_ball)
+        if not (_every_node_finite(_clamped_roots(node.function, variable, hull), env, compile_ball)
+                and _every_node_finite(_clamped_roots(antiderivative, variable, hull), env, compile_ball)):
+            return None
     finally:
         backend.box = box
-    if not continuous:
-        return False
-    if not _every_node_finite(value, env, compile_ball):
-        return False
-    moving = [s for s in symbols if s in low.free_symbols | high.free_symbols]
-    if moving and not (node.function.free_symbols <= {variable}):
-        return False  # the integrand moves with the box too: no derivative identity to check
-    for symbol in moving:
-        expected = (node.function.xreplace({variable: high}) * sympy.diff(high, symbol)
-                    - node.function.xreplace({variable: low}) * sympy.diff(low, symbol))
-        try:
-            residual = remembered("the fundamental theorem for the integral", reduced,
-                                  sympy.diff(value, symbol) - expected)
-        except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
-            return False
-        if residual != 0:
-            return False
-    middle = {symbol: interval(*(2 * [(lo + hi) / 2])) for symbol, (lo, hi) in box.items()}
-    try:
-        closed = compile_ball(value)(middle)
-        enclosed = ball_integral(node, compile_ball)(middle)
-    except (Unavailable, ValueError, TypeError, ArithmeticError):
-        return False
-    return closed.is_finite() and enclosed.is_finite() and closed.overlaps(enclosed)
-
-
-def _integrated(node: sympy.Integral):
-    return node.doit()
+    return antiderivative
 
 
 def exact_integral(node: sympy.Integral, backend, compile_ball) -> sympy.Expr:
-    """∫ in closed form (module docstring), or Unavailable; ``compile_ball(expr)`` compiles an
-    expression to env -> ball with ``backend``'s quantities (the closed form's checks use it)."""
-    try:
-        value = remembered(lambda: f"the integral {clip(node, 60)}", _integrated, node)
-    except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError) as exc:
-        raise Unavailable(f"{clip(node, 60)}: no closed form ({clip(str(exc), 60)})") from None
-    if value.has(sympy.Integral) or value.has(sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):
-        raise Unavailable(f"{clip(node, 60)}: no closed form")
-    if not (_finite_on_the_line(node) or _closed_form_checked(node, value, backend, compile_ball)):
-        raise Unavailable(f"{clip(node, 60)}: the integrand is not proved continuous on the range, or "
-                          "SymPy's closed form not proved to be its integral")
-    return value
+    """∫ in closed form, F(b) − F(a) with F proved (:func:`_proved_antiderivative`), or Unavailable;
+    ``compile_ball(expr)`` compiles an expression to env -> ball with ``backend``'s quantities."""
+    antiderivative = _proved_antiderivative(node, backend, compile_ball)
+    if antiderivative is None:
+        raise Unavailable(f"{clip(node, 60)}: no antiderivative proved continuous on the range (its "
+                          "derivative checked exactly, its balls finite)")
+    ((variable, low, high),) = node.limits
+    return antiderivative.xreplace({variable: high}) - antiderivative.xreplace({variable: low})
 
 
 def float_integral(node: sympy.Integral, symbols: list, lambdify_with):
@@ -235,11 +212,11 @@ def ball_integral(node: sympy.Integral, compile_ball):
         for i in range(PIECES):
             left, right = a_mid + i * width, a_mid + (i + 1) * width
             piece = interval(*sorted((left, right), key=lambda v: v.mid()))
-            if curvature is not None:
+            remainder = curvature({**env, variable: piece}) if curvature is not None else None
+            if remainder is not None and remainder.is_finite():
                 middle = {**env, variable: (left + right) / 2}
-                remainder = curvature({**env, variable: piece}) * width ** 3 / 24
-                total += value(middle) * width + arb(0, remainder.abs_upper())
-            else:
+                total += value(middle) * width + arb(0, (remainder * width ** 3 / 24).abs_upper())
+            else:  # f'' unbounded on this piece (acos near 1): the Riemann enclosure, f bounded
                 total += value({**env, variable: piece}) * width
         for end in (b, a):
             if end.rad() > 0:  # the piece between the end's midpoint and its true value

@@ -416,6 +416,9 @@ class _Reader:
         self.tokens = [t for t in self.tokens if t not in ("&", "~")]
         while self.tokens and self.tokens[-1] in (".", ",", "\\\\"):
             self.tokens.pop()  # a display's closing punctuation or line break
+        # a line's own punctuation before an align's line break (K(0) &= 1/2, \\\\ K'(1) &= ...)
+        self.tokens = [t for i, t in enumerate(self.tokens)
+                       if not (t in (",", ".", ";") and self.tokens[i + 1:i + 2] == ["\\\\"])]
         self.tokens = _wide_spaces(self.tokens)
         # a line break before an operator or a relation continues the line (an align's &= or + ...)
         self.tokens = [
