@@ -70,7 +70,7 @@ def identity(spec: ClaimSpec) -> Outcome | None:
         difference = remembered("the claim over an unbounded range", reduced, claim.lhs - claim.rhs)
     except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
         return None
-    how = None
+    how, step = None, "unbounded identity"
     if difference == 0 and claim.op in ("==", "<=", ">="):
         how = "lhs - rhs simplifies to 0 for every real value of the variables"
     elif claim.op in _VIOLATION and len(unbounded) == 1 and difference.free_symbols == {unbounded[0].symbol} \
@@ -82,13 +82,14 @@ def identity(spec: ClaimSpec) -> Outcome | None:
         except (VerifyInputError, CPUDeadline, ValueError, TypeError, NotImplementedError):
             return None
         if violated is sympy.S.EmptySet:
+            step = "unbounded sign"
             how = (f"lhs - rhs = {difference} is a rational function with no point of "
                    f"{_range_text(q).split(' in ', 1)[1]} where the relation fails (exact real roots)")
     if how is None:
         return None
     ranges = ", ".join(_range_text(q) for q in unbounded)
     return Outcome(Verdict.HOLDS, f"holds at every real point of {ranges}: {how}", basis=Basis.EXACT,
-                   numbers={"decided_by": "unbounded identity"},
+                   numbers={"decided_by": step},
                    scope=f"statement: every real point of {ranges}" + _others(spec))
 
 

@@ -148,9 +148,12 @@ def report(outcome) -> str:
                 lines.append(f"          {side} ratio = {ratios}; exponent {numbers[f'{side}_exponent']}")
     lines.extend(f"note:     {note}" for note in outcome.notes)
     evaluated = numbers.get("evaluated", numbers.get("configurations"))
-    lines.append(
-        f"checked:  {evaluated} of {numbers.get('configurations')} configuration(s) in "
-        f"{numbers.get('seconds')} s"
-        + (" (stopped at the first that fails)" if evaluated != numbers.get("configurations") else "")
-    )
+    if evaluated is None:  # decided for the whole range at once (an identity), no configuration run
+        lines.append(f"checked:  the whole range at once in {numbers.get('seconds')} s")
+    else:
+        lines.append(
+            f"checked:  {evaluated} of {numbers.get('configurations')} configuration(s) in "
+            f"{numbers.get('seconds')} s"
+            + (" (stopped at the first that fails)" if evaluated != numbers.get("configurations") else "")
+        )
     return "\n".join(lines)
