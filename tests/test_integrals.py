@@ -68,3 +68,20 @@ def test_a_singular_integrand_gets_no_value():
 def test_malformed_integrals_are_refused_in_one_line(text, message):
     with pytest.raises(VerifyInputError, match=message):
         claim(text)
+
+
+def test_an_antiderivative_at_the_edge_of_its_domain_is_proved():
+    # F = t acos(t) - sqrt(1 - t^2): its root's base is proved >= 0 on [0, 1], so rounding at t = 1
+    # makes no NaN; and Phi = 2 int_m^1 K' on glm with relu, whose K' holds acos
+    assert claim("Integral(acos(t), t, 0, 1) == 1").basis is Basis.EXACT
+    outcome = claim("Phi(m) == 2*Integral(Kp(t), t, m, 1)", family="glm", activation="relu",
+                    for_="m in [-1, 1]", seeds="0")
+    assert outcome.verdict is Verdict.HOLDS and outcome.basis is Basis.EXACT
+
+
+def test_a_branch_cut_antiderivative_is_not_trusted():
+    # SymPy's 2/sqrt(3) atan(tan(t/2)/sqrt(3)) jumps at t = pi: no exact value across it
+    outcome = claim("Integral(1/(2 + cos(t)), t, 0, 2*pi) == 0")
+    assert outcome.verdict in (Verdict.FAILS, Verdict.INCONCLUSIVE)
+    if outcome.verdict is Verdict.FAILS:
+        assert outcome.basis is Basis.CERTIFIED  # from the enclosure, never SymPy's definite value
