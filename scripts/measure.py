@@ -38,8 +38,8 @@ RUNS = {
     "check-serial": ("the main job on one core, empty cache", "verify check --jobs 1",
                      ["verify", "check", "--quiet", "--jobs", "1"], "checks"),
     # from the repository root, as CI runs it (no .pytest_cache written)
-    "tests": ("the fast test tier (CI runs -m extended next)", "python -m pytest", [sys.executable, "-m", "pytest", "-q", "-p",
-                                                           "no:cacheprovider"], "pytest"),
+    "tests": ("the fast test tier (CI runs -m extended next)", "python -m pytest",
+              [sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"], "pytest"),
     "regions": ("the region studies, quick tier", "verify regions --quick --out DIR",
                 ["verify", "regions", "--quick", "--out", "regions"], None),
     "figures": ("Appendix B's figures, quick tier", "verify figures --quick --out DIR",
@@ -55,7 +55,9 @@ def _count(kind: str | None, output: str) -> dict:
         return {"checks": int(match.group(1))} if match else {}
     if kind == "pytest":
         tail = output.strip().splitlines()[-1] if output.strip() else ""
-        return {name: int(n) for n, name in re.findall(r"(\d+) (passed|failed|skipped|deselected)", tail)}
+        counted = {name: int(n) for n, name in re.findall(r"(\d+) (passed|failed|skipped|deselected)", tail)}
+        failed = re.findall(r"^FAILED (\S+)", output, re.M)  # -rf: which ones, so a failure can be traced
+        return counted | ({"failed_tests": failed} if failed else {})
     return {}
 
 
