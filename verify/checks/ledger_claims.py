@@ -18,7 +18,6 @@ Carlo), never a second copy of the paper's formula.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import random
 import re
@@ -29,6 +28,7 @@ import sympy
 from verify.base.errors import VerifyInputError, clip
 from verify.checks.core import LEDGER_NAMES, LEDGER_READINGS, Check, Context, check_id
 from verify.claims import claim
+from verify.claims.language import calls_function
 from verify.claims.spec import build_spec, relation_keywords
 from verify.paper.latex import label_of, relation_labels
 from verify.paper.ledger import ClaimSpec, Entry, claim_check_id
@@ -265,7 +265,7 @@ def restatement(spec: ClaimSpec) -> str | None:
     difference = parsed.claim.lhs - parsed.claim.rhs
     for _ in range(len(bindings) + 1):  # a binding may name another
         difference = difference.xreplace(bindings)
-    if difference.has(sympy.Derivative) or _takes_a_derivative(parsed.claim.text):
+    if difference.has(sympy.Derivative) or calls_function(parsed.claim.text, "diff"):
         # a fact of calculus (tanh' = 1 - tanh^2), not the display's own algebra; SymPy carries out
         # diff(1/(1 + exp(-z)), z) as it parses, so the typed text is what shows the derivative
         return None
@@ -278,16 +278,6 @@ def restatement(spec: ClaimSpec) -> str | None:
         return None
     return ("it holds for any values of its symbols once its bindings are substituted (an identity of the "
             "display's own algebra), so it says nothing about the model")
-
-
-def _takes_a_derivative(text: str) -> bool:
-    """Whether the claim-language ``text`` calls diff (read from its syntax tree only)."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return False
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "diff"
-               for node in ast.walk(tree))
 
 
 def _positive(q) -> bool:

@@ -369,12 +369,13 @@ def indexed_arguments(text: str) -> list[str]:
     ]
 
 
-def _calls_expectation(text: str) -> bool:
+def calls_function(text: str, name: str) -> bool:
+    """Whether ``text`` calls ``name`` (``Eg``, ``diff``), read from the syntax tree only."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
-    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Eg"
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
                for n in ast.walk(tree))
 
 
@@ -413,7 +414,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
                 f"claim: index {name!r} of lam, c, chat or G is free; sum over it, e.g. "
                 f"Sum(lam({name}), {name}, 1, k), or give a number in 1..k"
             )
-    if GAUSSIAN.name in names and _calls_expectation(text):
+    if GAUSSIAN.name in names and calls_function(text, "Eg"):
         raise MalformedExpressionError(
             "claim: 'g' is the Gaussian variable of Eg(...); name the variable or Sum index otherwise")
     reserved = GAUSSIAN.name not in names
