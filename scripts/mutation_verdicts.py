@@ -27,9 +27,14 @@ one against every statement that calls its function.  Mutants that change only t
 string literals (mutmut's "XX…XX" and case changes) run after all the others: they can change a
 verdict only where a string is compared, and they are most of the survivors.
 
-Results are kept in ``mutants/verdict-mutation.json`` and reused while mutants/verify is unchanged,
-so a run can be stopped and continued: a statement added to a corpus is covered and run alone, and a
-survivor whose selection it changes is run again.  ``--report`` prints the score per module and
+Results are kept in ``results/mutation/verdict-mutation.json.gz``, which is committed: a session
+starts from a fresh checkout, where mutants/ is gone, and the run takes hours, so it is continued
+from session to session.  The coverage and baseline of the statements are kept while mutants/verify
+is unchanged (``--keep-baseline`` keeps them across an edit elsewhere in the package); a mutant's
+result is kept while the file it mutates is unchanged (its ``module_stamp``), so an edit to one
+module reruns that module's mutants alone.  A run can be stopped and continued: it saves every 20
+mutants, a statement added to a corpus is covered and run alone, and a survivor whose selection it
+changes is run again.  ``--report`` prints the score per module and
 every survivor, classed as *text* (only string contents change, on a line no decision reads) or
 *logic* by scripts/mutation_report.classify.
 
@@ -43,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
 import hashlib
 import io
 import json
@@ -59,7 +65,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # its sibling mutation_report classes the survivors
 MUTANTS = ROOT / "mutants"
-RESULTS = MUTANTS / "verdict-mutation.json"
+RESULTS = ROOT / "results" / "mutation" / "verdict-mutation.json.gz"
 CORPORA = (ROOT / "tests" / "calibration" / "corpus", ROOT / "tests" / "calibration" / "routes")
 MAX_STATEMENTS = 10
 MAX_BASELINE_SECONDS = 4.0
@@ -137,6 +143,25 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+_MODULE_STAMPS: dict[str, str] = {}
+
+
+def module_stamp(name: str) -> str:
+    """Of the mutated file that holds the mutant ``name``: its result is stale once that file is
+    regenerated from a changed source."""
+    module = name.rpartition(".")[0]  # verify.claims.existence.x__classify__mutmut_10
+    if module not in _MODULE_STAMPS:
+        path = MUTANTS / (module.replace(".", "/") + ".py")
+        _MODULE_STAMPS[module] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    return _MODULE_STAMPS[module]
+
+
+def current(results: dict) -> dict:
+    """The mutant results whose mutated file is unchanged since they were computed."""
+    return {name: result for name, result in results.items()
+            if result.get("module_stamp") == module_stamp(name)}
+
+
 def statement_key(statement) -> str:
     text = json.dumps([statement.claim, statement.truth, statement.options], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -211,10 +236,29 @@ def _mutant(connection, calibration, name: str, selection: list, expected: dict)
     connection.send({"status": "survived", "tested": len(selection)})
 
 
+#: A child past its CPU allowance is also stopped once its wall time reaches this many times the
+#: allowance: a mutant that sleeps or waits on a pipe uses no CPU.
+WALL_FACTOR = 10
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a running process and of its children it has waited for (utime, stime, cutime,
+    cstime of /proc/PID/stat); 0 when it has just gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / _TICKS
+
+
 def run_forked(tasks: list, jobs: int, on_done) -> None:
-    """Run ``(key, target, args, deadline_seconds)`` tasks, each in its own fork, ``jobs`` at a time;
-    ``on_done(key, payload)`` gets the child's message, or {"status": "timeout"} / {"status":
-    "crash"}."""
+    """Run ``(key, target, args, allowance_seconds)`` tasks, each in its own fork, ``jobs`` at a
+    time; ``on_done(key, payload)`` gets the child's message, or {"status": "timeout"} /
+    {"status": "crash"}.
+
+    The allowance is CPU time, not wall time: the run sits at a low priority beside other work, and
+    a mutant slowed by a busy machine must not count as a kill ("timeout")."""
     context = multiprocessing.get_context("fork")
     pending = list(reversed(tasks))
     running: dict = {}
@@ -225,18 +269,18 @@ def run_forked(tasks: list, jobs: int, on_done) -> None:
             process = context.Process(target=target, args=(send, *args))
             process.start()
             send.close()
-            running[receive] = (key, process, time.monotonic() + limit)
+            running[receive] = (key, process, limit, time.monotonic())
         ready = wait(list(running), timeout=1.0)
         now = time.monotonic()
         for connection in list(running):
-            key, process, deadline = running[connection]
+            key, process, limit, started = running[connection]
             payload = None
             if connection in ready:
                 try:
                     payload = connection.recv()
                 except EOFError:
                     payload = {"status": "crash"}
-            elif now > deadline:
+            elif cpu_seconds(process.pid) > limit or now - started > WALL_FACTOR * limit:
                 payload = {"status": "timeout"}
             else:
                 continue
@@ -252,13 +296,15 @@ def run_forked(tasks: list, jobs: int, on_done) -> None:
 
 def _load() -> dict:
     if RESULTS.exists():
-        return json.loads(RESULTS.read_text(encoding="utf-8"))
+        return json.loads(gzip.decompress(RESULTS.read_bytes()).decode("utf-8"))
     return {}
 
 
 def _save(data: dict) -> None:
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     temporary = RESULTS.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    text = json.dumps(data, indent=0, sort_keys=True).encode("utf-8")
+    temporary.write_bytes(gzip.compress(text, mtime=0))  # mtime 0: the same results, the same bytes
     temporary.replace(RESULTS)
 
 
@@ -271,14 +317,15 @@ def _progress(label: str, done: int, total: int, start: float) -> None:
           else "\n", file=sys.stderr, flush=True)
 
 
-def statement_phase(data: dict, calibration, statements: dict, jobs: int, only: set | None = None) -> None:
+def statement_phase(data: dict, calibration, statements: dict, jobs: int, only: set | None = None,
+                    keep_baseline: bool = False) -> None:
     """Coverage and baseline of every statement (kept while the corpora and the package are
-    unchanged); with ``only``, computed for those ids alone (a statement of the corpora outside
-    ``only`` keeps its stored coverage: ``--statements`` wiped them)."""
+    unchanged, or with ``keep_baseline``); with ``only``, computed for those ids alone (a statement
+    of the corpora outside ``only`` keeps its stored coverage: ``--statements`` wiped them)."""
     stamp = code_fingerprint()
-    if data.get("code_stamp") != stamp:
-        data.clear()
-        data.update(code_stamp=stamp, coverage={}, baseline={}, mutants={})
+    data.setdefault("mutants", {})
+    if data.get("code_stamp") != stamp and not keep_baseline:
+        data.update(code_stamp=stamp, coverage={}, baseline={})
     for phase, target, store in (("coverage", _cover, data["coverage"]),
                                  ("baseline", _baseline, data["baseline"])):
         for sid in [sid for sid in store if sid not in statements]:
@@ -365,6 +412,8 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
             module, _, mangled = name.rpartition(".")
             function = f"{module}.{mangled.split('__mutmut_')[0]}"
             previous = results.get(name, {})
+            if previous.get("module_stamp") != module_stamp(name):
+                previous = {}  # computed on another version of its file
             before = frozenset(previous.get("tried", previous.get("selection", ()))) \
                 if deeper and previous.get("status") == "survived" else frozenset()
             if (function, before) not in chosen:
@@ -379,7 +428,8 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
                 continue
             if not selection:
                 if not previous:  # a result already there (a survivor run against all it met) stays
-                    results[name] = {"status": "uncovered", "selection": []}
+                    results[name] = {"status": "uncovered", "selection": [],
+                                     "module_stamp": module_stamp(name)}
                 continue
             tasks.append(_mutant_task(name, selection, data, calibration, statements))
     text_only = set().union(*(text_only_mutants(path) for path in modules)) if modules else set()
@@ -390,7 +440,8 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
     def record(name, payload):
         nonlocal done
         done += 1
-        results[name] = {**payload, "selection": selections[name], "tried": tried[name]}
+        results[name] = {**payload, "selection": selections[name], "tried": tried[name],
+                         "module_stamp": module_stamp(name)}
         _progress("mutants", done, len(tasks), start)
         if done % 20 == 0:
             _save(data)
@@ -432,7 +483,7 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
     """Run each mutant a corpus file says it kills against those statements (``--killers``)."""
     results, tasks = data["mutants"], []
     for name, ids in killer_pairs(path).items():
-        if results.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
+        if current(results).get(name, {}).get("status") in ("killed", "timeout", "crash") or \
                 any(sid not in data["baseline"] for sid in ids):
             continue
         tasks.append(_mutant_task(name, ids, data, calibration, statements))
@@ -442,7 +493,8 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
     def record(name, payload):
         previous = results.get(name, {})
         tried = sorted(set(previous.get("tried", previous.get("selection", ()))) | set(chosen[name]))
-        results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried}
+        results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried,
+                         "module_stamp": module_stamp(name)}
 
     run_forked(tasks, jobs, record)
     _save(data)
@@ -456,7 +508,7 @@ def report(data: dict, markdown: str | None) -> int:
     from mutmut.mutation.diff_apply import get_diff_for_mutant
 
     os.chdir(ROOT)
-    results = data.get("mutants", {})
+    results = current(data.get("mutants", {}))
     if not results:
         print("no results: run scripts/mutation_verdicts.py first", file=sys.stderr)
         return 2
@@ -512,6 +564,10 @@ def main(argv=None) -> int:
                         help="only the statements whose id matches meet the mutants (their coverage and "
                              "baseline computed if missing, the others kept): a trial, or a new corpus "
                              "file against the survivors")
+    parser.add_argument("--keep-baseline", action="store_true",
+                        help="keep the stored coverage and baseline although the package changed "
+                             "(an edit that changes no verdict); the mutants' results are kept while "
+                             "their own files are unchanged either way")
     args = parser.parse_args(argv)
     data = _load()
     if args.report:
@@ -526,7 +582,7 @@ def main(argv=None) -> int:
     calibration = _import_engine()
     statements = _statements(calibration)
     chosen = {k for k in statements if re.search(args.statements, k)} if args.statements else None
-    statement_phase(data, calibration, statements, args.jobs, chosen)
+    statement_phase(data, calibration, statements, args.jobs, chosen, args.keep_baseline)
     if chosen is not None:  # the mutants meet these statements alone
         statements = {k: v for k, v in statements.items() if k in chosen}
     if args.killers:
