@@ -78,19 +78,21 @@ def cpu_deadline(seconds: float) -> Iterator[None]:
         yield
         return
 
-    def passed(signum, frame):
-        if _DEFERRED["depth"]:
-            _DEFERRED["pending"] = True  # inside C code that calls back into Python: raised later
-            return
-        raise CPUDeadline
-
-    signal.signal(signal.SIGPROF, passed)
+    signal.signal(signal.SIGPROF, _deadline_passed)
     signal.setitimer(signal.ITIMER_PROF, seconds, 0.25)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
+
+
+def _deadline_passed(signum, frame) -> None:
+    """The SIGPROF handler of :func:`cpu_deadline` and of the trusted inline guard."""
+    if _DEFERRED["depth"]:
+        _DEFERRED["pending"] = True  # inside C code that calls back into Python: raised later
+        return
+    raise CPUDeadline
 
 
 #: Deadlines that passed while C code that calls Python back was running (see :func:`deferred_deadlines`).
@@ -124,6 +126,30 @@ _LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(
     "verify_budget", default=(TIME_LIMIT, MEMORY_LIMIT))
 #: True inside a worker: nested guarded calls run inline (the worker is already limited).
 _IN_WORKER = False
+#: True while only trusted work runs (:func:`trusted_work`): guarded calls run in this process
+#: under the same CPU-time limit, without a fork.
+_TRUSTED = False
+
+
+@contextlib.contextmanager
+def trusted_work() -> Iterator[None]:
+    """Within the block, :func:`guarded` runs its work in this process under its CPU-time limit
+    (a profiling timer, nested inside a decision step's :func:`cpu_deadline`) instead of a forked
+    worker.
+
+    For work whose text ships with the package (``verify check`` on the built-in pack): the fork
+    guards against *untrusted* text, and forking a large process costs its copy-on-write faults,
+    14 of the 78 CPU s of a serial ``verify check``.  The CPU limit, its error and its effect on a
+    verdict are those of the fork; what is given up is the address-space limit, which text the
+    package ships does not need.  Untrusted text (``verify claim``, a pack from a directory, the
+    calibration corpora) keeps the fork."""
+    global _TRUSTED
+    old = _TRUSTED
+    _TRUSTED = True
+    try:
+        yield
+    finally:
+        _TRUSTED = old
 
 
 @contextlib.contextmanager
@@ -175,6 +201,9 @@ def guarded(what: str | Callable[[], str], function: Callable[..., T], *args: An
     if _IN_WORKER or not hasattr(os, "fork"):
         return function(*args)
     seconds, memory = _LIMITS.get()
+    if _TRUSTED and threading.current_thread() is threading.main_thread() \
+            and signal.getsignal(signal.SIGPROF) in (signal.SIG_DFL, None, _deadline_passed):
+        return _inline(what, seconds, function, args)
     read_end, write_end = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -194,6 +223,44 @@ def guarded(what: str | Callable[[], str], function: Callable[..., T], *args: An
     if kind == "unpicklable":
         return function(*args)  # it finished within the limits in the worker
     return value
+
+
+def _inline(what: str | Callable[[], str], seconds: float, function: Callable[..., T], args: tuple) -> T:
+    """``function(*args)`` here, stopped after ``seconds`` CPU s (:func:`trusted_work`).
+
+    A decision step's :func:`cpu_deadline` may be running: if it passes first, its
+    :class:`CPUDeadline` goes through untouched; otherwise this call's own timer replaces it for
+    the call and it is set again afterwards to what is left of it, the call's CPU time counted."""
+    global _IN_WORKER
+    outer_left = signal.getitimer(signal.ITIMER_PROF)[0]
+    own = not outer_left or outer_left > seconds
+    start = time.process_time()
+    if own:
+        signal.signal(signal.SIGPROF, _deadline_passed)
+        signal.setitimer(signal.ITIMER_PROF, seconds, 0.25)
+    _IN_WORKER = True  # nested guarded calls run inline, as in a worker
+    try:
+        return function(*args)
+    except CPUDeadline:
+        if not own:
+            raise
+        raise BudgetExceededError(_time_limit_message(what, seconds)) from None
+    except MemoryError:
+        raise BudgetExceededError(f"{_named(what)}: the symbolic work ran out of memory") from None
+    finally:
+        _IN_WORKER = False
+        if own:
+            if outer_left:  # the step's deadline, less this call's CPU time (at once if spent)
+                left = max(outer_left - (time.process_time() - start), 1e-6)
+                signal.setitimer(signal.ITIMER_PROF, left, 0.25)
+            else:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+                signal.signal(signal.SIGPROF, signal.SIG_DFL)
+
+
+def _time_limit_message(what: str | Callable[[], str], seconds: float) -> str:
+    return (f"{_named(what)}: the symbolic work did not finish within the time limit of {seconds:g} "
+            "CPU s (raise it with --time-limit SECONDS)")
 
 
 #: Answers of :func:`remembered` calls: (function, arguments, limits) -> ("ok", value) or
@@ -351,9 +418,7 @@ def _collect(what: str | Callable[[], str], pid: int, fd: int, seconds: float, m
             f"{WALL_FACTOR * seconds + WALL_SLACK:g} s (its CPU-time limit is {seconds:g} s; the machine "
             "may be overloaded, or the work blocked)")
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU):
-        raise BudgetExceededError(
-            f"{_named(what)}: the symbolic work did not finish within the time limit of {seconds:g} "
-            "CPU s (raise it with --time-limit SECONDS)")
+        raise BudgetExceededError(_time_limit_message(what, seconds))
     try:
         kind, value = pickle.loads(b"".join(chunks))
     except Exception:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -58,8 +59,12 @@ def run(args) -> int:
     # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.pack import BUILTIN, load, using
 
+    from verify.base.budget import trusted_work
+
     pack = load(args.paper if args.paper is not None else BUILTIN)
-    with using(pack):
+    # the built-in pack's text ships with the package: its guarded work runs without a fork (same
+    # CPU limits); a pack read from a directory is untrusted and keeps the forked guard
+    with using(pack), trusted_work() if pack.builtin else contextlib.nullcontext():
         return _run(args, pack, jobs)
 
 
