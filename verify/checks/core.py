@@ -53,6 +53,10 @@ class Check:
     #: the pack it belongs to (:attr:`verify.paper.pack.Pack.key`: ``dayi_chen``); "" for a check
     #: made by hand outside any pack (a test's)
     pack: str = ""
+    #: a name for work this check shares with others through a process-wide cache (the paper's
+    #: SGD runs): ``verify check --jobs N`` runs the checks of one name in one process, one after
+    #: the other, so the work is done once; "" for none
+    shares: str = ""
 
     def finish(self, outcome: Outcome) -> Outcome:
         """``outcome`` with the check's defaults filled in: its basis, its scope and, for a fail,
@@ -95,14 +99,15 @@ def check_id(text: str) -> str:
 
 
 def check(id: str, statement: str, section: str, method: str, fails_as: FailureKind | None = None,
-          pack: str | None = None):
+          pack: str | None = None, shares: str = ""):
     """Register a check; the decorated function's docstring must quote the statement.
 
     ``fails_as`` says what a ``fails`` of this check means (:class:`FailureKind`); by default a
     display, proof step or definition fails as a step, a numbered result as the statement.
     The check belongs to the built-in pack whose package defines the function
     (:func:`verify.paper.pack.builtin_pack_of`); ``pack`` names it for a function defined
-    elsewhere (a test's), and one defined elsewhere without it is refused.
+    elsewhere (a test's), and one defined elsewhere without it is refused.  ``shares``: see
+    :attr:`Check.shares`.
     """
     method_basis(method)  # an unknown method word fails here, at import, not in a report
 
@@ -117,7 +122,7 @@ def check(id: str, statement: str, section: str, method: str, fails_as: FailureK
             raise ValueError(f"check {key!r} is defined in {function.__module__}, outside a built-in pack's "
                              "package (verify/paper/packs/<pack>/): say which pack it belongs to with pack=")
         kind = FailureKind(fails_as) if fails_as else default_failure_kind(statement)
-        REGISTRY[key] = Check(key, statement, section, method, function, kind, owner)
+        REGISTRY[key] = Check(key, statement, section, method, function, kind, owner, shares)
         return function
 
     return register

@@ -140,15 +140,35 @@ def _run_one(chk: Check, seed: int, full: bool) -> Result:
 _FORKED_WORK: tuple[list[Check], int, bool] | None = None
 
 
-def _run_index(index: int) -> tuple[int, float, Outcome | None, str | None]:
+def _run_indices(indices: list[int]) -> list[tuple[int, float, Outcome | None, str | None]]:
+    """The checks ``indices`` of the forked work, one after the other in this process."""
     checks, seed, full = _FORKED_WORK
-    result = _run_one(checks[index], seed, full)
-    outcome, error = result.outcome, result.error
-    try:
-        pickle.dumps(outcome)
-    except Exception:  # an outcome that cannot travel back is a bug of its check, reported as one
-        outcome, error = None, traceback.format_exc(limit=6)
-    return index, result.seconds, outcome, error
+    answers = []
+    for index in indices:
+        result = _run_one(checks[index], seed, full)
+        outcome, error = result.outcome, result.error
+        try:
+            pickle.dumps(outcome)
+        except Exception:  # an outcome that cannot travel back is a bug of its check, reported as one
+            outcome, error = None, traceback.format_exc(limit=6)
+        answers.append((index, result.seconds, outcome, error))
+    return answers
+
+
+def pool_tasks(checks: list[Check], last: dict[str, float]) -> list[list[int]]:
+    """The tasks of a pool run: each check alone, except that the checks sharing work
+    (:attr:`Check.shares`) form one task; longest first by the last run's times."""
+    groups: dict[str, list[int]] = {}
+    tasks: list[list[int]] = []
+    for index, chk in enumerate(checks):
+        if chk.shares:
+            if chk.shares not in groups:
+                groups[chk.shares] = []
+                tasks.append(groups[chk.shares])
+            groups[chk.shares].append(index)
+        else:
+            tasks.append([index])
+    return sorted(tasks, key=lambda task: -sum(last.get(checks[i].id, 1.0) for i in task))
 
 
 def _run_in_pool(checks: list[Check], seed: int, full: bool, jobs: int,
@@ -157,20 +177,18 @@ def _run_in_pool(checks: list[Check], seed: int, full: bool, jobs: int,
     only shortens the wall time), and emit the results in the order of ``checks``."""
     global _FORKED_WORK
     _FORKED_WORK = (checks, seed, full)
-    last = _last_seconds()
-    order = sorted(range(len(checks)), key=lambda i: -last.get(checks[i].id, 1.0))
     done: dict[int, Result] = {}
     following = 0
     seconds: dict[str, float] = {}
     try:
         with process_pool(min(jobs, len(checks)), multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_run_index, i) for i in order]
+            futures = [pool.submit(_run_indices, task) for task in pool_tasks(checks, _last_seconds())]
             for future in as_completed(futures):
-                index, spent, outcome, error = future.result()
-                done[index] = Result(checks[index], seed, full, spent, outcome, error)
-                seconds[checks[index].id] = spent
-                if bar is not None:
-                    bar.update()
+                for index, spent, outcome, error in future.result():
+                    done[index] = Result(checks[index], seed, full, spent, outcome, error)
+                    seconds[checks[index].id] = spent
+                    if bar is not None:
+                        bar.update()
                 while following in done:
                     emit(done.pop(following))
                     following += 1

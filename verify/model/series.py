@@ -39,6 +39,7 @@ from typing import Any
 import mpmath
 
 from verify.base.errors import InvalidParameterError
+from verify.base.evidence_cache import NotStorable, canonical, decode_number, encode_number, remembered
 from verify.model.activations import get_activation
 from verify.model.arithmetic import MPMATH, Arithmetic
 from verify.model.diagnostics import parseval_check
@@ -130,11 +131,39 @@ def series_from(geometry: PairGeometry, mu2: Sequence, terms: int, s_terms: int,
 
 def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) -> HSeries:
     """The first ``terms`` coefficients h_l in mpmath, each summed over s < ``s_terms``
-    (default 4·terms + 40)."""
+    (default 4·terms + 40).
+
+    Kept in the on-disk cache (high-precision evidence, :mod:`verify.base.evidence_cache`); the
+    certified series is :func:`verify.certified.series.h_series_balls`, never cached."""
     terms = validate_terms(terms)
     dps = validate_dps(dps)
     s_terms = validate_terms(4 * terms + 40 if s_terms is None else s_terms)
     numbers = as_numbers(instance)
+    key = {"numbers": canonical(numbers), "terms": terms, "dps": dps, "s_terms": s_terms}
+    return remembered("h-series", key, lambda: _h_series(numbers, terms, dps, s_terms), _encode_series,
+                      _decode_series)
+
+
+_SERIES_NUMBERS = ("tail", "weight_abs", "a_max", "b_max", "xi2")
+
+
+def _encode_series(series: HSeries) -> dict:
+    if series.arithmetic is not MPMATH:
+        raise NotStorable("not an mpmath series")
+    return {"coefficients": [encode_number(v) for v in series.coefficients],
+            "s_bounds": [encode_number(v) for v in series.s_bounds], "s_terms": series.s_terms,
+            "dps": series.dps, **{name: encode_number(getattr(series, name)) for name in _SERIES_NUMBERS}}
+
+
+def _decode_series(payload: dict) -> HSeries:
+    if not (isinstance(payload["s_terms"], int) and isinstance(payload["dps"], int)):
+        raise ValueError("series")
+    return HSeries(MPMATH, tuple(decode_number(v) for v in payload["coefficients"]),
+                   tuple(decode_number(v) for v in payload["s_bounds"]), payload["s_terms"],
+                   *(decode_number(payload[name]) for name in _SERIES_NUMBERS), payload["dps"])
+
+
+def _h_series(numbers, terms: int, dps: int, s_terms: int) -> HSeries:
     act = get_activation(numbers.activation)
     if act.has_jumps:
         raise InvalidParameterError(

@@ -116,6 +116,11 @@ def moments(instance, m: float, n: int, rng) -> Moments:
                    float((n2**2).mean() / d**2), float((a2**2).mean()))
 
 
+#: The checks that read the SGD runs below (run_constants, paper_run, scaling_runs: process-wide
+#: caches) run in one process under ``verify check --jobs N``, so each run is simulated once.
+SGD_RUNS = "the SGD runs of App. C.1"
+
+
 @functools.lru_cache(maxsize=8)
 def run_constants(seed: int, full: bool) -> dict:
     """S_k = |h(0)|/2 and a measured V_k for the run instance (d = 1000; the moments
@@ -305,7 +310,7 @@ def claimed_eq6_noise_sign() -> int:
     return +1
 
 
-@check("eq-6", "Eq. (6) (and the m_{t+1} display before it)", "3.1 / C.1", "exact")
+@check("eq-6", "Eq. (6) (and the m_{t+1} display before it)", "3.1 / C.1", "exact", shares=SGD_RUNS)
 def eq_6(ctx) -> Outcome:
     """§3.1 and C.1: "decompose ∇̂L(u_t; x_t) = ∇̂Φ(u_t) + ∇̂E(u_t; x_t) … m_{t+1} = m_t + ηh(m_t)(1 − m_t²) + η⟨∇̂E_t(u_t; x_t), u⟩ + Q_t where Q_t = ⟨Q̂_t, u⟩ is the error from ignoring the normalization … m_t = m_0 + η Σ_{j<t} h(m_j)(1 − m_j²) + η Σ_{j<t} ⟨E_j, u⟩ + Σ_{j<t} Q_j (6)".
 
@@ -572,7 +577,7 @@ def scaling_runs(seed: int, full: bool) -> dict:
     return out
 
 
-@check("theorem-5", "Theorem 5", "3.1", "simulation + scaling")
+@check("theorem-5", "Theorem 5", "3.1", "simulation + scaling", shares=SGD_RUNS)
 def theorem_5(ctx) -> Outcome:
     """Theorem 5 (Informal, see Theorem 16): "Suppose h(m) is "nice" and lower bounded by S_k, the variance of the gradients are upper bounded by V_k. Let m_t = ⟨u_t, u⟩. Then, online SGD run with step size η = δ/(dV_k) and scaling δ = min{S_kε³/(4μ_1(log dV_k)²), 1} for time T = ⌈αdV_k⌉ with time scaling α = 4(log dV_k)/(εδS_k) and initialization at |m_0| ≥ β/√d with m_0h(0) > 0, the correlation satisfies |m_t| ≥ 1 − ε at time T."
 
@@ -623,7 +628,7 @@ def claimed_alpha(d, v_k, delta, s_k, eps):
 MAX_UNFINISHED = 0.25  # replicas still below 1 − ε/6 at the window's end (the window ≪ T)
 
 
-@check("theorem-16", "Theorem 16", "C.1", "simulation")
+@check("theorem-16", "Theorem 16", "C.1", "simulation", shares=SGD_RUNS)
 def theorem_16(ctx) -> Outcome:
     """Theorem 16: "Let Conditions 1 to 3 hold. Let 0 < ε < 1. Let m_t = ⟨u_t, u⟩ and set the learning rate η = δ/(dV_k) with scaling δ = min{S_kε³/(4μ_1(log dV_k)²), 1}, for total time T = ⌈αdV_k⌉ with time scaling α = 4(log dV_k)/(εδS_k) and initialization at |m_0| ≥ β/√d with m_0h(0) > 0. With probability at least 1 − o(1) the following holds for T = ⌈αdV_k⌉ and T_weak = ⌈4dV_k/(δS_k)⌉ = o(T): (Weak recovery): sup_{t≤T_weak}|m_t| ≥ r (Strong recovery): |m_T| ≥ 1 − ε".
 

@@ -25,6 +25,7 @@ from verify.checks.core import check
 from verify.paper.packs.dayi_chen.checks.app_c1_dynamics import (
     BETA,
     RUN_EPS,
+    SGD_RUNS,
     WEAK_R,
     drift_time,
     first_hit,
@@ -157,7 +158,7 @@ def _certify_lemma_31(t: int, lam: int):
 
 # =======================================================================================
 # E.1's update display
-@check("e1-update-display", "App. E.1 (update of m_t)", "E.1", "exact + simulation")
+@check("e1-update-display", "App. E.1 (update of m_t)", "E.1", "exact + simulation", shares=SGD_RUNS)
 def e1_update_display(ctx) -> Outcome:
     """Appendix E.1: "m_{t+1} = (m_t − η⟨∇̂_{u_t}L(u_t; x_t), u⟩)/Π_t = m_t − η∇̂_{u_t}Φ(u_t) − η⟨∇̂_{u_t}E(u_t; x_t), u⟩ − (1 − 1/Π_t)(m_t − η⟨∇̂_{u_t}L(u_t; x_t), u⟩)."
 
@@ -238,7 +239,7 @@ def explicit_steps(instance, eta: float, steps: int, rng: np.random.Generator):
 PI_ROUNDING = 1e-14  # relative rounding of Π_t = ‖u_t − ηL_t‖ in float64 at d = 60 (60·eps ≈ 7e-15)
 
 
-@check("claim-5", "Claim 5", "E.1.1", "simulation + search")
+@check("claim-5", "Claim 5", "E.1.1", "simulation + search", shares=SGD_RUNS)
 def claim_5(ctx) -> Outcome:
     """Claim 5 (Relating spherical projection error to L_t): "Σ_{j<t} |(1 − 1/Π_j)(m_j − η⟨∇̂_{u_j}L(u_j; x_j), u⟩)| ≤ η³ Σ_{j<t} ‖L_j‖²|⟨L_j, u⟩| + η² Σ_{j<t} ‖L_j‖²"; its proof: "because u_t is perpendicular to the spherical gradient … 1 ≤ Π_t ≤ √(1 + η²‖∇̂L‖²) ≤ 1 + η²‖∇̂L‖²".
 
@@ -292,7 +293,7 @@ def claimed_claim6_rate(d: int, beta: float) -> float:
     return 1 / (beta * math.sqrt(d))
 
 
-@check("claim-6", "Claim 6", "E.1.1", "simulation")
+@check("claim-6", "Claim 6", "E.1.1", "simulation", shares=SGD_RUNS)
 def claim_6(ctx) -> Outcome:
     """Claim 6 (Bounding cubic terms): "Let α, δ be such that αδ² ≤ ε and δ ≤ 1. Then, we have Pr[sup_{0≤t≤T} η³ Σ_{j=0}^t ‖L_j‖²|⟨L_j, u⟩| > β/(10√d)] ≲ 1/(β√d). Similarly, we have Pr[sup_{0≤t≤T} η³ Σ_{j=0}^t ‖L_j‖²|⟨L_j, u⟩| > ε/18] ≲ 1/d".
 
@@ -332,7 +333,7 @@ def claimed_claim7_event_slope(s_k: float) -> float:
     return s_k / 4
 
 
-@check("claim-7", "Claim 7", "E.1.1", "simulation")
+@check("claim-7", "Claim 7", "E.1.1", "simulation", shares=SGD_RUNS)
 def claim_7(ctx) -> Outcome:
     """Claim 7 (Bounding the quadratic terms): "Suppose α has at most polynomial growth in d, k. Furthermore suppose, αδ² ≤ 1, and that V_k has polynomial growth in k. Then, for some constant C, we have Pr[inf_{0≤t≤T} η Σ_{j=0}^t (S_k/4 − η‖L_t‖²) < β/(−5√d)] ≤ C/(β√d) + α(dV_k)^{−(β²/C)(log dV_k)+1}".
 
@@ -406,7 +407,7 @@ def claim_7_moment_order(ctx) -> Outcome:
         notes=["The display after the choice (E.1.1-18) is right with D = 2; only the prose's 'D=1' is misprinted."])
 
 
-@check("claim-8", "Claim 8", "E.1.1", "simulation")
+@check("claim-8", "Claim 8", "E.1.1", "simulation", shares=SGD_RUNS)
 def claim_8(ctx) -> Outcome:
     """Claim 8: "Let αδ² ≤ ε²/log d. Then Pr[sup_{0≤t≤T} η² Σ_{j=0}^t ‖L_t‖² > ε/18] ≲ 1/log d"; proof: "≲ η²T E[‖L_t‖²]/ε² ≤ μ_1αδ²d²V_k²/(d²V_k²ε²) = μ_1αδ²/ε² ≤ 1/log d".
 
@@ -444,7 +445,7 @@ def claimed_claim9_doob(mean_mt2: float, gamma: float) -> float:
     return mean_mt2 / gamma**2
 
 
-@check("claim-9", "Claim 9", "E.2", "simulation")
+@check("claim-9", "Claim 9", "E.2", "simulation", shares=SGD_RUNS)
 def claim_9(ctx) -> Outcome:
     """Claim 9: "Let αδ² ≤ ε²(log d)^{−1}. Furthermore, let M_t = η Σ_{0≤j≤t−1}⟨E_j, u⟩. Then, M_t forms a F_t martingale and Pr[sup_{0≤t≤T}|M_t| ≥ β/(10√d)] ≲ ε²/(β² log d). Furthermore, we have Pr[sup_{0≤t≤T_1}|M_t| ≥ ε/18] ≲ 1/(d log d)"; proof: Doob, "Pr[sup|M_t| > γ] ≤ E M_T²/γ² ≤ 2μ_1η²TV_k/γ²".
 
@@ -484,7 +485,7 @@ def claim_9(ctx) -> Outcome:
 
 # =======================================================================================
 # Proposition 32
-@check("proposition-32", "Proposition 32", "E.3.1", "symbolic + simulation")
+@check("proposition-32", "Proposition 32", "E.3.1", "symbolic + simulation", shares=SGD_RUNS)
 def proposition_32(ctx) -> Outcome:
     """Proposition 32: "Let δ = ε³S_k/(4C_δ log(dV_k)) where C_δ > max{1, μ_1}. Furthermore suppose that α = 4(log dV_k)/(εδS_k). Then, for T = ⌈αdV_k⌉, we have Pr(B(ε, d, β, k, T)) = 1 − O(max{1/(β√d), α(dV_k)^{−(β²/C)(log dV_k)+1}, ε²/(β² log d), 1/(d log dV_k)})"; proof: "Notice that the given δ, α satisfy αδ² ≤ ε²/(C_δ log(dV_k)). Hence, all of Claims 6 to 8 hold."
 
@@ -544,7 +545,7 @@ def claimed_lemma33_slope(s_k: float) -> float:
     return s_k / 2
 
 
-@check("lemma-33", "Lemma 33", "E.3.3", "simulation")
+@check("lemma-33", "Lemma 33", "E.3.3", "simulation", shares=SGD_RUNS)
 def lemma_33(ctx) -> Outcome:
     """Lemma 33 (Characterizing dynamics before weak recovery): "Conditioning on A, B, for t ≤ T ∧ τ_r^+ ∧ τ_0^-, we have m_t ≥ β/(2√d) + tηS_k/2. Furthermore, we have τ_0 > T ∧ τ_r^+."
 
@@ -645,7 +646,7 @@ def drift_deviations(run) -> list[float]:
 SCAN_REPLICAS = 64  # per δ in lemma-34's scan: replicas run in lockstep, so this costs little
 
 
-@check("lemma-34", "Lemma 34", "E.3.3", "simulation + scaling")
+@check("lemma-34", "Lemma 34", "E.3.3", "simulation + scaling", shares=SGD_RUNS)
 def lemma_34(ctx) -> Outcome:
     """Lemma 34 (Dynamics after weak recovery is well approximated by drift term): "Conditioning on A, B, τ_r^+, the following holds: For t ≥ τ_r^+ with t ≤ T ∧ τ_0^-, we have |m_t − m_{τ_r^+} − η Σ_{j=τ_r^+}^{t−1} h(m_j)(1 − m_j²)| < ε/6. Furthermore, τ_0^- > T."
 

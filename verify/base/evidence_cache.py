@@ -1,0 +1,153 @@
+"""Numerical and statistical evidence kept between runs, so that a second ``verify check`` is faster.
+
+Simulated SGD runs, counterexample searches and high-precision series cost about a fifth of a
+``verify check``; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
+entries, validated on reading, a bad entry recomputed).  What it keeps, and why that is safe:
+
+* Only evidence that :mod:`verify.base.cache` may hold: numbers behind *numerical*, *statistical*
+  and *high-precision* verdicts, and search results, which only suggest a counterexample (a check
+  confirms one afresh, exactly or in balls, before it refutes).  Nothing behind an *exact* or
+  *certified* verdict.
+* Keyed by everything the value depends on: the caller's arguments in canonical form
+  (:func:`canonical`: arrays by their bytes, random streams by their state, instances by their
+  fields) and the fingerprint of the package's code, so an edit anywhere recomputes rather than
+  serve a result of other code.
+* Returned exactly as computed: floats and arrays travel as their bytes, mpmath numbers as their
+  mantissa and exponent, so a run from a warm cache gives the report, byte for byte, of a cold
+  one (``tests/test_evidence_cache.py``).  A value the codec cannot write exactly (a non-finite
+  float in an array) is not stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import mpmath
+import numpy as np
+
+from verify.base import cache
+from verify.base.fingerprint import code_fingerprint
+
+T = TypeVar("T")
+
+#: Zero, ±infinity and NaN as mpmath writes them (sign, mantissa, exponent, bit count).
+_SPECIAL_MPF = {tuple(int(part) for part in v._mpf_)
+                for v in (mpmath.mpf(0), mpmath.inf, -mpmath.inf, mpmath.nan)}
+#: The array types a payload may hold (decoded as these and nothing else).
+_DTYPES = {"float64": np.float64, "int64": np.int64, "bool": np.bool_}
+
+
+class NotStorable(Exception):
+    """A value the codecs cannot write exactly: it is computed and returned, not stored."""
+
+
+def remembered(kind: str, key: dict, compute: Callable[[], T], encode: Callable[[T], dict],
+               decode: Callable[[dict], T]) -> T:
+    """``compute()``, or the value stored under ``key`` and this code's fingerprint.
+
+    ``encode`` turns the value into a JSON payload (raising :class:`NotStorable` where it cannot
+    write it exactly); ``decode`` reads it back and raises on anything malformed (a miss)."""
+    full = {**key, "code": code_fingerprint()}
+    hit = cache.load(kind, full, decode)
+    if hit is not None:
+        return hit
+    value = compute()
+    try:
+        payload = encode(value)
+    except NotStorable:
+        return value
+    cache.store(kind, full, payload)
+    return value
+
+
+def canonical(value: Any) -> Any:
+    """A JSON value (lists, string-keyed dicts, strings, ints) that is equal for two arguments
+    exactly when they are; :class:`TypeError` for a type it does not know (the call is then not
+    cached)."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return {"float": value.hex()}
+    if isinstance(value, np.generic):
+        return canonical(value.item())
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value)
+        return {"array": str(data.dtype), "shape": list(data.shape),
+                "sha256": hashlib.sha256(data.tobytes()).hexdigest()}
+    if isinstance(value, np.random.SeedSequence):
+        return {"seed_sequence": canonical(value.entropy), "spawn_key": list(value.spawn_key),
+                "pool_size": value.pool_size, "spawned": value.n_children_spawned}
+    if isinstance(value, np.random.Generator):
+        return {"generator": canonical(value.bit_generator.state)}
+    if isinstance(value, list | tuple):
+        return [canonical(item) for item in value]
+    if isinstance(value, dict):
+        return {str(name): canonical(item) for name, item in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, mpmath.mpf):
+        return {"mpf": [int(part) for part in value._mpf_]}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {"type": type(value).__qualname__,
+                **{field.name: canonical(getattr(value, field.name)) for field in dataclasses.fields(value)}}
+    raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+# ---------------------------------------------------------------------------- codecs
+
+
+def encode_array(array: np.ndarray) -> dict:
+    """An array as its dtype, shape and bytes (base64); only finite values are stored."""
+    name = str(array.dtype)
+    if name not in _DTYPES:
+        raise NotStorable(f"dtype {name}")
+    if name == "float64" and not np.isfinite(array).all():
+        raise NotStorable("a non-finite value")
+    data = np.ascontiguousarray(array)
+    return {"dtype": name, "shape": list(data.shape), "data": base64.b64encode(data.tobytes()).decode("ascii")}
+
+
+def decode_array(payload: dict) -> np.ndarray:
+    """The array :func:`encode_array` wrote; ValueError for anything else."""
+    dtype = _DTYPES[payload["dtype"]]
+    shape = tuple(payload["shape"])
+    if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape):
+        raise ValueError("shape")
+    array = np.frombuffer(base64.b64decode(payload["data"], validate=True), dtype=dtype).reshape(shape).copy()
+    if dtype is np.float64 and not np.isfinite(array).all():
+        raise ValueError("non-finite")
+    return array
+
+
+def encode_number(value: Any) -> dict:
+    """An int, float or mpmath number, exactly."""
+    if isinstance(value, bool):
+        raise NotStorable("bool")
+    if isinstance(value, int):
+        return {"int": value}
+    if isinstance(value, float):
+        return {"float": value.hex()}
+    if isinstance(value, mpmath.mpf):
+        return {"mpf": [int(part) for part in value._mpf_]}
+    raise NotStorable(type(value).__name__)
+
+
+def decode_number(payload: dict) -> Any:
+    """The number :func:`encode_number` wrote; ValueError for anything else."""
+    (kind, value), = payload.items()
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "float" and isinstance(value, str):
+        return float.fromhex(value)
+    if kind == "mpf" and isinstance(value, list) and len(value) == 4 \
+            and all(isinstance(part, int) and not isinstance(part, bool) for part in value):
+        sign, mantissa, exponent, bits = value
+        special = (mantissa == 0 and tuple(value) in _SPECIAL_MPF)
+        if not special and (sign not in (0, 1) or mantissa <= 0 or mantissa % 2 == 0
+                            or mantissa.bit_length() != bits):
+            raise ValueError("not a normalised mpf")
+        # make_mpf, not mpf(...): the number as stored, not rounded to the current precision
+        return mpmath.mp.make_mpf((sign, mpmath.libmp.MPZ(mantissa), exponent, bits))
+    raise ValueError(f"not a number: {kind}")
