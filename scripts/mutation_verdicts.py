@@ -300,7 +300,13 @@ def _load() -> dict:
     return {}
 
 
+#: False under ``--dry-run``: nothing is written (a trial beside a run that owns the results).
+_SAVING = {"on": True}
+
+
 def _save(data: dict) -> None:
+    if not _SAVING["on"]:
+        return
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     temporary = RESULTS.with_suffix(".tmp")
     text = json.dumps(data, indent=0, sort_keys=True).encode("utf-8")
@@ -495,6 +501,9 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
         tried = sorted(set(previous.get("tried", previous.get("selection", ()))) | set(chosen[name]))
         results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried,
                          "module_stamp": module_stamp(name)}
+        if not _SAVING["on"]:  # a trial: say what each statement did to its mutant
+            print(f"{name}: {payload.get('status')}" + (f" by {payload['by']} (got {payload.get('got')})"
+                                                         if payload.get("by") else ""), flush=True)
 
     run_forked(tasks, jobs, record)
     _save(data)
@@ -568,7 +577,11 @@ def main(argv=None) -> int:
                         help="keep the stored coverage and baseline although the package changed "
                              "(an edit that changes no verdict); the mutants' results are kept while "
                              "their own files are unchanged either way")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="write nothing (with --killers: try a corpus file's kills while another "
+                             "run owns the results file)")
     args = parser.parse_args(argv)
+    _SAVING["on"] = not args.dry_run
     data = _load()
     if args.report:
         return report(data, args.markdown)
