@@ -36,20 +36,49 @@ def test_an_inline_call_past_its_cpu_limit_raises_the_forks_error():
     assert budget.signal.getitimer(budget.signal.ITIMER_PROF) == (0.0, 0.0)
 
 
-def test_inside_a_step_deadline_the_call_gets_its_own_limit_and_the_step_keeps_the_rest():
-    # the call's limit (0.3 s) is shorter than the step's (5 s): the call's error, and the step's
-    # timer runs on with what is left of it
+def test_inside_a_step_deadline_the_call_gets_its_own_limit_and_the_step_keeps_its_time():
+    # as with a fork, the call's CPU time is not the step's: the step's timer is paused for it
     with cpu_deadline(5.0), limits(seconds=0.3), trusted_work():
         with pytest.raises(BudgetExceededError):
             guarded("spin", _spin)
         left = budget.signal.getitimer(budget.signal.ITIMER_PROF)[0]
-        assert 3.0 < left < 4.9
+        assert 4.8 < left < 5.1  # getitimer rounds to the clock's tick
 
 
-def test_a_step_deadline_that_passes_first_stops_the_step_not_the_call():
-    with pytest.raises(CPUDeadline), cpu_deadline(0.3), limits(seconds=5.0), trusted_work():
-        guarded("spin", _spin)
+def test_a_step_deadline_shorter_than_the_call_does_not_stop_the_call():
+    # fork semantics: the worker's limit decides the call (0.6 s), not the step's 0.3 s
+    with cpu_deadline(0.3), limits(seconds=0.6), trusted_work():
+        with pytest.raises(BudgetExceededError, match="0.6 CPU s"):
+            guarded("spin", _spin)
+        with pytest.raises(CPUDeadline):
+            _spin()  # the step's own work then meets the step's deadline
     assert budget.signal.getitimer(budget.signal.ITIMER_PROF) == (0.0, 0.0)
+
+
+def test_code_that_reacts_to_a_step_deadline_does_not_see_the_calls_limit():
+    seen = []
+
+    def work():
+        try:
+            _spin()
+        except CPUDeadline:  # as gaussian_rules does: remember the body a step's deadline stopped
+            seen.append("step deadline")
+            raise
+
+    with limits(seconds=0.3), trusted_work(), pytest.raises(BudgetExceededError):
+        guarded("work", work)
+    assert seen == []
+
+
+def test_a_slow_message_is_not_interrupted_by_the_calls_timer():
+    def slow_name():
+        total = 0
+        for i in range(3 * 10**6):  # about half a CPU second: past the 0.3 s limit and its repeats
+            total += i
+        return "slow name"
+
+    with limits(seconds=0.3), trusted_work(), pytest.raises(BudgetExceededError, match="slow name"):
+        guarded(slow_name, _spin)
 
 
 def test_an_exception_of_the_work_is_raised_as_in_the_fork():

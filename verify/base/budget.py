@@ -88,15 +88,30 @@ def cpu_deadline(seconds: float) -> Iterator[None]:
 
 
 def _deadline_passed(signum, frame) -> None:
-    """The SIGPROF handler of :func:`cpu_deadline` and of the trusted inline guard."""
+    """The SIGPROF handler of :func:`cpu_deadline`."""
+    _raise_or_defer(CPUDeadline)
+
+
+def _guard_limit_passed(signum, frame) -> None:
+    """The SIGPROF handler of the trusted inline guard (:func:`_inline`)."""
+    _raise_or_defer(_GuardLimit)
+
+
+def _raise_or_defer(kind: type[BaseException]) -> None:
     if _DEFERRED["depth"]:
-        _DEFERRED["pending"] = True  # inside C code that calls back into Python: raised later
+        _DEFERRED["pending"] = kind  # inside C code that calls back into Python: raised later
         return
-    raise CPUDeadline
+    raise kind
+
+
+class _GuardLimit(BaseException):
+    """The CPU limit of an inline guarded call passed (:func:`_inline`).  Not a
+    :class:`CPUDeadline`: code that reacts to a *step's* deadline (``gaussian_rules`` remembers the
+    body it stopped) must not see it, as it never sees a forked worker's limit."""
 
 
 #: Deadlines that passed while C code that calls Python back was running (see :func:`deferred_deadlines`).
-_DEFERRED = {"depth": 0, "pending": False}
+_DEFERRED: dict = {"depth": 0, "pending": None}
 
 
 @contextlib.contextmanager
@@ -112,14 +127,17 @@ def deferred_deadlines() -> Iterator[None]:
     finally:
         _DEFERRED["depth"] -= 1
     if not _DEFERRED["depth"] and _DEFERRED["pending"]:
-        _DEFERRED["pending"] = False
-        raise CPUDeadline
+        kind, _DEFERRED["pending"] = _DEFERRED["pending"], None
+        raise kind
 
 
 def deadline_point() -> None:
-    """Raise :class:`CPUDeadline` if a deadline passed inside :func:`deferred_deadlines`."""
+    """Raise the deadline (:class:`CPUDeadline`, or an inline guard's limit) that passed inside
+    :func:`deferred_deadlines`, once: a pending one left set would be raised again, spuriously, at
+    the end of a later block."""
     if _DEFERRED["pending"]:
-        raise CPUDeadline
+        kind, _DEFERRED["pending"] = _DEFERRED["pending"], None
+        raise kind
 
 
 _LIMITS: contextvars.ContextVar[tuple[float, int]] = contextvars.ContextVar(
@@ -228,34 +246,38 @@ def guarded(what: str | Callable[[], str], function: Callable[..., T], *args: An
 def _inline(what: str | Callable[[], str], seconds: float, function: Callable[..., T], args: tuple) -> T:
     """``function(*args)`` here, stopped after ``seconds`` CPU s (:func:`trusted_work`).
 
-    A decision step's :func:`cpu_deadline` may be running: if it passes first, its
-    :class:`CPUDeadline` goes through untouched; otherwise this call's own timer replaces it for
-    the call and it is set again afterwards to what is left of it, the call's CPU time counted."""
+    As in a forked worker, the call's CPU time is its own: a decision step's :func:`cpu_deadline`
+    that is running is paused for the call (only the call's timer is armed) and set again
+    afterwards to what was left of it, the call's time not counted; and the call's limit is not
+    a :class:`CPUDeadline`, so code that reacts to a step's deadline never sees it."""
     global _IN_WORKER
     outer_left = signal.getitimer(signal.ITIMER_PROF)[0]
-    own = not outer_left or outer_left > seconds
-    start = time.process_time()
-    if own:
-        signal.signal(signal.SIGPROF, _deadline_passed)
-        signal.setitimer(signal.ITIMER_PROF, seconds, 0.25)
+    outer_handler = signal.getsignal(signal.SIGPROF)
+    signal.signal(signal.SIGPROF, _guard_limit_passed)
+    signal.setitimer(signal.ITIMER_PROF, seconds, 0.25)
     _IN_WORKER = True  # nested guarded calls run inline, as in a worker
+    limit_passed = out_of_memory = False
     try:
         return function(*args)
-    except CPUDeadline:
-        if not own:
-            raise
-        raise BudgetExceededError(_time_limit_message(what, seconds)) from None
+    except _GuardLimit:
+        limit_passed = True
     except MemoryError:
-        raise BudgetExceededError(f"{_named(what)}: the symbolic work ran out of memory") from None
+        out_of_memory = True
     finally:
+        # timers first: nothing below may be interrupted by this call's limit
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        if _DEFERRED["pending"] is _GuardLimit:
+            _DEFERRED["pending"] = None
+        signal.signal(signal.SIGPROF, outer_handler)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_PROF, outer_left, 0.25)
         _IN_WORKER = False
-        if own:
-            if outer_left:  # the step's deadline, less this call's CPU time (at once if spent)
-                left = max(outer_left - (time.process_time() - start), 1e-6)
-                signal.setitimer(signal.ITIMER_PROF, left, 0.25)
-            else:
-                signal.setitimer(signal.ITIMER_PROF, 0)
-                signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    if limit_passed:
+        raise BudgetExceededError(_time_limit_message(what, seconds))
+    assert out_of_memory
+    raise BudgetExceededError(
+        f"{_named(what)}: the symbolic work needs more than the memory it could get (raise it with "
+        "--memory-limit MIB)")
 
 
 def _time_limit_message(what: str | Callable[[], str], seconds: float) -> str:

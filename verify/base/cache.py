@@ -290,13 +290,17 @@ def store(kind: str, key: dict, payload: dict) -> None:
     secret = _key()
     if secret is None or not _clean(payload):
         return
-    path = _path(kind, key)
-    entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,
-             "sha256": checksum(payload), "payload": payload}
-    entry["hmac"] = _signature(secret, entry)
+    try:
+        path = _path(kind, key)
+        entry = {"schema": SCHEMA_VERSION, "package": _package_version(), "kind": kind, "key": key,
+                 "sha256": checksum(payload), "payload": payload}
+        entry["hmac"] = _signature(secret, entry)
+        text = json.dumps(entry, sort_keys=True)
+    except (TypeError, ValueError):  # a value JSON cannot write (a NumPy scalar): not stored
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(entry, sort_keys=True))
+        write_atomic(path, text)
     except (OSError, OutputPathError):
         # A read-only or full cache directory (write_atomic says "no room" as an OutputPathError)
         # must not break a computation: the entry is simply not stored.

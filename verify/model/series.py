@@ -139,7 +139,11 @@ def h_series(instance, terms: int, dps: int = 30, s_terms: int | None = None) ->
     dps = validate_dps(dps)
     s_terms = validate_terms(4 * terms + 40 if s_terms is None else s_terms)
     numbers = as_numbers(instance)
-    key = {"numbers": canonical(numbers), "terms": terms, "dps": dps, "s_terms": s_terms}
+    try:
+        key = {"numbers": canonical(numbers), "terms": terms, "dps": dps, "s_terms": s_terms,
+               "working_precision": mpmath.mp.prec}
+    except TypeError:  # numbers of a kind the cache cannot key (a Fraction): computed, not kept
+        return _h_series(numbers, terms, dps, s_terms)
     return remembered("h-series", key, lambda: _h_series(numbers, terms, dps, s_terms), _encode_series,
                       _decode_series)
 

@@ -26,60 +26,64 @@ class SearchResult:
 
 
 def maximise(ratio: Callable[[np.ndarray], float], bounds: Sequence[tuple[float, float]],
-             rng: np.random.Generator, starts: int = 64, polish: int = 8) -> SearchResult:
+             rng: np.random.Generator, starts: int = 64, polish: int = 8,
+             remember: dict | None = None) -> SearchResult:
     """Counterexample search: random starts in the box, then Nelder–Mead from the best few.
 
     ``ratio`` maps a point of the box to (claimed left side)/(claimed bound);
     a worst value above 1 is a counterexample.  Points are clipped to the box.
 
-    The result is kept in the on-disk cache (:mod:`verify.base.evidence_cache`), keyed by the box,
-    the options, ``rng``'s state and ``ratio``: its name and its values at three points of the box,
-    so two searches of one call site over different functions never share an entry.  A search only
-    suggests a counterexample, which its caller confirms afresh.  ``rng`` is left in the state the
-    search leaves it in, from the cache too.
+    ``remember``: what ``ratio`` is, completely (the check, its instance, its constants), for the
+    on-disk cache (:mod:`verify.base.evidence_cache`).  With it the result is kept, keyed by that,
+    the box, the options and ``rng``'s state (and, as a guard against an incomplete description,
+    ``ratio``'s values at three points of the box); ``rng`` is left in the state the search leaves
+    it in, from the cache too.  Without it, or with a generator other than PCG64, the search runs.
+    The name and a few values of a function do not identify it (two claims over one box that agree
+    at the probes would share an entry), so nothing is cached without a description.  A search
+    only suggests a counterexample, which its caller confirms afresh.
     """
     lo = np.array([b[0] for b in bounds], float)
     hi = np.array([b[1] for b in bounds], float)
+    if remember is None or type(rng.bit_generator) is not np.random.PCG64:
+        return _maximise(ratio, lo, hi, rng, starts, polish)
     try:
         probes = [float(ratio(lo + (hi - lo) * t)) for t in (0.25, 0.5, 0.75)]
-    except Exception:  # a function that fails somewhere: searched, not remembered
+        key = canonical({"remember": remember, "probes": probes, "lo": lo, "hi": hi,
+                         "starts": int(starts), "polish": int(polish), "rng": rng})
+    except Exception:  # a function that fails somewhere, or a description without a canonical form
         return _maximise(ratio, lo, hi, rng, starts, polish)
-    key = canonical({"ratio": f"{getattr(ratio, '__module__', '?')}.{getattr(ratio, '__qualname__', '?')}",
-                     "probes": probes, "lo": lo, "hi": hi, "starts": starts, "polish": polish,
-                     "rng": rng})
 
     def search() -> tuple[SearchResult, dict]:
         return _maximise(ratio, lo, hi, rng, starts, polish), rng.bit_generator.state
 
     def encode(value: tuple[SearchResult, dict]) -> dict:
         result, state = value
-        return {"worst": encode_number(result.worst), "argmax": encode_array(result.argmax),
-                "evaluations": result.evaluations, "rng": canonical(state)}
+        return {"worst": encode_number(float(result.worst)), "argmax": encode_array(result.argmax),
+                "evaluations": int(result.evaluations), "rng": _pcg64_state(state)}
 
     def decode(payload: dict) -> tuple[SearchResult, dict]:
         worst, argmax = decode_number(payload["worst"]), decode_array(payload["argmax"])
-        evaluations, state = payload["evaluations"], payload["rng"]
+        evaluations, state = payload["evaluations"], _pcg64_state(payload["rng"])
         if not (isinstance(worst, float) and isinstance(evaluations, int) and argmax.shape == lo.shape):
             raise ValueError("search result")
         return SearchResult(worst, argmax, evaluations), state
 
     result, state = remembered("search", key, search, encode, decode)
-    if canonical(rng.bit_generator.state) != canonical(state):  # from the cache: as the search leaves it
-        rng.bit_generator.state = _state_from(state, rng.bit_generator.state)
+    rng.bit_generator.state = state  # from the cache, as the search leaves it (a no-op otherwise)
     return result
 
 
-def _state_from(stored: dict, like: dict) -> dict:
-    """A bit generator's state from its :func:`canonical` form (floats were written as hex)."""
-    if isinstance(like, dict):
-        return {name: _state_from(stored[name], value) for name, value in like.items()}
-    if isinstance(like, float):
-        return float.fromhex(stored["float"])
-    if isinstance(like, np.ndarray):
-        raise ValueError("array state")
-    if not isinstance(stored, type(like)):
-        raise ValueError("state")
-    return stored
+def _pcg64_state(state: dict) -> dict:
+    """A PCG64 state as NumPy reads and writes it, checked field by field (ValueError)."""
+    inner = state["state"]
+    out = {"bit_generator": state["bit_generator"],
+           "state": {"state": inner["state"], "inc": inner["inc"]},
+           "has_uint32": state["has_uint32"], "uinteger": state["uinteger"]}
+    numbers = (out["state"]["state"], out["state"]["inc"], out["has_uint32"], out["uinteger"])
+    if out["bit_generator"] != "PCG64" or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                                                  for n in numbers):
+        raise ValueError("not a PCG64 state")
+    return out
 
 
 def _maximise(ratio, lo: np.ndarray, hi: np.ndarray, rng: np.random.Generator, starts: int,

@@ -175,7 +175,8 @@ def _worst_ratio(bound, degree: int, rng) -> tuple[float, list[float]]:
         rhs = bound(g1, g2, a)
         return float(remark_9_lhs(g1, g2, a) / rhs) if rhs > 0 else 0.0
 
-    res = maximise(ratio, [(-3.0, 3.0)] * 2 + [(-1.0, 1.0)] * degree, rng, starts=48, polish=4)
+    res = maximise(ratio, [(-3.0, 3.0)] * 2 + [(-1.0, 1.0)] * degree, rng, starts=48, polish=4,
+                   remember={"check": "remark-9", "bound": f"{bound.__module__}.{bound.__qualname__}"})
     return res.worst, res.argmax.tolist()
 
 

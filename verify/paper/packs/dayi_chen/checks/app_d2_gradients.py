@@ -189,7 +189,8 @@ def proposition_21(ctx) -> Outcome:
                         return float(loss(inst, z[0])) / claimed_prop_21_bound(float(np.max(np.abs(lam))), k, xi)
 
                     found = maximise(ratio, [(-1.0, 1.0), (np.log(1e-3), np.log(1e3))], ctx.rng(k, kind, lam_name, flip),
-                                     starts=ctx.pick(12, 40), polish=ctx.pick(2, 6))
+                                     starts=ctx.pick(12, 40), polish=ctx.pick(2, 6),
+                                     remember={"check": "proposition-21", "base": base, "c_hat": c_hat, "lam": lam})
                     if found.worst > worst:
                         worst = found.worst
                         where = {"k": k, "kind": kind, "lambda": lam_name, "c_hat": "-c" if flip else "random",
@@ -389,7 +390,9 @@ def proposition_23(ctx) -> Outcome:
                 return grad / _prop_23_bound(const, float(np.max(np.abs(base.lam))), base.k, xi)
 
             found = maximise(ratio, [(-1.0, 1.0), (np.log(1e-3), np.log(1e3))], ctx.rng("search", name, const),
-                             starts=ctx.pick(16, 64), polish=ctx.pick(3, 8))
+                             starts=ctx.pick(16, 64), polish=ctx.pick(3, 8),
+                             remember={"check": "proposition-23", "base": base, "const": const,
+                                       "activation": activation})
             if found.worst > best:
                 best, where = found.worst, (name, float(found.argmax[0]), float(np.exp(found.argmax[1])))
         return best, where
