@@ -7,6 +7,7 @@ counterexample to be confirmed exactly or in balls before it refutes.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -71,6 +72,16 @@ def maximise(ratio: Callable[[np.ndarray], float], bounds: Sequence[tuple[float,
     result, state = remembered("search", key, search, encode, decode)
     rng.bit_generator.state = state  # from the cache, as the search leaves it (a no-op otherwise)
     return result
+
+
+def function_name(function: Callable) -> str | None:
+    """``module.qualname`` of a plain module-level function (no closure, not a lambda, a partial
+    or a bound method): what its code alone defines, so it may describe a search's objective in
+    ``remember``; None for anything else."""
+    if not isinstance(function, types.FunctionType) or function.__closure__ is not None \
+            or "<" in function.__qualname__:
+        return None
+    return f"{function.__module__}.{function.__qualname__}"
 
 
 def _pcg64_state(state: dict) -> dict:

@@ -33,6 +33,7 @@ from verify.checks.core import check
 from verify.model.fast_kernels import fast_kernel
 from verify.paper.packs.dayi_chen.checks.app_d3_anticoncentration import _psd_from, q_matrix
 from verify.verdict import Basis, FailureKind, Outcome, Verdict, maximise
+from verify.verdict.search import function_name
 
 DPS = 40  # digits of the eigen-decomposition
 TOL = Fraction(1, 10**30)  # relative tolerance of a comparison on the exact-ish instances
@@ -347,8 +348,11 @@ def _search(ctx, relations, diag_high: float = 1.0) -> tuple[float, dict]:
             return max(((lhs / rhs if rhs > 0 else (math.inf if lhs > 1e-12 else 0.0))
                         for _, lhs, rhs in relations(inst)), default=0.0)
 
+        name = function_name(relations)
         found = maximise(ratio, [(-1.0, 1.0)] * (k * k) + [(0.0, 1.0)] * k, ctx.rng("search", k),
-                         starts=ctx.pick(12, 120), polish=ctx.pick(1, 4))
+                         starts=ctx.pick(12, 120), polish=ctx.pick(1, 4),
+                         remember=None if name is None else {"check": ctx.check_id, "relations": name,
+                                                             "diag_high": diag_high})
         if found.worst > worst:
             worst, at = found.worst, {"k": k, "Q": np.round(_psd_from(found.argmax, k, 1.0, diag_high), 6).tolist()}
     return worst, at

@@ -285,8 +285,10 @@ def _influence_search(ctx, ks, ratio_to_bound, diag_low: float, diag_high: float
         def objective(z, k=k):
             return ratio_to_bound(row_influence_ratio(_psd_from(z, k, diag_low, diag_high)), k)
 
+        # ratio_to_bound is a lambda of the calling check, which ``tag`` names
         found = maximise(objective, [(-1.0, 1.0)] * (k * k) + [(0.0, 1.0)] * k, ctx.rng(tag, k),
-                         starts=ctx.pick(30, 200), polish=ctx.pick(1, 4))
+                         starts=ctx.pick(30, 200), polish=ctx.pick(1, 4),
+                         remember={"check": ctx.check_id, "tag": tag, "diag_low": diag_low, "diag_high": diag_high})
         block = max(ratio_to_bound(row_influence_ratio(q), k) for q in _block_candidates(k))
         best = max(found.worst, block)
         if best > worst:

@@ -520,7 +520,7 @@ def _claim_1_correction_search(ctx, q_max: float) -> tuple[float, dict]:
             return _worst_case_failure(z[:k], z[k]) / claimed_claim_1_failure_bound(z[k])
 
         found = maximise(ratio, [(-1.0, 1.0)] * k + [(0.01, q_max)], ctx.rng("search", k, q_max),
-                         starts=ctx.pick(150, 1000), polish=0)
+                         starts=ctx.pick(150, 1000), polish=0, remember={"check": "claim-1-correction"})
         for lam in (np.ones(k), np.eye(k)[0], np.r_[1.0, np.full(k - 1, 0.01)]):
             for q in np.linspace(0.01, q_max, 40):
                 value = _worst_case_failure(lam, q) / claimed_claim_1_failure_bound(q)
