@@ -135,3 +135,19 @@ def test_an_h_series_from_the_cache_is_the_computed_one(fresh_cache):
     cold, warm = h_series(inst, 6), h_series(inst, 6)
     assert cold == warm
     assert [c._mpf_ for c in cold.coefficients] == [c._mpf_ for c in warm.coefficients]
+
+
+def test_only_plain_module_functions_name_an_objective():
+    import functools
+
+    from verify.verdict.search import function_name
+
+    assert function_name(_ratio) == f"{__name__}._ratio"
+    assert function_name(lambda z: 0.0) is None
+    assert function_name(functools.partial(_ratio)) is None
+    scale = 2.0
+
+    def closure(z):
+        return scale * z[0]
+
+    assert function_name(closure) is None
