@@ -66,6 +66,7 @@ def bypassed() -> Iterator[None]:
 @functools.cache
 def _libraries() -> dict:
     """The versions of the libraries whose arithmetic the cached values come from."""
+    # lazy: SciPy costs a third of a second at import, and only a stored value's key needs it
     import scipy
 
     return {"numpy": np.__version__, "scipy": scipy.__version__, "mpmath": mpmath.__version__,
