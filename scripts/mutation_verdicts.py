@@ -488,8 +488,9 @@ def killer_pairs(path: Path) -> dict[str, list[str]]:
 def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Path) -> None:
     """Run each mutant a corpus file says it kills against those statements (``--killers``)."""
     results, tasks = data["mutants"], []
+    valid = current(results)  # once: module stamps are fixed for the run
     for name, ids in killer_pairs(path).items():
-        if current(results).get(name, {}).get("status") in ("killed", "timeout", "crash") or \
+        if valid.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
                 any(sid not in data["baseline"] for sid in ids):
             continue
         tasks.append(_mutant_task(name, ids, data, calibration, statements))

@@ -1,7 +1,7 @@
 """Numerical and statistical evidence kept between runs, so that a second ``verify check`` is faster.
 
-Simulated SGD runs, counterexample searches and high-precision series cost about a fifth of a
-``verify check``; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
+Counterexample searches and high-precision series are numerical work that a second
+``verify check`` need not repeat; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
 entries, validated on reading, a bad entry recomputed).  What it keeps, and why that is safe:
 
 * Only evidence that :mod:`verify.base.cache` may hold: numbers behind *numerical*, *statistical*
@@ -102,8 +102,8 @@ def canonical(value: Any) -> Any:
     cached)."""
     if value is None or isinstance(value, bool | int | str):
         return value
-    if isinstance(value, float):
-        return {"float": value.hex()}
+    if isinstance(value, float | mpmath.mpf):
+        return encode_number(value)  # exact: a float by its hex digits, an mpf by its parts
     if isinstance(value, np.generic):
         item = value.item()
         if isinstance(item, np.generic):  # a longdouble: no Python number holds it exactly
@@ -129,8 +129,6 @@ def canonical(value: Any) -> Any:
         if not all(isinstance(name, str) for name in value):
             raise TypeError("no canonical form for a dict with keys other than strings")
         return {"dict": {name: canonical(item) for name, item in sorted(value.items())}}
-    if isinstance(value, mpmath.mpf):
-        return {"mpf": [int(part) for part in value._mpf_]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"type": type(value).__qualname__,
                 **{field.name: canonical(getattr(value, field.name)) for field in dataclasses.fields(value)}}

@@ -29,6 +29,7 @@ from verify.model.hermite import hermite_coefficients
 from verify.model.hermite_exact import is_finite_expansion
 from verify.model.instance import orthonormal
 from verify.verdict import Z_CRIT, Basis, FailureKind, Outcome, Verdict, maximise, z_score
+from verify.verdict.search import function_name
 
 # Registry activations the paper calls Lipschitz or polynomial (App. A.1, Remark 9).
 ASSUMPTION_6_ACTIVATIONS = ("relu", "abs", "sigmoid", "tanh", "erf", "softplus", "gelu",
@@ -175,8 +176,9 @@ def _worst_ratio(bound, degree: int, rng) -> tuple[float, list[float]]:
         rhs = bound(g1, g2, a)
         return float(remark_9_lhs(g1, g2, a) / rhs) if rhs > 0 else 0.0
 
+    name = function_name(bound)  # None for a perturbed hook (a closure): searched, not kept
     res = maximise(ratio, [(-3.0, 3.0)] * 2 + [(-1.0, 1.0)] * degree, rng, starts=48, polish=4,
-                   remember={"check": "remark-9", "bound": f"{bound.__module__}.{bound.__qualname__}"})
+                   remember=None if name is None else {"check": "remark-9", "bound": name})
     return res.worst, res.argmax.tolist()
 
 
