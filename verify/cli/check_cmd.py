@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from verify.base.files import distinct_paths, output_file, write_set
-from verify.base.threads import one_blas_thread_unless_chosen
+from verify.base.threads import one_blas_kernel_unless_chosen, one_blas_thread_unless_chosen
 from verify.cli.arguments import file_path, positive_int, seed
 
 #: Where a whole run writes its reports, and where a partial (``--only``) run writes them, so
@@ -54,8 +54,11 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     jobs = args.jobs or os.cpu_count() or 1
+    # before NumPy loads: the forked workers inherit both; the kernel also with --jobs 1, so one
+    # core's report equals two cores'
+    one_blas_kernel_unless_chosen()
     if jobs > 1:
-        one_blas_thread_unless_chosen()  # before NumPy loads: the forked workers inherit it
+        one_blas_thread_unless_chosen()
     # lazy: `verify --help` builds this parser without loading the paper modules
     from verify.paper.pack import BUILTIN, load, using
 

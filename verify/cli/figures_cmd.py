@@ -14,7 +14,7 @@ import sys
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory
-from verify.base.threads import one_blas_thread_unless_chosen
+from verify.base.threads import settle_blas
 from verify.cli.arguments import add_scheduler_options
 
 
@@ -46,7 +46,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     # one BLAS thread in this process too, before NumPy loads: with --workers 1 the runs share it,
     # and a BLAS reduction split over threads differs in its last bits from an unsplit one
-    one_blas_thread_unless_chosen()
+    settle_blas()
     # lazy: the figures' experiments (NumPy, SymPy, the simulator) load only when figures are made
     from verify.figures import FIGURES
 

@@ -15,7 +15,7 @@ import sys
 
 from verify.base.errors import InvalidParameterError
 from verify.base.files import output_directory
-from verify.base.threads import one_blas_thread_unless_chosen
+from verify.base.threads import settle_blas
 from verify.cli.arguments import add_scheduler_options
 from verify.cli.figures_cmd import _check_scheduler
 from verify.regions import STUDIES
@@ -68,7 +68,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     # one BLAS thread in this process too, before NumPy loads: with --workers 1 the runs share it,
     # and a BLAS reduction split over threads differs in its last bits from an unsplit one
-    one_blas_thread_unless_chosen()
+    settle_blas()
     # lazy: the studies' runner (NumPy, the simulator, matplotlib) loads only when a study is run
     from verify.regions.runner import run_study
     from verify.regions.summary import gap_words

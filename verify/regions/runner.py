@@ -10,6 +10,7 @@ import time
 
 from verify.base.files import write_atomic
 from verify.base.sweep import Task, run_sweep
+from verify.base.threads import blas_kernel
 from verify.regions.judge import flow_gaps, judge_claim, replicated_steps
 from verify.regions.plot import heat_map
 from verify.regions.runs import instance_task, replica_task
@@ -111,6 +112,9 @@ def run_study(
         "xi": spec.xi_values(tier.k),
         "flow_gap": gaps,
         "claims": claims,
+        # the last bits of SGD at large steps follow OpenBLAS's kernel (verify.base.threads); this
+        # process's kernel, which local workers inherit (a dask cluster's workers may differ)
+        "blas_kernel": blas_kernel(),
         "cost": {"sgd_samples": samples, "tasks": len(todo), "wall_s": round(time.perf_counter() - start, 1)},
     }
     write_atomic(os.path.join(out_dir, f"regions.{spec.name}.json"), json.dumps(doc, indent=1))

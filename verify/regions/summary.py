@@ -26,6 +26,8 @@ def summarize(directory: str | Path) -> dict:
         tiers.add(doc["tier"])
         studies[doc["study"]] = {
             "sizes": doc["sizes"],
+            # a run under another kernel may differ in its last bits (verify.base.threads)
+            "blas_kernel": doc.get("blas_kernel", "not recorded"),
             "xi": doc["xi"],
             "lambda_shapes": doc["lambda_shapes"],
             "confidence": doc["confidence"],
