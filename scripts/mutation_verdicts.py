@@ -157,9 +157,22 @@ def module_stamp(name: str) -> str:
 
 
 def current(results: dict) -> dict:
-    """The mutant results whose mutated file is unchanged since they were computed."""
+    """The mutant results whose mutated file is unchanged since they were computed, of mutants that
+    file still holds (a corpus file's ``# kills:`` may name a function since moved elsewhere)."""
     return {name: result for name, result in results.items()
-            if result.get("module_stamp") == module_stamp(name)}
+            if exists(name) and result.get("module_stamp") == module_stamp(name)}
+
+
+_EXISTING: dict[str, set[str]] = {}
+
+
+def exists(name: str) -> bool:
+    """Whether mutants/ holds the mutant ``name`` (``module.x_function__mutmut_n``)."""
+    module = name.rpartition(".")[0]
+    if module not in _EXISTING:
+        path = module.replace(".", "/") + ".py"
+        _EXISTING[module] = set(mutants_of(path)) if (MUTANTS / path).exists() else set()
+    return name in _EXISTING[module]
 
 
 def statement_key(statement) -> str:
@@ -489,7 +502,14 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
     """Run each mutant a corpus file says it kills against those statements (``--killers``)."""
     results, tasks = data["mutants"], []
     valid = current(results)  # once: module stamps are fixed for the run
-    for name, ids in killer_pairs(path).items():
+    pairs = killer_pairs(path)
+    missing = sorted(name for name in pairs if not exists(name))
+    if missing:
+        print(f"{path}: {len(missing)} mutant(s) named in '# kills:' do not exist (their function "
+              f"moved or was renamed), skipped: {', '.join(missing[:6])}", file=sys.stderr)
+    for name, ids in pairs.items():
+        if name in missing:
+            continue
         if valid.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
                 any(sid not in data["baseline"] for sid in ids):
             continue
