@@ -125,6 +125,24 @@ def test_probability_by_sampling_with_clopper_pearson():
                  prob=">= 0.9 over c, c_hat", draws=400).verdict is Verdict.FAILS
 
 
+def test_probability_events_are_confirmed_in_balls():
+    # (10**8 + c)**2 - 10**16 - 2*10**8*c is c**2 exactly, and 0.0 in float64 at c = +-1/2: each
+    # pattern's clear float64 reading was counted as its event (a false claim consistent, a true
+    # one failed); now a reading counts only as balls confirm it
+    lhs = "(10**8 + c(1))**2 - 10**16 - 2*10**8*c(1)"
+    false = claim(f"{lhs} <= c(1)**2 - 1/8", family="orthonormal", prob=">= 1 over c")
+    assert false.verdict is Verdict.FAILS
+    true = claim(f"{lhs} >= c(1)**2", family="orthonormal", prob=">= 1 over c")
+    assert true.verdict is Verdict.CONSISTENT and true.numbers["least"]["probability"] == "1"
+    sampled = claim(f"{lhs} <= c(1)**2 - 1/32", family="orthonormal", for_=["k = 16"],
+                    prob=">= 9/10 over c, c_hat")
+    assert sampled.verdict is Verdict.FAILS
+    # with an inner variable a violation counts only where balls confirm it at its grid point
+    inner = claim("(10**8 + x)**2 - 10**16 - 2*10**8*x >= x**2 + c(1)**2 - 1/4", family="orthonormal",
+                  for_=["x in [0, 1]"], prob=">= 1/2 over c")
+    assert inner.verdict is Verdict.INCONCLUSIVE
+
+
 def test_asymptotic_symbolic_limit():
     assert claim("k*(k + 1) == Theta(k**2)", for_=["k in 1..100"]).verdict is Verdict.HOLDS
     outcome = claim("k*(k + 1) == O(k)", for_=["k in 1..100"])

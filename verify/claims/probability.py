@@ -10,13 +10,16 @@ remaining (inner) variables" has probability OP q, where q may depend on k, ξ a
 - Otherwise ``--draws`` draws and a Clopper–Pearson interval at confidence 1 − 10⁻⁶
   (:func:`verify.verdict.clopper_pearson`).
 
-One draw's event is decided on a grid of the inner variables (EVENT_GRID points per dimension,
+One draw's event is read on a grid of the inner variables (EVENT_GRID points per dimension,
 both ends included) in float64: a relative gap beyond NEAR either way is clear, anything
 closer is *near* and counts on neither side, and with inner variables no draw's event is
-proven (a grid is not a continuum).  So P is bracketed, and ``holds`` / ``fails`` need the
-whole bracket (or interval) on one side of q; one that contains q is ``inconclusive``, never
-``consistent``.  The basis is ``numerical`` for an enumeration (float64 per pattern, with
-margins far above rounding) and ``statistical`` for sampling.
+proven (a grid is not a continuum).  A clear reading counts only once balls confirm it at its
+point (the hypothesis "float64 is far from the relation" is proved, not assumed: cancellation
+makes ``(10**8 + c)**2 - 10**16 - 2*10**8*c`` 0.0 at c = 1/2, where it is 1/4); a draw balls
+do not confirm is near, and a tie is settled exactly.  So P is bracketed, and ``holds`` /
+``fails`` need the whole bracket (or interval) on one side of q; one that contains q is
+``inconclusive``, never ``consistent``.  The basis is ``numerical`` for an enumeration and
+``statistical`` for sampling.
 """
 
 from __future__ import annotations
@@ -72,29 +75,42 @@ def decide(spec, setting) -> Decision:
                                        f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
                                        f"{setting.describe()}; the ranges leave the expression's domain")
         gap = _signed_gap(claim.op, left, right)  # > 0: violated, < 0: satisfied, relative
-        worst = int(np.argmax(gap)) if gap.size else 0
+        worst = at = int(np.argmax(gap)) if gap.size else 0  # `at`: the grid point, for the example
         if gap.size and not setting.box and -NEAR <= gap[worst] <= NEAR:
             # Too close for float64 (a tie: h(0) = 0 exactly for balanced signs): decide this one
             # pattern exactly (SymPy, then balls), which either settles it or leaves it near.
             settled = _settle_exactly(setting, model, lhs, rhs, claim.op)
             gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(settled, 0.0)])
             worst = 0
+        if gap.size and (gap[worst] > NEAR or (not setting.box and gap.max() < -NEAR)):
+            # clear in float64, which cancellation can fake ((10**8 + c)**2 - 10**16 - 2*10**8*c is
+            # 0.0 at c = 1/2): the draw counts only as balls read it at the decisive point (with
+            # inner variables only a violation counts, and only at a grid point balls confirm)
+            point = evaluator.point(at) if setting.box else {}
+            confirmed = _ball_reading(setting, model, lhs, rhs, claim.op, point)
+            if setting.box and confirmed != "fails":
+                confirmed = "undecided"
+            elif not setting.box and confirmed == "undecided":
+                # a ball around 0 (h(0) = 0 exactly for balanced signs, ~1e-12 in float64)
+                confirmed = _settle_exactly(setting, model, lhs, rhs, claim.op)
+            gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(confirmed, 0.0)])
+            worst = 0
         if gap.size and gap[worst] > NEAR:
             if example is None:
                 example = {
                     "c_signs": list(model.c_signs),
                     "c_hat_signs": list(model.c_hat_signs),
-                    "point": {s.name: str(v) for s, v in evaluator.point(worst).items()},
-                    "lhs": float(left[worst]),
-                    "rhs": float(right[worst]),
+                    "point": {s.name: str(v) for s, v in evaluator.point(at).items()},
+                    "lhs": float(left.flat[at]),
+                    "rhs": float(right.flat[at]),
                 }
         elif gap.size and gap.max() < -NEAR:
             clear += 1
         else:
             near += 1
     total = len(draws)
-    # The event of a draw is decided in float64 on a grid: a clear violation (relative gap > NEAR,
-    # far above rounding) is real, a clear margin is real at the grid's points only.  So the
+    # The event of a draw is read in float64 on a grid and confirmed in balls: a clear violation
+    # is real where balls confirm it at its grid point, a clear margin at the grid's points only.  So the
     # events lie between `low` (clear margins, and none at all with inner variables, whose event
     # is a statement about a continuum) and `high` (every draw without a clear violation).
     low_count = 0 if setting.box else clear
@@ -154,6 +170,12 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
     if op == "==":
         gap = np.where(gap > NEAR, gap, 0.0)  # equal in float64 proves nothing
     return np.atleast_1d(gap)
+
+
+def _ball_reading(setting, model, lhs, rhs, op: str, point: dict) -> str:
+    """holds / fails / undecided for the relation on one drawn pattern at one exact ``point`` of
+    the inner variables, in ball arithmetic."""
+    return Relation(replace(setting, model=model), lhs, rhs, op).certified_check(point)
 
 
 def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
