@@ -107,8 +107,9 @@ def test_probability_by_exact_enumeration():
     # k = 1: h(0) = 2 xi^2 c c_hat K'(rho)/(1 + xi^2) > 0 exactly when c c_hat > 0, probability 1/2.
     half = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 1"],
                  prob=">= 1/2 over c, c_hat")
-    # the count is exact, each pattern's event is float64: consistent, not holds
-    assert half.verdict is Verdict.CONSISTENT and half.numbers["least"]["probability"] == "1/2"
+    # the count is exact and each pattern's event is read in balls (or exactly): holds, certified
+    assert half.verdict is Verdict.HOLDS and half.basis is Basis.CERTIFIED
+    assert half.numbers["least"]["probability"] == "1/2"
     more = claim("h(0) > 0", family="orthonormal", activation="relu", for_=["k = 1"],
                  prob="> 1/2 over c, c_hat")
     assert more.verdict is Verdict.FAILS
@@ -133,7 +134,7 @@ def test_probability_events_are_confirmed_in_balls():
     false = claim(f"{lhs} <= c(1)**2 - 1/8", family="orthonormal", prob=">= 1 over c")
     assert false.verdict is Verdict.FAILS
     true = claim(f"{lhs} >= c(1)**2", family="orthonormal", prob=">= 1 over c")
-    assert true.verdict is Verdict.CONSISTENT and true.numbers["least"]["probability"] == "1"
+    assert true.verdict is Verdict.HOLDS and true.numbers["least"]["probability"] == "1"
     sampled = claim(f"{lhs} <= c(1)**2 - 1/32", family="orthonormal", for_=["k = 16"],
                     prob=">= 9/10 over c, c_hat")
     assert sampled.verdict is Verdict.FAILS

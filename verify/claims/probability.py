@@ -18,7 +18,8 @@ point (the hypothesis "float64 is far from the relation" is proved, not assumed:
 makes ``(10**8 + c)**2 - 10**16 - 2*10**8*c`` 0.0 at c = 1/2, where it is 1/4); a draw balls
 do not confirm is near, and a tie is settled exactly.  So P is bracketed, and ``holds`` /
 ``fails`` need the whole bracket (or interval) on one side of q; one that contains q is
-``inconclusive``, never ``consistent``.  The basis is ``numerical`` for an enumeration and
+``inconclusive``, never ``consistent``.  The basis is ``certified`` for an enumeration that
+settles every pattern (P known exactly), ``numerical`` for one that brackets P, and
 ``statistical`` for sampling.
 """
 
@@ -127,7 +128,9 @@ def decide(spec, setting) -> Decision:
     if exact:
         low, high = sympy.Rational(low_count, total), sympy.Rational(high_count, total)
         verdict = _interval_verdict(prob.op, low, high, q)
-        basis = Basis.NUMERICAL
+        # low == high: no draw was left near, so every event was read in balls or exactly and the
+        # count over equally likely patterns is P itself
+        basis = Basis.CERTIFIED if low == high else Basis.NUMERICAL
         if low == high:
             detail = f"P = {high_count}/{total} (all {total} sign patterns) vs claimed P {prob.op} {q}"
         else:
