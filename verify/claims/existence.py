@@ -31,6 +31,7 @@ import sympy
 
 from verify.base.budget import BudgetExceededError, guarded, limits
 from verify.base.errors import clip
+from verify.base.limits import proved_limit
 from verify.base.singular import singular_candidates
 from verify.certified.errors import CertificationError
 from verify.certified.growth import tail_majorant
@@ -170,12 +171,9 @@ def _condensed(local, t) -> str:
 
 
 def _limit(expr, t, point):
-    try:
-        value = sympy.limit(expr, t, point, "+") if point == 0 else sympy.limit(expr, t, point)
-    except (NotImplementedError, ValueError, TypeError, RecursionError, ZeroDivisionError):
-        # SymPy's limit recursed without end on exp(-1/Max(g, 0)): no limit known, not a crash
-        return None
-    return value if value.is_number or value in (sympy.oo, -sympy.oo) else None
+    # only where SymPy's limit is proved (no oscillating function of an unbounded argument: it
+    # read g**2*f*phi as -> 0 for f = 1/(exp(-g**2) + cos(g)**2), whose expectation diverges)
+    return proved_limit(expr, t, point, "+")
 
 
 def _order(local, t):
