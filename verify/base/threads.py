@@ -3,6 +3,8 @@ set them before NumPy loads: OpenBLAS reads them once, when it loads."""
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import os
 
 #: Thread counts of the BLAS/OpenMP libraries NumPy may use.
@@ -57,9 +59,6 @@ def _cpu_flags(cpuinfo: str) -> set[str]:
 def blas_kernel() -> str:
     """The kernel OpenBLAS runs (``Haswell``, ``SkylakeX``, ...), read from the library NumPy
     loaded; ``"unknown"`` where NumPy does not bundle scipy-openblas."""
-    import ctypes
-    import glob
-
     # lazy: this module must not load NumPy (the functions above run before it loads)
     import numpy
 
