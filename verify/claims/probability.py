@@ -76,27 +76,10 @@ def decide(spec, setting) -> Decision:
                                        f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
                                        f"{setting.describe()}; the ranges leave the expression's domain")
         gap = _signed_gap(claim.op, left, right)  # > 0: violated, < 0: satisfied, relative
-        worst = at = int(np.argmax(gap)) if gap.size else 0  # `at`: the grid point, for the example
-        if gap.size and not setting.box and -NEAR <= gap[worst] <= NEAR:
-            # Too close for float64 (a tie: h(0) = 0 exactly for balanced signs): decide this one
-            # pattern exactly (SymPy, then balls), which either settles it or leaves it near.
-            settled = _settle_exactly(setting, model, lhs, rhs, claim.op)
-            gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(settled, 0.0)])
-            worst = 0
-        if gap.size and (gap[worst] > NEAR or (not setting.box and gap.max() < -NEAR)):
-            # clear in float64, which cancellation can fake ((10**8 + c)**2 - 10**16 - 2*10**8*c is
-            # 0.0 at c = 1/2): the draw counts only as balls read it at the decisive point (with
-            # inner variables only a violation counts, and only at a grid point balls confirm)
-            point = evaluator.point(at) if setting.box else {}
-            confirmed = _ball_reading(setting, model, lhs, rhs, claim.op, point)
-            if setting.box and confirmed != "fails":
-                confirmed = "undecided"
-            elif not setting.box and confirmed == "undecided":
-                # a ball around 0 (h(0) = 0 exactly for balanced signs, ~1e-12 in float64)
-                confirmed = _settle_exactly(setting, model, lhs, rhs, claim.op)
-            gap = np.array([{"holds": -np.inf, "fails": np.inf}.get(confirmed, 0.0)])
-            worst = 0
-        if gap.size and gap[worst] > NEAR:
+        at = int(np.argmax(gap)) if gap.size else 0  # the grid point that decides the draw
+        rel = Relation(replace(setting, model=model), lhs, rhs, claim.op)
+        reading = _reading(gap, at, rel, evaluator.point)
+        if reading == "fails":
             if example is None:
                 example = {
                     "c_signs": list(model.c_signs),
@@ -105,7 +88,7 @@ def decide(spec, setting) -> Decision:
                     "lhs": float(left.flat[at]),
                     "rhs": float(right.flat[at]),
                 }
-        elif gap.size and gap.max() < -NEAR:
+        elif reading == "holds":
             clear += 1
         else:
             near += 1
@@ -175,20 +158,30 @@ def _signed_gap(op: str, left, right) -> np.ndarray:
     return np.atleast_1d(gap)
 
 
-def _ball_reading(setting, model, lhs, rhs, op: str, point: dict) -> str:
-    """holds / fails / undecided for the relation on one drawn pattern at one exact ``point`` of
-    the inner variables, in ball arithmetic."""
-    return Relation(replace(setting, model=model), lhs, rhs, op).certified_check(point)
+def _reading(gap, at: int, rel: Relation, grid_point) -> str:
+    """A draw's event (``rel`` on its pattern): holds / fails, or undecided (near).  The float64
+    ``gap`` is only a reading, which cancellation can fake ((10**8 + c)**2 - 10**16 - 2*10**8*c
+    is 0.0 at c = 1/2).  Without inner variables a clear reading counts as balls read the
+    pattern, and a tie, or a ball around 0 (h(0) = 0 exactly for balanced signs), as the symbolic
+    step settles it (an exact zero, which no ball can prove).  With inner variables a violation
+    counts only where balls confirm it at its grid point, and a margin (counted among the events
+    that may hold, never as proved) is taken as read."""
+    if not gap.size:
+        return "undecided"
+    if rel.box:
+        if gap[at] > NEAR:
+            return "fails" if rel.certified_check(grid_point(at)) == "fails" else "undecided"
+        return "holds" if gap.max() < -NEAR else "undecided"
+    if gap[at] > NEAR or gap.max() < -NEAR:
+        reading = rel.certified_check({})
+        return reading if reading != "undecided" else _exact_reading(rel) or "undecided"
+    return _exact_reading(rel) or rel.certified_check({})
 
 
-def _settle_exactly(setting, model, lhs, rhs, op: str) -> str:
-    """holds / fails / undecided for the relation on one drawn pattern (no inner variables): the
-    symbolic step first (a tie is an exact zero, which no ball can prove), then balls."""
-    rel = Relation(replace(setting, model=model), lhs, rhs, op)
-    exact = symbolic_step(rel).status  # exact zeros: ties of signs
-    if exact in ("holds", "fails"):
-        return exact
-    return rel.certified_check({})
+def _exact_reading(rel: Relation) -> str | None:
+    """holds / fails from the symbolic step, else None."""
+    status = symbolic_step(rel).status
+    return status if status in ("holds", "fails") else None
 
 
 def _interval_verdict(op: str, low, high, q) -> str:
