@@ -8,8 +8,9 @@ continuous variables (the ratio's maximum over them for O, its minimum for Omega
 maximum (O), the (1 − q)-quantile of the per-draw minimum (Omega).
 
 1. **symbolic**, when the ratio has a closed form in the growth variable (no instance whose size
-   grows with it): ``sympy.limit`` of the ratio at infinity; a finite positive limit proves all
-   three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
+   grows with it): the limit of the ratio at infinity where it is proved
+   (:func:`verify.base.limits.limit_or_enclosure`: SymPy's in the Hardy class, else only its
+   enclosure of the limit points); a finite positive limit proves all three orders, ∞ refutes O and Theta, 0 refutes Omega and Theta.
 2. **statistical** otherwise: the ratio at the GROWTH_POINTS values of the growth variable
    (:mod:`verify.claims.configurations`: log-spaced
    over its range) and the least-squares slope of log ratio against log growth with a Student-t
@@ -32,6 +33,7 @@ import sympy
 from sympy.calculus.accumulationbounds import AccumBounds
 
 from verify.base.budget import BudgetExceededError, guarded
+from verify.base.limits import limit_or_enclosure
 from verify.claims.configurations import with_bindings
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, exact, prepare, scalars_of
@@ -106,7 +108,7 @@ def _ratio_limit(sides, symbol, variable):
         if ratio.has(sympy.Pow(-1, variable)) or any(
                 e.is_Pow and e.base == -1 and (e.exp - variable).is_Integer for e in ratio.atoms(sympy.Pow)):
             return ratio, _limit_along_parities(ratio, variable)
-        return ratio, sympy.limit(ratio, variable, sympy.oo)
+        return ratio, limit_or_enclosure(ratio, variable, sympy.oo)
     except (NotImplementedError, ValueError, TypeError):  # "Result depends on the sign of I"
         return ratio, None
 
@@ -120,8 +122,8 @@ def _limit_along_parities(ratio, variable):
     for sign in (1, -1):
         fixed = ratio.replace(lambda e: e.is_Pow and e.base == -1 and (e.exp - variable).is_Integer,
                               lambda e, sign=sign: sign * (-1) ** (e.exp - variable))
-        limits.append(sympy.limit(fixed, variable, sympy.oo))
-    if any(v.has(AccumBounds) for v in limits):
+        limits.append(limit_or_enclosure(fixed, variable, sympy.oo))
+    if any(v is None or v.has(AccumBounds) for v in limits):
         return None  # no limit along a parity: the two are not one class
     if all(v == sympy.oo for v in limits):
         return sympy.oo

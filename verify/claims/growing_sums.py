@@ -31,6 +31,7 @@ from __future__ import annotations
 import sympy
 from sympy.integrals.manualintegrate import manualintegrate
 
+from verify.base.limits import proved_limit
 from verify.claims.quantities import Unavailable
 
 #: A term monotone only from this many indices on is not compared with its integral.
@@ -115,7 +116,7 @@ def _equivalent(side, variable):
     if alternating is not None:
         a = alternating
         _monotone(s, a, t, low)
-        start, at_infinity = a.xreplace({t: low}), sympy.limit(a, t, sympy.oo)
+        start, at_infinity = a.xreplace({t: low}), _limit_at_infinity(a, t)
         if not (start.is_positive and at_infinity == 0):
             raise Unavailable(f"{s}: the alternating terms are not provably positive and decreasing to 0")
         return coefficient, (f"{s} is alternating with terms decreasing to 0: every partial sum lies between "
@@ -129,7 +130,7 @@ def _equivalent(side, variable):
         simpler = f.replace(lambda e: e.is_Add and e.has(t) and (e - t).is_number, lambda e: t)
         if simpler == f or not _positive_from(f, t, low):
             raise exc
-        ratio = sympy.limit(f / simpler, t, sympy.oo)
+        ratio = _limit_at_infinity(f / simpler, t)
         if not (ratio.is_positive and ratio.is_finite):
             raise exc
         start = next((low + j for j in range(4) if (v := simpler.xreplace({t: low + j})).is_finite
@@ -139,6 +140,16 @@ def _equivalent(side, variable):
         compared = sympy.Sum(simpler.xreplace({t: index}), (index, start, variable))
         value, note = _equivalent(coefficient * ratio * compared, variable)
         return value, f"{s}: its terms / those of {compared} -> {ratio} (limit comparison); {note}"
+
+
+def _limit_at_infinity(expr, variable):
+    """The limit of ``expr`` as ``variable`` → ∞ where SymPy's algorithm is proved for it
+    (:func:`verify.base.limits.proved_limit`); no limit known is no comparison."""
+    value = proved_limit(expr, variable, sympy.oo)
+    if value is None:
+        raise Unavailable(f"{expr}: no limit as {variable} -> oo is proved (an oscillating term, or "
+                          "one SymPy cannot take)")
+    return value
 
 
 def _positive_from(f, t, low) -> bool:
@@ -165,16 +176,16 @@ def _compared_with_integral(s, coefficient, f, t, low, variable):
     shifted = _past_turning_points(f, t, low)
     slope = _monotone(s, f, t, shifted)
     start = f.xreplace({t: shifted})
-    at_infinity = sympy.limit(f, t, sympy.oo)
+    at_infinity = _limit_at_infinity(f, t)
     increasing = slope.xreplace({t: shifted + 1}).is_positive
     # increasing from f(a) >= 0, or decreasing from f(a) > 0 towards a limit >= 0: f > 0 beyond a
     if not ((increasing and start.is_nonnegative) or (start.is_positive and at_infinity.is_nonnegative)):
         raise Unavailable(f"{s}: the term is not provably positive on ({shifted}, oo)")
     integral = _integral(f, t, shifted, variable)
-    tail = sympy.limit(integral, variable, sympy.oo)
+    tail = _limit_at_infinity(integral, variable)
     if tail == sympy.oo:
         # the finitely many terms before the shifted start are a constant: negligible
-        if sympy.limit(f.xreplace({t: variable}) / integral, variable, sympy.oo) != 0:
+        if _limit_at_infinity(f.xreplace({t: variable}) / integral, variable) != 0:
             raise Unavailable(f"{s}: the last term is not small against the integral")
         note = f" from i = {shifted} on, where the term is monotone" if shifted != low else ""
         return coefficient * integral, f"{s} ~ {integral} (integral comparison{note}, the term monotone)"
