@@ -264,6 +264,15 @@ class Balls:
     def upper(self, value: arb) -> arb:
         return value.upper()
 
+    @staticmethod
+    def key(value: arb) -> tuple:
+        """A hashable key equal for two balls exactly when they are the same ball (an arb that is
+        not exact has no hash): its midpoint and radius, both exact.  A ball with an infinite or
+        NaN end gets a key of its own (they have no hash either)."""
+        if not value.is_finite():
+            return object()
+        return value.mid(), value.rad()
+
 
 BALLS = Balls()
 

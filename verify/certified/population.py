@@ -63,7 +63,11 @@ class CertifiedPopulation:
         numbers = Numbers(k, instance.xi, instance.activation, instance.lam, instance.c, instance.c_hat, g,
                           bool(getattr(instance, "scratch", False)))
         self._population = Population(numbers, BALLS, self.kernel)
-        self.self_terms = self._population.self_terms
+
+    @property
+    def self_terms(self) -> arb:
+        """Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij)]: computed on first use (h never needs it)."""
+        return self._population.self_terms
 
     def h(self, m: arb) -> arb:
         """A ball containing h(m') for every m' in the ball ``m`` ∩ [−1, 1]."""

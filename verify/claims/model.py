@@ -26,6 +26,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 import sympy
+from flint import ctx
 
 from verify.base.errors import InvalidParameterError
 from verify.certified.compile import constant
@@ -86,25 +87,13 @@ class Model:
     @cached_property
     def gram(self) -> tuple:
         """G exactly: I, 0, Claim 2's −sign(c_i c_j)/k, or the stored doubles with G_ii = 1."""
-        k = self.k
-        if self.family == "orthonormal":
-            return tuple(tuple(sympy.Integer(int(i == j)) for j in range(k)) for i in range(k))
-        if self.family == "glm":
-            return tuple(tuple(sympy.Integer(0) for _ in range(k)) for _ in range(k))
-        if self.family == "claim2":
-            return tuple(
-                tuple(
-                    sympy.Integer(1) if i == j else sympy.Rational(-self.c_signs[i] * self.c_signs[j], k)
-                    for j in range(k)
-                )
-                for i in range(k)
-            )
-        return tuple(
-            tuple(
-                sympy.Integer(1) if i == j else sympy.Rational(float(self.gram_float[i, j])) for j in range(k)
-            )
-            for i in range(k)
-        )
+        return _exact_gram(*self._gram_key)
+
+    @property
+    def _gram_key(self) -> tuple:
+        # what G depends on: outside Claim 2 not the signs, so every redraw shares one G
+        return (self.family, self.k, self.gram_float.tobytes(),
+                self.c_signs if self.family == "claim2" else None)
 
     @cached_property
     def arrays(self) -> dict[str, np.ndarray]:
@@ -152,7 +141,7 @@ class Model:
         ±1/k are not doubles: certifying their doubles certified another instance)."""
 
         level = constant(1 / sympy.sqrt(self.k))
-        gram = [[constant(v) for v in row] for row in self.gram]
+        gram = _gram_balls(*self._gram_key, ctx.prec)
         return Numbers(self.k, xi, self.activation, [constant(v) for v in self.lam],
                        [s * level for s in self.c_signs], [s * level for s in self.c_hat_signs], gram,
                        self.scratch, self.d)
@@ -182,6 +171,31 @@ def claim_2_gram(c_signs) -> np.ndarray:
     gram = -np.outer(signs, signs) / len(signs)
     np.fill_diagonal(gram, 1.0)
     return gram
+
+
+@lru_cache(maxsize=8)
+def _exact_gram(family: str, k: int, stored: bytes, c_signs) -> tuple:
+    """G of :attr:`Model.gram`, cached: the key holds the signs only for Claim 2."""
+    if family == "orthonormal":
+        return tuple(tuple(sympy.Integer(int(i == j)) for j in range(k)) for i in range(k))
+    if family == "glm":
+        return tuple(tuple(sympy.Integer(0) for _ in range(k)) for _ in range(k))
+    if family == "claim2":
+        return tuple(tuple(sympy.Integer(1) if i == j else sympy.Rational(-c_signs[i] * c_signs[j], k)
+                           for j in range(k))
+                     for i in range(k))
+    gram = np.frombuffer(stored, dtype=float).reshape(k, k)
+    return tuple(tuple(sympy.Integer(1) if i == j else sympy.Rational(float(gram[i, j])) for j in range(k))
+                 for i in range(k))
+
+
+@lru_cache(maxsize=8)
+def _gram_balls(family: str, k: int, stored: bytes, c_signs, prec: int) -> tuple:
+    """G as balls at ``prec`` bits (Claim 2's ±1/k are not dyadic: the ball depends on it), one ball
+    per distinct entry (0 and 1 for I)."""
+    balls: dict = {}
+    return tuple(tuple(balls[v] if v in balls else balls.setdefault(v, constant(v)) for v in row)
+                 for row in _exact_gram(family, k, stored, c_signs))
 
 
 @lru_cache(maxsize=64)
