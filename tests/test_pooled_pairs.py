@@ -7,11 +7,12 @@ import random
 
 import numpy as np
 import pytest
+import sympy
 from flint import arb
 
 from verify.certified.balls import BALLS, working_precision
 from verify.certified.kernels import certified_kernel
-from verify.model.arithmetic import MPMATH, entrywise
+from verify.model.arithmetic import EXACT, MPMATH, entrywise
 from verify.model.geometry import PooledGeometry, pair_geometry, pooled_geometry
 from verify.model.instance import Numbers
 from verify.model.population import Population
@@ -74,13 +75,22 @@ def test_entrywise_calls_a_function_once_per_distinct_entry():
         calls.append(value)
         return value * value
 
+    values = np.array([[sympy.Rational(1, 3), sympy.Rational(1, 3)], [sympy.Integer(2), sympy.Float(2.0)]],
+                      dtype=object)
+    out = entrywise(EXACT, square, values)
+    # 1/3 once; 2 and 2.0 apart (SymPy calls them equal, but one is exact and one a float)
+    assert len(calls) == 3
+    assert out[0, 1] == sympy.Rational(1, 9) and isinstance(out[1, 1], sympy.Float)
+
+
+def test_certified_kernels_remember_their_balls():
     with working_precision(30):
-        values = np.array([[arb(1) / 3, arb(1) / 3], [arb(2), arb(1) / 3]], dtype=object)
-        out = entrywise(BALLS, square, values)
-    assert len(calls) == 2
-    assert all(out[i, j].overlaps(values[i, j] ** 2) for i in range(2) for j in range(2))
-    # an infinite ball has no hash: computed for itself, never shared
-    with working_precision(30):
-        wide = np.array([arb(0, float("inf")), arb(0, float("inf"))], dtype=object)
-        entrywise(BALLS, square, wide)
-    assert len(calls) == 4
+        kernel = certified_kernel("tanh", 30)  # a series kernel
+        first = kernel.derivative(arb(1) / 3)
+        assert kernel.derivative(arb(1) / 3) is first  # another object, the same ball
+        assert kernel.value(arb(1) / 3) is not first  # K and K' apart
+        wide = kernel.derivative(arb("0.3", "1e-3"))
+        assert wide is not first and wide.rad() > first.rad()
+    with working_precision(60):  # another precision: another ball for 1/3, computed again
+        finer = kernel.derivative(arb(1) / 3)
+        assert finer is not first and finer.overlaps(first)

@@ -238,6 +238,14 @@ class Balls:
 
     name = "balls"
     objects = True
+    #: Population sums over pooled pairs (:class:`verify.model.geometry.PooledGeometry`): each of
+    #: the k² terms of a ball sum costs Python-level ball operations, and the pooled sum is the
+    #: same sum, so its ball encloses the same value
+    pools_pairs = True
+    #: entrywise computes every entry: the certified kernels remember their balls across calls
+    #: (verify.certified.kernels._remembered), and hashing each entry here as well cost more than
+    #: the square roots it saved
+    entry_key = None
 
     def number(self, value) -> arb:
         if isinstance(value, arb):

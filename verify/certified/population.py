@@ -53,13 +53,7 @@ class CertifiedPopulation:
         rows = instance.gram if gram is None else gram
         if np.shape(rows) != (k, k) and not (len(rows) == k and all(len(r) == k for r in rows)):
             raise InvalidParameterError(f"gram must be {k} x {k}, got shape {np.shape(rows)}")
-        g = [[diag if i == j else _entry(rows[i][j]) for j in range(k)] for i in range(k)]
-        for i in range(k):
-            for j in range(k):
-                if i != j and not abs(g[i][j]) <= diag:
-                    raise InvalidParameterError(
-                        f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {instance.row_norm2} in size: not "
-                        "the Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
+        g = _checked_gram(rows, diag, instance.row_norm2, k)
         numbers = Numbers(k, instance.xi, instance.activation, instance.lam, instance.c, instance.c_hat, g,
                           bool(getattr(instance, "scratch", False)))
         self._population = Population(numbers, BALLS, self.kernel)
@@ -76,6 +70,31 @@ class CertifiedPopulation:
     def loss(self, m: arb) -> arb:
         """A ball containing Φ(m') for every m' in the ball ``m`` ∩ [−1, 1]."""
         return self._population.loss(_overlap(m))
+
+
+#: The last grams checked, by identity (each entry holds the rows, so an id is not reused while
+#: its entry lives): every redraw of c and ĉ of one instance shares its G (Model.ball_view), and
+#: checking its k² entries again cost as much as the pooled population itself.
+_CHECKED: dict = {}
+
+
+def _checked_gram(rows, diag: arb, row_norm2, k: int) -> tuple:
+    """G as balls with G_ii = D exactly, after checking |G_ij| ≤ D off the diagonal."""
+    key = (id(rows), diag.mid(), diag.rad(), k)
+    if key in _CHECKED and _CHECKED[key][0] is rows:
+        return _CHECKED[key][1]
+    g = tuple(tuple(diag if i == j else _entry(rows[i][j]) for j in range(k)) for i in range(k))
+    for i in range(k):
+        for j in range(k):
+            if i != j and not abs(g[i][j]) <= diag:
+                raise InvalidParameterError(
+                    f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {row_norm2} in size: not "
+                    "the Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
+    if isinstance(rows, tuple):  # immutable: safe to reuse (a list or array may be changed in place)
+        if len(_CHECKED) >= 16:
+            _CHECKED.clear()
+        _CHECKED[key] = (rows, g)
+    return g
 
 
 def _entry(value) -> arb:

@@ -142,8 +142,11 @@ class Model:
 
         level = constant(1 / sympy.sqrt(self.k))
         gram = _gram_balls(*self._gram_key, ctx.prec)
-        return Numbers(self.k, xi, self.activation, [constant(v) for v in self.lam],
-                       [s * level for s in self.c_signs], [s * level for s in self.c_hat_signs], gram,
+        signed = {1: level, -1: -level}  # one ball per sign and per λ: pooled pairs group by them
+        lam: dict = {}
+        return Numbers(self.k, xi, self.activation,
+                       [lam[v] if v in lam else lam.setdefault(v, constant(v)) for v in self.lam],
+                       [signed[s] for s in self.c_signs], [signed[s] for s in self.c_hat_signs], gram,
                        self.scratch, self.d)
 
     def with_signs(self, c_signs=None, c_hat_signs=None) -> Model:

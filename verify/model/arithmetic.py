@@ -76,16 +76,23 @@ def entrywise(arith: Arithmetic, function, values: np.ndarray) -> np.ndarray:
     """``function`` applied to each entry; a float64 function is applied to the whole array.
 
     ``function`` must be pure (the kernels, √): it is called once per distinct entry, as
-    ``arith.key`` tells them apart.  For quantized c a k × k matrix of overlaps ρ_ij holds three
-    or four distinct numbers, and one kernel value in balls costs a series of ~20 ball products,
-    so this made a certified population (one per drawn instance of a ``--prob`` claim) ~k²/4
-    times cheaper."""
+    ``arith.entry_key`` tells them apart (exact and mpmath numbers: the number itself, with its
+    type and precision), where a k × k matrix of overlaps holds a few distinct numbers (three or
+    four for quantized c and G = I) and a kernel value is costly.  An arithmetic whose
+    ``entry_key`` is None has every entry computed (balls: their kernels remember their values
+    themselves, :mod:`verify.certified.kernels`)."""
     if not arith.objects:
         return function(values)
-    key = getattr(arith, "key", _itself)
-    out = np.empty(np.shape(values), dtype=object)
+    key = getattr(arith, "entry_key", _itself)
+    entries = np.asarray(values, dtype=object)
+    if key is None:
+        results = [function(value) for value in entries.ravel().tolist()]
+        out = np.empty(len(results), dtype=object)
+        out[:] = results
+        return out.reshape(entries.shape)
+    results = []
     seen: dict = {}
-    for index, value in np.ndenumerate(np.asarray(values, dtype=object)):
+    for value in entries.ravel().tolist():
         tag = key(value)
         try:
             result = seen[tag]
@@ -93,8 +100,10 @@ def entrywise(arith: Arithmetic, function, values: np.ndarray) -> np.ndarray:
             result = seen[tag] = function(value)
         except TypeError:  # an unhashable number: computed for itself
             result = function(value)
-        out[index] = result
-    return out
+        results.append(result)
+    out = np.empty(len(results), dtype=object)
+    out[:] = results
+    return out.reshape(entries.shape)
 
 
 def _itself(value):

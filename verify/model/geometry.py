@@ -131,12 +131,12 @@ class PooledGeometry(PairGeometry):
 
 
 def pooled_geometry(numbers: Numbers, arith: Arithmetic) -> PooledGeometry | None:
-    """:class:`PooledGeometry` of ``numbers`` when every off-diagonal G_ij is exactly 0 and
-    ``arith`` tells equal numbers apart (``arith.key``), else None."""
+    """:class:`PooledGeometry` of ``numbers`` when ``arith`` pools pairs (``arith.pools_pairs``,
+    with ``arith.key`` to tell equal numbers apart) and every off-diagonal G_ij is exactly 0,
+    else None."""
     key = getattr(arith, "key", None)
     k = numbers.k
-    # `== 0` is True for a ball only when it is exactly 0 (`!= 0` is False for a ball around 0)
-    if key is None or not all(arith.number(numbers.gram[i][j]) == 0 for i in range(k) for j in range(k) if i != j):
+    if not getattr(arith, "pools_pairs", False) or key is None or not _off_diagonal_zero(arith, numbers.gram, k):
         return None
     diag = arith.number(numbers.row_norm2)
     xi = arith.number(numbers.xi)
@@ -164,16 +164,38 @@ def pooled_geometry(numbers: Numbers, arith: Arithmetic) -> PooledGeometry | Non
     )
 
 
+#: Answers of :func:`_off_diagonal_zero` by the gram's identity, for immutable grams (tuples, as
+#: certified populations hold them; each entry keeps its gram alive, so an id is not reused).
+_ZERO_OFF_DIAGONAL: dict = {}
+
+
+def _off_diagonal_zero(arith, gram, k: int) -> bool:
+    """Whether every G_ij, i ≠ j, is exactly 0 (`== 0` is True for a ball only when it is exactly
+    0, while `!= 0` is False for a ball around 0)."""
+    known = _ZERO_OFF_DIAGONAL.get(id(gram))
+    if known is not None and known[0] is gram:
+        return known[1]
+    answer = all(arith.number(gram[i][j]) == 0 for i in range(k) for j in range(k) if i != j)
+    if isinstance(gram, tuple) and all(isinstance(row, tuple) for row in gram):
+        if len(_ZERO_OFF_DIAGONAL) >= 16:
+            _ZERO_OFF_DIAGONAL.clear()
+        _ZERO_OFF_DIAGONAL[id(gram)] = (gram, answer)
+    return answer
+
+
 def _classes(key, *columns) -> list[tuple[tuple, int]]:
     """The distinct rows of ``columns`` (as ``key`` tells numbers apart) with their counts, in
     order of first appearance."""
-    found: dict = {}
+    # by identity first (a drawn instance shares one ball per sign and per λ, Model.ball_view),
+    # then the identity groups merged by value
+    same_objects: dict = {}
     for entries in zip(*columns):
-        tag = tuple(key(v) for v in entries)
-        if tag in found:
-            found[tag][1] += 1
-        else:
-            found[tag] = [entries, 1]
+        group = same_objects.setdefault(tuple(map(id, entries)), [entries, 0])
+        group[1] += 1
+    found: dict = {}
+    for entries, n in same_objects.values():
+        group = found.setdefault(tuple(key(v) for v in entries), [entries, 0])
+        group[1] += n
     return [(entries, n) for entries, n in found.values()]
 
 
