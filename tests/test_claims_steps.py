@@ -191,3 +191,40 @@ def test_only_a_provably_irrational_constant_skips_the_simplifier(constant, irra
     from verify.claims.universal import _rational_plus_transcendental
 
     assert _rational_plus_transcendental(sympy.sympify(constant)) is irrational
+
+
+@pytest.mark.parametrize("text, options", [
+    # a sum over the drawn signs (each draw its own value) and the exact separated G
+    ("Abs(Sum(lam(i)*c(i)*chat(i)*G(i, i + 1)**2, i, 1, k - 1)) <= 3/100",
+     dict(family="separated", for_=["k = 6"], prob=">= 1/2 over c, c_hat")),
+    # h(0) of each drawn instance in balls, and an instance scalar
+    ("abs(h(0)) >= lam_min**2/10", dict(family="orthonormal", activation="relu", for_=["k = 5", "xi = 1"],
+                                         prob=">= 1/2 over c, c_hat")),
+    # an enumeration that reads every pattern
+    ("c(1)*chat(2) + c(2)*chat(1) >= 0", dict(family="orthonormal", for_=["k = 3"], prob=">= 1/2 over c, c_hat")),
+])
+def test_draws_share_one_compiled_ball_gap(monkeypatch, text, options):
+    """verify.claims.relation.DrawnGaps compiles the ball sides once per configuration and rebinds
+    them to each draw: the outcome (verdict, counts, the failing draw) is the one of a compile per
+    draw, and it applies only where nothing of the instance is evaluated at compile time."""
+    from verify.claims.relation import DrawnGaps
+
+    shared = claim(text, **options)
+    monkeypatch.setattr(DrawnGaps, "applies", staticmethod(lambda lhs, rhs: False))
+    alone = claim(text, **options)
+    assert shared.verdict is alone.verdict and shared.basis is alone.basis
+    timeless = ({k: v for k, v in o.numbers.items() if k != "seconds"} for o in (shared, alone))
+    assert next(timeless) == next(timeless) and shared.evidence == alone.evidence
+    assert shared.verdict.value in ("holds", "fails")  # a decided claim: the ball readings counted
+
+
+def test_drawn_gaps_apply_only_without_compile_time_values():
+    import sympy
+
+    from verify.claims.relation import DrawnGaps
+
+    g, x = sympy.Symbol("g"), sympy.Symbol("x")
+    eg = sympy.Function("Eg")(g**2)
+    assert DrawnGaps.applies(x + 1, x)
+    assert not DrawnGaps.applies(eg * x, x)
+    assert not DrawnGaps.applies(sympy.Integral(x, (x, 0, 1)), x)

@@ -33,7 +33,7 @@ import sympy
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
-from verify.claims.relation import Relation
+from verify.claims.relation import DrawnGaps, Relation
 from verify.claims.sampling import GridEvaluator, models
 from verify.claims.universal import symbolic_step
 from verify.verdict import Basis, clopper_pearson
@@ -68,6 +68,7 @@ def decide(spec, setting) -> Decision:
     q = bound_at(spec, setting)
     evaluator = GridEvaluator(setting, setting.activation, lhs, rhs, spec.full, spec.seed)
     draws, exact = models(setting.model, prob.over, spec.draws, spec.seed)
+    shared = DrawnGaps(setting, lhs, rhs) if DrawnGaps.applies(lhs, rhs) else None
     clear, near, example = 0, 0, None
     for model in draws:
         left, right = (np.atleast_1d(v) for v in evaluator.sides(model))
@@ -78,6 +79,8 @@ def decide(spec, setting) -> Decision:
         gap = _signed_gap(claim.op, left, right)  # > 0: violated, < 0: satisfied, relative
         at = int(np.argmax(gap)) if gap.size else 0  # the grid point that decides the draw
         rel = Relation(replace(setting, model=model), lhs, rhs, claim.op)
+        if shared is not None:
+            rel.share_gap(shared)
         reading = _reading(gap, at, rel, evaluator.point)
         if reading == "fails":
             if example is None:

@@ -23,7 +23,8 @@ from flint import arb
 from verify.base.errors import clip
 from verify.certified.balls import BALLS, working_precision
 from verify.certified.compile import constant as number_ball
-from verify.claims.evaluate import compile_ball, exact, float_function, quantity_calls, scalars_of
+from verify.claims.evaluate import compile_ball, exact, float_function, is_hermite_sum, quantity_calls, scalars_of
+
 from verify.claims.gaussian import integrand
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError, exact_number
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
@@ -133,17 +134,12 @@ class Relation:
     def _compile_gap(self):
         backend = Quantities(self.setting.model, self.act, BALLS)
         backend.box = dict(self.box)
-        scalars = scalars_of(self.lhs - self.rhs, backend, DERIVED_SCALARS)
-        sign = -1 if self.op in ("<=", "<") else 1
         left, right = compile_ball(self.lhs, backend), compile_ball(self.rhs, backend)
+        return _signed_gap(self, backend, left, right)
 
-        def gap(env: dict):
-            env = scalars | env
-            return sign * (left(env) - right(env))
-
-        gap.notes = backend.notes
-        gap.sides = (scalars, left, right)
-        return gap
+    def share_gap(self, draws: DrawnGaps) -> None:
+        """Read this relation in balls through ``draws``' compiled sides, rebound to its instance."""
+        self._cache["gap"] = draws.gap_for(self)
 
     def ball_sides(self, point: dict) -> tuple[float, float]:
         """The two sides at an exact point of the box, as the midpoints of their balls: the values
@@ -213,3 +209,57 @@ def decide_ball(op: str, value) -> str:
     if value == 0:  # an exact zero ball
         return "holds" if op in ("<=", ">=") else "fails"
     return "undecided"
+
+
+def _signed_gap(rel: Relation, backend, left, right):
+    """env -> sign · (left − right) with the instance's scalars, ``notes`` and ``sides`` attached."""
+    scalars = scalars_of(rel.lhs - rel.rhs, backend, DERIVED_SCALARS)
+    sign = -1 if rel.op in ("<=", "<") else 1
+
+    def gap(env: dict):
+        env = scalars | env
+        return sign * (left(env) - right(env))
+
+    gap.notes = backend.notes
+    gap.sides = (scalars, left, right)
+    return gap
+
+
+class DrawnGaps:
+    """The ball gap of one relation compiled once for all the drawn instances of a configuration
+    (the sign patterns of a ``--prob`` claim), its backend rebound to each draw
+    (:meth:`Quantities.rebind`) as the float64 reading's is.
+
+    Compiling is most of a draw's ball reading where a side expands a sum into k² terms
+    (display-d.5.2-2).  A compiled side reads the instance at call time wherever it calls a
+    quantity (h, c(i), G(i, j), ...), and the scalars (lam_min, gamma) are read again per draw; it
+    evaluates at compile time only numbers and the activation's Eg(...), Hermite sums and
+    integrals.  So sides holding any of those three are compiled per draw (:meth:`applies`)."""
+
+    def __init__(self, setting, lhs, rhs):
+        self.lhs, self.rhs = lhs, rhs
+        self.act = get_activation(setting.activation) if setting.activation else None
+        self.backend = Quantities(setting.model, self.act, BALLS)
+        self.backend.box = dict(setting.box)
+        self._sides = None
+
+    @staticmethod
+    def applies(lhs, rhs) -> bool:
+        """Whether the sides evaluate nothing of the instance at compile time (class docstring)."""
+        both = sympy.Tuple(lhs, rhs)
+        return not (both.has(sympy.Integral) or any(type(f).__name__ == "Eg" or is_hermite_sum(f)
+                                                    for f in sympy.preorder_traversal(both)))
+
+    def gap_for(self, rel: Relation):
+        if rel.lhs != self.lhs or rel.rhs != self.rhs:
+            raise ValueError("DrawnGaps serves the relation it was compiled for")
+        self.backend.rebind(rel.setting.model)
+        if self._sides is None:
+            try:
+                with working_precision(BALL_DPS):  # the constants at the precision gap() runs at
+                    self._sides = (compile_ball(self.lhs, self.backend), compile_ball(self.rhs, self.backend))
+            except Unavailable as exc:
+                self._sides = exc
+        if isinstance(self._sides, Exception):
+            return self._sides
+        return _signed_gap(rel, self.backend, *self._sides)
