@@ -151,3 +151,33 @@ def test_only_plain_module_functions_name_an_objective():
         return scale * z[0]
 
     assert function_name(closure) is None
+
+
+def test_sampled_draws_are_kept_and_an_enumeration_is_read_afresh(fresh_cache, monkeypatch):
+    """verify.claims.probability: a sampled configuration's counts (statistical evidence) are
+    kept, and a warm claim equals the cold one; an enumeration's P (certified) is never kept, and
+    neither is a failing draw's example changed by the round trip."""
+    import verify.claims.probability as probability
+    from verify.claims import claim
+
+    reads = []
+    original = probability._read_draws
+    monkeypatch.setattr(probability, "_read_draws", lambda *a: reads.append(1) or original(*a))
+    sampled = dict(family="orthonormal", activation="relu", for_=["k = 12", "xi = 1"],
+                   prob=">= 1/2 over c, c_hat", draws=40)
+    text = "abs(h(0)) >= 0"
+    cold = claim(text, **sampled)
+    warm = claim(text, **sampled)
+    assert cold.verdict.value == "consistent" and len(reads) == 1
+    assert (fresh_cache / "probability-draws").is_dir()
+    timeless = ({k: v for k, v in o.numbers.items() if k != "seconds"} for o in (cold, warm))
+    assert next(timeless) == next(timeless) and cold.evidence == warm.evidence
+    failing = claim("abs(h(0)) >= 1", **sampled)
+    again = claim("abs(h(0)) >= 1", **sampled)
+    assert failing.verdict.value == "fails" and again.numbers["failing_draw"] == failing.numbers["failing_draw"]
+    assert isinstance(again.numbers["failing_draw"]["lhs"], float) and len(reads) == 2
+    reads.clear()
+    enumerated = dict(family="orthonormal", for_=["k = 3"], prob=">= 1/2 over c, c_hat")
+    claim("c(1)*chat(2) + c(2)*chat(1) >= 0", **enumerated)
+    claim("c(1)*chat(2) + c(2)*chat(1) >= 0", **enumerated)
+    assert len(reads) == 2

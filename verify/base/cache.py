@@ -37,7 +37,8 @@ which is why it is 0600.  That is also why no certified result is ever stored he
 behind a *certified* verdict, and the numbers shown beside it, are computed by the process that
 reports them (:func:`verify.certified.balls.computed_here`), so not even an entry signed with the
 key can make or explain one.  The cache serves only what numerical and statistical evidence
-uses (mpmath coefficients and series, counterexample searches, the ``verify hermite`` report;
+uses (mpmath coefficients and series, counterexample searches, the counts of a sampled
+``--prob`` configuration, the ``verify hermite`` report;
 :mod:`verify.base.evidence_cache` keys the searches and series by the code's fingerprint).  Strings in a
 payload may hold no control character, so text that came from the cache cannot drive the
 terminal when it is printed.

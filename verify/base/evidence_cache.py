@@ -1,7 +1,7 @@
 """Numerical and statistical evidence kept between runs, so that a second ``verify check`` is faster.
 
-Counterexample searches and high-precision series are numerical work that a second
-``verify check`` need not repeat; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
+Counterexample searches, high-precision series and the event counts of a sampled ``--prob``
+configuration are numerical and statistical work that a second ``verify check`` need not repeat; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
 entries, validated on reading, a bad entry recomputed).  What it keeps, and why that is safe:
 
 * Only evidence that :mod:`verify.base.cache` may hold: numbers behind *numerical*, *statistical*

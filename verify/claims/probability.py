@@ -30,6 +30,7 @@ from dataclasses import replace
 import numpy as np
 import sympy
 
+from verify.base.evidence_cache import canonical, decode_number, encode_number, remembered
 from verify.claims.decision import Decision
 from verify.claims.evaluate import ClaimEvaluationError, prepare
 from verify.claims.quantifiers import QuantifierError
@@ -68,33 +69,18 @@ def decide(spec, setting) -> Decision:
     q = bound_at(spec, setting)
     evaluator = GridEvaluator(setting, setting.activation, lhs, rhs, spec.full, spec.seed)
     draws, exact = models(setting.model, prob.over, spec.draws, spec.seed)
-    shared = DrawnGaps(setting, lhs, rhs) if DrawnGaps.applies(lhs, rhs) else None
-    clear, near, example = 0, 0, None
-    for model in draws:
-        left, right = (np.atleast_1d(v) for v in evaluator.sides(model))
-        if not (np.isfinite(left).all() and np.isfinite(right).all()):
-            raise ClaimEvaluationError(f"claim: a side is not a finite real number on the grid of "
-                                       f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
-                                       f"{setting.describe()}; the ranges leave the expression's domain")
-        gap = _signed_gap(claim.op, left, right)  # > 0: violated, < 0: satisfied, relative
-        at = int(np.argmax(gap)) if gap.size else 0  # the grid point that decides the draw
-        rel = Relation(replace(setting, model=model), lhs, rhs, claim.op)
-        if shared is not None:
-            rel.share_gap(shared)
-        reading = _reading(gap, at, rel, evaluator.point)
-        if reading == "fails":
-            if example is None:
-                example = {
-                    "c_signs": list(model.c_signs),
-                    "c_hat_signs": list(model.c_hat_signs),
-                    "point": {s.name: str(v) for s, v in evaluator.point(at).items()},
-                    "lhs": float(left.flat[at]),
-                    "rhs": float(right.flat[at]),
-                }
-        elif reading == "holds":
-            clear += 1
-        else:
-            near += 1
+
+    def read() -> tuple[int, int, dict | None]:
+        return _read_draws(claim.op, setting, lhs, rhs, evaluator, draws)
+
+    # a sampled configuration's counts are statistical evidence, which the signed evidence cache
+    # may keep (a warm verify check reads them back); an enumeration's count is a certified P
+    # and is always read afresh (verify.base.cache: nothing behind a certified verdict is kept)
+    key = None if exact else _draws_key(spec, setting, lhs, rhs)
+    if key is None:
+        clear, near, example = read()
+    else:
+        clear, near, example = remembered("probability-draws", key, read, _encode_reading, _decode_reading)
     total = len(draws)
     # The event of a draw is read in float64 on a grid and confirmed in balls: a clear violation
     # is real where balls confirm it at its grid point, a clear margin at the grid's points only.  So the
@@ -145,6 +131,86 @@ def decide(spec, setting) -> Decision:
     return Decision(
         verdict, basis, "enumeration" if exact else "statistical", point=point, detail=detail, numbers=numbers
     )
+
+
+def _read_draws(op: str, setting, lhs, rhs, evaluator, draws) -> tuple[int, int, dict | None]:
+    """(clear, near, the first failing draw) over ``draws``: each read in float64 on the grid and
+    confirmed in balls or exactly (:func:`_reading`)."""
+    shared = DrawnGaps(setting, lhs, rhs) if DrawnGaps.applies(lhs, rhs) else None
+    clear, near, example = 0, 0, None
+    for model in draws:
+        left, right = (np.atleast_1d(v) for v in evaluator.sides(model))
+        if not (np.isfinite(left).all() and np.isfinite(right).all()):
+            raise ClaimEvaluationError(f"claim: a side is not a finite real number on the grid of "
+                                       f"{', '.join(s.name for s in evaluator.inner) or 'this point'} at "
+                                       f"{setting.describe()}; the ranges leave the expression's domain")
+        gap = _signed_gap(op, left, right)  # > 0: violated, < 0: satisfied, relative
+        at = int(np.argmax(gap)) if gap.size else 0  # the grid point that decides the draw
+        rel = Relation(replace(setting, model=model), lhs, rhs, op)
+        if shared is not None:
+            rel.share_gap(shared)
+        reading = _reading(gap, at, rel, evaluator.point)
+        if reading == "fails":
+            if example is None:
+                example = {
+                    "c_signs": [int(v) for v in model.c_signs],
+                    "c_hat_signs": [int(v) for v in model.c_hat_signs],
+                    "point": {s.name: str(v) for s, v in evaluator.point(at).items()},
+                    "lhs": float(left.flat[at]),
+                    "rhs": float(right.flat[at]),
+                }
+        elif reading == "holds":
+            clear += 1
+        else:
+            near += 1
+    return clear, near, example
+
+
+def _draws_key(spec, setting, lhs, rhs) -> dict | None:
+    """Everything the sampled readings depend on besides the code (which the cache adds): the
+    prepared sides and relation, the configuration's instance and values, and what draws the
+    instances (the parts, their number, the seed, the grid's size).  None where the instance is
+    not the kind this describes (then nothing is kept)."""
+    model = setting.model
+    if model is None:
+        return None
+    return {
+        "sides": [sympy.srepr(lhs), sympy.srepr(rhs), spec.claim.op],
+        "instance": [model.family, model.activation, model.k, model.d, model.seed, model.scratch,
+                     [sympy.srepr(v) for v in model.lam], list(model.c_signs), list(model.c_hat_signs),
+                     canonical(np.asarray(model.gram_float, dtype=float))],
+        "setting": [setting.family, setting.activation, setting.seed, sympy.srepr(setting.xi),
+                    # lists, not tuples: the key is compared with its JSON round trip
+                    sorted([sympy.srepr(s), sympy.srepr(v)] for s, v in setting.values.items()),
+                    sorted([sympy.srepr(s), sympy.srepr(lo), sympy.srepr(hi)] for s, (lo, hi) in setting.box.items())],
+        "draws": [sorted(spec.probability.over), spec.draws, spec.seed, bool(spec.full)],
+    }
+
+
+def _encode_reading(value) -> dict:
+    clear, near, example = value
+    if example is not None:
+        example = {**example, "lhs": encode_number(example["lhs"]), "rhs": encode_number(example["rhs"])}
+    return {"clear": clear, "near": near, "example": example}
+
+
+def _decode_reading(payload: dict) -> tuple[int, int, dict | None]:
+    """The counts and the failing draw, each field checked (ValueError: a miss)."""
+    clear, near, example = payload["clear"], payload["near"], payload["example"]
+    if not all(type(n) is int and n >= 0 for n in (clear, near)):
+        raise ValueError("counts")
+    if example is not None:
+        signs = example["c_signs"] + example["c_hat_signs"]
+        point = example["point"]
+        if set(example) != {"c_signs", "c_hat_signs", "point", "lhs", "rhs"} or not all(
+                type(v) is int and v in (-1, 1) for v in signs) or not (
+                isinstance(point, dict) and all(isinstance(a, str) and isinstance(b, str) for a, b in point.items())):
+            raise ValueError("failing draw")
+        lhs, rhs = decode_number(example["lhs"]), decode_number(example["rhs"])
+        if not (isinstance(lhs, float) and isinstance(rhs, float)):
+            raise ValueError("failing draw's sides")
+        example = {**example, "lhs": lhs, "rhs": rhs}
+    return clear, near, example
 
 
 def _signed_gap(op: str, left, right) -> np.ndarray:
