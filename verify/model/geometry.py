@@ -143,6 +143,10 @@ def pooled_geometry(numbers: Numbers, arith: Arithmetic) -> PooledGeometry | Non
     xi2 = xi * xi
     lam, c, c_hat = (array(arith, v) for v in (numbers.lam, numbers.c, numbers.c_hat))
     teacher, student, rows = _classes(key, lam, c), _classes(key, lam, c_hat), _classes(key, lam, c, c_hat)
+    if 2 * (len(teacher) * len(student) + 2 * len(rows)) > k * k:
+        # too few rows share a class (k = 1, or every c_i apart): the pooled sum would be no
+        # shorter, and its diagonal moves (+ f(ρ|G=D) − f(ρ|G=0)) only widen the ball
+        return None
     zero, one = arith.number(0), arith.number(1)
 
     # the cross pairs: every (teacher class, student class) at G = 0, then each row type's
