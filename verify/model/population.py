@@ -85,13 +85,13 @@ class Population:
         self.geometry: PairGeometry = pooled if pooled is not None else pair_geometry(numbers, arith)
         self.numbers, self.arith, self.kernel = numbers, arith, kernel
 
-    def _self_sum(self, function, weights):
-        """Σ_ij w_ij [f(ρ^tt_ij) + f(ρ^ss_ij)] (``weights``: λ_iλ_j or |λ_iλ_j|)."""
+    def _self_sum(self, function, magnitude: bool = False):
+        """Σ_ij w_ij [f(ρ^tt_ij) + f(ρ^ss_ij)] with w_ij = λ_iλ_j, or |λ_iλ_j| for ``magnitude``."""
         geo = self.geometry
-        if isinstance(geo, PooledGeometry):
-            signed = weights is geo.weights
-            return sum((pair_sum(self.arith, (w if signed else np.abs(w)) * entrywise(self.arith, function, rho))
+        if isinstance(geo, PooledGeometry):  # balls only: each side's pairs carry their own weights
+            return sum((pair_sum(self.arith, (np.abs(w) if magnitude else w) * entrywise(self.arith, function, rho))
                         for w, rho in (geo.teacher_pairs, geo.student_pairs)), self.arith.number(0))
+        weights = np.abs(geo.weights) if magnitude else geo.weights
         return pair_sum(self.arith, weights * (entrywise(self.arith, function, geo.teacher)
                                                + entrywise(self.arith, function, geo.student)))
 
@@ -102,7 +102,7 @@ class Population:
     @cached_property
     def self_terms(self):
         """Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij)], the part of Φ that does not move with m."""
-        return self._self_sum(self.kernel.value, self.geometry.weights)
+        return self._self_sum(self.kernel.value)
 
     def loss(self, m):
         """Φ(m) = Σ_ij λ_iλ_j [K(ρ^tt_ij) + K(ρ^ss_ij) − 2 K(ρ_ij(m))]."""
@@ -142,7 +142,7 @@ class Population:
         """Σ_ij |λ_iλ_j| [e(ρ^tt_ij) + e(ρ^ss_ij) + 2 e(ρ_ij(m))]: the error of :meth:`loss` when
         each kernel value K(ρ) is within e(ρ) of the truth."""
         weights = np.abs(self.geometry.weights)
-        return self._self_sum(error, weights) + 2 * self._cross_sum(error, weights, m)
+        return self._self_sum(error, magnitude=True) + 2 * self._cross_sum(error, weights, m)
 
 
 def population(instance) -> Population:
