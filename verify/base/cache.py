@@ -38,7 +38,8 @@ behind a *certified* verdict, and the numbers shown beside it, are computed by t
 reports them (:func:`verify.certified.balls.computed_here`), so not even an entry signed with the
 key can make or explain one.  The cache serves only what numerical and statistical evidence
 uses (mpmath coefficients and series, counterexample searches, the counts of a sampled
-``--prob`` configuration, the ``verify hermite`` report;
+``--prob`` configuration, the ``verify hermite`` report, and the whole outcome of a check that
+statistical, numerical or high-precision evidence decided, :mod:`verify.checks.outcome_cache`;
 :mod:`verify.base.evidence_cache` keys the searches and series by the code's fingerprint).  Strings in a
 payload may hold no control character, so text that came from the cache cannot drive the
 terminal when it is printed.

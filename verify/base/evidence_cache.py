@@ -1,7 +1,9 @@
 """Numerical and statistical evidence kept between runs, so that a second ``verify check`` is faster.
 
 Counterexample searches, high-precision series and the event counts of a sampled ``--prob``
-configuration are numerical and statistical work that a second ``verify check`` need not repeat; this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
+configuration are numerical and statistical work that a second ``verify check`` need not repeat
+(and so is the whole outcome of a check that such evidence decides,
+:mod:`verify.checks.outcome_cache`); this module keeps them in the on-disk cache (:mod:`verify.base.cache`: signed
 entries, validated on reading, a bad entry recomputed).  What it keeps, and why that is safe:
 
 * Only evidence that :mod:`verify.base.cache` may hold: numbers behind *numerical*, *statistical*

@@ -17,6 +17,7 @@ from tqdm import tqdm
 from verify.base import cache
 from verify.base.sweep import process_pool
 from verify.checks.core import Check, Context
+from verify.checks.outcome_cache import remembered_outcome
 from verify.checks.quotes import paper_quote, reading
 from verify.paper.pack import current
 from verify.verdict import Basis, FailureKind, Outcome, Verdict
@@ -30,6 +31,9 @@ class Result:
     seconds: float
     outcome: Outcome | None  # None when the check crashed
     error: str | None = None
+    #: the seconds its outcome took to compute when it was read from the last run
+    #: (:mod:`verify.checks.outcome_cache`); None when it was computed in this one
+    cached_cost: float | None = None
 
     @property
     def crashed(self) -> bool:
@@ -122,16 +126,22 @@ def run_checks(checks: list[Check], seed: int = 0, full: bool = False, progress:
 
 def _run_one(chk: Check, seed: int, full: bool) -> Result:
     ctx = replace(Context(seed=seed, full=full), check_id=chk.id)
-    start = time.perf_counter()
-    try:
-        outcome: Outcome | None = chk.function(ctx)
+
+    def compute() -> Outcome:
+        outcome = chk.function(ctx)
         if not isinstance(outcome, Outcome):
             raise TypeError(f"check {chk.id} returned {type(outcome).__name__}, not Outcome")
-        outcome = chk.finish(outcome)
+        return chk.finish(outcome)
+
+    start = time.perf_counter()
+    cost = None
+    try:
+        # an outcome decided by measurement alone may come from the last run (outcome_cache)
+        outcome, cost = remembered_outcome(chk, ctx, compute)
         error = None
     except Exception:  # a crash is a finding about the suite, recorded and reported
         outcome, error = None, traceback.format_exc(limit=6)
-    return Result(chk, seed, full, time.perf_counter() - start, outcome, error)
+    return Result(chk, seed, full, time.perf_counter() - start, outcome, error, cost)
 
 
 #: The work of a forked pool: (checks, seed, full), set by the parent before it forks, so that a
@@ -140,7 +150,7 @@ def _run_one(chk: Check, seed: int, full: bool) -> Result:
 _FORKED_WORK: tuple[list[Check], int, bool] | None = None
 
 
-def _run_indices(indices: list[int]) -> list[tuple[int, float, Outcome | None, str | None]]:
+def _run_indices(indices: list[int]) -> list[tuple[int, float, float | None, Outcome | None, str | None]]:
     """The checks ``indices`` of the forked work, one after the other in this process."""
     checks, seed, full = _FORKED_WORK
     answers = []
@@ -151,7 +161,7 @@ def _run_indices(indices: list[int]) -> list[tuple[int, float, Outcome | None, s
             pickle.dumps(outcome)
         except Exception:  # an outcome that cannot travel back is a bug of its check, reported as one
             outcome, error = None, traceback.format_exc(limit=6)
-        answers.append((index, result.seconds, outcome, error))
+        answers.append((index, result.seconds, result.cached_cost, outcome, error))
     return answers
 
 
@@ -184,9 +194,10 @@ def _run_in_pool(checks: list[Check], seed: int, full: bool, jobs: int,
         with process_pool(min(jobs, len(checks)), multiprocessing.get_context("fork")) as pool:
             futures = [pool.submit(_run_indices, task) for task in pool_tasks(checks, _last_seconds())]
             for future in as_completed(futures):
-                for index, spent, outcome, error in future.result():
-                    done[index] = Result(checks[index], seed, full, spent, outcome, error)
-                    seconds[checks[index].id] = spent
+                for index, spent, cost, outcome, error in future.result():
+                    done[index] = Result(checks[index], seed, full, spent, outcome, error, cost)
+                    # what it costs when computed: the order of the next run after an edit
+                    seconds[checks[index].id] = spent if cost is None else cost
                     if bar is not None:
                         bar.update()
                 while following in done:
