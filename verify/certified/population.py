@@ -27,6 +27,7 @@ import numpy as np
 from flint import arb
 
 from verify.base.errors import InvalidParameterError
+from verify.base.identity_memo import IdentityMemo
 from verify.certified.balls import BALLS, exact, interval, working_precision
 from verify.certified.kernels import certified_kernel
 from verify.model.instance import Numbers
@@ -72,29 +73,24 @@ class CertifiedPopulation:
         return self._population.loss(_overlap(m))
 
 
-#: The last grams checked, by identity (each entry holds the rows, so an id is not reused while
-#: its entry lives): every redraw of c and ĉ of one instance shares its G (Model.ball_view), and
-#: checking its k² entries again cost as much as the pooled population itself.
-_CHECKED: dict = {}
+#: The grams checked, by identity: every redraw of c and ĉ of one instance shares its G.
+_CHECKED = IdentityMemo()
 
 
 def _checked_gram(rows, diag: arb, row_norm2, k: int) -> tuple:
     """G as balls with G_ii = D exactly, after checking |G_ij| ≤ D off the diagonal."""
-    key = (id(rows), diag.mid(), diag.rad(), k)
-    if key in _CHECKED and _CHECKED[key][0] is rows:
-        return _CHECKED[key][1]
-    g = tuple(tuple(diag if i == j else _entry(rows[i][j]) for j in range(k)) for i in range(k))
-    for i in range(k):
-        for j in range(k):
-            if i != j and not abs(g[i][j]) <= diag:
-                raise InvalidParameterError(
-                    f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {row_norm2} in size: not "
-                    "the Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
-    if isinstance(rows, tuple):  # immutable: safe to reuse (a list or array may be changed in place)
-        if len(_CHECKED) >= 16:
-            _CHECKED.clear()
-        _CHECKED[key] = (rows, g)
-    return g
+
+    def check() -> tuple:
+        g = tuple(tuple(diag if i == j else _entry(rows[i][j]) for j in range(k)) for i in range(k))
+        for i in range(k):
+            for j in range(k):
+                if i != j and not abs(g[i][j]) <= diag:
+                    raise InvalidParameterError(
+                        f"gram[{i},{j}] = {g[i][j]} exceeds the row norm {row_norm2} in size: not "
+                        "the Gram matrix of the instance's rows, so |rho| <= 1 is not guaranteed")
+        return g
+
+    return _CHECKED(rows, (diag.mid(), diag.rad(), k), check)
 
 
 def _entry(value) -> arb:

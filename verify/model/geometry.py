@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from verify.base.identity_memo import IdentityMemo
 from verify.model.arithmetic import FLOAT64, Arithmetic, array, entrywise, overlap_axis
 from verify.model.instance import Numbers
 
@@ -168,23 +169,15 @@ def pooled_geometry(numbers: Numbers, arith: Arithmetic) -> PooledGeometry | Non
     )
 
 
-#: Answers of :func:`_off_diagonal_zero` by the gram's identity, for immutable grams (tuples, as
-#: certified populations hold them; each entry keeps its gram alive, so an id is not reused).
-_ZERO_OFF_DIAGONAL: dict = {}
+#: Whether a gram's off-diagonal is exactly 0, by the gram's identity (its redraws share it).
+_ZERO_OFF_DIAGONAL = IdentityMemo()
 
 
 def _off_diagonal_zero(arith, gram, k: int) -> bool:
     """Whether every G_ij, i ≠ j, is exactly 0 (`== 0` is True for a ball only when it is exactly
     0, while `!= 0` is False for a ball around 0)."""
-    known = _ZERO_OFF_DIAGONAL.get(id(gram))
-    if known is not None and known[0] is gram:
-        return known[1]
-    answer = all(arith.number(gram[i][j]) == 0 for i in range(k) for j in range(k) if i != j)
-    if isinstance(gram, tuple) and all(isinstance(row, tuple) for row in gram):
-        if len(_ZERO_OFF_DIAGONAL) >= 16:
-            _ZERO_OFF_DIAGONAL.clear()
-        _ZERO_OFF_DIAGONAL[id(gram)] = (gram, answer)
-    return answer
+    return _ZERO_OFF_DIAGONAL(gram, k, lambda: all(arith.number(gram[i][j]) == 0 for i in range(k)
+                                                     for j in range(k) if i != j))
 
 
 def _classes(key, *columns) -> list[tuple[tuple, int]]:
