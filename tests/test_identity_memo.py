@@ -14,7 +14,9 @@ def test_an_answer_is_kept_for_the_same_tuple_and_key_only():
     assert memo(grid, "k", compute) == 1
     assert memo(grid, "k", compute) == 1  # the same object: read back
     assert memo(grid, "other", compute) == 2  # another key
-    assert memo(((1, 0), (0, 1)), "k", compute) == 3  # equal, but another object
+    equal = tuple(tuple(row) for row in [[1, 0], [0, 1]])  # built, not a literal (constants are shared)
+    assert equal == grid and equal is not grid
+    assert memo(equal, "k", compute) == 3  # equal, but another object
 
 
 def test_a_list_is_never_kept_since_it_may_change_in_place():
