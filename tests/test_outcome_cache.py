@@ -134,7 +134,7 @@ def test_only_measurement_is_storable_and_a_proved_part_keeps_the_whole_out(basi
 
 def _untimed(value):
     if isinstance(value, dict):
-        return {key: _untimed(item) for key, item in value.items() if key != "seconds"}
+        return {key: _untimed(item) for key, item in value.items() if key not in ("seconds", "cached_seconds")}
     if isinstance(value, list):
         return [_untimed(item) for item in value]
     return value
@@ -146,8 +146,22 @@ def test_a_warm_run_reads_measurements_back_and_computes_proofs_again(fresh_cach
     cold = run_checks(sample, seed=5)
     warm = run_checks(sample, seed=5)
     assert [_untimed(r.to_dict()) for r in warm] == [_untimed(r.to_dict()) for r in cold]
+    assert [r.to_dict()["cached_seconds"] is None for r in warm] == [r.cached_cost is None for r in warm]
     read_back = {r.check.id for r in warm if r.cached_cost is not None}
     assert read_back == {r.check.id for r in cold if storable(r.outcome)} == set(SAMPLE[:3])
     assert all(r.cached_cost is None for r in cold)
     # another seed is another measurement
     assert all(r.cached_cost is None for r in run_checks(sample[:1], seed=6))
+
+
+def test_verify_show_says_an_outcome_was_read_back(fresh_cache):
+    from verify.checks.show import render
+
+    registry = load_all()
+    check = [registry["appendix-b-threshold"]]
+    run_checks(check, seed=5)
+    record = run_checks(check, seed=5)[0].to_dict()
+    assert record["cached_seconds"] is not None
+    text = render(record, [])
+    assert "read back from the last run of this code" in text
+    assert "read back" not in render({**record, "cached_seconds": None}, [])

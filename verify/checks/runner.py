@@ -55,7 +55,11 @@ class Result:
         record: dict[str, Any] = {
             "id": c.id, "statement": self.statement, "section": c.section, **_quote_fields(c),
             "method": c.method, "seed": self.seed, "full": self.full,
-            "seconds": round(self.seconds, 3), "verdict": self.verdict,
+            "seconds": round(self.seconds, 3),
+            # a timing field too: the outcome was read back from the last run of this code, which
+            # computed it in this many seconds (None: computed in this run; outcome_cache)
+            "cached_seconds": None if self.cached_cost is None else round(self.cached_cost, 3),
+            "verdict": self.verdict,
             "reproduce": (f"{current().check_command} --only {c.id} --seed {self.seed}"
                           + (" --full" if self.full else "")),
         }

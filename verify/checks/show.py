@@ -135,11 +135,11 @@ def _validate(record: Any, where: str) -> None:
     if record.get("notes") is not None and not (
             isinstance(record["notes"], list) and all(isinstance(n, str) for n in record["notes"])):
         raise ReportError(f"{where}: field 'notes' is not a list of text")
-    for key, kinds in (("seed", int), ("seconds", int | float), ("full", bool)):
+    for key, kinds in (("seed", int), ("seconds", int | float), ("cached_seconds", int | float), ("full", bool)):
         value = record.get(key)
         wrong_kind = not isinstance(value, kinds) or isinstance(value, bool) and kinds is not bool
         if value is not None and wrong_kind:
-            wanted = "whole number" if kinds is int else "number" if key == "seconds" else "true or false"
+            wanted = "whole number" if kinds is int else "true or false" if kinds is bool else "number"
             raise ReportError(f"{where}: field {key!r} is {_clean(repr(value))[:40]}, not a {wanted}")
     if record.get("correction_verified") not in (None, True, False):
         raise ReportError(f"{where}: field 'correction_verified' is not true, false or null")
@@ -333,7 +333,9 @@ def render(record: dict[str, Any], tolerance_lines: list[str], width: int = 100)
     field_lines("notes", [f"- {note}" for note in record.get("notes") or []], hang=2)
     run = [f"seed {record['seed']}" if isinstance(record.get("seed"), int) else None,
            "full run" if record.get("full") is True else "quick run" if record.get("full") is False else None,
-           f"{record['seconds']} s" if isinstance(record.get("seconds"), int | float) else None]
+           f"{record['seconds']} s" if isinstance(record.get("seconds"), int | float) else None,
+           f"read back from the last run of this code, which computed it in {record['cached_seconds']} s"
+           if isinstance(record.get("cached_seconds"), int | float) else None]
     if any(run):
         field("run", ", ".join(p for p in run if p))
     field("rerun", record.get("reproduce") or f"verify check --only {record['id']}")
