@@ -498,14 +498,60 @@ def killer_pairs(path: Path) -> dict[str, list[str]]:
     return out
 
 
-def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Path) -> None:
-    """Run each mutant a corpus file says it kills against those statements (``--killers``)."""
+def _function_of(name: str) -> str:
+    module, _, mangled = name.rpartition(".")
+    return f"{module}.{mangled.split('__mutmut_')[0]}"
+
+
+def by_function_pairs(paths: list[Path], data: dict, statements: dict) -> dict[str, list[str]]:
+    """Each survivor of a function that a ``# kills:`` comment of ``paths`` names -> the statements
+    below those comments that it has not met (``--killers ... --by-function``).
+
+    The numbers in a ``# kills:`` comment name the mutants of the file the comment was written
+    against; once the source changes and the mutants are generated again, the same number is
+    another mutation.  The function survives the renumbering, and a statement written to reach a
+    function's code is the likeliest killer of that function's other survivors."""
+    targets: dict[str, set[str]] = {}
+    for path in paths:
+        for name, ids in killer_pairs(path).items():
+            targets.setdefault(_function_of(name), set()).update(ids)
+    valid = current(data["mutants"])
+    seconds = {sid: data["baseline"].get(sid, {}).get("seconds", 1e9) for ids in targets.values() for sid in ids}
+    out: dict[str, list[str]] = {}
+    for function, ids in targets.items():
+        module = function.rpartition(".")[0]
+        path = module.replace(".", "/") + ".py"
+        if not (MUTANTS / path).exists():
+            continue
+        for name in mutants_of(path):
+            result = valid.get(name, {})
+            if _function_of(name) != function or result.get("status") != "survived":
+                continue
+            fresh = sorted((sid for sid in ids - set(result.get("tried", ())) if sid in statements
+                            and sid in data["baseline"]), key=lambda sid: (seconds[sid], sid))
+            if fresh:
+                out[name] = fresh
+    return out
+
+
+def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: list[Path],
+                  by_function: bool = False) -> None:
+    """Run each mutant a corpus file says it kills against those statements (``--killers``); with
+    ``by_function``, every survivor of each function the comments name (:func:`by_function_pairs`)."""
     results, tasks = data["mutants"], []
     valid = current(results)  # once: module stamps are fixed for the run
-    pairs = killer_pairs(path)
+    if by_function:
+        pairs = by_function_pairs(paths, data, statements)
+        print(f"--by-function: {len(pairs)} survivors against {sum(map(len, pairs.values()))} statement "
+              "pairs", file=sys.stderr)
+    else:
+        pairs = {}
+        for path in paths:
+            for name, ids in killer_pairs(path).items():
+                pairs.setdefault(name, []).extend(i for i in ids if i not in pairs.get(name, []))
     missing = sorted(name for name in pairs if not exists(name))
     if missing:
-        print(f"{path}: {len(missing)} mutant(s) named in '# kills:' do not exist (their function "
+        print(f"{len(missing)} mutant(s) named in '# kills:' do not exist (their function "
               f"moved or was renamed), skipped: {', '.join(missing[:6])}", file=sys.stderr)
     for name, ids in pairs.items():
         if name in missing:
@@ -526,7 +572,17 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, path: Pa
             print(f"{name}: {payload.get('status')}" + (f" by {payload['by']} (got {payload.get('got')})"
                                                          if payload.get("by") else ""), flush=True)
 
-    run_forked(tasks, jobs, record)
+    start, done = time.monotonic(), 0
+
+    def counted(name, payload):
+        nonlocal done
+        done += 1
+        record(name, payload)
+        _progress("killers", done, len(tasks), start)
+        if done % 20 == 0:
+            _save(data)
+
+    run_forked(tasks, jobs, counted)
     _save(data)
 
 
@@ -584,9 +640,13 @@ def main(argv=None) -> int:
     parser.add_argument("--no-generate", action="store_true", help="use mutants/ as it is")
     parser.add_argument("--full", nargs="+", metavar="NAME",
                         help="run these mutants against every statement that calls their function")
-    parser.add_argument("--killers", type=Path, metavar="FILE",
-                        help="run each mutant a corpus file's '# kills:' comments name against the "
+    parser.add_argument("--killers", type=Path, nargs="+", metavar="FILE",
+                        help="run each mutant corpus files' '# kills:' comments name against the "
                              "statements below them")
+    parser.add_argument("--by-function", action="store_true",
+                        help="with --killers: run every survivor of each function the comments name "
+                             "against those statements (the numbers go stale when mutants are "
+                             "generated again; the functions do not)")
     parser.add_argument("--deeper", action="store_true",
                         help="run each survivor against the next statements of its function (none it "
                              "was run against before)")
@@ -620,7 +680,7 @@ def main(argv=None) -> int:
     if chosen is not None:  # the mutants meet these statements alone
         statements = {k: v for k, v in statements.items() if k in chosen}
     if args.killers:
-        killers_phase(data, calibration, statements, args.jobs, args.killers)
+        killers_phase(data, calibration, statements, args.jobs, args.killers, args.by_function)
         return report(data, None)
     if args.full:
         modules = sorted({path for path in modules for name in args.full
