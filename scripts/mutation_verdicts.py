@@ -589,6 +589,59 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: l
 # ---------------------------------------------------------------------------- the report
 
 
+#: Survivors argued unable to change any verdict, each by its function and its diff (so an entry
+#: outlives the renumbering of regenerated mutants and lapses when the code it argues about changes).
+EQUIVALENT = ROOT / "docs" / "mutation" / "equivalent.toml"
+
+
+def equivalence_ledger() -> dict[tuple[str, str, str], dict]:
+    """(function, original line, mutated line) -> the entry of :data:`EQUIVALENT` that argues the
+    mutant cannot change a verdict (``basis``: "argument", or "trial" where it rests on runs)."""
+    import tomllib
+
+    if not EQUIVALENT.exists():
+        return {}
+    out = {}
+    for entry in tomllib.loads(EQUIVALENT.read_text(encoding="utf-8")).get("mutant", []):
+        if entry.get("basis") not in ("argument", "trial") or not entry.get("reason"):
+            raise SystemExit(f"{EQUIVALENT}: an entry needs basis 'argument' or 'trial' and a reason: {entry}")
+        out[(entry["function"], entry["before"], entry["after"])] = entry
+    return out
+
+
+def _toml_text(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)  # a JSON string is a TOML basic string
+
+
+def argue(names: list[str], basis: str, reason: str) -> int:
+    """Append to :data:`EQUIVALENT` one entry per mutant ``names``, with its current diff."""
+    from mutation_report import classify_diff
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    os.chdir(ROOT)
+    known = equivalence_ledger()
+    entries = []
+    for name in names:
+        if not exists(name):
+            print(f"--argue: no mutant {name} in mutants/", file=sys.stderr)
+            return 2
+        path = name.rpartition(".")[0].replace(".", "/") + ".py"
+        _, before, after = classify_diff(get_diff_for_mutant(name.rpartition(".")[2], path=path))
+        if (_function_of(name), before, after) in known:
+            continue
+        entries.append("\n".join(["[[mutant]]", f"function = {_toml_text(_function_of(name))}",
+                                  f"before = {_toml_text(before)}", f"after = {_toml_text(after)}",
+                                  f"basis = {_toml_text(basis)}", f"reason = {_toml_text(reason)}", ""]))
+    if not EQUIVALENT.exists():
+        EQUIVALENT.write_text("# Survivors of scripts/mutation_verdicts.py argued unable to change any verdict (issue\n"
+                              "# #48), matched by function and diff; --argue appends, --report sets them apart.\n",
+                              encoding="utf-8")
+    with EQUIVALENT.open("a", encoding="utf-8") as handle:
+        handle.write("".join("\n" + entry for entry in entries))
+    print(f"{len(entries)} entries added to {EQUIVALENT.relative_to(ROOT)}")
+    return 0
+
+
 def report(data: dict, markdown: str | None) -> int:
     from mutation_report import classify_diff
     from mutmut.mutation.diff_apply import get_diff_for_mutant
@@ -619,12 +672,23 @@ def report(data: dict, markdown: str | None) -> int:
         diff = get_diff_for_mutant(name.rpartition(".")[2], path=path)
         classes[name] = classify_diff(diff)
     logic = [n for n, c in classes.items() if c[0] == "logic"]
+    ledger = equivalence_ledger()
+    argued = {n: ledger[(_function_of(n), classes[n][1], classes[n][2])] for n in logic
+              if (_function_of(n), classes[n][1], classes[n][2]) in ledger}
+    open_ = [n for n in logic if n not in argued]
+    by_trial = sum(1 for entry in argued.values() if entry["basis"] == "trial")
     head = (f"mutants tested: {killed + totals['survived']}; killed {killed} (timeouts {totals['timeout']}); "
-            f"survived {totals['survived']} ({len(survivors) - len(logic)} text-only, {len(logic)} logic); "
-            f"uncovered {totals['uncovered']}; score {killed / max(killed + totals['survived'], 1):.1%}, "
-            f"{killed / max(killed + len(logic), 1):.1%} of those that can change a decision")
-    text = "\n".join([head, "", *lines, "", "logic survivors:",
-                      *(f"- {n}: `{classes[n][1][:110]}` -> `{classes[n][2][:110]}`" for n in sorted(logic))])
+            f"survived {totals['survived']} ({len(survivors) - len(logic)} text-only, {len(logic)} logic, of "
+            f"which {len(argued)} argued unable to change a verdict in {EQUIVALENT.relative_to(ROOT)} "
+            f"({len(argued) - by_trial} by argument, {by_trial} by trial) and {len(open_)} open); uncovered "
+            f"{totals['uncovered']}; score {killed / max(killed + totals['survived'], 1):.1%}, "
+            f"{killed / max(killed + len(logic), 1):.1%} of those that can change a decision, "
+            f"{killed / max(killed + len(open_), 1):.1%} with the argued ones set aside")
+    open_counts = Counter(n.rpartition(".")[0] for n in open_)
+    lines += ["", "| module | open survivors |", "|---|---|",
+              *(f"| {module} | {count} |" for module, count in sorted(open_counts.items()))]
+    text = "\n".join([head, "", *lines, "", "open logic survivors:",
+                      *(f"- {n}: `{classes[n][1][:110]}` -> `{classes[n][2][:110]}`" for n in sorted(open_))])
     print(text)
     if markdown:
         Path(markdown).write_text(text + "\n", encoding="utf-8")
@@ -658,6 +722,11 @@ def main(argv=None) -> int:
                         help="keep the stored coverage and baseline although the package changed "
                              "(an edit that changes no verdict); the mutants' results are kept while "
                              "their own files are unchanged either way")
+    parser.add_argument("--argue", nargs="+", metavar="NAME",
+                        help="record these survivors in docs/mutation/equivalent.toml as unable to change "
+                             "a verdict (with --basis and --reason)")
+    parser.add_argument("--basis", choices=("argument", "trial"), default="argument")
+    parser.add_argument("--reason", help="with --argue: why no verdict can change")
     parser.add_argument("--dry-run", action="store_true",
                         help="write nothing (with --killers: try a corpus file's kills while another "
                              "run owns the results file)")
@@ -666,6 +735,10 @@ def main(argv=None) -> int:
     data = _load()
     if args.report:
         return report(data, args.markdown)
+    if args.argue:
+        if not args.reason:
+            parser.error("--argue needs --reason")
+        return argue(args.argue, args.basis, args.reason)
     modules = args.modules or mutated_modules()
     unknown = sorted(set(modules) - set(mutated_modules()))
     if unknown:
