@@ -29,6 +29,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -61,8 +62,6 @@ def remembered_outcome(check, ctx, compute: Callable[[], Outcome]) -> tuple[Outc
     computed: dict[str, Any] = {}
 
     def timed() -> tuple[Outcome, float]:
-        import time
-
         start = time.perf_counter()
         outcome = compute()
         computed["seconds"] = time.perf_counter() - start
