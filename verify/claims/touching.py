@@ -48,6 +48,10 @@ class TouchProof:
     detail: str
     #: exact points where the two sides meet, found on the way (settled or not)
     touches: tuple = ()
+    #: exact points where the prover found the gap's ball < 0: candidates for a counterexample,
+    #: which the caller confirms with the relation's own ball evaluation (the gap here may be a
+    #: derivative or an angle form, not the claim)
+    refuted_at: tuple = ()
 
 
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
@@ -66,7 +70,10 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
             return TouchProof(False, "the gap has no ball evaluation")
         if result.status is Status.PROVED:
             continue
-        if result.status is Status.REFUTED or result.stall is None or len(touches) >= MAX_TOUCHES:
+        if result.status is Status.REFUTED:
+            witness = result.endpoint if result.endpoint is not None else _exact_midpoint(result.witness)
+            return TouchProof(False, f"prover: {result.describe()}", refuted_at=(_rational(Fraction(witness)),))
+        if result.stall is None or len(touches) >= MAX_TOUCHES:
             return TouchProof(False, f"prover: {result.describe()}")
         point = _touching_point(difference, variable, a, b, _stalled(result))
         if point is None and _monotone_from_an_end(difference, variable, a, b, depth):
@@ -144,6 +151,13 @@ def _stalled(result) -> tuple[Fraction, Fraction]:
     """The prover's smallest stalled interval, as exact Fractions of its balls' midpoints."""
     low, high = result.stall
     return Fraction(low.mid().str(40, radius=False)), Fraction(high.mid().str(40, radius=False))
+
+
+def _exact_midpoint(ball: arb) -> Fraction:
+    """The midpoint of ``ball``, a dyadic number, exactly."""
+    mantissa, exponent = ball.mid().man_exp()
+    mantissa, exponent = int(mantissa), int(exponent)
+    return Fraction(mantissa * 2**exponent) if exponent >= 0 else Fraction(mantissa, 2**-exponent)
 
 
 def _rational(value: Fraction) -> sympy.Rational:

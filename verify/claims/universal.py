@@ -396,6 +396,11 @@ def _through_touching_points(rel: Relation) -> Decision | None:
     proof = prove_touching(difference, variable, as_fraction(low), as_fraction(high))
     if proof.proved:
         return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
+    for x in proof.refuted_at:  # the prover's witness, confirmed by the relation's own balls
+        if low <= x <= high and rel.certified_check({variable: x}) == "fails":
+            return Decision("fails", Basis.CERTIFIED, "certified", point={variable: x},
+                            detail=f"the ball of lhs - rhs at {variable} = {x} violates the relation "
+                                   f"(the touching prover's witness)")
     return _witness_near(rel, variable, [low, high, *proof.touches], low, high)
 
 
