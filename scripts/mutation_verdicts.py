@@ -516,7 +516,8 @@ def by_function_pairs(paths: list[Path], data: dict, statements: dict) -> dict[s
         for name, ids in killer_pairs(path).items():
             targets.setdefault(_function_of(name), set()).update(ids)
     valid = current(data["mutants"])
-    seconds = {sid: data["baseline"].get(sid, {}).get("seconds", 1e9) for ids in targets.values() for sid in ids}
+    seconds = {sid: data["baseline"].get(sid, {}).get("seconds", 1e9)
+               for ids in targets.values() for sid in ids}
     out: dict[str, list[str]] = {}
     for function, ids in targets.items():
         module = function.rpartition(".")[0]
@@ -604,7 +605,8 @@ def equivalence_ledger() -> dict[tuple[str, str, str], dict]:
     out = {}
     for entry in tomllib.loads(EQUIVALENT.read_text(encoding="utf-8")).get("mutant", []):
         if entry.get("basis") not in ("argument", "trial") or not entry.get("reason"):
-            raise SystemExit(f"{EQUIVALENT}: an entry needs basis 'argument' or 'trial' and a reason: {entry}")
+            raise SystemExit(f"{EQUIVALENT}: an entry needs basis 'argument' or 'trial' and a reason: "
+                             f"{entry}")
         out[(entry["function"], entry["before"], entry["after"])] = entry
     return out
 
@@ -633,9 +635,9 @@ def argue(names: list[str], basis: str, reason: str) -> int:
                                   f"before = {_toml_text(before)}", f"after = {_toml_text(after)}",
                                   f"basis = {_toml_text(basis)}", f"reason = {_toml_text(reason)}", ""]))
     if not EQUIVALENT.exists():
-        EQUIVALENT.write_text("# Survivors of scripts/mutation_verdicts.py argued unable to change any verdict (issue\n"
-                              "# #48), matched by function and diff; --argue appends, --report sets them apart.\n",
-                              encoding="utf-8")
+        EQUIVALENT.write_text("# Survivors of scripts/mutation_verdicts.py argued unable to change any "
+                              "verdict (issue\n# #48), matched by function and diff; --argue appends, "
+                              "--report sets them apart.\n", encoding="utf-8")
     with EQUIVALENT.open("a", encoding="utf-8") as handle:
         handle.write("".join("\n" + entry for entry in entries))
     print(f"{len(entries)} entries added to {EQUIVALENT.relative_to(ROOT)}")

@@ -20,3 +20,16 @@ def assert_one_line_usage_error(result: subprocess.CompletedProcess, fragment: s
     assert len(lines) == 1, result.stderr
     assert fragment in lines[0]
     assert "Traceback" not in result.stderr
+
+
+#: The fields of a report that may differ between two runs of the same checks: timings.
+TIMING_FIELDS = ("seconds", "cached_seconds")
+
+
+def untimed(value):
+    """A report's record (or any JSON value) without its timing fields, at every depth."""
+    if isinstance(value, dict):
+        return {key: untimed(item) for key, item in value.items() if key not in TIMING_FIELDS}
+    if isinstance(value, list):
+        return [untimed(item) for item in value]
+    return value

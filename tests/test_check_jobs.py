@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.cli_helpers import untimed
 from verify.checks import load_all
 from verify.checks.core import Check
 from verify.checks.runner import run_checks
@@ -18,17 +19,8 @@ SAMPLE = ("assumption-1", "proposition-4", "remark-10-display", "display-e.3.3-1
           "proposition-22", "d2-sample-gradient")
 
 
-def _untimed(value):
-    """``value`` without its ``seconds`` entries: timings, the one field allowed to differ."""
-    if isinstance(value, dict):
-        return {key: _untimed(item) for key, item in value.items() if key not in ("seconds", "cached_seconds")}
-    if isinstance(value, list):
-        return [_untimed(item) for item in value]
-    return value
-
-
 def _fields(results) -> list[dict]:
-    return [_untimed(result.to_dict()) for result in results]
+    return [untimed(result.to_dict()) for result in results]
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,14 @@ import mpmath
 import numpy as np
 
 from verify.base.budget import current_limits
-from verify.base.evidence_cache import (NotStorable, decode_array, decode_number, encode_array, encode_number,
-                                        remembered)
+from verify.base.evidence_cache import (
+    NotStorable,
+    decode_array,
+    decode_number,
+    encode_array,
+    encode_number,
+    remembered,
+)
 from verify.verdict import Basis, Outcome
 
 KIND = "check-outcome"
@@ -92,7 +98,8 @@ def pack_fingerprint(pack) -> str:
     if ledger.is_dir():
         names += sorted(p.relative_to(root).as_posix() for p in ledger.rglob("*") if p.is_file())
     settings = repr([(f.name, getattr(pack, f.name)) for f in dataclasses.fields(pack) if f.compare])
-    return hashlib.sha256(settings.encode()).hexdigest()[:16] + ":" + _pack_files_digest(str(root), tuple(names))
+    files = _pack_files_digest(str(root), tuple(names))
+    return hashlib.sha256(settings.encode()).hexdigest()[:16] + ":" + files
 
 
 def storable(outcome: Outcome) -> bool:
@@ -138,7 +145,8 @@ def decode_outcome(payload: dict, depth: int = 0) -> Outcome:
     if not isinstance(payload, dict) or set(payload) != set(_OUTCOME_FIELDS) or depth > MAX_DEPTH:
         raise ValueError("not an outcome")
     fields = dict(payload)
-    for name in ("verdict", "evidence", "basis", "failure_kind", "impact", "correction", "scope", "statement"):
+    for name in ("verdict", "evidence", "basis", "failure_kind", "impact", "correction", "scope",
+                 "statement"):
         if fields[name] is not None and not isinstance(fields[name], str):
             raise ValueError(name)
     if fields["correction_verified"] not in (None, True, False):

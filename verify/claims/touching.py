@@ -72,7 +72,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
             continue
         if result.status is Status.REFUTED:
             witness = result.endpoint if result.endpoint is not None else _exact_midpoint(result.witness)
-            return TouchProof(False, f"prover: {result.describe()}", refuted_at=(_rational(Fraction(witness)),))
+            return TouchProof(False, f"prover: {result.describe()}",
+                              refuted_at=(_rational(Fraction(witness)),))
         if result.stall is None or len(touches) >= MAX_TOUCHES:
             return TouchProof(False, f"prover: {result.describe()}")
         point = _touching_point(difference, variable, a, b, _stalled(result))
