@@ -264,3 +264,16 @@ def test_high_degrees_reach_their_radius_and_contain_the_exact_value(p):
             assert ball.rad() <= arb(10) ** -33, (name, p)
             if name == "relu":
                 assert ball.contains(exact_ball(exact_coefficients(act, p + 1)[p], 30)), p
+
+
+def test_a_growth_bound_past_the_float_range_is_described_not_raised():
+    # e^{2000 tanh x} <= e^{2000}: describing that bound for the "tails too large" message called
+    # float() on it and raised OverflowError (a traceback from `verify claim`)
+    from verify.certified.growth import Majorant
+
+    huge, tiny = Fraction(10**900), Fraction(1, 10**700)
+    text = Majorant({(0, Fraction(0)): huge, (2, Fraction(3, 2)): tiny}).describe()
+    assert "1.0e+900" in text and "1.0e-700*|x|^2*exp(1.5|x|)" in text
+    result = run_verify("claim", "Eg(exp(2000*tanh(g))) < 10**99")
+    assert result.returncode == 3 and "Traceback" not in result.stderr  # 3: inconclusive
+    assert "inconclusive" in result.stdout

@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import mpmath
 import sympy
 from flint import arb, ctx
 
@@ -92,9 +93,15 @@ class Majorant:
         for (n, b), c in sorted(self.terms.items()):
             if c == 0:
                 continue
-            factors = [f"{float(c):.4g}"] + ([f"|x|^{n}"] if n else [])
-            parts.append("*".join(factors + ([f"exp({float(b):.4g}|x|)"] if b else [])))
+            factors = [_short(c)] + ([f"|x|^{n}"] if n else [])
+            parts.append("*".join(factors + ([f"exp({_short(b)}|x|)"] if b else [])))
         return " + ".join(parts) or "0"
+
+
+def _short(value: Fraction) -> str:
+    """``value`` to 4 significant digits, at any size: a coefficient of e^{2000 tanh x}'s bound
+    is past the float range, and float() of it raised OverflowError in an error message."""
+    return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 4)
 
 
 Affine = tuple[Fraction, Fraction]  # α + βt
