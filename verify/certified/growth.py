@@ -101,7 +101,13 @@ class Majorant:
 def _short(value: Fraction) -> str:
     """``value`` to 4 significant digits, at any size: a coefficient of e^{2000 tanh x}'s bound
     is past the float range, and float() of it raised OverflowError in an error message."""
-    return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 4)
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if math.isfinite(number) and (number != 0 or value == 0):
+        return f"{number:.4g}"
+    return mpmath.nstr(mpmath.mpf(value.numerator) / value.denominator, 4)  # past the float range
 
 
 Affine = tuple[Fraction, Fraction]  # α + βt
