@@ -45,6 +45,7 @@ from verify.base.evidence_cache import (
     encode_number,
     remembered,
 )
+from verify.paper.pack import current
 from verify.verdict import Basis, Outcome
 
 KIND = "check-outcome"
@@ -60,8 +61,6 @@ _OUTCOME_FIELDS = tuple(f.name for f in dataclasses.fields(Outcome))
 def remembered_outcome(check, ctx, compute: Callable[[], Outcome]) -> tuple[Outcome, float | None]:
     """``compute()`` (the check's finished outcome), or the one stored for this check and run;
     with the seconds the stored outcome took to compute (None when it was computed now)."""
-    from verify.paper.pack import current
-
     key = {"check": check.id, "method": check.method, "seed": ctx.seed, "full": ctx.full,
            "pack": pack_fingerprint(current()), "limits": [repr(limit) for limit in current_limits()],
            "blas": {name: os.environ.get(name) for name in _BLAS_VARIABLES}}
