@@ -428,8 +428,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
         for name in mutants_of(path):
             if full and name not in full:
                 continue
-            module, _, mangled = name.rpartition(".")
-            function = f"{module}.{mangled.split('__mutmut_')[0]}"
+            function = _function_of(name)
             previous = results.get(name, {})
             if previous.get("module_stamp") != module_stamp(name):
                 previous = {}  # computed on another version of its file
