@@ -143,6 +143,12 @@ def code_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+def _module_path(module: str) -> str:
+    """The file of a dotted module, relative to the checkout (``verify.claims.existence`` ->
+    ``verify/claims/existence.py``)."""
+    return module.replace(".", "/") + ".py"
+
+
 _MODULE_STAMPS: dict[str, str] = {}
 
 
@@ -151,7 +157,7 @@ def module_stamp(name: str) -> str:
     regenerated from a changed source."""
     module = name.rpartition(".")[0]  # verify.claims.existence.x__classify__mutmut_10
     if module not in _MODULE_STAMPS:
-        path = MUTANTS / (module.replace(".", "/") + ".py")
+        path = MUTANTS / _module_path(module)
         _MODULE_STAMPS[module] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     return _MODULE_STAMPS[module]
 
@@ -170,7 +176,7 @@ def exists(name: str) -> bool:
     """Whether mutants/ holds the mutant ``name`` (``module.x_function__mutmut_n``)."""
     module = name.rpartition(".")[0]
     if module not in _EXISTING:
-        path = module.replace(".", "/") + ".py"
+        path = _module_path(module)
         _EXISTING[module] = set(mutants_of(path)) if (MUTANTS / path).exists() else set()
     return name in _EXISTING[module]
 
@@ -453,18 +459,28 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
     text_only = set().union(*(text_only_mutants(path) for path in modules)) if modules else set()
     tasks.sort(key=lambda task: task[0] in text_only)  # stable: module order kept within each class
     selections = {task[0]: [s.id for s in task[2][2]] for task in tasks}
-    start, done = time.monotonic(), 0
 
     def record(name, payload):
-        nonlocal done
-        done += 1
         results[name] = {**payload, "selection": selections[name], "tried": tried[name],
                          "module_stamp": module_stamp(name)}
-        _progress("mutants", done, len(tasks), start)
+
+    _run_saving("mutants", tasks, jobs, data, record)
+
+
+def _run_saving(label: str, tasks: list, jobs: int, data: dict, record) -> None:
+    """Run ``tasks`` (:func:`run_forked`), ``record`` each result, show progress, and save the
+    results every 20 mutants and at the end (a long run that is stopped keeps what it found)."""
+    start, done = time.monotonic(), 0
+
+    def counted(name, payload):
+        nonlocal done
+        done += 1
+        record(name, payload)
+        _progress(label, done, len(tasks), start)
         if done % 20 == 0:
             _save(data)
 
-    run_forked(tasks, jobs, record)
+    run_forked(tasks, jobs, counted)
     _save(data)
 
 
@@ -519,8 +535,7 @@ def by_function_pairs(paths: list[Path], data: dict, statements: dict) -> dict[s
                for ids in targets.values() for sid in ids}
     out: dict[str, list[str]] = {}
     for function, ids in targets.items():
-        module = function.rpartition(".")[0]
-        path = module.replace(".", "/") + ".py"
+        path = _module_path(function.rpartition(".")[0])
         if not (MUTANTS / path).exists():
             continue
         for name in mutants_of(path):
@@ -572,18 +587,7 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: l
             print(f"{name}: {payload.get('status')}" + (f" by {payload['by']} (got {payload.get('got')})"
                                                          if payload.get("by") else ""), flush=True)
 
-    start, done = time.monotonic(), 0
-
-    def counted(name, payload):
-        nonlocal done
-        done += 1
-        record(name, payload)
-        _progress("killers", done, len(tasks), start)
-        if done % 20 == 0:
-            _save(data)
-
-    run_forked(tasks, jobs, counted)
-    _save(data)
+    _run_saving("killers", tasks, jobs, data, record)
 
 
 # ---------------------------------------------------------------------------- the report
@@ -626,7 +630,7 @@ def argue(names: list[str], basis: str, reason: str) -> int:
         if not exists(name):
             print(f"--argue: no mutant {name} in mutants/", file=sys.stderr)
             return 2
-        path = name.rpartition(".")[0].replace(".", "/") + ".py"
+        path = _module_path(name.rpartition(".")[0])
         _, before, after = classify_diff(get_diff_for_mutant(name.rpartition(".")[2], path=path))
         if (_function_of(name), before, after) in known:
             continue
