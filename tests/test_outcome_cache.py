@@ -15,9 +15,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.cli_helpers import untimed
+from tests.pack_helpers import copy_builtin_data
 from verify.base import cache
 from verify.base.evidence_cache import NotStorable
-from verify.checks import load_all
+from verify.checks import load_all, outcome_cache
 from verify.checks.outcome_cache import (
     STORABLE,
     decode_outcome,
@@ -27,6 +28,7 @@ from verify.checks.outcome_cache import (
     storable,
 )
 from verify.checks.runner import run_checks
+from verify.paper import pack as pack_module
 from verify.verdict import Basis, FailureKind, Impact, Outcome, Verdict
 
 #: quick checks of each kind: high-precision (one that fails), statistical, certified, exact
@@ -166,3 +168,20 @@ def test_verify_show_says_an_outcome_was_read_back(fresh_cache):
     text = render(record, [])
     assert "read back from the last run of this code" in text
     assert "read back" not in render({**record, "cached_seconds": None}, [])
+
+
+def test_a_directory_packs_files_are_read_once_per_loaded_pack(tmp_path, monkeypatch):
+    """pack_fingerprint reads a pack directory's files once per loaded pack (not once per check),
+    and the pack a later run loads after an edit of its ledger gets a new fingerprint."""
+    root = copy_builtin_data(tmp_path / "pack")
+    reads = []
+    digest = outcome_cache._pack_files_digest
+    monkeypatch.setattr(outcome_cache, "_pack_files_digest",
+                        lambda *args: reads.append(args) or digest(*args))
+    first = pack_module.load(root)
+    before = outcome_cache.pack_fingerprint(first)
+    assert outcome_cache.pack_fingerprint(first) == before and len(reads) == 1
+    ledger_file = next(path for path in sorted(first.ledger_dir.rglob("*")) if path.is_file())
+    ledger_file.write_text(ledger_file.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    pack_module.load.cache_clear()  # what a new run does: load the directory afresh
+    assert outcome_cache.pack_fingerprint(pack_module.load(root)) != before and len(reads) == 2

@@ -26,7 +26,6 @@ safe:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import os
 import time
@@ -76,7 +75,6 @@ def remembered_outcome(check, ctx, compute: Callable[[], Outcome]) -> tuple[Outc
     return outcome, (None if computed else seconds)
 
 
-@functools.cache
 def _pack_files_digest(root: str, names: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     for name in names:
@@ -86,11 +84,22 @@ def _pack_files_digest(root: str, names: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
+#: id(pack) -> (pack, its fingerprint): a pack's files are read once per loaded pack, not once per
+#: check.  Keyed by identity, not equality: a pack loaded again after its ledger was edited is
+#: another object and is read again (equal settings say nothing about equal files).  The pack is
+#: kept in the value so that its id cannot be reused while the entry lives.
+_FINGERPRINTS: dict[int, tuple[Any, str]] = {}
+
+
 def pack_fingerprint(pack) -> str:
     """The built-in pack's is the code's (its files are inside the package); a pack read from a
-    directory: its settings and every file of its ledger and pack.toml."""
+    directory: its settings and every file of its ledger and pack.toml, as they were when this
+    pack object first asked."""
     if pack.builtin:
         return "builtin:" + pack.key
+    known = _FINGERPRINTS.get(id(pack))
+    if known is not None and known[0] is pack:
+        return known[1]
     root = pack.root
     names = ["pack.toml"] if (root / "pack.toml").is_file() else []
     ledger = pack.ledger_dir
@@ -98,7 +107,9 @@ def pack_fingerprint(pack) -> str:
         names += sorted(p.relative_to(root).as_posix() for p in ledger.rglob("*") if p.is_file())
     settings = repr([(f.name, getattr(pack, f.name)) for f in dataclasses.fields(pack) if f.compare])
     files = _pack_files_digest(str(root), tuple(names))
-    return hashlib.sha256(settings.encode()).hexdigest()[:16] + ":" + files
+    fingerprint = hashlib.sha256(settings.encode()).hexdigest()[:16] + ":" + files
+    _FINGERPRINTS[id(pack)] = (pack, fingerprint)
+    return fingerprint
 
 
 def storable(outcome: Outcome) -> bool:
