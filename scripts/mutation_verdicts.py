@@ -30,9 +30,10 @@ verdict only where a string is compared, and they are most of the survivors.
 Results are kept in ``results/mutation/verdict-mutation.json.gz``, which is committed: a session
 starts from a fresh checkout, where mutants/ is gone, and the run takes hours, so it is continued
 from session to session.  The coverage and baseline of the statements are kept while mutants/verify
-is unchanged (``--keep-baseline`` keeps them across an edit elsewhere in the package); a mutant's
-result is kept while the file it mutates is unchanged (its ``module_stamp``), so an edit to one
-module reruns that module's mutants alone.  A run can be stopped and continued: it saves every 20
+is unchanged (``--keep-baseline`` keeps them across an edit elsewhere in the package, except for
+the statements that call a mutated function whose code changed); a mutant's result is kept while
+its function's original code and its own are unchanged (its ``function_stamp``), so an edit to one
+function reruns that function's mutants alone.  A run can be stopped and continued: it saves every 20
 mutants, a statement added to a corpus is covered and run alone, and a survivor whose selection it
 changes is run again.  ``--report`` prints the score per module and
 every survivor, classed as *text* (only string contents change, on a line no decision reads) or
@@ -153,8 +154,8 @@ _MODULE_STAMPS: dict[str, str] = {}
 
 
 def module_stamp(name: str) -> str:
-    """Of the mutated file that holds the mutant ``name``: its result is stale once that file is
-    regenerated from a changed source."""
+    """Of the mutated file that holds the mutant ``name`` (the stamp results carried before
+    :func:`function_stamp`; still read for them)."""
     module = name.rpartition(".")[0]  # verify.claims.existence.x__classify__mutmut_10
     if module not in _MODULE_STAMPS:
         path = MUTANTS / _module_path(module)
@@ -162,22 +163,101 @@ def module_stamp(name: str) -> str:
     return _MODULE_STAMPS[module]
 
 
+_FUNCTION_TEXTS: dict[str, dict[str, str]] = {}
+
+
+def _function_texts(module: str) -> dict[str, str]:
+    """Every function of a mutated file in mutants/ (the original ``..__mutmut_orig`` and each
+    mutant), by its mangled name, as source text."""
+    if module not in _FUNCTION_TEXTS:
+        import ast
+
+        source = (MUTANTS / _module_path(module)).read_text(encoding="utf-8")
+        lines = source.splitlines(keepends=True)
+        _FUNCTION_TEXTS[module] = {
+            node.name: "".join(lines[node.lineno - 1:node.end_lineno])
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name}
+    return _FUNCTION_TEXTS[module]
+
+
+def origin_stamp(function: str) -> str | None:
+    """Of a mutated function's original code (``module.x_function``); None when mutants/ has no
+    such function."""
+    module, _, mangled = function.rpartition(".")
+    text = _function_texts(module).get(f"{mangled}__mutmut_orig") if exists_module(module) else None
+    return None if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def function_stamp(name: str) -> str:
+    """Of the mutant ``name``: its own code and its function's original.  A result is stale once
+    either changes; regenerating a file after an edit to one of its functions keeps the results of
+    the others (mutmut numbers the mutants of each function apart, so theirs are the same code).
+    What it accepts: an edit elsewhere in the file, like one elsewhere in the package, may change
+    how the statements reach the function; a kill recorded before is kept (``--killers`` replays
+    the corpus's named kills against the current code)."""
+    module, _, mangled = name.rpartition(".")
+    texts = _function_texts(module)
+    digest = hashlib.sha256(texts[mangled].encode("utf-8"))
+    digest.update(texts[mangled.rpartition("__mutmut_")[0] + "__mutmut_orig"].encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+def is_current(name: str, result: dict) -> bool:
+    """Whether a stored result was computed on the code mutants/ now holds for ``name``."""
+    if not exists(name):
+        return False
+    if "function_stamp" in result:
+        return result["function_stamp"] == function_stamp(name)
+    return result.get("module_stamp") == module_stamp(name)
+
+
+def stamps(name: str) -> dict:
+    """The stamps a result of ``name`` is stored with."""
+    return {"module_stamp": module_stamp(name), "function_stamp": function_stamp(name)}
+
+
 def current(results: dict) -> dict:
-    """The mutant results whose mutated file is unchanged since they were computed, of mutants that
-    file still holds (a corpus file's ``# kills:`` may name a function since moved elsewhere)."""
-    return {name: result for name, result in results.items()
-            if exists(name) and result.get("module_stamp") == module_stamp(name)}
+    """The mutant results computed on the code mutants/ holds now, of mutants it still holds (a
+    corpus file's ``# kills:`` may name a function since moved elsewhere)."""
+    return {name: result for name, result in results.items() if is_current(name, result)}
+
+
+def restamp(data: dict) -> None:
+    """Give every current result that has only a file stamp its function stamp, and record each
+    mutated function's original stamp (``origins``) if the coverage has none: after this, generating
+    the mutants again keeps the results and the coverage of the functions that did not change."""
+    for name, result in data.get("mutants", {}).items():
+        if "function_stamp" not in result and is_current(name, result):
+            result["function_stamp"] = function_stamp(name)
+    if data.get("coverage") and "origins" not in data:
+        data["origins"] = origins()
+
+
+def origins() -> dict[str, str]:
+    """Mutated function -> the stamp of its original code, over every file of ``only_mutate``."""
+    out = {}
+    for path in mutated_modules():
+        module = path.removesuffix(".py").replace("/", ".")
+        for mangled in _function_texts(module):
+            stem, _, number = mangled.rpartition("__mutmut_")
+            if number == "orig":
+                out[f"{module}.{stem}"] = origin_stamp(f"{module}.{stem}")
+    return out
 
 
 _EXISTING: dict[str, set[str]] = {}
+
+
+def exists_module(module: str) -> bool:
+    return (MUTANTS / _module_path(module)).exists()
 
 
 def exists(name: str) -> bool:
     """Whether mutants/ holds the mutant ``name`` (``module.x_function__mutmut_n``)."""
     module = name.rpartition(".")[0]
     if module not in _EXISTING:
-        path = _module_path(module)
-        _EXISTING[module] = set(mutants_of(path)) if (MUTANTS / path).exists() else set()
+        _EXISTING[module] = set(mutants_of(_module_path(module))) if exists_module(module) else set()
     return name in _EXISTING[module]
 
 
@@ -342,6 +422,13 @@ def _progress(label: str, done: int, total: int, start: float) -> None:
           else "\n", file=sys.stderr, flush=True)
 
 
+def stale_statements(before: dict, now: dict, coverage: dict) -> tuple[set, set]:
+    """The mutated functions whose original code differs between two :func:`origins` (changed,
+    new or gone), and the statements whose stored coverage calls one of them."""
+    changed = {f for f in set(now) | set(before) if now.get(f) != before.get(f)}
+    return changed, {sid for sid, cover in coverage.items() if changed & set(cover.get("hits", ()))}
+
+
 def statement_phase(data: dict, calibration, statements: dict, jobs: int, only: set | None = None,
                     keep_baseline: bool = False) -> None:
     """Coverage and baseline of every statement (kept while the corpora and the package are
@@ -349,14 +436,28 @@ def statement_phase(data: dict, calibration, statements: dict, jobs: int, only: 
     of the corpora outside ``only`` keeps its stored coverage: ``--statements`` wiped them)."""
     stamp = code_fingerprint()
     data.setdefault("mutants", {})
+    now, stale = origins(), set()
     if data.get("code_stamp") != stamp and not keep_baseline:
         data.update(code_stamp=stamp, coverage={}, baseline={})
+    elif data.get("origins") not in (None, now):
+        # kept, but not for the statements that call a mutated function whose code changed: a
+        # function new since then is called from one that changed (its caller had to be edited)
+        changed, stale = stale_statements(data["origins"], now, data["coverage"])
+        print(f"{len(changed)} mutated function(s) changed: coverage and baseline of the {len(stale)} "
+              f"statement(s) that call them computed again", file=sys.stderr)
+        for sid in stale:
+            data["coverage"].pop(sid, None)
+            data["baseline"].pop(sid, None)
+    data["origins"] = now
+    if keep_baseline:  # the caller says the rest of the change moves no verdict: adopt this code
+        data["code_stamp"] = stamp
     for phase, target, store in (("coverage", _cover, data["coverage"]),
                                  ("baseline", _baseline, data["baseline"])):
         for sid in [sid for sid in store if sid not in statements]:
             del store[sid]
         todo = [s for s in statements.values()
-                if store.get(s.id, {}).get("key") != statement_key(s) and (only is None or s.id in only)]
+                if store.get(s.id, {}).get("key") != statement_key(s)
+                and (only is None or s.id in only or s.id in stale)]
         start, done = time.monotonic(), 0
 
         def record(key, payload, store=store, phase=phase, todo=todo, start=start):
@@ -436,8 +537,8 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
                 continue
             function = _function_of(name)
             previous = results.get(name, {})
-            if previous.get("module_stamp") != module_stamp(name):
-                previous = {}  # computed on another version of its file
+            if not is_current(name, previous):
+                previous = {}  # computed on another version of its function
             before = frozenset(previous.get("tried", previous.get("selection", ()))) \
                 if deeper and previous.get("status") == "survived" else frozenset()
             if (function, before) not in chosen:
@@ -452,8 +553,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
                 continue
             if not selection:
                 if not previous:  # a result already there (a survivor run against all it met) stays
-                    results[name] = {"status": "uncovered", "selection": [],
-                                     "module_stamp": module_stamp(name)}
+                    results[name] = {"status": "uncovered", "selection": [], **stamps(name)}
                 continue
             tasks.append(_mutant_task(name, selection, data, calibration, statements))
     text_only = set().union(*(text_only_mutants(path) for path in modules)) if modules else set()
@@ -461,8 +561,7 @@ def mutant_phase(data: dict, calibration, statements: dict, jobs: int, modules: 
     selections = {task[0]: [s.id for s in task[2][2]] for task in tasks}
 
     def record(name, payload):
-        results[name] = {**payload, "selection": selections[name], "tried": tried[name],
-                         "module_stamp": module_stamp(name)}
+        results[name] = {**payload, "selection": selections[name], "tried": tried[name], **stamps(name)}
 
     _run_saving("mutants", tasks, jobs, data, record)
 
@@ -554,7 +653,7 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: l
     """Run each mutant a corpus file says it kills against those statements (``--killers``); with
     ``by_function``, every survivor of each function the comments name (:func:`by_function_pairs`)."""
     results, tasks = data["mutants"], []
-    valid = current(results)  # once: module stamps are fixed for the run
+    valid = current(results)  # once: the stamps are fixed for the run
     if by_function:
         pairs = by_function_pairs(paths, data, statements)
         print(f"--by-function: {len(pairs)} survivors against {sum(map(len, pairs.values()))} statement "
@@ -581,8 +680,7 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: l
     def record(name, payload):
         previous = results.get(name, {})
         tried = sorted(set(previous.get("tried", previous.get("selection", ()))) | set(chosen[name]))
-        results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried,
-                         "module_stamp": module_stamp(name)}
+        results[name] = {**previous, **payload, "selection": chosen[name], "tried": tried, **stamps(name)}
         if not _SAVING["on"]:  # a trial: say what each statement did to its mutant
             print(f"{name}: {payload.get('status')}" + (f" by {payload['by']} (got {payload.get('got')})"
                                                          if payload.get("by") else ""), flush=True)
@@ -750,6 +848,7 @@ def main(argv=None) -> int:
         print(f"--modules: {', '.join(unknown)} not in [tool.mutmut] only_mutate", file=sys.stderr)
         return 2
     if not args.no_generate:
+        restamp(data)  # before the snapshot changes: the results of unchanged functions are kept
         generate()
     calibration = _import_engine()
     statements = _statements(calibration)

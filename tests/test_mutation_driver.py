@@ -64,3 +64,61 @@ def test_equivalence_ledger_entries_are_complete(driver):
     for (function, before, after), entry in ledger.items():
         assert function.startswith("verify.") and before != after
         assert entry["basis"] in ("argument", "trial") and len(entry["reason"]) > 20
+
+
+_MUTATED_FILE = '''\
+def x_f__mutmut_orig(a):
+    return a + 1
+def x_f__mutmut_1(a):
+    return a - 1
+def x_g__mutmut_orig(a):
+    return {G}
+def x_g__mutmut_1(a):
+    return None
+mutants_x_f__mutmut['x_f__mutmut_1'] = x_f__mutmut_1
+mutants_x_g__mutmut['x_g__mutmut_1'] = x_g__mutmut_1
+'''
+
+
+@pytest.fixture()
+def snapshot(driver, tmp_path, monkeypatch):
+    """A mutants/ tree with one mutated module, pkg/m.py, whose function g can be edited."""
+    monkeypatch.setattr(driver, "MUTANTS", tmp_path)
+    (tmp_path / "pkg").mkdir()
+
+    def write(g_body: str) -> None:
+        (tmp_path / "pkg" / "m.py").write_text(_MUTATED_FILE.replace("{G}", g_body), encoding="utf-8")
+        for memo in (driver._MODULE_STAMPS, driver._FUNCTION_TEXTS, driver._EXISTING):
+            memo.clear()  # a new generation: the stamps are read again
+
+    write("a * 2")
+    return write
+
+
+def test_an_edit_to_one_function_keeps_the_results_of_the_others(driver, snapshot):
+    f, g = "pkg.m.x_f__mutmut_1", "pkg.m.x_g__mutmut_1"
+    results = {f: {"status": "killed", **driver.stamps(f)}, g: {"status": "survived", **driver.stamps(g)}}
+    old_file_only = {f: {"status": "killed", "module_stamp": driver.module_stamp(f)}}
+    assert driver.current(results).keys() == {f, g}
+    snapshot("a * 3")  # g's original changes; f is the same code
+    assert driver.current(results).keys() == {f}
+    # a result with only a file stamp (before function stamps) lapses with any edit of its file
+    assert driver.current(old_file_only) == {}
+
+
+def test_restamp_carries_a_file_stamped_result_over_to_its_function(driver, snapshot):
+    f = "pkg.m.x_f__mutmut_1"
+    data = {"mutants": {f: {"status": "killed", "module_stamp": driver.module_stamp(f)}}}
+    driver.restamp(data)
+    assert data["mutants"][f]["function_stamp"] == driver.function_stamp(f)
+    snapshot("a * 3")
+    assert driver.current(data["mutants"]).keys() == {f}
+
+
+def test_stale_statements_are_those_that_call_a_changed_function(driver):
+    before = {"m.x_f": "1", "m.x_g": "2", "m.x_gone": "3"}
+    now = {"m.x_f": "1", "m.x_g": "9", "m.x_new": "4"}
+    coverage = {"a": {"hits": ["m.x_f"]}, "b": {"hits": ["m.x_g"]}, "c": {"hits": ["m.x_gone", "m.x_f"]},
+                "d": {}}
+    changed, stale = driver.stale_statements(before, now, coverage)
+    assert changed == {"m.x_g", "m.x_gone", "m.x_new"} and stale == {"b", "c"}
