@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
+from verify.base.expressions import _real_power_modulus
 from verify.claims import claim
 from verify.claims.existence import DIVERGES, EXISTS, UNKNOWN, existence
 from verify.claims.language import GAUSSIAN as g
@@ -61,3 +62,19 @@ def test_an_expectation_that_exists_is_still_decided():
     # E[g^2/|g|] = E|g| = sqrt(2/pi): the singular-looking integrand is integrable
     outcome = claim("Eg(g**2/Abs(g)) == sqrt(2/pi)")
     assert outcome.verdict.value == "holds", outcome.evidence
+
+
+@pytest.mark.parametrize("argument, expected", [
+    ("g**(1/3)", "Abs(g)**(1/3)"),
+    ("-2*(g - 1)**(1/3)*g", "2*Abs(g)*Abs(g - 1)**(1/3)"),
+    ("g**(-3/2)", "Abs(g)**(-3/2)"),
+    ("exp(I*g)**(1/2)", None),  # a complex base keeps its Abs
+])
+def test_the_modulus_of_a_real_power_is_the_power_of_the_modulus(argument, expected):
+    """|b^p| = |b|^p for a real base and a real exponent (principal branch), so the language
+    writes the visibly real form and the existence step can decide Eg(Abs(g**(1/3)))."""
+    value = _real_power_modulus(sympy.sympify(argument, locals={"g": g}))
+    if expected is None:
+        assert isinstance(value, sympy.Abs)
+    else:
+        assert value == sympy.sympify(expected, locals={"g": g})

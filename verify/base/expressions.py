@@ -101,13 +101,32 @@ class Function:
             f"{self.min_arity} to {self.max_arity}"
 
 
+def _real_power_modulus(x):
+    """|x| with |b^p| written |b|^p for a real base b and a real number p, factor by factor of a
+    product (|ab| = |a||b|).  The principal power of a negative b is |b|^p e^{iπp}, of modulus
+    |b|^p, so both forms agree on the whole line (at b = 0 as well); the second is visibly real,
+    which the existence step needs: Eg(Abs(g**(1/3))) is E|g|^{1/3} instead of a refusal of the
+    complex g^{1/3}."""
+    if isinstance(x, sympy.Mul):
+        return sympy.Mul(*(_real_power_modulus(factor) for factor in x.args))
+    if x.is_Pow and x.exp.is_number and x.exp.is_extended_real is True and x.base.is_extended_real is True:
+        return sympy.Abs(x.base) ** x.exp
+    return sympy.Abs(x)
+
+
+def _abs(x):
+    """Abs/abs of the languages (:func:`_real_power_modulus`)."""
+    return _real_power_modulus(sympy.sympify(x))
+
+
 def _sympy_functions() -> dict[str, Function]:
 
     one = {name: Function(getattr(sympy, name), 1) for name in (
         "exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
-        "Abs", "sign", "Heaviside", "cbrt")}
+        "sign", "Heaviside", "cbrt")}
     return one | {
-        "abs": Function(sympy.Abs, 1),
+        "Abs": Function(_abs, 1),
+        "abs": Function(_abs, 1),
         # SymPy flattens Max(Max(a, b), c) to Max(a, b, c); its printed form must parse back.
         "Max": Function(sympy.Max, 2, math.inf),
         "Min": Function(sympy.Min, 2, math.inf),
