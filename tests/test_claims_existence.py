@@ -10,8 +10,10 @@ import pytest
 import sympy
 
 from verify.base.expressions import _real_power_modulus
+from verify.base.singular import rational_nonnegative
 from verify.claims import claim
 from verify.claims.existence import DIVERGES, EXISTS, UNKNOWN, existence
+from verify.claims.gaussian_rules import _split_rational_logs
 from verify.claims.language import GAUSSIAN as g
 
 
@@ -78,3 +80,31 @@ def test_the_modulus_of_a_real_power_is_the_power_of_the_modulus(argument, expec
         assert isinstance(value, sympy.Abs)
     else:
         assert value == sympy.sympify(expected, locals={"g": g})
+
+
+@pytest.mark.parametrize("base, proved", [
+    ((1 + g + g**2) / (1 - g + g**2), True),   # no real root above or below
+    (g**2 / (1 + g**2), True),                  # a root of even multiplicity
+    (1 / (g**2 - 1)**2, True),                  # poles of even multiplicity
+    (g * (g - 1)**2 * g, True),
+    (g**3, False), (-(1 + g**2), False),        # a sign change; negative everywhere
+    (sympy.sqrt(2) * g**2, False),              # not rational coefficients: not proved (not refuted)
+    (sympy.exp(g), False),                      # not a rational function
+])
+def test_a_rational_function_is_proved_nonnegative_by_its_roots(base, proved):
+    assert rational_nonnegative(base, g) is proved
+
+
+def test_the_logs_of_a_nonnegative_rational_function_split_over_its_factors():
+    """log(N/D) = log|N| - log|D| where N/D >= 0, and the factorization is canonical, so the parity
+    rule cancels log r(g) + log r(-g); the moduli are kept (log (g-1)^2 = 2 log|g - 1|)."""
+    assert _split_rational_logs(sympy.log((g - 1)**2 / (4 * (g + 1)**2))) == \
+        2 * sympy.log(sympy.Abs(g - 1)) - 2 * sympy.log(sympy.Abs(g + 1)) - sympy.log(4)
+    f = sympy.log((1 + g + g**2) / (1 - g + g**2))
+    assert sympy.expand(_split_rational_logs(f + f.xreplace({g: -g}))) == 0
+    assert _split_rational_logs(sympy.log(g**3 + 2)) == sympy.log(g**3 + 2)  # a sign change: kept
+
+
+def test_an_integrand_sympy_cannot_integrate_is_decided_without_a_traceback():
+    # SymPy's heurisch raised PolynomialError on this integrand (a traceback with exit 1)
+    assert claim("Eg(log((1+g+g**2)/(1-g+g**2))) == 0").verdict.value == "holds"

@@ -103,7 +103,7 @@ def _walk(node, x, found: set, state: dict, window) -> None:
 
 def _real_on_the_line(base, x, what: str) -> None:
     """Return when ``base >= 0`` on R is proved; refuse when a probe finds it negative; else unknown."""
-    if base.is_nonnegative:
+    if base.is_nonnegative or rational_nonnegative(base, x):
         return
     for point in _PROBES:
         try:
@@ -115,6 +115,29 @@ def _real_on_the_line(base, x, what: str) -> None:
                 f"{what} is not real at {x} = {point} ({clip(base, 30)} = {sympy.N(value, 4)} < 0): an "
                 f"expectation over the whole line needs a real integrand (use Abs(...) or Max(..., 0))")
     raise _Unknown
+
+
+#: Highest degree of N·D for which :func:`rational_nonnegative` counts real roots.
+MAX_SIGN_DEGREE = 40
+
+
+def rational_nonnegative(base, x) -> bool:
+    """Whether a rational function N/D of ``x`` with rational coefficients is >= 0 wherever it is
+    defined, proved exactly: every squarefree factor of N·D with a real root has even multiplicity
+    (Sturm's count), so N/D keeps one sign off its roots and poles, and that sign is read at one
+    rational point where N·D ≠ 0.  ``(1 + x + x²)/(1 - x + x²)`` and ``x²/(1 + x²)`` are; anything
+    else (another coefficient field, a transcendental function, a sign change) is not proved."""
+    numerator, denominator = sympy.fraction(sympy.together(base))
+    try:
+        product = sympy.Poly(sympy.expand(numerator * denominator), x, domain=sympy.QQ)
+    except (sympy.PolynomialError, sympy.CoercionFailed, sympy.GeneratorsNeeded):
+        return False
+    if product.is_zero or product.degree() > MAX_SIGN_DEGREE:
+        return product.is_zero
+    if any(multiplicity % 2 and factor.count_roots() for factor, multiplicity in product.sqf_list()[1]):
+        return False
+    point = next(t for t in range(product.degree() + 1) if product.eval(t) != 0)
+    return bool(product.eval(point) > 0)
 
 
 def _zeros(base, x, found: set, state: dict, window) -> None:

@@ -31,7 +31,7 @@ import mpmath
 import sympy
 
 from verify.base.budget import CPUDeadline
-from verify.base.singular import removable_quotient
+from verify.base.singular import rational_nonnegative, removable_quotient
 from verify.claims.existence import EXISTS, existence, singular_points
 from verify.claims.language import GAUSSIAN
 
@@ -227,12 +227,36 @@ def _vanishes(f, simplify_ops: int = 4 * MAX_SIMPLIFY_OPS) -> bool:
         return False  # one value away from 0 settles it; cancel took minutes on tanh³·erf(g²)
     if sympy.cancel(sympy.expand(f)) == 0:
         return True
+    if f.has(sympy.log) and sympy.expand(_split_rational_logs(f)) == 0:
+        return True
     y = sympy.Symbol("y", positive=True)
     rational = sympy.powsimp(sympy.expand(f.rewrite(sympy.exp))).subs(sympy.exp(g), y)
     if not rational.has(g):
         # a rational function of y = e^g in lowest terms: 0, or zero at finitely many y only
         return sympy.cancel(sympy.together(rational)) == 0
     return sympy.count_ops(f) <= simplify_ops and sympy.simplify(f) == 0
+
+
+def _split_rational_logs(f):
+    """f with each log(r), r = N/D a rational function of g >= 0 wherever defined
+    (:func:`verify.base.singular.rational_nonnegative`), written log|c| + Σ e_i log|p_i| over the
+    factorization c Π p_i^{e_i} of N/D into primitive irreducible polynomials.  N and D then have
+    one sign off their zeros, so log(N/D) = log|N| − log|D| there, and the factorization is
+    canonical: log((1 + g + g²)/(1 − g + g²)) + its value at −g cancels term by term.  Equal to f
+    except at the finitely many zeros and poles of the r, which no expectation sees."""
+    def split(node):
+        (r,) = node.args
+        if not r.has(g) or not rational_nonnegative(r, g):
+            return node
+        numerator, denominator = sympy.fraction(sympy.together(r))
+        (top, above), (bottom, below) = (sympy.factor_list(side, g) for side in (numerator, denominator))
+        constant = top / bottom
+        if not (constant.is_Rational and constant > 0):
+            return node
+        return sympy.log(constant) + sympy.Add(*(e * sympy.log(sympy.Abs(p)) for p, e in above)) \
+            - sympy.Add(*(e * sympy.log(sympy.Abs(p)) for p, e in below))
+
+    return f.replace(lambda node: isinstance(node, sympy.log), split)
 
 
 @lru_cache(maxsize=512)
