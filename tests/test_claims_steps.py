@@ -8,9 +8,12 @@ failure is rarer than one in ten million.
 
 from __future__ import annotations
 
-import pytest
+import dataclasses
 
-from verify.claims import claim
+import pytest
+from sympy.polys.polyerrors import PolynomialError
+
+from verify.claims import claim, steps
 from verify.verdict import Basis, Verdict
 
 
@@ -228,3 +231,18 @@ def test_drawn_gaps_apply_only_without_compile_time_values():
     assert DrawnGaps.applies(x + 1, x)
     assert not DrawnGaps.applies(eg * x, x)
     assert not DrawnGaps.applies(sympy.Integral(x, (x, 0, 1)), x)
+
+
+def test_sympy_giving_up_in_a_step_leaves_that_step_undecided(monkeypatch):
+    """A SymPy failure inside its own algebra (PolynomialError, NotImplementedError) makes that step
+    undecided, names it in the evidence, and lets the next steps decide: never a traceback."""
+    def gives_up(rel):
+        raise PolynomialError("a polynomial expected")
+
+    patched = tuple(step if step.name == "search" else dataclasses.replace(step, run=gives_up)
+                    for step in steps.STEPS)
+    monkeypatch.setattr(steps, "STEPS", patched)
+    outcome = claim("x >= 0", for_="x in [0, 1]")
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "symbolic: SymPy could not work with it (PolynomialError: a polynomial expected)" \
+        in outcome.evidence

@@ -27,9 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import sympy
+from sympy.polys.polyerrors import BasePolynomialError
 
 from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds
-from verify.base.errors import ConvergenceError
+from verify.base.errors import ConvergenceError, clip
 from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
@@ -171,6 +172,12 @@ def decide(rel: Relation, budget: Budget) -> Decision:
         except (Unavailable, ConvergenceError, BudgetExceededError) as exc:
             # a value this step's arithmetic cannot give, or not within its CPU-time limit
             result = Decision("undecided", None, step.name, detail=f"numerical failure: {exc}")
+        except (BasePolynomialError, NotImplementedError) as exc:
+            # SymPy giving up inside its own algebra on a well-formed expression (integrate's
+            # heurisch, a Poly of a transcendental generator): this step knows nothing, the next
+            # ones may decide; never a traceback (issue #48)
+            result = Decision("undecided", None, step.name,
+                              detail=f"SymPy could not work with it ({type(exc).__name__}: {clip(exc, 60)})")
         except CPUDeadline:
             result = Decision("undecided", None, step.name,
                               detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and "
