@@ -17,6 +17,7 @@ from verify.base.files import write_atomic
 from verify.base.markdown import markdown_text
 from verify.checks import load_all
 from verify.checks.packs import code_modules
+from verify.claims.hypotheses import RULE_HYPOTHESES
 from verify.derive import DERIVATIONS
 from verify.figures.summary import render
 from verify.paper.pack import BUILTIN, load
@@ -34,6 +35,7 @@ HOMES = {
     "calibration": "docs/soundness.md",
     "calibration-checks": "docs/soundness.md",
     "ledger-precision": "docs/soundness.md",
+    "rule-hypotheses": "docs/soundness.md",
     "derivations": "docs/development.md",
     "figures": "docs/figures.md",
     "regions": "docs/figures.md",
@@ -194,8 +196,19 @@ def timings_block() -> str:
             + "\n".join(rows) + "\n")
 
 
+def rule_hypotheses_block() -> str:
+    """The table of hypotheses each rule proves before it applies (``hypotheses.RULE_HYPOTHESES``)."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| rule | hypothesis it proves before it applies | where |", "|---|---|---|"]
+    lines += [f"| {cell(rule)} | {cell(hypothesis)} | {', '.join(f'`{w}`' for w in where)} |"
+              for rule, hypothesis, where in RULE_HYPOTHESES]
+    return "\n".join(lines) + "\n"
+
+
 BLOCKS = {"derivations": derivations_block, "timings": timings_block, "checks": checks_block,
-          "figures": figures_block, "regions": regions_block}
+          "figures": figures_block, "regions": regions_block, "rule-hypotheses": rule_hypotheses_block}
 
 
 def main() -> int:

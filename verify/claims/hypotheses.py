@@ -60,40 +60,126 @@ def _expectations_exist(rel) -> Proof:
 #: Every Eg(...) of the claim exists (E|f(g)| < ∞): needed by every step that computes a value.
 EXPECTATIONS_EXIST = Hypothesis("every Eg(...) of the claim exists", _expectations_exist)
 
-#: Hypotheses proved inside a rule before it applies: (rule, hypothesis, where it is proved).
-RULE_HYPOTHESES = (
-    ("existence", "every point where f may blow up is in a finite list (default deny: an unknown "
-                  "function, a non-integer power or log of a base not proved nonnegative, or an "
-                  "infinite set of zeros gives unknown)", "verify.base.singular.singular_candidates"),
-    ("existence", "growth below exp(g^2/2) on both tails, by a certified majorant or an exact limit",
-     "verify.claims.existence._tails"),
-    ("existence", "an integrable order alpha > -1 at each singular point (exact limit of log|f|/log t)",
-     "verify.claims.existence._finite_points"),
-    ("Stein's lemma", "the factor F of E[g F(g)] is absolutely continuous: no kink function and no "
-                      "real singular point", "verify.claims.gaussian_rules._continuous"),
-    ("linearity", "each term's expectation exists on its own", "verify.claims.gaussian_rules._linear"),
-    ("removable singularity (exact)", "N(p) = ... = N^(m-1)(p) = 0 exactly, and N^(m) of exponential "
-     "type (Fubini's domination)", "verify.claims.gaussian_rules._taylor_remainder"),
-    ("removable singularity (balls)", "N holomorphic on a disc around p (Arb, analytic flag) and "
-     "N(p) = ... = N^(m-1)(p) = 0 exactly", "verify.certified.removable._model"),
-    ("exact sign rules", "a product, power or function of numbers (no sum, whose sign SymPy "
-     "evaluates numerically)", "verify.claims.universal._by_sign_rules"),
-    ("search", "a counterexample confirmed in ball arithmetic (float64 alone refutes nothing)",
-     "verify.claims.universal.confirm"),
-    ("probability over a range", "every point of a continuous range covered (a grid is not a range)",
-     "verify.claims.outcome._probability"),
-    ("asymptotic order", "a limit, or measurements with randomness (a deterministic log-log fit is no "
-     "evidence)", "verify.claims.asymptotic._fit_is_no_evidence"),
-    ("Eg of a quantified variable", "E|f(g, a)| < oo for every a of the range: no point where f may blow "
-     "up for any a (a's sign known from the range; an exponent of unknown sign denied), one tail majorant "
-     "valid over the whole range (interval arithmetic)", "verify.claims.parametric.uniform_existence"),
-    ("Eg of a quantified variable", "the closed form F(a) agrees with certified quadrature at 5 points of "
-     "the range (else the claim is decided at those points only, never holds)",
-     "verify.claims.parametric.closed_form"),
-    ("every step", "each argument of h, Phi, K, Kp lies in [-1, 1] on the whole range, proved by the "
-     "steps themselves (a ball clamped to [-1, 1] is no proof)", "verify.claims.steps.ARGUMENTS_IN_DOMAIN"),
-    ("tail growth (Max, Min)", "|max f_i| <= sum |f_i|; for t >= 0 max(a_i + b_i t) <= max a + (max b) t",
-     "verify.certified.growth._Rules.extreme"),
+#: Hypotheses proved inside a rule before it applies: (rule, hypothesis, the functions that prove
+#: it), in Markdown; docs/soundness.md prints this table (its ``rule-hypotheses`` block).
+RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ('every step after existence',
+     'every `Eg(f)` of the claim has E|f| < ∞',
+     ('hypotheses.EXPECTATIONS_EXIST',)),
+    ('existence',
+     'every point where f may blow up is in a finite list (default deny: an unknown function, a '
+     'non-integer power or log of a base not proved ≥ 0, infinitely many zeros give *unknown*)',
+     ('base/singular.singular_candidates',)),
+    ('existence, real powers and logs',
+     "a base proved ≥ 0 on the line by SymPy's assumptions or, for a rational function with rational "
+     'coefficients, by Sturm counts: every factor of N·D with a real root has even multiplicity, and '
+     'the sign is read at one point',
+     ('base/singular.rational_nonnegative',)),
+    ('existence',
+     'growth below e^{g²/2} on both tails (certified majorant or exact limit); order α > −1 at each '
+     'singular point',
+     ('claims/existence',)),
+    ("existence (its limits), the activation validator's L² test",
+     "SymPy's limit only in the class where Gruntz's algorithm is proved: no oscillating function "
+     '(sin, cos, tan, floor, …) of an argument not proved bounded at the point (the validator then '
+     'probes numerically: it guards input, not a verdict)',
+     ('base/limits.proved_limit',)),
+    ("Stein's lemma, Hermite reduction",
+     'F, …, F^(n−1) continuous with no real singular point (absolutely continuous) for E[Heₙ F] = '
+     'E[F^(n)]',
+     ('gaussian_rules._continuous', '_hermite_reduced')),
+    ('parity with logs',
+     'log r(g) is split over the canonical factorization of r only where r is a rational function '
+     'proved ≥ 0 (log(N/D) = log\u2009|N| − log\u2009|D| off its zeros and poles, a null set)',
+     ('gaussian_rules._split_rational_logs',)),
+    ('removable singularity (exact)',
+     'N(p) = … = N^(m−1)(p) = 0 exactly; N^(m) of exponential type (Fubini)',
+     ('gaussian_rules._taylor_remainder',)),
+    ('removable singularity (balls)',
+     "N holomorphic on a disc around p (Arb's analytic flag), Cauchy's bound used within half the "
+     'disc',
+     ('certified/removable._model',)),
+    ('μ_p = E[σ^(p)]/√p!',
+     'σ of exponential type (boundary terms of p integrations by parts vanish)',
+     ('quantities.Quantities.mu',)),
+    ('exact sign rules',
+     'a product, power or function of numbers, never a sum',
+     ('universal._by_sign_rules',)),
+    ('search',
+     'a counterexample confirmed in balls (float64 alone refutes nothing)',
+     ('universal.confirm',)),
+    ('probability over a range, grad_var over a box',
+     'every point covered (a grid is not a range)',
+     ('outcome._probability', 'universal.statistical_step')),
+    ('probability, one drawn pattern',
+     'its float64 reading confirmed in balls at the decisive point (a tie settled exactly); an '
+     'enumeration holds only when every pattern is settled',
+     ('probability.decide', '_ball_reading')),
+    ('asymptotic order',
+     'a limit of the ratio proved in the Hardy class (no oscillating function of an unbounded '
+     "argument, no (−1)^(k²)); outside it only SymPy's AccumBounds enclosure, read as bounds (O, "
+     'Omega) and never as a limit; or measurements with randomness (a deterministic log–log fit is no'
+     ' evidence)',
+     ('base/limits.limit_or_enclosure', 'asymptotic._symbolic', '_fit_is_no_evidence')),
+    ('growing sums (integral and limit comparison, Leibniz)',
+     'every limit they take (term → 0, integral → ∞, ratio of terms) proved in the Hardy class',
+     ('growing_sums._limit_at_infinity',)),
+    ('`Eg` of a quantified variable',
+     "E|f(g, a)| < ∞ for every a of the range: no point where f may blow up for any a (a's sign known"
+     ' from the range; an exponent of unknown sign denied), one tail majorant valid over the whole '
+     'range (interval arithmetic); the closed form F(a) agrees with certified quadrature at 5 points,'
+     ' else only those points are decided and the claim never holds',
+     ('parametric.uniform_existence', 'parametric.closed_form')),
+    ('tail growth of Max, Min',
+     '|max fᵢ| ≤ Σ|fᵢ|; for t ≥ 0, max(aᵢ + bᵢt) ≤ max a + (max b)t',
+     ('certified/growth._Rules.extreme',)),
+    ("a kernel's argument",
+     'a ball wholly outside [−1, 1] is bad input (exit 2), never a traceback',
+     ('certified/kernels._clamped_rho',)),
+    ('asymptotic order with a binding',
+     'a binding that depends on the growth variable is kept as its expression in the limit (its value'
+     ' at the first configuration made `a == O(1)` hold for a = k)',
+     ('asymptotic._symbolic_values',)),
+    ('infinite Hermite sum written with its index shifted (Σ (p+1) μ_{p+1}² m^p)',
+     'the term holds μ at one index p + s for one integer s, so the sum over q = p + s is the same '
+     'sum; r^(q−1) is kept as a power with q − 1 ≥ 0, never as 1/r times a sum (0·∞ at r = 0); the '
+     "tail bound is Parseval's with |r|^(P+1+offset)",
+     ('language._index_shifted', 'hermite_sums.recognise')),
+    ('`Eg` of a quantified variable over a range with an irrational end (`t in [0, pi]`)',
+     "the tail majorant's parameter ranges enclose the range outward by rationals (10⁻³⁰); the grid "
+     'keeps the end exact',
+     ('parametric._outer',)),
+    ('integer range too long to enumerate (identity)',
+     'lhs − rhs simplifies to 0 with the variable declared an integer, finite sums in closed form, '
+     'under the CPU guard',
+     ('claims/integers.identity',)),
+    ('integer range too long to enumerate (relaxation)',
+     'the relaxed claim holds at every real point of [low, high] by an exact or certified step; the '
+     "relaxed expression is the same tree with the symbol's assumption changed, and what the language"
+     " defines only at integers (μ(n), n!, a sum's bound, (−1)ⁿ) has no value at a real point, so it "
+     'proves nothing; a real counterexample only nominates ⌊t⌋, ⌈t⌉, which the original claim then '
+     'decides',
+     ('claims/integers.relaxation',)),
+    ('unbounded range `z in R`, `[a, oo)` (proof)',
+     'both sides real and finite at every point of the range (the shared singular-point helper, '
+     'default deny); then lhs − rhs reduces exactly to 0, or, for one variable and a rational lhs − '
+     'rhs, `solveset` finds no point of the range (poles included) where the relation fails',
+     ('claims/unbounded.identity',)),
+    ('unbounded range (window)',
+     'only a fail on the finite window [−10, 10] (a half-line: 20 units from its end) is used; a '
+     'proof on the window is *inconclusive* on the range',
+     ('claims/unbounded.widen',)),
+    ('`Integral(f, t, a, b)`, exact',
+     "f finite and real on the line (singular-point helper), or over the box: f and SymPy's closed "
+     "form continuous (every node a finite real ball, no jump function), the closed form's derivative"
+     ' in a moving end equal to f there (exactly), and its ball meeting the certified enclosure at '
+     "the box's midpoint",
+     ('claims/integrals.exact_integral',)),
+    ('`Integral(f, t, a, b)`, balls',
+     "Taylor's theorem with the remainder h³/24·f''(piece) enclosed over each of 128 pieces (f'' as a"
+     " ball), or h·f(piece) (f bounded on the piece); an end's radius adds r·|f| there; an unbounded "
+     'f gives an infinite ball',
+     ('claims/integrals.ball_integral',)),
 )
 
 
