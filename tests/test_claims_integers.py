@@ -46,3 +46,14 @@ def test_a_quantity_of_the_model_is_never_relaxed():
     spec = build_spec("mu(n)**2 <= 1", activation="relu", for_=["n in 0..200"])
     assert integers.long_ranges(spec) and not integers.applies(spec)
     assert integers.identity(spec) is None and integers.relaxation(spec, run) is None
+
+
+def test_a_probability_claim_over_a_spread_subset_does_not_hold():
+    # P = 1 > 11/20 at n = 40 only, which the 41 spread values of 1..100 do not contain: proving the
+    # bound at the subset is no proof for the range (it held (certified); found by a mutation helper)
+    outcome = claim("c(1)*chat(1)*(n - 40)**2 >= 0", family="orthonormal", activation="relu",
+                    for_=["k = 1", "n in 1..100"], prob="<= 11/20 over c, c_hat")
+    assert outcome.verdict is Verdict.INCONCLUSIVE and "spread subset: n in 1..100" in outcome.evidence
+    at_the_point = claim("c(1)*chat(1)*(n - 40)**2 >= 0", family="orthonormal", activation="relu",
+                         for_=["k = 1", "n in {40}"], prob="<= 11/20 over c, c_hat")
+    assert at_the_point.verdict is Verdict.FAILS
