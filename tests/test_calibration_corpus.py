@@ -109,6 +109,12 @@ def test_the_readme_matrix_is_this_run(results):
     ('[[statement]]\nid = "a b"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\n', "id 'a b'"),
     ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nfor = [1]\n',
      "list of strings"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nseed = true\n',
+     "seed must be an integer"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nseed = -1\n',
+     "seed must be an integer"),
+    ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\nfull = 1\n',
+     "full must be true or false"),
     ("this is = not toml [", "not valid TOML"),
     # tomllib recurses per level: these were RecursionError tracebacks (issue #38)
     ("a = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
@@ -136,3 +142,11 @@ def test_verify_calibrate_exits_1_on_an_unsound_verdict(tmp_path):
     from verify.cli import main
 
     assert main(["calibrate", "--corpus", str(tmp_path), "--workers", "1", "--quiet"]) == 1
+
+
+def test_seed_and_full_reach_the_claim(tmp_path):
+    entry = ('[[statement]]\nid = "a"\nclass = "x"\ntruth = true\nclaim = "k == 4"\nreason = "r"\n'
+             'seed = 3\nfull = true\n')
+    (tmp_path / "one.toml").write_text(entry, encoding="utf-8")
+    (statement,) = load_corpus(tmp_path)
+    assert statement.keywords() == {"seed": 3, "full": True}

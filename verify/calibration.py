@@ -26,7 +26,8 @@ Schema of one ``[[statement]]`` table::
     claim = "mu(1) == 1/2"
     reason = "..."            # one line
     # optional, as the API's keyword arguments: activation, family (lists of strings), for (list),
-    # seeds, prob, growth, lam (strings), margin (number, for the margin classes), slow (bool)
+    # seeds, prob, growth, lam (strings), seed (integer >= 0, the claim's draws and grids), full
+    # (bool, the larger grids and draws of --full); margin (number, for the margin classes), slow (bool)
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ def load_corpus(directory: Path | str, include_slow: bool = False) -> list[State
 def _statement(entry, where: str, source: str) -> Statement:
     if not isinstance(entry, dict):
         raise CorpusError(f"{where}: not a table")
-    known = {"id", "class", "truth", "claim", "reason", "margin", "slow", *_LIST_OPTIONS, *_TEXT_OPTIONS}
+    known = {"id", "class", "truth", "claim", "reason", "margin", "slow", "seed", "full", *_LIST_OPTIONS,
+             *_TEXT_OPTIONS}
     unknown = sorted(set(entry) - known)
     if unknown:
         raise CorpusError(f"{where}: unknown field(s) {', '.join(unknown)}")
@@ -162,6 +164,15 @@ def _statement(entry, where: str, source: str) -> Statement:
             if not isinstance(entry[name], str):
                 raise CorpusError(f"{where}: {name!r} must be a string")
             options[name] = entry[name]
+    if "seed" in entry:
+        seed = entry["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise CorpusError(f"{where}: seed must be an integer in [0, 2**32)")
+        options["seed"] = seed
+    if "full" in entry:
+        if not isinstance(entry["full"], bool):
+            raise CorpusError(f"{where}: full must be true or false")
+        options["full"] = entry["full"]
     margin = entry.get("margin")
     if margin is not None and (isinstance(margin, bool) or not isinstance(margin, int | float)):
         raise CorpusError(f"{where}: margin must be a number")
