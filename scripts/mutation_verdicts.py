@@ -67,7 +67,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # its sibling mutation_report classes the survivors
 MUTANTS = ROOT / "mutants"
 RESULTS = ROOT / "results" / "mutation" / "verdict-mutation.json.gz"
-CORPORA = (ROOT / "tests" / "calibration" / "corpus", ROOT / "tests" / "calibration" / "routes")
+#: The statements the mutants meet: the calibration corpus, the decision routes, and the bad inputs
+#: (baseline verdict "error": a mutant that turns a refusal into a verdict is killed).
+CORPORA = tuple(ROOT / "tests" / "calibration" / name for name in ("corpus", "routes", "invalid"))
 MAX_STATEMENTS = 10
 MAX_BASELINE_SECONDS = 4.0
 # a statement's coverage or baseline run past this is dropped from the selection: the mutants'

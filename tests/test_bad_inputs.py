@@ -13,10 +13,14 @@ import json
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from verify.base.budget import TIME_LIMIT, WALL_FACTOR, WALL_SLACK
+from verify.base.errors import VerifyInputError
+from verify.calibration import load_corpus
+from verify.claims import claim
 from verify.cli import main
 from verify.model.instance import orthonormal, save
 
@@ -53,6 +57,11 @@ CASES = [
     # (arguments, with {inst} {dir} {root} placeholders; fragment of the one error line)
     (["frobnicate"], "invalid choice"),
     (["hermite", "swish"], "unknown activation 'swish'"),
+    # a value that makes a constant part of the claim complex (was a TypeError traceback)
+    (["claim", "cbrt(a)*x**2 >= -2", "--for", "a = -2", "--for", "x in [0, 1]"],
+     "a**(1/3) is not real at a = -2"),
+    (["claim", "sqrt(a)*x**2 >= -2", "--for", "a in {{1, -2}}", "--for", "x in [0, 1]"],
+     "sqrt(a) is not real at a = -2"),
     (["hermite", "relu", "--terms", "-3"], "--terms"),
     (["hermite", "relu", "--terms", "2.5"], "--terms"),
     (["hermite", "relu", "--terms", "3.0"], "--terms"),
@@ -219,3 +228,15 @@ def test_output_into_a_closed_pipe_is_quiet():
                           shell=True, capture_output=True, text=True, timeout=120)
     assert "Traceback" not in proc.stderr
     assert "BrokenPipe" not in proc.stderr
+
+
+INVALID_CLAIMS = load_corpus(Path(__file__).parent / "calibration" / "invalid")
+
+
+@pytest.mark.parametrize("statement", INVALID_CLAIMS, ids=[s.id for s in INVALID_CLAIMS])
+def test_every_claim_of_the_invalid_corpus_is_refused_as_bad_input(statement):
+    """tests/calibration/invalid: claims whose input breaks an assumption (a bound outside [0, 1],
+    a side not finite on the event grid).  The API raises the input error (the command line's exit
+    2); the mutation driver kills a mutant that turns the refusal into a verdict."""
+    with pytest.raises(VerifyInputError):
+        claim(statement.claim, **statement.keywords())

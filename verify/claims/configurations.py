@@ -103,6 +103,7 @@ def settings(spec: ClaimSpec) -> list[Setting]:
     ):
         values = {q.symbol: v for (q, _), v in zip(axes, combo, strict=True)}
         values = with_bindings(spec, values)
+        _real_where_given(spec, values)
         box = {q.symbol: (q.low, q.high) for q in box_quantifiers}
         out.append(_setting(spec, family, activation, seed if family else None, values, box, models))
         if family is None and seed != spec.seeds[0]:
@@ -136,6 +137,28 @@ def with_bindings(spec: ClaimSpec, values: dict) -> dict:
             value = q.expression.xreplace(values)
             values[q.symbol] = value  # exact: the binding's text was parsed to rationals
     return values
+
+
+def _real_where_given(spec: ClaimSpec, values: dict) -> None:
+    """Refuse a configuration whose values make a constant part of the claim complex: cbrt(a) or
+    sqrt(a) at a = -2 (the parser refuses such a constant typed in; through a value it reached the
+    float64 search as a complex number, a TypeError traceback).  Only the parts that the values
+    make constant are evaluated, to 15 digits; a quantity of the model (h, K, Eg, ...) is left to
+    its own domain checks."""
+    given = {s for s, v in values.items() if v.is_number}
+    if not given:
+        return
+    for side in (spec.claim.lhs, spec.claim.rhs):
+        for node in sympy.preorder_traversal(side):
+            symbols = node.free_symbols
+            if not symbols or not symbols <= given or not isinstance(node, sympy.Pow | sympy.Function) \
+                    or node.has(sympy.core.function.AppliedUndef):
+                continue
+            value = node.xreplace(values).evalf(15)
+            if value.is_number and value.is_real is False and abs(sympy.im(value)) > 1e-12 * (1 + abs(value)):
+                where = ", ".join(f"{s} = {values[s]}" for s in sorted(symbols, key=str))
+                raise QuantifierError(f"claim: {node} is not real at {where} (about {sympy.N(value, 3)}); "
+                                      "every value of the claim must be real")
 
 
 def _instance_value(spec: ClaimSpec, name: str, values: dict, default):
