@@ -297,6 +297,14 @@ def _fresh_cache() -> None:
     os.environ["VERIFY_CACHE_KEY"] = os.path.join(tempfile.mkdtemp(prefix="verify-mutation-key-"), "key")
 
 
+def verdict_of(result) -> str:
+    """The verdict a mutant must keep: for an error, with the exception's type ("error:QuantifierError"),
+    so that a refusal of bad input (tests/calibration/invalid) turned into a crash is a change."""
+    if result.verdict != "error":
+        return result.verdict
+    return "error:" + result.evidence.partition(":")[0]
+
+
 def _cover(connection, calibration, statement) -> None:
     """Child: the statement's verdict in stats mode and the mutated functions it calls."""
     from mutmut.mutation import trampoline
@@ -312,14 +320,14 @@ def _cover(connection, calibration, statement) -> None:
     steps.Budget.limit = lambda self, step: 20 * allowance(self, step)
     _fresh_cache()
     result = calibration.decide(statement)
-    connection.send({"verdict": result.verdict, "hits": sorted(hits)})
+    connection.send({"verdict": verdict_of(result), "hits": sorted(hits)})
 
 
 def _baseline(connection, calibration, statement) -> None:
     """Child: the statement's verdict and time with no mutant active."""
     _fresh_cache()
     result = calibration.decide(statement)
-    connection.send({"verdict": result.verdict, "seconds": round(result.seconds, 3)})
+    connection.send({"verdict": verdict_of(result), "seconds": round(result.seconds, 3)})
 
 
 def _mutant(connection, calibration, name: str, selection: list, expected: dict) -> None:
@@ -330,8 +338,8 @@ def _mutant(connection, calibration, name: str, selection: list, expected: dict)
     _fresh_cache()
     for statement in selection:
         result = calibration.decide(statement)
-        if result.verdict != expected[statement.id]:
-            connection.send({"status": "killed", "by": statement.id, "got": result.verdict,
+        if verdict_of(result) != expected[statement.id]:
+            connection.send({"status": "killed", "by": statement.id, "got": verdict_of(result),
                              "evidence": result.evidence[:200], "tested": selection.index(statement) + 1})
             return
     connection.send({"status": "survived", "tested": len(selection)})
