@@ -195,7 +195,10 @@ def float_expectation(body, kinks=()) -> tuple[float, float]:
         with mpmath.workdps(FLOAT_DPS):
             value, error = mpmath.quad(function, [-mpmath.inf, *points, mpmath.inf], error=True)
         value, error = float(value), float(error)
-    except (ZeroDivisionError, ValueError, OverflowError, TypeError) as exc:
+    except (ZeroDivisionError, ValueError, OverflowError, TypeError, MemoryError) as exc:
+        # MemoryError: mpmath's cosh/sinh/tanh of an argument near 10^800 (tanh((1 + g²)^(g/100))
+        # at a far node) work at a precision that grows with it; the claim was refused as out of
+        # memory although it is well-formed and true
         raise ConvergenceError(f"the float quadrature of Eg({clip(body, 40)}) met "
                                f"{type(exc).__name__} at a node") from None
     if not (mpmath.isfinite(value) and mpmath.isfinite(error)):
