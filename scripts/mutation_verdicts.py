@@ -678,7 +678,9 @@ def killers_phase(data: dict, calibration, statements: dict, jobs: int, paths: l
         print(f"{len(missing)} mutant(s) named in '# kills:' do not exist (their function "
               f"moved or was renamed), skipped: {', '.join(missing[:6])}", file=sys.stderr)
     for name, ids in pairs.items():
-        if name in missing:
+        # --statements narrows the statements a kill may be replayed on (a comment may name others)
+        ids = [sid for sid in ids if sid in statements]
+        if name in missing or not ids:
             continue
         if valid.get(name, {}).get("status") in ("killed", "timeout", "crash") or \
                 any(sid not in data["baseline"] for sid in ids):
