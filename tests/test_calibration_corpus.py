@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from verify import calibration
-from verify.calibration import CorpusError, load_corpus
+from verify.calibration import CorpusError, Result, Statement, confusion, headline, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -150,3 +150,16 @@ def test_seed_and_full_reach_the_claim(tmp_path):
     (tmp_path / "one.toml").write_text(entry, encoding="utf-8")
     (statement,) = load_corpus(tmp_path)
     assert statement.keywords() == {"seed": 3, "full": True}
+
+
+def test_mutation_killers_count_for_soundness_not_for_power():
+    def result(cls, truth, verdict):
+        statement = Statement(f"{cls}-{truth}-{verdict}", cls, truth, "k == 4", "r")
+        return Result(statement, verdict, "none", "", 0.0)
+
+    summary = confusion([result("identity", True, "holds"), result("whitebox-mutation", True, "inconclusive"),
+                         result("whitebox-mutation", False, "holds")])
+    assert summary.power == 1.0 and (summary.killers_total, summary.killers_decided) == (1, 0)
+    assert summary.false_accepted == 1 and not summary.passed  # a killer that is unsound still fails
+    assert "the 1 true mutation killers (class whitebox-mutation) count for soundness only" in \
+        headline(summary, 3)

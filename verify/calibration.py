@@ -48,6 +48,11 @@ from verify.base.sweep import ordered_map
 from verify.claims import claim, existence, gaussian, gaussian_rules, parity
 from verify.model import diagnostics, hermite_exact
 
+#: The class of the statements written to kill mutants (tests/calibration/corpus/mutation_killers*):
+#: a killer of a mutant that makes the engine decide too much is a true statement the engine, by
+#: design, leaves undecided, so these count for soundness and not for power (counting them made
+#: every such killer lower the power figure; they are reported apart).
+KILLER_CLASS = "whitebox-mutation"
 #: The share of true statements that must be decided (holds or consistent).
 REQUIRED_POWER = 0.9
 VERDICTS = ("holds", "consistent", "inconclusive", "fails", "error")
@@ -237,6 +242,8 @@ class Summary:
     errors: int
     true_total: int
     true_decided: int
+    killers_total: int = 0
+    killers_decided: int = 0
 
     @property
     def power(self) -> float:
@@ -261,7 +268,8 @@ def confusion(results: Iterable[Result]) -> Summary:
         matrix[truth][r.verdict] += 1
         by_class[r.statement.cls][truth][r.verdict] += 1
         by_basis[r.basis][f"{truth}/{r.verdict}"] += 1
-    true_results = [r for r in results if r.statement.truth]
+    true_results = [r for r in results if r.statement.truth and r.statement.cls != KILLER_CLASS]
+    killers = [r for r in results if r.statement.truth and r.statement.cls == KILLER_CLASS]
     return Summary(
         matrix={t: dict(c) for t, c in matrix.items()},
         by_class={k: {t: dict(c) for t, c in v.items()} for k, v in sorted(by_class.items())},
@@ -272,6 +280,8 @@ def confusion(results: Iterable[Result]) -> Summary:
         errors=sum(1 for r in results if r.verdict == "error"),
         true_total=len(true_results),
         true_decided=sum(1 for r in true_results if r.verdict in ("holds", "consistent")),
+        killers_total=len(killers),
+        killers_decided=sum(1 for r in killers if r.verdict in ("holds", "consistent")),
     )
 
 
@@ -302,10 +312,15 @@ def matrix_markdown(summary: Summary) -> str:
 
 
 def headline(summary: Summary, count: int) -> str:
-    return (f"{count} statements ({summary.true_total} true, {count - summary.true_total} false): "
+    true = summary.true_total + summary.killers_total
+    text = (f"{count} statements ({true} true, {count - true} false): "
             f"{summary.false_accepted} false statement(s) held or consistent, {summary.true_failed} true "
             f"statement(s) failed, {summary.errors} error(s); {summary.true_decided} of {summary.true_total} "
             f"true statements decided ({summary.power:.1%}, required {REQUIRED_POWER:.0%})")
+    if summary.killers_total:
+        text += (f"; the {summary.killers_total} true mutation killers (class {KILLER_CLASS}) count for "
+                 f"soundness only, {summary.killers_decided} of them decided")
+    return text
 
 
 def readme_block(results: list[Result]) -> str:
