@@ -20,7 +20,8 @@ UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum",
              "wb48-prob-cancellation-inner-variable", "wb48-exist-oscillating-denominator-positive",
              "wb48-exist-oscillating-denominator-odd", "wb48-exist-oscillating-denominator-self",
              "wb48-order-oscillating-denominator-O", "wb48-order-oscillating-denominator-Theta",
-             "wb48-order-negative-power-base"}
+             "wb48-order-negative-power-base", "wb48-log-rational-half-line",
+             "wb48-probability-spread-subset", "wb48-float-quadrature-huge-argument"}
 
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=[s.id for s in STATEMENTS])
