@@ -155,7 +155,10 @@ def _real_where_given(spec: ClaimSpec, values: dict) -> None:
                     or node.has(sympy.core.function.AppliedUndef):
                 continue
             value = node.xreplace(values).evalf(15)
-            if value.is_number and value.is_real is False and abs(sympy.im(value)) > 1e-12 * (1 + abs(value)):
+            if not value.is_number or value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
+                continue  # not a plain number (a value the later steps refuse with their own reason)
+            imaginary = sympy.im(value)
+            if imaginary.is_zero is False and abs(imaginary) > 1e-12 * (1 + abs(value)):
                 where = ", ".join(f"{s} = {values[s]}" for s in sorted(symbols, key=str))
                 raise QuantifierError(f"claim: {node} is not real at {where} (about {sympy.N(value, 3)}); "
                                       "every value of the claim must be real")
