@@ -156,8 +156,8 @@ _MODULE_STAMPS: dict[str, str] = {}
 
 
 def module_stamp(name: str) -> str:
-    """Of the mutated file that holds the mutant ``name`` (the stamp results carried before
-    :func:`function_stamp`; still read for them)."""
+    """Of the mutated file that holds the mutant ``name``: the stamp results carried before
+    :func:`function_stamp`, read for a result until :func:`restamp` gives it a function stamp."""
     module = name.rpartition(".")[0]  # verify.claims.existence.x__classify__mutmut_10
     if module not in _MODULE_STAMPS:
         path = MUTANTS / _module_path(module)
@@ -216,7 +216,7 @@ def is_current(name: str, result: dict) -> bool:
 
 def stamps(name: str) -> dict:
     """The stamps a result of ``name`` is stored with."""
-    return {"module_stamp": module_stamp(name), "function_stamp": function_stamp(name)}
+    return {"function_stamp": function_stamp(name)}
 
 
 def current(results: dict) -> dict:

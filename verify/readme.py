@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from verify.base.files import write_atomic
-from verify.base.markdown import markdown_text
+from verify.base.markdown import code_span, in_table_cell, markdown_text
 from verify.checks import load_all
 from verify.checks.packs import code_modules
 from verify.claims.hypotheses import RULE_HYPOTHESES
@@ -198,11 +198,8 @@ def timings_block() -> str:
 
 def rule_hypotheses_block() -> str:
     """The table of hypotheses each rule proves before it applies (``hypotheses.RULE_HYPOTHESES``)."""
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|")
-
     lines = ["| rule | hypothesis it proves before it applies | where |", "|---|---|---|"]
-    lines += [f"| {cell(rule)} | {cell(hypothesis)} | {', '.join(f'`{w}`' for w in where)} |"
+    lines += [f"| {in_table_cell(rule)} | {in_table_cell(hypothesis)} | {', '.join(map(code_span, where))} |"
               for rule, hypothesis, where in RULE_HYPOTHESES]
     return "\n".join(lines) + "\n"
 

@@ -106,7 +106,8 @@ def _real_power_modulus(x):
     product (|ab| = |a||b|).  The principal power of a negative b is |b|^p e^{iπp}, of modulus
     |b|^p, so both forms agree on the whole line (at b = 0 as well); the second is visibly real,
     which the existence step needs: Eg(Abs(g**(1/3))) is E|g|^{1/3} instead of a refusal of the
-    complex g^{1/3}."""
+    complex g^{1/3}.  Abs and abs of the languages."""
+    x = sympy.sympify(x)
     if isinstance(x, sympy.Mul):
         return sympy.Mul(*(_real_power_modulus(factor) for factor in x.args))
     if x.is_Pow and x.exp.is_number and x.exp.is_extended_real is True and x.base.is_extended_real is True:
@@ -114,9 +115,7 @@ def _real_power_modulus(x):
     return sympy.Abs(x)
 
 
-def _abs(x):
-    """Abs/abs of the languages (:func:`_real_power_modulus`)."""
-    return _real_power_modulus(sympy.sympify(x))
+_real_power_modulus.__name__ = "Abs"  # as SymPy's Abs was named in the parser's one-line errors
 
 
 def _sympy_functions() -> dict[str, Function]:
@@ -125,8 +124,8 @@ def _sympy_functions() -> dict[str, Function]:
         "exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
         "sign", "Heaviside", "cbrt")}
     return one | {
-        "Abs": Function(_abs, 1),
-        "abs": Function(_abs, 1),
+        "Abs": Function(_real_power_modulus, 1),
+        "abs": Function(_real_power_modulus, 1),
         # SymPy flattens Max(Max(a, b), c) to Max(a, b, c); its printed form must parse back.
         "Max": Function(sympy.Max, 2, math.inf),
         "Min": Function(sympy.Min, 2, math.inf),
