@@ -95,6 +95,13 @@ def generate() -> None:
         setup_source_paths()
         create_mutants(2)
     os.environ.pop("MUTANT_UNDER_TEST", None)
+    forget_snapshot()  # restamp read the old snapshot just before
+
+
+def forget_snapshot() -> None:
+    """Drop what was read of mutants/: the stamps and mutant names are read again from the files."""
+    for memo in (_MODULE_STAMPS, _FUNCTION_TEXTS, _EXISTING):
+        memo.clear()
 
 
 def mutated_modules() -> list[str]:

@@ -88,8 +88,7 @@ def snapshot(driver, tmp_path, monkeypatch):
 
     def write(g_body: str) -> None:
         (tmp_path / "pkg" / "m.py").write_text(_MUTATED_FILE.replace("{G}", g_body), encoding="utf-8")
-        for memo in (driver._MODULE_STAMPS, driver._FUNCTION_TEXTS, driver._EXISTING):
-            memo.clear()  # a new generation: the stamps are read again
+        driver.forget_snapshot()  # a new generation, as generate() does
 
     write("a * 2")
     return write
@@ -122,3 +121,19 @@ def test_stale_statements_are_those_that_call_a_changed_function(driver):
                 "d": {}}
     changed, stale = driver.stale_statements(before, now, coverage)
     assert changed == {"m.x_g", "m.x_gone", "m.x_new"} and stale == {"b", "c"}
+
+
+def test_generation_forgets_the_snapshot_read_before_it(driver, snapshot, monkeypatch):
+    """restamp reads mutants/ just before generate() rewrites it; a stamp remembered from the old
+    files made the first run after an edit fail with KeyError on the new functions' mutants."""
+    import mutmut.__main__ as mutmut_main
+
+    for step in ("copy_src_dir", "copy_also_copy_files", "setup_source_paths", "create_mutants"):
+        monkeypatch.setattr(mutmut_main, step, lambda *args: None)
+    monkeypatch.chdir(Path.cwd())  # generate() changes to the checkout
+    f = "pkg.m.x_f__mutmut_1"
+    before = driver.function_stamp(f)
+    snapshot_text = (driver.MUTANTS / "pkg" / "m.py").read_text(encoding="utf-8")
+    (driver.MUTANTS / "pkg" / "m.py").write_text(snapshot_text.replace("a + 1", "a + 2"), encoding="utf-8")
+    driver.generate()
+    assert driver.function_stamp(f) != before
