@@ -275,6 +275,24 @@ def _check_finite(expr, text: str, what: str) -> None:
                                        f"{_clip(_text(expr))})")
 
 
+def plain_number(value) -> mpmath.mpf | mpmath.mpc | None:
+    """A SymPy number to 15 digits as an mpmath number; None when it is not a plain number (a Sum,
+    an unevaluated integral, a symbol)."""
+    try:
+        with mpmath.workdps(15):
+            return mpmath.mpmathify(value.evalf(15))
+    except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
+        return None
+
+
+def visibly_complex(number) -> bool:
+    """Whether a 15-digit value is not real beyond its rounding: |Im| > 1e-12 (1 + |value|).  The
+    one test of both the parser (a constant typed in) and the configurations (a constant made by
+    a quantifier's value); a NaN or an infinity is not *visibly* complex (its own check refuses it)."""
+    return (isinstance(number, mpmath.mpc) and mpmath.isfinite(number)
+            and abs(number.imag) > 1e-12 * (1 + abs(number)))
+
+
 class _Walker:
     """Builds SymPy objects from whitelisted AST nodes; every other node is refused."""
 
@@ -476,13 +494,11 @@ class _Walker:
     def check_magnitude(self, value) -> None:
         """|value| <= 10**MAX_CONSTANT_LOG10; safe to evaluate because its parts already passed."""
 
-        try:
-            with mpmath.workdps(15):
-                number = mpmath.mpmathify(value.evalf(15))
-                size = abs(number)
-        except (TypeError, ValueError, ArithmeticError, RecursionError, AttributeError):
+        number = plain_number(value)
+        if number is None:
             return  # not a plain number (e.g. a Sum): later steps decide
-        if isinstance(number, mpmath.mpc) and abs(number.imag) > 1e-12 * (1 + size):
+        size = abs(number)
+        if visibly_complex(number):
             self.fail(f"the constant {_clip(_text(value), 40)} is not real (about {mpmath.nstr(number, 3)}); "
                       "every quantity of the model is real")
         if not mpmath.isfinite(size) or (size and mpmath.log10(size) > MAX_CONSTANT_LOG10):

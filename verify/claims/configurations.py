@@ -14,9 +14,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 import sympy
 
+from verify.base.expressions import plain_number, visibly_complex
 from verify.claims.evaluate import check_sum_sizes
 from verify.claims.language import INSTANCE_PARAMETERS, scalar_symbol
 from verify.claims.model import Model, default_dimension, draw
@@ -154,14 +156,12 @@ def _real_where_given(spec: ClaimSpec, values: dict) -> None:
             if not symbols or not symbols <= given or not isinstance(node, sympy.Pow | sympy.Function) \
                     or node.has(sympy.core.function.AppliedUndef):
                 continue
-            value = node.xreplace(values).evalf(15)
-            if not value.is_number or value.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
-                continue  # not a plain number (a value the later steps refuse with their own reason)
-            imaginary = sympy.im(value)
-            if imaginary.is_zero is False and abs(imaginary) > 1e-12 * (1 + abs(value)):
+            # a value that is not a plain finite number is left to the later steps' own reasons
+            number = plain_number(node.xreplace(values))
+            if number is not None and visibly_complex(number):
                 where = ", ".join(f"{s} = {values[s]}" for s in sorted(symbols, key=str))
-                raise QuantifierError(f"claim: {node} is not real at {where} (about {sympy.N(value, 3)}); "
-                                      "every value of the claim must be real")
+                raise QuantifierError(f"claim: {node} is not real at {where} (about "
+                                      f"{mpmath.nstr(number, 3)}); every value of the claim must be real")
 
 
 def _instance_value(spec: ClaimSpec, name: str, values: dict, default):
