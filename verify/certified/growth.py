@@ -17,7 +17,8 @@ Arb balls, so every stored number is a valid bound):
   Σ c tⁿ e^{bt} ≤ (Σc) t^{max n} e^{(max b) t} for t ≥ 1;
 - exp f ≤ e^{α+βt} from f ≤ α + βt (a constant e^{α+βR} when β ≤ 0), exp f ≥ e^{α'+β'R} > 0
   when f ≥ α' + β't with β' ≥ 0;
-- log f ≤ log C + (n + b)t from f ≤ C tⁿ e^{bt} and log t ≤ t; log f ≥ log ℓ;
+- log f ≤ log C + (n + b)t from f ≤ C tⁿ e^{bt} and log t ≤ t; log f ≥ log ℓ; the log of a
+  product is the sum of its factors' logs when every factor is proved positive;
 - sin, cos ∈ [−1, 1]; tanh, erf ∈ [−1, 1] and atan ∈ [−π/2, π/2], tightened by monotonicity;
   erfc ∈ [0, 2]; |sinh f|, cosh f ≤ e^{|f|}; |asinh f| ≤ |f|.
 
@@ -224,6 +225,9 @@ class _Rules:
             return _completed(self.mul(expr))
         if isinstance(expr, sympy.Pow):
             return _completed(self.power(expr))
+        if isinstance(expr, sympy.log) and isinstance(expr.args[0], sympy.Mul):
+            whole = _completed(self.rule_log(self.envelope(expr.args[0])))
+            return whole if whole.majorant is not None else _completed(self.log_of_product(expr.args[0]))
         name = type(expr).__name__
         if len(expr.args) == 1:
             rule = getattr(self, "rule_" + name, None)
@@ -248,6 +252,22 @@ class _Rules:
         single = [b for b in (p.lower if largest else p.upper for p in parts) if b is not None]
         one = (max if largest else min)(single, key=lambda b: (b[1], b[0])) if single else None
         return Envelope(majorant, joint, one) if largest else Envelope(majorant, one, joint)
+
+    def log_of_product(self, product) -> Envelope:
+        """log(Π bᵢ^eᵢ) = Σ eᵢ·log bᵢ, which needs every base bᵢ > 0 on the tail: a constant base
+        by its ball, another by a positive floor of its own.  The quotient (1 + x²)/(2 + x²) has no
+        floor the product rule can see, but each log of its factors has bounds, so its log is
+        bounded."""
+        terms = []
+        for factor in product.args:
+            base, exponent = factor.as_base_exp()
+            if self.x in base.free_symbols:
+                if self.positive_floor(self.envelope(base)) is None:
+                    return Envelope(None)
+            elif self.bounds(base)[0] <= 0:
+                return Envelope(None)
+            terms.append(exponent * sympy.log(base))
+        return self.add([self.envelope(term) for term in terms])
 
     # -- arithmetic
     @staticmethod
