@@ -90,6 +90,10 @@ class Function:
     min_arity: int
     max_arity: float | None = None  # None: exactly min_arity; math.inf: any number above min_arity
     integer_arguments: tuple[int, ...] = ()
+    #: args -> the conditions under which the value is defined, as (condition, expression) pairs
+    #: (condition "nonzero", "nonnegative", "positive" or "unit": in [-1, 1]); the parser records
+    #: them before SymPy rewrites the call (sqrt(x)**2 is x), :mod:`verify.claims.domains`
+    domain: Callable[..., tuple] | None = None
 
     def accepts(self, count: int) -> bool:
         return self.min_arity <= count <= (self.min_arity if self.max_arity is None else self.max_arity)
@@ -121,8 +125,9 @@ _real_power_modulus.__name__ = "Abs"  # as SymPy's Abs was named in the parser's
 def _sympy_functions() -> dict[str, Function]:
 
     one = {name: Function(getattr(sympy, name), 1) for name in (
-        "exp", "log", "sqrt", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc",
-        "sign", "Heaviside", "cbrt")}
+        "exp", "sin", "cos", "tanh", "sinh", "cosh", "atan", "asinh", "erf", "erfc", "sign", "Heaviside")}
+    one |= {name: Function(getattr(sympy, name), 1, domain=domain) for name, domain in (
+        ("log", positive_argument), ("sqrt", nonnegative_argument), ("cbrt", nonnegative_argument))}
     return one | {
         "Abs": Function(_real_power_modulus, 1),
         "abs": Function(_real_power_modulus, 1),
@@ -130,8 +135,20 @@ def _sympy_functions() -> dict[str, Function]:
         "Max": Function(sympy.Max, 2, math.inf),
         "Min": Function(sympy.Min, 2, math.inf),
         "hermite_prob": Function(sympy.hermite_prob, 2, integer_arguments=(0,)),
-        "factorial": Function(sympy.factorial, 1, integer_arguments=(0,)),
+        "factorial": Function(sympy.factorial, 1, integer_arguments=(0,), domain=nonnegative_argument),
     }
+
+
+def positive_argument(x) -> tuple:
+    return (("positive", x),)
+
+
+def nonnegative_argument(x) -> tuple:
+    return (("nonnegative", x),)
+
+
+def unit_argument(x) -> tuple:
+    return (("unit", x),)
 
 
 def activation_functions() -> dict[str, Function]:
@@ -172,7 +189,7 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
                      functions: Mapping[str, Function] | None = None,
                      constants: Mapping[str, object] | None = None,
                      allow_relation: bool = False, what: str = "expression",
-                     max_integer_digits: int = MAX_INTEGER_DIGITS):
+                     max_integer_digits: int = MAX_INTEGER_DIGITS, guards: list | None = None):
     """Parse untrusted ``text`` into a SymPy expression (or a :class:`Relation`).
 
     Parameters
@@ -190,6 +207,9 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
     max_integer_digits:
         Longest integer literal admitted (exact values read back from the cache carry
         rationals with denominators of a few hundred digits).
+    guards:
+        A list that receives the domain condition of each operation as written:
+        (condition, expression, text) (:mod:`verify.claims.domains`).
 
     Raises
     ------
@@ -222,11 +242,15 @@ def parse_expression(text: str, *, variables: Mapping[str, object],
         relation = Relation(walker.expression(body.left, 1), op, walker.expression(body.comparators[0], 1))
         _check_finite(relation.lhs, text, what)
         _check_finite(relation.rhs, text, what)
+        if guards is not None:
+            guards.extend(walker.guards)
         return relation
     if allow_relation:
         raise MalformedExpressionError(f"{what}: expected a relation (==, <=, >=, <, >), got {_clip(text)!r}")
     expr = walker.expression(body, 1)
     _check_finite(expr, text, what)
+    if guards is not None:
+        guards.extend(walker.guards)
     return expr
 
 
@@ -301,6 +325,9 @@ class _Walker:
         self.variables, self.functions, self.constants, self.what = variables, functions, constants, what
         self.nodes = 0
         self.measures: dict = {}  # SymPy node -> (tree size, degree bound, tower height)
+        #: (condition, expression, the operation as written) for each operation defined only on
+        #: part of the line (Function.domain), recorded before SymPy rewrites it
+        self.guards: list[tuple[str, object, str]] = []
 
     def fail(self, message: str) -> NoReturn:
         raise MalformedExpressionError(f"{self.what}: {message}")
@@ -334,6 +361,7 @@ class _Walker:
             if isinstance(node.op, ast.Div) and right == 0:
                 self.fail("division by zero")
             result = self.build(apply, left, right)
+            self.guard_operation(node, left, right)
             return result
         if isinstance(node, ast.Call):
             return self.call(node, depth)
@@ -405,7 +433,26 @@ class _Walker:
             if not (getattr(value, "is_Integer", False) and 0 <= value <= MAX_INTEGER_ARGUMENT):
                 self.fail(f"argument {i + 1} of {name} must be an integer in [0, {MAX_INTEGER_ARGUMENT}], "
                           f"got {_clip(_text(value), 30)}")
-        return self.build(spec.build, *args)
+        result = self.build(spec.build, *args)
+        if spec.domain is not None:
+            shown = _clip(ast.get_source_segment(self.source, node) or name, 40)
+            self.guards.extend((condition, expr, shown) for condition, expr in spec.domain(*args)
+                               if getattr(expr, "free_symbols", None))
+        return result
+
+    def guard_operation(self, node: ast.BinOp, left, right) -> None:
+        """The guards of a division (the divisor ≠ 0) and a power (a negative power's base ≠ 0; a
+        non-integer power's base ≥ 0), recorded when they hold a variable."""
+        shown = _clip(ast.get_source_segment(self.source, node) or "", 40)
+        if isinstance(node.op, ast.Div) and getattr(right, "free_symbols", None):
+            self.guards.append(("nonzero", right, shown))
+        elif isinstance(node.op, ast.Pow) and getattr(left, "free_symbols", None):
+            if right.is_integer is not True:
+                self.guards.append(("nonnegative", left, shown))
+            if right.is_number and right.is_negative:
+                # (a symbol's exponent, a Sum's index p in rho**p, is left to the evaluation at
+                # points: its guard would need the exponent's range as well)
+                self.guards.append(("nonzero", left, shown))
 
     def build(self, function, *args):
         try:

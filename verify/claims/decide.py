@@ -58,7 +58,8 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
             sides = [resolve_derivatives(side, exact_quantities) for side in sides]
         rel = Relation(setting, *sides, claim.op, spec.full, spec.seed,
                        np.random.default_rng(np.random.SeedSequence([spec.seed, index])),
-                       cancelled=tuple(prepare(c, setting.values, setting.xi) for c in claim.cancelled))
+                       cancelled=tuple(prepare(c, setting.values, setting.xi) for c in claim.cancelled),
+                       guards=tuple((c, e.xreplace(setting.values), t) for c, e, t in claim.guards))
         if parametric.parametric_calls(rel):
             decision = parametric.decide_parametric(rel, lambda r: steps.decide(r, budget))
         else:

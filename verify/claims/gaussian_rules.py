@@ -45,7 +45,8 @@ MAX_SIMPLIFY_OPS = 120
 #: Work units one expectation may cost: a rule application costs 1, a simplification
 #: SIMPLIFY_COST (E[gelu²] costs about 100; E[tanh(g) He_5(g)] would cost thousands).
 MAX_WORK, SIMPLIFY_COST = 600, 25
-_NONSMOOTH = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, sympy.Piecewise)
+_NONSMOOTH = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, sympy.Piecewise, sympy.floor,
+              sympy.ceiling, sympy.frac)
 
 g = GAUSSIAN
 

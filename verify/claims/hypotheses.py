@@ -66,6 +66,19 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ('every step after existence',
      'every `Eg(f)` of the claim has E|f| < ∞',
      ('hypotheses.EXPECTATIONS_EXIST',)),
+    ('every step after existence, and the integer and unbounded identities',
+     'every operation written in the claim is defined at every point of the range, recorded by the '
+     "parser before SymPy rewrites it (`sqrt(x)**2` is x): a divisor ≠ 0, a non-integer power's base "
+     "≥ 0, a log's argument > 0, asin's and acos's in [−1, 1], factorial's ≥ 0, Gamma's > 0, "
+     "binomial's k ≥ 0, a Sum's number of terms ≥ 0; proved by `solveset` on the range (one "
+     "variable, its integers for an integer variable) or by SymPy's sign rules (several), default "
+     "deny; guards of g (existence's), of a Sum's index or of a model quantity are not checked here",
+     ('claims/domains.written_domain', 'steps.OPERATIONS_DEFINED')),
+    ("exact expectation by SymPy's integrate",
+     'every jump and kink of the integrand (sign, Heaviside, Abs, Max, Min, Piecewise, floor, ceil) '
+     "is at a point found exactly, a finite set (SymPy's integrate of sign(cos g) keeps a few of its"
+     ' intervals)',
+     ('claims/gaussian._jumps_located', 'model/activations.kinks_of')),
     ('existence',
      'every point where f may blow up is in a finite list (default deny: an unknown function, a '
      'non-integer power or log of a base not proved ≥ 0, infinitely many zeros give *unknown*)',

@@ -36,6 +36,8 @@ import sympy
 
 from verify.base.budget import CPUDeadline, guarded
 from verify.base.errors import VerifyInputError
+from verify.claims.domains import interval, written_domain
+from verify.claims.hypotheses import PROVED
 from verify.claims.quantifiers import Quantifier
 from verify.claims.spec import ClaimSpec
 from verify.verdict import Basis, Outcome, Verdict
@@ -63,11 +65,19 @@ def _holds_everywhere(spec: ClaimSpec, how: str, basis: Basis, numbers: dict) ->
                    scope=f"statement: every integer of {names}" + _other_reals(spec))
 
 
+def _defined(spec: ClaimSpec) -> bool:
+    """Every operation written in the claim is defined at every integer of the long ranges
+    (:mod:`verify.claims.domains`); only then is a proof about lhs − rhs one about the claim
+    (``(n**2 - 1)/(n - 1) == n + 1`` held at n = 1, where it has no value)."""
+    ranges = {q.symbol: interval(q.low, q.high, integer=True) for q in long_ranges(spec)}
+    return written_domain(spec.claim.guards, ranges).status == PROVED
+
+
 def identity(spec: ClaimSpec) -> Outcome | None:
     """*holds* when lhs − rhs simplifies to 0 at every integer (method 1), else None.  Tried before
     the enumeration: it is cheap, and a sum whose bound is the variable may have too many terms to
     expand at the range's larger values."""
-    if not applies(spec) or spec.claim.op not in ("==", "<=", ">="):
+    if not applies(spec) or spec.claim.op not in ("==", "<=", ">=") or not _defined(spec):
         return None
     try:
         difference = guarded("the claim with its finite sums in closed form", _closed_form,
@@ -85,7 +95,7 @@ def relaxation(spec: ClaimSpec, run) -> Outcome | None:
 
     ``run`` decides a spec (:func:`verify.claims.run`): the relaxed claim and the narrowed one go
     through the engine's whole pipeline, budgets and evidence rule included."""
-    if not applies(spec):
+    if not applies(spec) or not _defined(spec):
         return None
     long = long_ranges(spec)
     relaxed = _relaxed(spec, long)

@@ -46,7 +46,8 @@ from functools import cache
 import sympy
 
 from verify.base.errors import ExpressionLimitError, MalformedExpressionError, clip
-from verify.base.expressions import Function, Relation, activation_functions, parse_expression
+from verify.base.expressions import (Function, Relation, activation_functions, nonnegative_argument,
+                                     parse_expression, positive_argument, unit_argument)
 from verify.claims.hints import hint
 
 #: Quantities: name -> (arity, the domain of each argument as words for messages).
@@ -128,6 +129,9 @@ class ParsedClaim:
     #: the Eg(...) calls of the text that SymPy's arithmetic cancelled (Eg(1/g**2) - Eg(1/g**2)):
     #: gone from the sides, yet the claim is about them, so their existence is still checked
     cancelled: tuple = ()
+    #: the domain condition of each operation as written, (condition, expression, text), recorded
+    #: before SymPy rewrote it (sqrt(x)**2 is x): :mod:`verify.claims.domains`
+    guards: tuple = ()
 
     @property
     def difference(self) -> sympy.Expr:
@@ -314,17 +318,22 @@ def claim_functions() -> dict[str, Function]:
     for name in GAUSSIAN_FUNCTIONS:
         table[name] = Function(quantity_function(name), 1)
     for name in ("asin", "acos"):
-        table[name] = Function(getattr(sympy, name), 1)
-    table["binomial"] = Function(_binomial, 2)
+        table[name] = Function(getattr(sympy, name), 1, domain=unit_argument)
+    # binomial(n, k) with k < 0 is 0 in the language, while SymPy's binomial(n, n) is 1 everywhere
+    table["binomial"] = Function(_binomial, 2, domain=lambda n, k: (("nonnegative", k),))
     table["diff"] = Function(_diff, 2, 3)
-    table["factorial"] = Function(_factorial, 1)
-    # Gamma, capitalised: `gamma` is the instance's separation (Assumption 5), a scalar of the language
-    table["Gamma"] = Function(_gamma, 1)
+    table["factorial"] = Function(_factorial, 1, domain=nonnegative_argument)
+    # Gamma, capitalised: `gamma` is the instance's separation (Assumption 5), a scalar of the
+    # language; its poles are the integers <= 0, and the guard (x > 0) keeps away from all of them
+    table["Gamma"] = Function(_gamma, 1, domain=positive_argument)
     table["floor"] = Function(sympy.floor, 1)
     table["ceil"] = Function(sympy.ceiling, 1)
     for name, build in _DEFINED.items():
         table[name] = Function(build, 1)
-    table["Sum"] = Function(_sum, 4)
+    # a Sum whose upper bound is below its lower one minus 1 is empty (0) in the language, while
+    # SymPy's closed forms follow Karr's convention (Sum(1, i, 1, -5) = -5)
+    table["Sum"] = Function(_sum, 4, domain=lambda term, index, low, high: (
+        () if high == INFINITY else (("nonnegative", high - low + 1),)))
     table["Integral"] = Function(_integral, 4)
     for name in ASYMPTOTIC:
         table[name] = Function(_order(name), 1)
@@ -420,6 +429,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
     reserved = GAUSSIAN.name not in names
     names.setdefault(GAUSSIAN.name, GAUSSIAN)  # refused after parsing where it stands outside Eg
     constants = {"pi": sympy.pi, "E": sympy.E, "oo": INFINITY}
+    guards: list = []
     try:
         relation = parse_expression(
             text,
@@ -428,6 +438,7 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
             constants=constants,
             allow_relation=True,
             what="claim",
+            guards=guards,
         )
     except MalformedExpressionError as exc:
         advice = hint(text, str(exc), [*names, *constants], list(claim_functions()))
@@ -441,7 +452,8 @@ def parse_claim(text: str, variables: dict[str, sympy.Symbol]) -> ParsedClaim:
         lhs, rhs, op = rhs, lhs, MIRROR[op]
     lhs, rhs = (_index_shifted(sympy.sympify(side)) for side in (lhs, rhs))
     claim = ParsedClaim(text, lhs, op, rhs, order, tuple(indices),
-                        _cancelled_expectations(text, lhs, rhs, names, constants))
+                        _cancelled_expectations(text, lhs, rhs, names, constants),
+                        tuple(dict.fromkeys((c, sympy.sympify(e), t) for c, e, t in guards)))
     _check_infinity(claim)
     _check_arguments(claim)
     _check_scopes(claim, reserved)

@@ -159,6 +159,8 @@ _FUNCTIONS = {
     "min": "Min",
     "Gamma": "Gamma",
 }
+#: The inverse a ``^{-1}`` on a function's name means (\sin^{-1} x is arcsin x).
+_INVERSES = {"sin": "asin", "cos": "acos", "sinh": "asinh"}
 #: Upright names (\operatorname{...}, \mathrm{...}) that are functions.
 _NAMED = {
     "erf": "erf",
@@ -776,18 +778,39 @@ class _Reader:
         return args
 
     def call(self, name: str, *, single: bool = False) -> str:
-        """``name`` applied to bracketed arguments, or (``single``: \\log k) to the next factor."""
+        """``name`` applied to bracketed arguments, or (``single``: \\log k) to the next factor.
+
+        Two readings follow the papers' convention rather than the grammar's: ``\\cos 2x`` is
+        cos(2x) (a number-led argument runs on through the juxtaposed factors that are not
+        functions: ``\\sin 2\\pi t`` is sin(2πt)), and ``\\sin^{-1}`` is arcsin (the inverse
+        function; on a function without a named inverse the exponent -1 is refused as ambiguous).
+        Both were read as cos(2)·x and 1/sin, and true identities *failed* (red team 5)."""
         power = None
         if self.peek() == "^":
             self.at += 1
             power = self.script()
+            if power.replace(" ", "") in ("-1", "(-1)"):
+                inverse = _INVERSES.get(name)
+                if inverse is None:
+                    self.fail(f"{name}^{{-1}} may mean the inverse function or 1/{name}",
+                              f"write 1/{name}(...) or the inverse by its name")
+                name, power = inverse, None
         if self.peek() in _OPENING:
             text = f"{name}({', '.join(self.arguments())})"
         elif single:
-            text = f"{name}({self.factor()})"
+            argument = self.factor()
+            if re.fullmatch(r"\d+(?:\.\d+)?", argument):
+                while self.starts_factor(self.peek()) and not self.function_follows():
+                    argument = f"{argument}*{self.factor()}"
+            text = f"{name}({argument})"
         else:
             self.fail(f"{name} needs its arguments in brackets")
         return f"{text}**{_wrap(power)}" if power is not None else text
+
+    def function_follows(self) -> bool:
+        """Whether the next token names a function (\\cos, \\operatorname{erf}, ...)."""
+        token = self.peek() or ""
+        return token.startswith("\\") and (token[1:] in _FUNCTIONS or token in ("\\operatorname", "\\mathrm"))
 
     def primary(self) -> str:
         self.nested()

@@ -47,6 +47,9 @@ class Relation:
     #: Eg(...) calls the claim's arithmetic cancelled (:attr:`ParsedClaim.cancelled`), prepared for
     #: this configuration: their existence is checked like the sides'
     cancelled: tuple = ()
+    #: the domain conditions of the operations as written (:attr:`ParsedClaim.guards`), with this
+    #: configuration's values put in
+    guards: tuple = ()
 
     @cached_property
     def act(self):
@@ -76,21 +79,22 @@ class Relation:
     def with_sides(self, lhs, rhs) -> Relation:
         """The same configuration and relation with other sides (nothing cached carried over)."""
         return Relation(self.setting, lhs, rhs, self.op, self.full, self.seed, self.rng,
-                        cancelled=self.cancelled)
+                        cancelled=self.cancelled, guards=self.guards)
 
     def within(self, symbol, low, high) -> Relation:
         """The same relation with one box variable restricted to [low, high] (ends as SymPy numbers:
         every step reads a box's ends as SymPy numbers, and a Python 0 from a split crashed one)."""
         setting = replace(self.setting, box={**self.box, symbol: (sympy.sympify(low), sympy.sympify(high))})
         return Relation(setting, self.lhs, self.rhs, self.op, self.full, self.seed, self.rng,
-                        cancelled=self.cancelled)
+                        cancelled=self.cancelled, guards=self.guards)
 
     def at(self, point: dict) -> Relation:
         """The same relation with some box variables fixed at exact values."""
         box = {s: r for s, r in self.box.items() if s not in point}
         setting = replace(self.setting, box=box)
         return Relation(setting, self.lhs.xreplace(point), self.rhs.xreplace(point), self.op, self.full,
-                        self.seed, self.rng, cancelled=tuple(c.xreplace(point) for c in self.cancelled))
+                        self.seed, self.rng, cancelled=tuple(c.xreplace(point) for c in self.cancelled),
+                        guards=tuple((c, e.xreplace(point), t) for c, e, t in self.guards))
 
     # --- exact ---------------------------------------------------------------------------------
     def exact_sides(self, notes: list | None = None):

@@ -35,6 +35,7 @@ from verify.claims import structure, universal
 from verify.claims.decision import Decision
 from verify.claims.existence import existence_step
 from verify.claims.gaussian import DivergentExpectationError
+from verify.claims.domains import interval, written_domain
 from verify.claims.hypotheses import EXPECTATIONS_EXIST, PROVED, REFUTED, UNKNOWN, Hypothesis, Proof, unmet
 from verify.claims.positivity import positivity_step
 from verify.claims.quantities import Unavailable
@@ -76,6 +77,16 @@ def _arguments_in_domain(rel) -> Proof:
 ARGUMENTS_IN_DOMAIN = Hypothesis("every kernel argument lies in [-1, 1]", _arguments_in_domain)
 
 
+def _operations_defined(rel) -> Proof:
+    """Every operation written in the claim is defined on the box (:mod:`verify.claims.domains`)."""
+    return written_domain(rel.guards, {s: interval(low, high) for s, (low, high) in rel.box.items()})
+
+
+#: Every step's *holds* needs this too: SymPy rewrote sqrt(x)**2 to x before any step saw it.
+OPERATIONS_DEFINED = Hypothesis("every operation written in the claim is defined on the range",
+                                _operations_defined)
+
+
 def _exact_only(rel: Relation) -> bool:
     return not rel.monte_carlo
 
@@ -91,7 +102,7 @@ class Step:
     cpu_budget: tuple[float, float] | None = None
     applies: Callable[[Relation], bool] = _exact_only
     #: what its *holds* needs (default deny: each must be proved, :mod:`verify.claims.hypotheses`)
-    hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST, ARGUMENTS_IN_DOMAIN)
+    hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST, ARGUMENTS_IN_DOMAIN, OPERATIONS_DEFINED)
 
 
 #: The steps, strongest evidence first: the first that decides reports itself (Decision.step).

@@ -33,6 +33,8 @@ import sympy
 from verify.base.budget import CPUDeadline, remembered
 from verify.base.errors import VerifyInputError
 from verify.base.singular import ComplexValuedError, singular_candidates
+from verify.claims.domains import written_domain
+from verify.claims.hypotheses import PROVED
 from verify.claims.quantifiers import LINE_WINDOW, Quantifier
 from verify.claims.reduction import reduced
 from verify.claims.spec import ClaimSpec
@@ -65,6 +67,10 @@ def identity(spec: ClaimSpec) -> Outcome | None:
         return None
     claim = spec.claim
     if not all(_finite_and_real(side, q) for side in (claim.lhs, claim.rhs) for q in unbounded):
+        return None
+    # the sides as SymPy built them may have lost an operation's domain (exp(log(z)) is z)
+    ranges = {q.symbol: _interval(q) for q in unbounded}
+    if written_domain(claim.guards, ranges).status != PROVED:
         return None
     try:
         difference = remembered("the claim over an unbounded range", reduced, claim.lhs - claim.rhs)

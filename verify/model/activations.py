@@ -246,6 +246,11 @@ def kinks_of(expr, x) -> tuple:
 
     candidates = []
     for node in sympy.preorder_traversal(expr):
+        if isinstance(node, sympy.floor | sympy.ceiling | sympy.frac) and node.has(x):
+            # a jump wherever the argument crosses an integer: infinitely many for floor(x), and
+            # none of the readers (SymPy's integrate, the pieces of the quadrature) may miss one
+            raise MalformedExpressionError(f"cannot locate the jumps of {node} (one at every integer "
+                                           "its argument crosses)")
         if isinstance(node, sympy.Abs | sympy.sign | sympy.Heaviside):
             candidates.append(node.args[0])
         elif isinstance(node, sympy.Max | sympy.Min):
@@ -260,6 +265,9 @@ def kinks_of(expr, x) -> tuple:
         if not g.has(x):
             continue
         roots = sympy.solveset(g, x, sympy.S.Reals)
+        if not isinstance(roots, sympy.FiniteSet) and g.is_polynomial(x):
+            # a cubic's roots come as radicals intersected with the reals; its real roots are exact
+            roots = sympy.FiniteSet(*sympy.Poly(g, x).real_roots())
         if not isinstance(roots, sympy.FiniteSet):
             raise MalformedExpressionError(
                 f"cannot locate the kinks of {expr} (branch condition {g} = 0 has roots {roots})"

@@ -1,0 +1,164 @@
+r"""Every operation written in a claim is defined at every point of its range: a hypothesis of
+each *holds* (issue #48, found by red team 5).
+
+SymPy rewrites as it builds: ``sqrt(x)**2`` is ``x`` and ``exp(log(x))`` is ``x`` before any step
+sees the claim, and the symbolic steps cancel ``(x**2 - 1)/(x - 1)`` to ``x + 1``.  A proof about
+the rewritten relation is then a proof about a claim that has no value on part of its range:
+``sqrt(x)**2 < 0`` on [−2, −1] *held (exact)*, and so did ``acos(x) + asin(x) == pi/2`` on [2, 3]
+and ``Sum(1, i, 1, n) == n`` over n in −5..10⁶ (SymPy sums a reversed range by Karr's convention;
+the language reads it as empty).  So the parser records, for each operation as written, the
+condition under which it is defined (a *guard*): a denominator ≠ 0, a non-integer power's base ≥ 0,
+a log's argument > 0, an asin's argument in [−1, 1], a factorial's argument ≥ 0, a Sum's number of
+terms ≥ 0 (:data:`verify.base.expressions.Function.domain`).  :func:`written_domain` proves each guard
+on the range, default deny:
+
+- one free variable: SymPy's ``solveset`` finds no point of the range (its integers, for an
+  integer variable) where the guard fails; a point it finds refutes the guard, and anything else
+  SymPy answers (a ConditionSet, running out of time) leaves it unknown;
+- several free variables: SymPy's sign rules prove it from each variable's range, or unknown.
+
+A guard of the Gaussian variable (inside ``Eg``) is the existence step's business; a guard of a
+Sum's index or of a quantity of the model (``1/h(m)``) is not checked here (its own domain checks
+and the evaluation at points refuse such values).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from verify.base.budget import BudgetExceededError, CPUDeadline, guarded, limits
+from verify.base.errors import VerifyInputError, clip
+from verify.claims.hypotheses import PROVED, REFUTED, UNKNOWN, Proof
+from verify.claims.language import GAUSSIAN
+
+#: CPU seconds for solving all of one claim's guards on one range.
+GUARD_SECONDS = 4.0
+
+#: What each condition means, and its violation as a relation of the guarded expression e.
+_TEXT = {"nonzero": "!= 0", "nonnegative": ">= 0", "positive": "> 0", "unit": "in [-1, 1]"}
+
+
+def _violations(condition: str, expr, symbol, domain):
+    if condition == "nonzero":
+        return sympy.solveset(expr, symbol, domain)
+    if condition == "nonnegative":
+        return sympy.solveset(expr < 0, symbol, domain)
+    if condition == "positive":
+        return sympy.solveset(expr <= 0, symbol, domain)
+    return sympy.Union(sympy.solveset(expr > 1, symbol, domain), sympy.solveset(expr < -1, symbol, domain))
+
+
+def _by_signs(condition: str, expr) -> bool:
+    """The guard proved by SymPy's sign rules (the symbols carry their ranges' signs)."""
+    if condition == "nonzero":
+        return bool(expr.is_nonzero)
+    if condition == "nonnegative":
+        return bool(expr.is_nonnegative)
+    if condition == "positive":
+        return bool(expr.is_positive)
+    return bool((1 - expr**2).is_nonnegative)
+
+
+def _number_violates(condition: str, number) -> bool:
+    """Whether a number visibly breaks the guard (to 30 digits; a tie at 0 is decided exactly)."""
+    if number.is_zero:
+        return condition in ("nonzero", "positive")
+    value = number.evalf(30)
+    if not value.is_real:
+        return False  # complex constants are refused where the values are put in
+    if condition == "nonnegative":
+        return bool(value < 0)
+    if condition == "positive":
+        return bool(value < 0)
+    if condition == "unit":
+        return bool(abs(value) > 1)
+    return False
+
+
+def _a_point(found):
+    """A point of a nonempty set ``solveset`` returned, or None."""
+    if isinstance(found, sympy.FiniteSet):
+        return min(found, key=lambda p: abs(sympy.N(p)))
+    if isinstance(found, sympy.Interval):
+        if found.left_open is False and found.start.is_finite:
+            return found.start
+        if found.end.is_finite and found.start.is_finite:
+            return (found.start + found.end) / 2
+        return None
+    if isinstance(found, sympy.Range) and found.size:
+        return found[0]
+    if isinstance(found, sympy.Union):
+        for part in found.args:
+            point = _a_point(part)
+            if point is not None:
+                return point
+    return None
+
+
+def _signed(symbol, domain):
+    """A symbol with the sign assumptions its range gives, for SymPy's sign rules."""
+    low, high = domain.inf, domain.sup
+    assumptions = {"real": True}
+    if low >= 0:
+        assumptions["nonnegative"] = True
+    if low > 0:
+        assumptions["positive"] = True
+    if high <= 0:
+        assumptions["nonpositive"] = True
+    if high < 0:
+        assumptions["negative"] = True
+    if domain.is_subset(sympy.S.Integers):
+        assumptions["integer"] = True
+    return sympy.Dummy(symbol.name, **assumptions)
+
+
+def _prove(guards: tuple, ranges: dict) -> Proof:
+    unknown = []
+    for condition, expr, shown in guards:
+        if expr.has(GAUSSIAN) or expr.atoms(sympy.core.function.AppliedUndef):
+            continue
+        free = expr.free_symbols
+        if not free:  # a value of the configuration put in
+            if _number_violates(condition, expr):
+                return Proof(REFUTED, f"{shown} is not defined here ({clip(expr, 30)} is not "
+                                      f"{_TEXT[condition]})")
+            continue
+        if not free <= set(ranges):
+            continue  # a Sum's index
+        signed = expr.xreplace({s: _signed(s, ranges[s]) for s in free})
+        if _by_signs(condition, signed):
+            continue
+        if len(free) > 1:
+            unknown.append(f"{shown} needs {clip(expr, 30)} {_TEXT[condition]}, not proved on the box")
+            continue
+        (symbol,) = free
+        found = _violations(condition, expr, symbol, ranges[symbol])
+        if found is sympy.S.EmptySet or found.is_empty is True:
+            continue
+        point = _a_point(found)
+        if point is not None and found.is_empty is False:
+            return Proof(REFUTED, f"{shown} is not defined at {symbol} = {clip(point, 30)} of the range "
+                                  f"(it needs {clip(expr, 30)} {_TEXT[condition]})")
+        unknown.append(f"that {shown} is defined on the whole range is not proved (SymPy: {clip(found, 40)})")
+    if unknown:
+        return Proof(UNKNOWN, "; ".join(unknown))
+    return Proof(PROVED)
+
+
+def written_domain(guards: tuple, ranges: dict) -> Proof:
+    """Whether every guard holds at every point of ``ranges`` (symbol -> a SymPy set): the module
+    docstring.  Under a CPU budget; running out of it, or SymPy giving up, leaves it unknown."""
+    if not guards:
+        return Proof(PROVED)
+    try:
+        with limits(seconds=GUARD_SECONDS):
+            return guarded("the domains of the claim's operations", _prove, guards, ranges)
+    except (BudgetExceededError, CPUDeadline, VerifyInputError, ValueError, TypeError, NotImplementedError, RecursionError) as exc:
+        return Proof(UNKNOWN, f"the domains of the claim's operations were not settled ({clip(exc, 60)})")
+
+
+def interval(low, high, integer: bool = False):
+    """The range [low, high] (an end ±oo left open), its integers for an integer variable."""
+    low, high = sympy.sympify(low), sympy.sympify(high)
+    span = sympy.Interval(low, high, low.is_infinite, high.is_infinite)
+    return span.intersect(sympy.S.Integers) if integer else span
