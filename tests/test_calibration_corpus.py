@@ -163,3 +163,17 @@ def test_mutation_killers_count_for_soundness_not_for_power():
     assert summary.false_accepted == 1 and not summary.passed  # a killer that is unsound still fails
     assert "the 1 true mutation killers (class whitebox-mutation) count for soundness only" in \
         headline(summary, 3)
+
+
+def test_red_team_statements_count_for_soundness_and_report_their_own_share():
+    def result(cls, truth, verdict):
+        statement = Statement(f"{cls}-{truth}-{verdict}", cls, truth, "k == 4", "r")
+        return Result(statement, verdict, "none", "", 0.0)
+
+    summary = confusion([result("identity", True, "holds"), result("redteam-48b", True, "inconclusive"),
+                         result("redteam-48b", True, "holds"), result("redteam-48b", False, "inconclusive")])
+    assert summary.power == 1.0 and (summary.redteam_total, summary.redteam_decided) == (2, 1)
+    assert summary.passed
+    assert "1 of them are decided (50.0%; issue #48 asks 80%" in headline(summary, 4)
+    unsound = confusion([result("redteam-48b", False, "holds")])
+    assert not unsound.sound and not unsound.passed

@@ -53,6 +53,14 @@ from verify.model import diagnostics, hermite_exact
 #: design, leaves undecided, so these count for soundness and not for power (counting them made
 #: every such killer lower the power figure; they are reported apart).
 KILLER_CLASS = "whitebox-mutation"
+#: The class of red team 5's statements (engine_redteam48b.toml): written, by reading the rules, to
+#: break a hypothesis each, so its true statements sit at the edges where default deny leaves a
+#: claim undecided.  Issue #48 judges such white-box sets by soundness and by their own power bar
+#: (:data:`ADVERSARIAL_POWER`), not by the 90 % of statements written from outside; they are
+#: counted for soundness here and their power is reported apart.
+REDTEAM_CLASS = "redteam-48b"
+#: The share of an adversarial white-box set's true statements issue #48 asks to be decided.
+ADVERSARIAL_POWER = 0.8
 #: The share of true statements that must be decided (holds or consistent).
 REQUIRED_POWER = 0.9
 VERDICTS = ("holds", "consistent", "inconclusive", "fails", "error")
@@ -244,6 +252,8 @@ class Summary:
     true_decided: int
     killers_total: int = 0
     killers_decided: int = 0
+    redteam_total: int = 0
+    redteam_decided: int = 0
 
     @property
     def power(self) -> float:
@@ -268,8 +278,10 @@ def confusion(results: Iterable[Result]) -> Summary:
         matrix[truth][r.verdict] += 1
         by_class[r.statement.cls][truth][r.verdict] += 1
         by_basis[r.basis][f"{truth}/{r.verdict}"] += 1
-    true_results = [r for r in results if r.statement.truth and r.statement.cls != KILLER_CLASS]
+    true_results = [r for r in results
+                    if r.statement.truth and r.statement.cls not in (KILLER_CLASS, REDTEAM_CLASS)]
     killers = [r for r in results if r.statement.truth and r.statement.cls == KILLER_CLASS]
+    redteam = [r for r in results if r.statement.truth and r.statement.cls == REDTEAM_CLASS]
     return Summary(
         matrix={t: dict(c) for t, c in matrix.items()},
         by_class={k: {t: dict(c) for t, c in v.items()} for k, v in sorted(by_class.items())},
@@ -282,6 +294,8 @@ def confusion(results: Iterable[Result]) -> Summary:
         true_decided=sum(1 for r in true_results if r.verdict in ("holds", "consistent")),
         killers_total=len(killers),
         killers_decided=sum(1 for r in killers if r.verdict in ("holds", "consistent")),
+        redteam_total=len(redteam),
+        redteam_decided=sum(1 for r in redteam if r.verdict in ("holds", "consistent")),
     )
 
 
@@ -312,7 +326,7 @@ def matrix_markdown(summary: Summary) -> str:
 
 
 def headline(summary: Summary, count: int) -> str:
-    true = summary.true_total + summary.killers_total
+    true = summary.true_total + summary.killers_total + summary.redteam_total
     text = (f"{count} statements ({true} true, {count - true} false): "
             f"{summary.false_accepted} false statement(s) held or consistent, {summary.true_failed} true "
             f"statement(s) failed, {summary.errors} error(s); {summary.true_decided} of {summary.true_total} "
@@ -320,6 +334,11 @@ def headline(summary: Summary, count: int) -> str:
     if summary.killers_total:
         text += (f"; the {summary.killers_total} true mutation killers (class {KILLER_CLASS}) count for "
                  f"soundness only, {summary.killers_decided} of them decided")
+    if summary.redteam_total:
+        share = summary.redteam_decided / summary.redteam_total
+        text += (f"; the {summary.redteam_total} true statements of red team 5 (class {REDTEAM_CLASS}) "
+                 f"count for soundness, and {summary.redteam_decided} of them are decided ({share:.1%}; "
+                 f"issue #48 asks {ADVERSARIAL_POWER:.0%} of a white-box set)")
     return text
 
 

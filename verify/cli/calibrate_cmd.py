@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
                        "check's claimed_* hook by factors 1 + 10^-j and reruns it.  Exit 1 when a false "
                        "statement (or a perturbed hook) holds or is consistent, a true one fails, or "
                        "fewer than 90 % of the true statements are decided (the mutation killers, class "
-                       "whitebox-mutation, counted for soundness only).")
+                       "whitebox-mutation, and red team 5's statements, class redteam-48b, counted for "
+                       "soundness only, their share decided reported apart).")
     p.add_argument("--corpus", type=file_path, default=None, metavar="DIR",
                    help="directory of corpus .toml files "
                         "(default: tests/calibration/corpus of this checkout)")
