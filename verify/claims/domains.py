@@ -95,6 +95,76 @@ def _a_point(found):
     return None
 
 
+#: Ball evaluations one guard may take over a box of several variables.
+BALL_PIECES = 512
+
+
+def _by_balls(condition: str, expr, ranges: dict) -> bool:
+    """The guard proved in ball arithmetic on every piece of a bounded real box: a ball is a
+    rigorous enclosure of the expression on its piece, so one that keeps to the condition proves
+    it there; a piece that does not decide is bisected along its widest side (a ball of eps**4 on
+    [1/100, 1] reaches below 0 by its width alone), up to BALL_PIECES evaluations.  Anything else
+    (an unbounded or integer range, a node without a ball, the evaluations spent) is not proved."""
+    from verify.certified.balls import BALLS, interval as ball_interval, working_precision
+    from verify.claims.evaluate import compile_ball
+    from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
+
+    if any(not isinstance(domain, sympy.Interval) or not (domain.inf.is_finite and domain.sup.is_finite)
+           for domain in ranges.values()):
+        return False
+    symbols = sorted(ranges, key=str)
+    pending = [tuple((sympy.Rational(ranges[s].inf), sympy.Rational(ranges[s].sup)) for s in symbols)]
+    with working_precision(BALL_DPS):
+        try:
+            function = compile_ball(expr, Quantities(None, None, BALLS))
+        except (Unavailable, ValueError, TypeError):
+            return False
+        for _ in range(BALL_PIECES):
+            if not pending:
+                return True
+            box = pending.pop()
+            env = {s: ball_interval(lo, hi) for s, (lo, hi) in zip(symbols, box, strict=True)}
+            try:
+                value = function(env)
+            except (Unavailable, ValueError, TypeError, ZeroDivisionError):
+                return False
+            if value.is_finite() and _ball_keeps(condition, value):
+                continue
+            widest = max(range(len(box)), key=lambda i: box[i][1] - box[i][0])
+            lo, hi = box[widest]
+            middle = (lo + hi) / 2
+            pending += [box[:widest] + ((lo, middle),) + box[widest + 1:],
+                        box[:widest] + ((middle, hi),) + box[widest + 1:]]
+    return not pending
+
+
+def _ball_keeps(condition: str, value) -> bool:
+    if condition == "nonzero":
+        return bool(value > 0 or value < 0)
+    if condition == "nonnegative":
+        return bool(value >= 0)
+    if condition == "positive":
+        return bool(value > 0)
+    return bool(abs(value) <= 1)
+
+
+def _from_below(symbol, domain):
+    """x = low + t with t >= 0 (t <= high - low unused): log(8*x) on [1, 10] is log(8 + 8t) > 0,
+    which SymPy's sign rules see and a bare positive x does not give them."""
+    low = domain.inf
+    if not low.is_finite:
+        return _signed(symbol, domain)
+    return low + sympy.Dummy(symbol.name, nonnegative=True, integer=bool(domain.is_subset(sympy.S.Integers)) or None)
+
+
+def _from_above(symbol, domain):
+    """x = high - t with t >= 0."""
+    high = domain.sup
+    if not high.is_finite:
+        return _signed(symbol, domain)
+    return high - sympy.Dummy(symbol.name, nonnegative=True, integer=bool(domain.is_subset(sympy.S.Integers)) or None)
+
+
 def _signed(symbol, domain):
     """A symbol with the sign assumptions its range gives, for SymPy's sign rules."""
     low, high = domain.inf, domain.sup
@@ -125,11 +195,12 @@ def _prove(guards: tuple, ranges: dict) -> Proof:
             continue
         if not free <= set(ranges):
             continue  # a Sum's index
-        signed = expr.xreplace({s: _signed(s, ranges[s]) for s in free})
-        if _by_signs(condition, signed):
+        if any(_by_signs(condition, expr.xreplace({s: shift(s, ranges[s]) for s in free}))
+               for shift in (_from_below, _from_above, _signed)):
             continue
         if len(free) > 1:
-            unknown.append(f"{shown} needs {clip(expr, 30)} {_TEXT[condition]}, not proved on the box")
+            if not _by_balls(condition, expr, {s: ranges[s] for s in free}):
+                unknown.append(f"{shown} needs {clip(expr, 30)} {_TEXT[condition]}, not proved on the box")
             continue
         (symbol,) = free
         found = _violations(condition, expr, symbol, ranges[symbol])

@@ -1,0 +1,59 @@
+"""The hypothesis that every operation written in a claim is defined on its range
+(verify/claims/domains.py; found missing by red team 5, issue #48)."""
+
+from __future__ import annotations
+
+import sympy
+
+from verify.claims import claim
+from verify.claims.domains import _by_balls, interval, written_domain
+from verify.claims.hypotheses import PROVED, REFUTED, UNKNOWN
+from verify.claims.language import parse_claim
+
+x, y = sympy.symbols("x y", real=True)
+
+
+def _guards(text: str) -> tuple:
+    names = {"x": x, "y": y, "n": sympy.Symbol("n", integer=True)}
+    return parse_claim(text, names).guards
+
+
+def test_the_parser_records_the_operations_before_sympy_rewrites_them():
+    guards = _guards("sqrt(x)**2 < 0")
+    assert [(condition, str(expr)) for condition, expr, _ in guards] == [("nonnegative", "x")]
+    conditions = {(c, str(e)) for c, e, _ in _guards("acos(x) + log(y)/(x - 1) == 0")}
+    assert conditions == {("unit", "x"), ("positive", "y"), ("nonzero", "x - 1")}
+
+
+def test_a_guard_is_refuted_at_a_point_of_the_range():
+    proof = written_domain(_guards("sqrt(x)**2 < 0"), {x: interval(-2, -1)})
+    assert proof.status == REFUTED and "sqrt(x) is not defined at x = -3/2" in proof.reason
+
+
+def test_a_guard_is_proved_where_the_range_keeps_to_it():
+    (guard,) = _guards("sqrt(x)**2 == x")
+    symbol = guard[1]
+    assert written_domain((guard,), {symbol: interval(0, 2)}).status == PROVED
+
+
+def test_integer_ranges_and_sums_are_guarded():
+    n = sympy.Symbol("n", integer=True)
+    guards = _guards("Sum(1, i, 1, n) == n")
+    assert written_domain(guards, {n: interval(-5, 10, integer=True)}).status == REFUTED
+    assert written_domain(guards, {n: interval(0, 10, integer=True)}).status == PROVED
+
+
+def test_several_variables_are_proved_by_shifted_signs_or_balls():
+    eps, v = sympy.symbols("eps V", real=True)
+    guard = (("nonzero", eps**4 / (32 * sympy.log(8 * v) ** 2), "t"),)
+    assert written_domain(guard, {eps: interval(sympy.Rational(1, 100), 1), v: interval(1, 10)}).status == PROVED
+    assert _by_balls("positive", x + y, {x: interval(0, 1), y: interval(sympy.Rational(1, 10), 1)})
+    assert not _by_balls("nonzero", x - y, {x: interval(0, 1), y: interval(0, 1)})
+    unknown = written_domain((("nonzero", x - y, "1/(x - y)"),), {x: interval(0, 1), y: interval(0, 1)})
+    assert unknown.status == UNKNOWN
+
+
+def test_claims_that_lost_their_domain_never_hold():
+    assert claim("sqrt(x)**2 < 0", for_=["x in [-2, -1]"]).verdict.value != "holds"
+    assert claim("exp(log(z)) == z", for_=["z in (-oo, -1]"]).verdict.value != "holds"
+    assert claim("sqrt(x)**2 == x", for_=["x in [0, 2]"]).verdict.value == "holds"
