@@ -66,9 +66,7 @@ def _number_violates(condition: str, number) -> bool:
     value = number.evalf(30)
     if not value.is_real:
         return False  # complex constants are refused where the values are put in
-    if condition == "nonnegative":
-        return bool(value < 0)
-    if condition == "positive":
+    if condition in ("nonnegative", "positive"):  # 0 itself is decided above
         return bool(value < 0)
     if condition == "unit":
         return bool(abs(value) > 1)
@@ -151,18 +149,21 @@ def _ball_keeps(condition: str, value) -> bool:
 def _from_below(symbol, domain):
     """x = low + t with t >= 0 (t <= high - low unused): log(8*x) on [1, 10] is log(8 + 8t) > 0,
     which SymPy's sign rules see and a bare positive x does not give them."""
-    low = domain.inf
-    if not low.is_finite:
-        return _signed(symbol, domain)
-    return low + sympy.Dummy(symbol.name, nonnegative=True, integer=bool(domain.is_subset(sympy.S.Integers)) or None)
+    return _shifted(symbol, domain, domain.inf, 1)
 
 
 def _from_above(symbol, domain):
     """x = high - t with t >= 0."""
-    high = domain.sup
-    if not high.is_finite:
+    return _shifted(symbol, domain, domain.sup, -1)
+
+
+def _shifted(symbol, domain, end, direction: int):
+    """end + direction·t with t >= 0 (an integer for an integer range); the signed symbol where
+    that end is infinite.  The range is widened to a half-line, so a proof on it is a proof here."""
+    if not end.is_finite:
         return _signed(symbol, domain)
-    return high - sympy.Dummy(symbol.name, nonnegative=True, integer=bool(domain.is_subset(sympy.S.Integers)) or None)
+    integer = True if domain.is_subset(sympy.S.Integers) else None
+    return end + direction * sympy.Dummy(symbol.name, nonnegative=True, integer=integer)
 
 
 def _signed(symbol, domain):
