@@ -28,8 +28,12 @@ import sympy
 
 from verify.base.budget import BudgetExceededError, CPUDeadline, guarded, limits
 from verify.base.errors import VerifyInputError, clip
+from verify.certified.balls import BALLS, working_precision
+from verify.certified.balls import interval as ball_interval
+from verify.claims.evaluate import compile_ball
 from verify.claims.hypotheses import PROVED, REFUTED, UNKNOWN, Proof
 from verify.claims.language import GAUSSIAN
+from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 
 #: CPU seconds for solving all of one claim's guards on one range.
 GUARD_SECONDS = 4.0
@@ -103,10 +107,6 @@ def _by_balls(condition: str, expr, ranges: dict) -> bool:
     it there; a piece that does not decide is bisected along its widest side (a ball of eps**4 on
     [1/100, 1] reaches below 0 by its width alone), up to BALL_PIECES evaluations.  Anything else
     (an unbounded or integer range, a node without a ball, the evaluations spent) is not proved."""
-    from verify.certified.balls import BALLS, interval as ball_interval, working_precision
-    from verify.claims.evaluate import compile_ball
-    from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
-
     if any(not isinstance(domain, sympy.Interval) or not (domain.inf.is_finite and domain.sup.is_finite)
            for domain in ranges.values()):
         return False

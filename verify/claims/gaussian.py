@@ -181,6 +181,10 @@ def _jumps_located(body) -> bool:
         kinks_of(body, GAUSSIAN)
     except VerifyInputError:
         return False
+    except TypeError:
+        # a finite set of points that move with a parameter (relu(g + a) at g = -a), which
+        # kinks_of cannot put in order: located all the same
+        return True
     return True
 
 
