@@ -246,3 +246,14 @@ def test_sympy_giving_up_in_a_step_leaves_that_step_undecided(monkeypatch):
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "symbolic: SymPy could not work with it (PolynomialError: a polynomial expected)" \
         in outcome.evidence
+
+
+def test_simplify_never_substitutes_into_a_kept_expectation():
+    """E(Lambda(g, body)) binds g: SymPy's simplify substituted g = 0 into it (BadSignatureError,
+    a traceback from the symbolic step; found by mutation helper ze).  Both claims are decided."""
+    false_one = claim("Eg(g*sign(g)*tanh(g)**2 + cos(g)) == exp(-1/2)")  # E[|g| tanh² g] > 0
+    assert false_one.verdict is Verdict.FAILS
+    # reweighting: E[e^g F(g)] = e^{1/2} E[F(g + 1)] with F(u) = (u - 1) sign(u) tanh(u)
+    true_one = claim("Eg(exp(g)*(g - 1)*sign(g)*tanh(g)) == "
+                     "exp(1/2)*Eg(g*sign(g + 1)*tanh(g + 1))")
+    assert true_one.verdict is Verdict.HOLDS

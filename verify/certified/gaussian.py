@@ -77,11 +77,23 @@ class GaussianIntegrator:
     Construct and call inside :func:`~verify.certified.balls.working_precision` (``dps``).
     """
 
-    def __init__(self, integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0, hermite: bool = True):
+    def __init__(self, integrand: PiecewiseIntegrand, dps: int, max_degree: int = 0, hermite: bool = True,
+                 outside: tuple[Majorant, Majorant] | None = None):
+        """``outside``: majorants of |F| on x ≤ −W and x ≥ W, where the pieces cover the window
+        [−W, W] alone (their outer ends are the integers ∓W): the tails start at W, the cutoff,
+        for an F that no finite list of pieces covers (sign(cos x), floor(x))."""
 
         self.dps, self.max_degree, self.hermite = dps, max_degree, hermite
         self.target = arb(10) ** (-(dps + EXTRA_DIGITS))
-        pieces = integrand.pieces
+        pieces = self.pieces = integrand.pieces
+        #: how :meth:`integrals` computed the interior (None: not called yet)
+        self.route: str | None = None
+        if outside is not None:
+            window = int(pieces[-1].high.mid().unique_fmpz())
+            self.majorants, self.min_cutoff = outside, window
+            self.cutoff, self.tails = self._choose_cutoff(last=window)
+            self.evaluators = self._compiled(integrand)
+            return
         kinks = [p.low for p in pieces[1:] if p.low is not None]
         reach = max((abs(float(k.mid())) for k in kinks), default=0.0)
         # the tails start beyond every point where a piece may blow up too (a removable one at
@@ -96,13 +108,15 @@ class GaussianIntegrator:
         self.min_cutoff = max(1, math.ceil(reach) + 1)
         self.majorants = (tail_majorant(pieces[0].expr, integrand.x, -1, self.min_cutoff),
                           tail_majorant(pieces[-1].expr, integrand.x, 1, self.min_cutoff))
-        backend = ComplexBackend()
-        # a removable singularity (tanh(x)/x at 0) through its Taylor model (verify.certified.removable)
-        self.evaluators = [compile_with_removable(p.expr, integrand.x, backend) for p in pieces]
-        self.pieces = pieces
+        self.evaluators = self._compiled(integrand)
         self.cutoff, self.tails = self._choose_cutoff()
-        #: how :meth:`integrals` computed the interior (None: not called yet)
-        self.route: str | None = None
+
+    @staticmethod
+    def _compiled(integrand: PiecewiseIntegrand) -> list:
+        """Each piece's evaluator on complex balls; a removable singularity (tanh(x)/x at 0)
+        through its Taylor model (:mod:`verify.certified.removable`)."""
+        backend = ComplexBackend()
+        return [compile_with_removable(p.expr, integrand.x, backend) for p in integrand.pieces]
 
     def _tail_bounds(self, cutoff: int, degrees) -> list[arb]:
         moments = TailMoments(cutoff)
@@ -113,8 +127,9 @@ class GaussianIntegrator:
             out.append(scale * sum((moments.bound(m, weight) for m in self.majorants), arb(0)))
         return out
 
-    def _choose_cutoff(self) -> tuple[int, list[arb]]:
-        """The smallest cutoff at which every degree's tail bound is within τ/4, and those bounds.
+    def _choose_cutoff(self, last: int = MAX_CUTOFF) -> tuple[int, list[arb]]:
+        """The smallest cutoff (≤ ``last``) at which every degree's tail bound is within τ/4, and
+        those bounds.
 
         Each bound decreases as the cutoff grows, so the search first bisects on the highest
         degree's bound alone (the widest, as a rule: a necessary condition, one bound per step)
@@ -125,19 +140,19 @@ class GaussianIntegrator:
         def highest_fits(cutoff: int) -> bool:
             return bool(self._tail_bounds(cutoff, [degrees[-1]])[0].upper() <= budget)
 
-        low, high = self.min_cutoff, MAX_CUTOFF + 1  # the first fit lies in [low, high]
+        low, high = self.min_cutoff, last + 1  # the first fit lies in [low, high]
         while low < high:
             middle = (low + high) // 2
             if highest_fits(middle):
                 high = middle
             else:
                 low = middle + 1
-        for cutoff in range(low, MAX_CUTOFF + 1):
+        for cutoff in range(low, last + 1):
             tails = self._tail_bounds(cutoff, degrees)
             if all(t.upper() <= budget for t in tails):
                 return cutoff, tails
         raise CertificationError(f"the growth bound ({self.describe_growth()}) does not make the Gaussian "
-                                 f"tails smaller than 1e-{self.dps + EXTRA_DIGITS} for |x| <= {MAX_CUTOFF}")
+                                 f"tails smaller than 1e-{self.dps + EXTRA_DIGITS} for |x| <= {last}")
 
     def describe_growth(self) -> str:
         left, right = self.majorants

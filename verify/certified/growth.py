@@ -20,7 +20,9 @@ Arb balls, so every stored number is a valid bound):
 - log f ≤ log C + (n + b)t from f ≤ C tⁿ e^{bt} and log t ≤ t; log f ≥ log ℓ; the log of a
   product is the sum of its factors' logs when every factor is proved positive;
 - sin, cos ∈ [−1, 1]; tanh, erf ∈ [−1, 1] and atan ∈ [−π/2, π/2], tightened by monotonicity;
-  erfc ∈ [0, 2]; |sinh f|, cosh f ≤ e^{|f|}; |asinh f| ≤ |f|.
+  erfc ∈ [0, 2]; |sinh f|, cosh f ≤ e^{|f|}; |asinh f| ≤ |f|;
+- the switches, whatever their branch: sign f ∈ [−1, 1], Heaviside f and frac f ∈ [0, 1],
+  |Abs f| = |f| ≥ 0, f − 1 ≤ floor f ≤ f and f ≤ ceiling f ≤ f + 1.
 
 A node no rule covers leaves the majorant unknown, and :func:`tail_majorant` refuses the
 activation (CertificationError): the tails would be unbounded for all we can prove.
@@ -229,7 +231,7 @@ class _Rules:
             whole = _completed(self.rule_log(self.envelope(expr.args[0])))
             return whole if whole.majorant is not None else _completed(self.log_of_product(expr.args[0]))
         name = type(expr).__name__
-        if len(expr.args) == 1:
+        if len(expr.args) == 1 or isinstance(expr, sympy.Heaviside):  # Heaviside(u, 1/2): its value at 0
             rule = getattr(self, "rule_" + name, None)
             if rule is not None:
                 return _completed(rule(self.envelope(expr.args[0])))
@@ -415,6 +417,38 @@ class _Rules:
 
     def rule_sinh(self, env: Envelope) -> Envelope:
         return Envelope(self.rule_cosh(env).majorant)
+
+    # -- switches: bounded whatever branch they take, so no branch point is needed on a tail
+    def rule_sign(self, env: Envelope) -> Envelope:
+        return Envelope(Majorant.constant(ONE), _flat(ONE), _flat(-ONE))
+
+    def rule_Heaviside(self, env: Envelope) -> Envelope:
+        return Envelope(Majorant.constant(ONE), _flat(ONE), _flat(ZERO))
+
+    def rule_frac(self, env: Envelope) -> Envelope:
+        return self.rule_Heaviside(env)  # frac u ∈ [0, 1), as Heaviside's values
+
+    def rule_Abs(self, env: Envelope) -> Envelope:
+        return Envelope(env.majorant, None, _flat(ZERO))
+
+    def rule_floor(self, env: Envelope) -> Envelope:
+        """u − 1 < floor u ≤ u, so |floor u| ≤ |u| + 1."""
+        return self._within_one(env, below=True)
+
+    def rule_ceiling(self, env: Envelope) -> Envelope:
+        """u ≤ ceiling u < u + 1."""
+        return self._within_one(env, below=False)
+
+    @staticmethod
+    def _within_one(env: Envelope, below: bool) -> Envelope:
+        """A value within 1 of u: below it (floor) or above it (ceiling)."""
+        shift = -ONE if below else ONE
+        majorant = None if env.majorant is None else env.majorant + Majorant.constant(ONE)
+        moved = {"upper": env.upper, "lower": env.lower}
+        side = "lower" if below else "upper"
+        if moved[side] is not None:
+            moved[side] = (moved[side][0] + shift, moved[side][1])
+        return Envelope(majorant, moved["upper"], moved["lower"])
 
     def rule_asinh(self, env: Envelope) -> Envelope:
         upper = None if env.upper is None else (max(env.upper[0], ZERO), max(env.upper[1], ZERO))

@@ -36,6 +36,7 @@ from flint import arb, ctx
 from verify.certified.balls import exact, lower_fraction, upper_fraction
 from verify.certified.compile import RealBackend, compile_expression, constant
 from verify.certified.errors import CertificationError
+from verify.model.activations import STEPS
 
 #: Precisions (bits) tried when deciding the sign of a switch argument at a sample point; a
 #: nonzero value needs only enough bits to separate it from 0, 4096 bits covers |g(q)| > 1e-1200.
@@ -61,7 +62,7 @@ def kink_balls(activation) -> list[arb]:
 def smooth_pieces(activation) -> tuple[Piece, ...]:
     """σ's smooth expression on each open interval between consecutive kinks."""
     return tuple(Piece(low, high, resolve(activation.expr, activation.x, sample))
-                 for low, high, sample in _intervals(kink_balls(activation)))
+                 for low, high, sample in between_kinks(kink_balls(activation)))
 
 
 def derivative_pieces(activation) -> tuple[Piece, ...]:
@@ -83,7 +84,7 @@ def derivative_pieces(activation) -> tuple[Piece, ...]:
     return tuple(Piece(p.low, p.high, sympy.diff(p.expr, x)) for p in pieces)
 
 
-def _intervals(kinks: list[arb]):
+def between_kinks(kinks: list[arb]):
     """(low, high, sample point) for (−∞, k_1), (k_1, k_2), …, (k_n, ∞)."""
     if not kinks:
         yield None, None, Fraction(0)
@@ -97,9 +98,10 @@ def _intervals(kinks: list[arb]):
 
 
 def resolve(expr, x, sample: Fraction):
-    """``expr`` with every Abs/sign/Heaviside/Max/Min replaced by its branch at ``sample``."""
+    """``expr`` with every Abs/sign/Heaviside/Max/Min replaced by its branch at ``sample``,
+    and every floor/ceiling/frac by its integer part there (constant up to the next crossing)."""
 
-    switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min)
+    switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS)
     if not expr.has(*switches):
         if expr.has(sympy.Piecewise):
             raise CertificationError(f"cannot certify Piecewise expressions ({expr})")
@@ -113,7 +115,24 @@ def resolve(expr, x, sample: Fraction):
         return sympy.Integer(1 if _sign_at(args[0], x, sample) > 0 else 0)
     if isinstance(expr, sympy.Max | sympy.Min):
         return _extreme_at(args, x, sample, largest=isinstance(expr, sympy.Max))
+    if isinstance(expr, STEPS):
+        whole = sympy.Integer(_floor_at(args[0], x, sample))
+        if isinstance(expr, sympy.floor):
+            return whole
+        return whole + 1 if isinstance(expr, sympy.ceiling) else args[0] - whole
     return expr.func(*args)
+
+
+def _floor_at(g, x, sample: Fraction) -> int:
+    """floor(g(sample)) for g(sample) not an integer (``sample`` lies between two crossings),
+    decided in ball arithmetic: the ball's two ends have the same floor."""
+    for bits in SIGN_PRECISIONS:
+        with ctx.workprec(bits):
+            value = compile_expression(g, x, RealBackend())(exact(sample))
+            if value.is_finite() and value.lower().floor() == value.upper().floor():
+                return int(value.lower().floor().unique_fmpz())
+    raise CertificationError(f"cannot decide the integer part of {g} at x = {sample} "
+                             "(a jump the window missed?)")
 
 
 def _sign_at(g, x, sample: Fraction) -> int:

@@ -31,6 +31,7 @@ from verify.certified.balls import working_precision
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import GaussianIntegrator, PiecewiseIntegrand
 from verify.certified.pieces import smooth_pieces
+from verify.certified.windows import windowed_expectation
 from verify.claims.gaussian_rules import rule_expectation
 from verify.claims.language import GAUSSIAN, GAUSSIAN_FUNCTIONS
 from verify.model.activations import kinks_of
@@ -142,16 +143,21 @@ class _PiecewiseBody:
 def ball_expectation(body, dps: int):
     """A ball (arb) that contains E[body(g)], by certified quadrature at ``dps`` digits.
 
-    Raises CertificationError when the body has no proven growth bound on its tails, a kink that
-    cannot be located, or a piece that is not holomorphic where it is integrated (a singularity)."""
+    A body that switches branch on an infinite set (sign(cos g), floor g) is cut at a window
+    (:mod:`verify.certified.windows`).  Raises CertificationError when the body has no proven
+    growth bound on its tails, a switch that cannot be located, or a piece that is not holomorphic
+    where it is integrated (a singularity)."""
     try:
         kinks = kinks_of(body, GAUSSIAN)
-    except VerifyInputError as exc:
-        raise CertificationError(str(exc)) from None
+    except VerifyInputError:
+        kinks = None  # switches on an infinite set (sign(cos g), floor g): located on a window only
     with working_precision(dps):
-        pieces = smooth_pieces(_PiecewiseBody(body, GAUSSIAN, kinks))
-        integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, GAUSSIAN), dps, 0, hermite=False)
-        value = integrator.integral(0)
+        if kinks is None:
+            value = windowed_expectation(body, GAUSSIAN, dps)
+        else:
+            pieces = smooth_pieces(_PiecewiseBody(body, GAUSSIAN, kinks))
+            integrator = GaussianIntegrator(PiecewiseIntegrand(pieces, GAUSSIAN), dps, 0, hermite=False)
+            value = integrator.integral(0)
     if not value.is_finite():
         raise CertificationError(f"the certified quadrature of Eg({clip(body, 40)}) did not converge")
     return value

@@ -79,6 +79,13 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "is at a point found exactly, a finite set (SymPy's integrate of sign(cos g) keeps a few of its"
      ' intervals)',
      ('claims/gaussian._jumps_located', 'model/activations.kinks_of')),
+    ('certified expectation of a body with infinitely many switches (sign(cos g), floor g)',
+     'beyond a window [−W, W], |f| is below a growth majorant that needs no branch (|sign u| ≤ 1, '
+     '|floor u| ≤ |u| + 1) whose Gaussian tail is within the error budget; inside, every switch '
+     "point is a root of a switch argument (or of u − n for each integer n a ball enclosure of "
+     "floor's argument reaches) that `solveset` or a polynomial's real roots list as a finite set; "
+     'the branch on each piece is read at a sample point in balls',
+     ('certified/windows.windowed_expectation', 'certified/growth._Rules.rule_sign')),
     ('existence',
      'every point where f may blow up is in a finite list (default deny: an unknown function, a '
      'non-integer power or log of a base not proved ≥ 0, infinitely many zeros give *unknown*)',

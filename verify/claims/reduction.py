@@ -42,8 +42,14 @@ MAX_SIMPLIFIED_DIGITS = 300
 
 def simplified(expression):
     """``sympy.simplify(expression)``, unless it makes a huge integer: simplify combines logarithms,
-    and 1680000*log(2) becomes log(2**1680000), a number no one can print or use."""
-    simpler = sympy.simplify(expression)
+    and 1680000*log(2) becomes log(2**1680000), a number no one can print or use.
+
+    An expectation kept whole, E(Lambda(g, body)), binds g; simplify's Piecewise pass substitutes
+    g = 0 into every g it meets, the bound one too (BadSignatureError, a traceback on
+    Eg(g*sign(g)*tanh(g)**2 + cos(g)) == exp(-1/2)), so each one is a fresh real symbol meanwhile."""
+    bound = {atom: sympy.Dummy(real=True) for atom in expression.atoms(sympy.core.function.AppliedUndef)
+             if atom.has(sympy.Lambda)}
+    simpler = sympy.simplify(expression.xreplace(bound)).xreplace({v: k for k, v in bound.items()})
     limit = 10 ** MAX_SIMPLIFIED_DIGITS
     if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
         return expression

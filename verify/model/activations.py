@@ -241,38 +241,60 @@ def _parse(source: str, name: str):
     return parse_expression(source, variables={"x": _symbol()}, what=f"activation {name!r}")
 
 
-def kinks_of(expr, x) -> tuple:
-    """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
+#: Functions that jump wherever their argument crosses an integer.
+STEPS = (sympy.floor, sympy.ceiling, sympy.frac)
 
-    candidates = []
+
+def switch_arguments(expr, x) -> tuple[list, list]:
+    """(the expressions u of ``x`` where a branch of ``expr`` switches at u = 0: the arguments of
+    Abs/sign/Heaviside, the differences of Max/Min arguments, Piecewise conditions' sides; the
+    arguments of floor/ceiling/frac, which switch wherever they cross an integer)."""
+    switching, stepping = [], []
     for node in sympy.preorder_traversal(expr):
-        if isinstance(node, sympy.floor | sympy.ceiling | sympy.frac) and node.has(x):
-            # a jump wherever the argument crosses an integer: infinitely many for floor(x), and
-            # none of the readers (SymPy's integrate, the pieces of the quadrature) may miss one
-            raise MalformedExpressionError(f"cannot locate the jumps of {node} (one at every integer "
-                                           "its argument crosses)")
-        if isinstance(node, sympy.Abs | sympy.sign | sympy.Heaviside):
-            candidates.append(node.args[0])
+        if isinstance(node, STEPS):
+            stepping.append(node.args[0])
+        elif isinstance(node, sympy.Abs | sympy.sign | sympy.Heaviside):
+            switching.append(node.args[0])
         elif isinstance(node, sympy.Max | sympy.Min):
             args = node.args
-            candidates.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
+            switching.extend(a - b for i, a in enumerate(args) for b in args[i + 1 :])
         elif isinstance(node, sympy.Piecewise):
             for _, cond in node.args:
                 if isinstance(cond, sympy.core.relational.Relational):
-                    candidates.append(cond.lhs - cond.rhs)
+                    switching.append(cond.lhs - cond.rhs)
+    return [u for u in switching if u.has(x)], [u for u in stepping if u.has(x)]
+
+
+def real_roots_in(g, x, domain=sympy.S.Reals) -> set:
+    """The real roots of ``g`` in ``domain``, a finite set found exactly; MalformedExpressionError
+    when SymPy's solveset answers anything else (infinitely many roots, or roots it cannot list)."""
+    roots = sympy.solveset(g, x, domain)
+    if roots is sympy.S.EmptySet:
+        return set()
+    if not isinstance(roots, sympy.FiniteSet) and g.is_polynomial(x):
+        # a cubic's roots come as radicals intersected with the reals; its real roots are exact
+        real = sympy.Poly(g, x).real_roots()
+        roots = sympy.FiniteSet(*(r for r in real if domain.contains(r) is sympy.true))
+    if not isinstance(roots, sympy.FiniteSet):
+        raise MalformedExpressionError(f"cannot locate the kinks where {g} = 0 (its roots are {roots})")
+    return set(roots)
+
+
+def kinks_of(expr, x) -> tuple:
+    """Real points where a Max/Min/Abs/sign/Heaviside/Piecewise switches branch."""
+
+    switching, stepping = switch_arguments(expr, x)
+    if stepping:
+        # a jump wherever the argument crosses an integer: infinitely many for floor(x), and
+        # none of the readers (SymPy's integrate, the pieces of the quadrature) may miss one
+        raise MalformedExpressionError(f"cannot locate the jumps of {expr} (one at every integer "
+                                       f"{stepping[0]} crosses)")
     points = set()
-    for g in candidates:
-        if not g.has(x):
-            continue
-        roots = sympy.solveset(g, x, sympy.S.Reals)
-        if not isinstance(roots, sympy.FiniteSet) and g.is_polynomial(x):
-            # a cubic's roots come as radicals intersected with the reals; its real roots are exact
-            roots = sympy.FiniteSet(*sympy.Poly(g, x).real_roots())
-        if not isinstance(roots, sympy.FiniteSet):
-            raise MalformedExpressionError(
-                f"cannot locate the kinks of {expr} (branch condition {g} = 0 has roots {roots})"
-            )
-        points.update(roots)
+    for g in switching:
+        try:
+            points.update(real_roots_in(g, x))
+        except MalformedExpressionError as exc:
+            raise MalformedExpressionError(f"{exc} in {expr}") from None
     return tuple(sorted(points, key=lambda r: float(r)))
 
 
