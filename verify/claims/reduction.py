@@ -6,6 +6,7 @@ Every rewrite is an identity, so a 0 from it is a proof; callers run it under th
 from __future__ import annotations
 
 import sympy
+from sympy.core.function import AppliedUndef, BadSignatureError
 
 #: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
 MAX_SIMPLIFY_OPS = 150
@@ -44,12 +45,17 @@ def simplified(expression):
     """``sympy.simplify(expression)``, unless it makes a huge integer: simplify combines logarithms,
     and 1680000*log(2) becomes log(2**1680000), a number no one can print or use.
 
-    An expectation kept whole, E(Lambda(g, body)), binds g; simplify's Piecewise pass substitutes
-    g = 0 into every g it meets, the bound one too (BadSignatureError, a traceback on
-    Eg(g*sign(g)*tanh(g)**2 + cos(g)) == exp(-1/2)), so each one is a fresh real symbol meanwhile."""
-    bound = {atom: sympy.Dummy(real=True) for atom in expression.atoms(sympy.core.function.AppliedUndef)
-             if atom.has(sympy.Lambda)}
-    simpler = sympy.simplify(expression.xreplace(bound)).xreplace({v: k for k, v in bound.items()})
+    An expectation kept whole, E(Lambda(g, body)), binds g, and simplify works inside its body too
+    (E[(σ(g) − 1/2)/g] − E[tanh(g/2)/(2g)] becomes 0 only so).  But its Piecewise pass can
+    substitute g = 0 into every g it meets, the bound one too (BadSignatureError, a traceback on
+    Eg(g*sign(g)*tanh(g)**2 + cos(g)) == exp(-1/2)); then each kept expectation is a fresh real
+    symbol while simplify runs again."""
+    try:
+        simpler = sympy.simplify(expression)
+    except BadSignatureError:
+        bound = {atom: sympy.Dummy(real=True) for atom in expression.atoms(AppliedUndef)
+                 if atom.has(sympy.Lambda)}
+        simpler = sympy.simplify(expression.xreplace(bound)).xreplace({v: k for k, v in bound.items()})
     limit = 10 ** MAX_SIMPLIFIED_DIGITS
     if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
         return expression
