@@ -24,6 +24,8 @@ and the evaluation at points refuse such values).
 
 from __future__ import annotations
 
+import itertools
+
 import sympy
 
 from verify.base.budget import BudgetExceededError, CPUDeadline, guarded, limits
@@ -181,6 +183,29 @@ def _signed(symbol, domain):
     if domain.is_subset(sympy.S.Integers):
         assumptions["integer"] = True
     return sympy.Dummy(symbol.name, **assumptions)
+
+
+#: Largest claim difference (operations) and number of variables :func:`sign_on_box` tries: 3^n
+#: shifts of the expression and of its factored form, each a walk of SymPy's sign rules.
+SIGN_BOX_OPS, SIGN_BOX_VARIABLES = 60, 3
+
+
+def sign_on_box(condition: str, expr, ranges: dict) -> bool:
+    """Whether ``expr`` is ``condition`` ("nonnegative" or "positive") at every point of the box
+    ``ranges`` (symbol -> SymPy set), by SymPy's sign rules with each variable shifted from either
+    end of its range or signed by it: (m − 1)/(1 + ξ²) ≤ 0 for m ≤ 1 is −t/(1 + ξ²) with t ≥ 0.
+    The factored form too: 2mt − m² − t² is −(m − t)².  Each shift widens the range to a
+    half-line, so a proof there is a proof on the box; anything else is no proof."""
+    free = sorted(expr.free_symbols, key=str)
+    if not free or len(free) > SIGN_BOX_VARIABLES or not set(free) <= set(ranges) \
+            or sympy.count_ops(expr) > SIGN_BOX_OPS:
+        return False
+    forms = {expr, sympy.factor(expr)}
+    for shifts in itertools.product((_from_below, _from_above, _signed), repeat=len(free)):
+        substitution = {s: shift(s, ranges[s]) for s, shift in zip(free, shifts, strict=True)}
+        if any(_by_signs(condition, form.xreplace(substitution)) for form in forms):
+            return True
+    return False
 
 
 def _prove(guards: tuple, ranges: dict) -> Proof:

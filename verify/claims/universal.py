@@ -49,6 +49,7 @@ from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, prove_geq
 from verify.claims import angles
 from verify.claims.decision import Decision
+from verify.claims.domains import sign_on_box
 from verify.claims.evaluate import (
     ClaimEvaluationError,
     compile_ball,
@@ -109,10 +110,25 @@ def _claim_text(lhs, op, rhs) -> str:
 
 def symbolic_step(rel: Relation) -> Decision:
     """lhs − rhs in closed form: an identity, exact roots of a rational function, a rational value."""
-    if rel.op != "==" and len(rel.box) > 1:
-        # only an identity could be decided in several variables, and an inequality is not claimed for one
-        return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
     notes: list = []
+    if rel.op != "==" and len(rel.box) > 1:
+        # several variables: only SymPy's sign rules on the box, after the exact reduction
+        try:
+            left, right = rel.exact_sides(notes)
+        except (Unavailable, InexactNumberError) as exc:
+            return Decision("undecided", None, "symbolic", detail=str(exc))
+        difference = left - right
+        if difference.atoms(AppliedUndef) or sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
+            return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
+        text = f"claim {_claim_text(rel.lhs, rel.op, rel.rhs)!r}"
+        difference = remembered(lambda: text, _reduced, difference)
+        if _signs_on_the_box(rel.box, rel.op, difference):
+            return with_notes(Decision(
+                "holds", Basis.EXACT, "symbolic",
+                detail=f"lhs - rhs = {clip(difference, 100)} has the claimed sign on the box by SymPy's "
+                       "sign rules, each variable shifted from an end of its range"), notes)
+        return Decision("undecided", None, "symbolic",
+                        detail=f"an inequality in several variables (lhs - rhs = {clip(difference, 60)})")
     try:
         left, right = rel.exact_sides(notes)
     except (Unavailable, InexactNumberError) as exc:
@@ -323,6 +339,14 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if op != "==" and len(difference.free_symbols) == 1:
         return one_variable(difference, op, box)
     return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)}")
+
+
+def _signs_on_the_box(box: dict, op: str, difference) -> bool:
+    """lhs − rhs ≥ 0 (> 0; or ≤, < through −(lhs − rhs)) on the whole box by sign rules
+    (:func:`verify.claims.domains.sign_on_box`)."""
+    ranges = {s: sympy.Interval(*box[s]) for s in difference.free_symbols if s in box}
+    signed = difference if op in (">", ">=") else -difference
+    return sign_on_box("positive" if op in ("<", ">") else "nonnegative", signed, ranges)
 
 
 def _zero_for_the_signs(box: dict, difference) -> bool:
