@@ -25,6 +25,9 @@ UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum",
              # red team 5: SymPy's wrong closed form no longer decides it; the window's ball
              # (verify/certified/windows.py) decides the inequalities about jumps, never an equality
              "wb48-jumps-heaviside-sin-half",
+             # the sign rules prove no strict inequality that touches 0 on the box; nothing refutes it
+             # either (the touch is on the diagonal, at no point the search samples exactly)
+             "wb48-signbox-strict-touch",
              # an operation without a value on part of the range: never holds, not refused either
              "wb48-domain-sqrt-square-negative", "wb48-domain-exp-log-left-half-line",
              "wb48-domain-removable-quotient-integers"}
