@@ -419,8 +419,7 @@ class _Rules:
         return Envelope(self.rule_cosh(env).majorant)
 
     # -- switches: bounded whatever branch they take, so no branch point is needed on a tail
-    def rule_sign(self, env: Envelope) -> Envelope:
-        return Envelope(Majorant.constant(ONE), _flat(ONE), _flat(-ONE))
+    rule_sign = rule_sin  # sign u ∈ [−1, 1], as sin's values
 
     def rule_Heaviside(self, env: Envelope) -> Envelope:
         return Envelope(Majorant.constant(ONE), _flat(ONE), _flat(ZERO))
@@ -441,14 +440,15 @@ class _Rules:
 
     @staticmethod
     def _within_one(env: Envelope, below: bool) -> Envelope:
-        """A value within 1 of u: below it (floor) or above it (ceiling)."""
-        shift = -ONE if below else ONE
+        """A value within 1 of u: below it (floor: the lower bound drops by 1) or above it
+        (ceiling: the upper bound rises by 1); the other bound is u's."""
         majorant = None if env.majorant is None else env.majorant + Majorant.constant(ONE)
-        moved = {"upper": env.upper, "lower": env.lower}
-        side = "lower" if below else "upper"
-        if moved[side] is not None:
-            moved[side] = (moved[side][0] + shift, moved[side][1])
-        return Envelope(majorant, moved["upper"], moved["lower"])
+        upper, lower = env.upper, env.lower
+        if below and lower is not None:
+            lower = (lower[0] - ONE, lower[1])
+        if not below and upper is not None:
+            upper = (upper[0] + ONE, upper[1])
+        return Envelope(majorant, upper, lower)
 
     def rule_asinh(self, env: Envelope) -> Envelope:
         upper = None if env.upper is None else (max(env.upper[0], ZERO), max(env.upper[1], ZERO))

@@ -34,7 +34,7 @@ from verify.certified.gaussian import EXTRA_DIGITS, MAX_CUTOFF, GaussianIntegrat
 from verify.certified.growth import tail_majorant
 from verify.certified.pieces import Piece, between_kinks, resolve
 from verify.certified.tails import TailMoments
-from verify.model.activations import real_roots_in, switch_arguments
+from verify.model.activations import polynomial_roots_in, real_roots_in, switch_arguments
 
 #: Most switch points a window may hold: sign(cos(10 g)) has about 80 in [−13, 13]; beyond a few
 #: hundred the pieces' quadratures cost more than a claim's budget allows.
@@ -92,7 +92,7 @@ def _roots_inside(g, x, inside) -> set:
     """The real roots of g in the open window: a polynomial's through its real roots (radicals or
     CRootOf, exact; solveset takes seconds for each n of floor(g**2) = n), anything else by solveset."""
     if g.is_polynomial(x):
-        return {r for r in sympy.Poly(g, x).real_roots() if inside.contains(r) is sympy.true}
+        return polynomial_roots_in(g, x, inside)
     return real_roots_in(g, x, inside)
 
 

@@ -111,12 +111,12 @@ def _claim_text(lhs, op, rhs) -> str:
 def symbolic_step(rel: Relation) -> Decision:
     """lhs − rhs in closed form: an identity, exact roots of a rational function, a rational value."""
     notes: list = []
+    try:
+        left, right = rel.exact_sides(notes)
+    except (Unavailable, InexactNumberError) as exc:
+        return Decision("undecided", None, "symbolic", detail=str(exc))
     if rel.op != "==" and len(rel.box) > 1:
         # several variables: only SymPy's sign rules on the box, after the exact reduction
-        try:
-            left, right = rel.exact_sides(notes)
-        except (Unavailable, InexactNumberError) as exc:
-            return Decision("undecided", None, "symbolic", detail=str(exc))
         difference = left - right
         if difference.atoms(AppliedUndef) or sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
             return Decision("undecided", None, "symbolic", detail="an inequality in several variables")
@@ -129,10 +129,6 @@ def symbolic_step(rel: Relation) -> Decision:
                        "sign rules, each variable shifted from an end of its range"), notes)
         return Decision("undecided", None, "symbolic",
                         detail=f"an inequality in several variables (lhs - rhs = {clip(difference, 60)})")
-    try:
-        left, right = rel.exact_sides(notes)
-    except (Unavailable, InexactNumberError) as exc:
-        return Decision("undecided", None, "symbolic", detail=str(exc))
     if (left - right).has(sympy.Derivative):  # of an opaque kernel: no closed form to decide with
         return Decision("undecided", None, "symbolic", detail="a derivative without a closed form")
     return with_notes(symbolic_decision(rel.box, rel.lhs, rel.rhs, rel.op, left - right), notes)

@@ -273,11 +273,15 @@ def real_roots_in(g, x, domain=sympy.S.Reals) -> set:
         return set()
     if not isinstance(roots, sympy.FiniteSet) and g.is_polynomial(x):
         # a cubic's roots come as radicals intersected with the reals; its real roots are exact
-        real = sympy.Poly(g, x).real_roots()
-        roots = sympy.FiniteSet(*(r for r in real if domain.contains(r) is sympy.true))
+        return polynomial_roots_in(g, x, domain)
     if not isinstance(roots, sympy.FiniteSet):
         raise MalformedExpressionError(f"cannot locate the kinks where {g} = 0 (its roots are {roots})")
     return set(roots)
+
+
+def polynomial_roots_in(g, x, domain=sympy.S.Reals) -> set:
+    """The real roots of the polynomial ``g`` in ``domain``, exact (radicals or CRootOf)."""
+    return {r for r in sympy.Poly(g, x).real_roots() if domain.contains(r) is sympy.true}
 
 
 def kinks_of(expr, x) -> tuple:
