@@ -450,6 +450,24 @@ class _Rules:
             upper = (upper[0] + ONE, upper[1])
         return Envelope(majorant, upper, lower)
 
+    def rule_acos(self, env: Envelope) -> Envelope:
+        """acos u ∈ [0, π] where −1 ≤ u ≤ 1 is proved on the tail (acos(cos u)); else none."""
+        if not self._within_unit(env):
+            return Envelope(None)
+        return Envelope(Majorant.constant(_up(arb.pi())), _flat(_up(arb.pi())), _flat(ZERO))
+
+    def rule_asin(self, env: Envelope) -> Envelope:
+        """asin u ∈ [−π/2, π/2] where −1 ≤ u ≤ 1 is proved on the tail; else none."""
+        if not self._within_unit(env):
+            return Envelope(None)
+        half = _up(arb.pi() / 2)
+        return Envelope(Majorant.constant(half), _flat(half), _flat(-half))
+
+    def _within_unit(self, env: Envelope) -> bool:
+        """Whether the bounds prove −1 ≤ u ≤ 1 for every t ≥ the cutoff (the slopes point inward)."""
+        return (env.upper is not None and env.lower is not None and env.upper[1] <= 0 and env.lower[1] >= 0
+                and _at(env.upper, self.cutoff) <= 1 and _at(env.lower, self.cutoff) >= -1)
+
     def rule_asinh(self, env: Envelope) -> Envelope:
         upper = None if env.upper is None else (max(env.upper[0], ZERO), max(env.upper[1], ZERO))
         lower = None if env.lower is None else (min(env.lower[0], ZERO), min(env.lower[1], ZERO))

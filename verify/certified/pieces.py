@@ -36,7 +36,7 @@ from flint import arb, ctx
 from verify.certified.balls import exact, lower_fraction, upper_fraction
 from verify.certified.compile import RealBackend, compile_expression, constant
 from verify.certified.errors import CertificationError
-from verify.model.activations import STEPS
+from verify.model.activations import FOLDS, STEPS, folded_argument, unfolded
 
 #: Precisions (bits) tried when deciding the sign of a switch argument at a sample point; a
 #: nonzero value needs only enough bits to separate it from 0, 4096 bits covers |g(q)| > 1e-1200.
@@ -99,13 +99,17 @@ def between_kinks(kinks: list[arb]):
 
 def resolve(expr, x, sample: Fraction):
     """``expr`` with every Abs/sign/Heaviside/Max/Min replaced by its branch at ``sample``,
-    and every floor/ceiling/frac by its integer part there (constant up to the next crossing)."""
+    every floor/ceiling/frac by its integer part there (constant up to the next crossing), and
+    every acos(cos u), asin(sin u), atan(tan u) by its linear branch there (:data:`FOLDS`)."""
 
-    switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS)
+    switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS, *FOLDS)
     if not expr.has(*switches):
         if expr.has(sympy.Piecewise):
             raise CertificationError(f"cannot certify Piecewise expressions ({expr})")
         return expr
+    if folded_argument(expr) is not None:
+        u = resolve(expr.args[0].args[0], x, sample)
+        return unfolded(expr, u, _floor_at(u / sympy.pi + FOLDS[type(expr)][1], x, sample))
     args = [resolve(a, x, sample) for a in expr.args]
     if isinstance(expr, sympy.Abs):
         return args[0] if _sign_at(args[0], x, sample) > 0 else -args[0]

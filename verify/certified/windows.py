@@ -21,13 +21,10 @@ window holds every root there.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy
 from flint import arb
 
 from verify.base.errors import MalformedExpressionError
-from verify.certified.balls import exact
 from verify.certified.compile import RealBackend, compile_expression, constant
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import EXTRA_DIGITS, MAX_CUTOFF, GaussianIntegrator, PiecewiseIntegrand
@@ -49,7 +46,7 @@ def windowed_expectation(body, x, dps: int) -> arb:
     are not a finite set found exactly."""
     majorants = (tail_majorant(body, x, -1, 1), tail_majorant(body, x, 1, 1))
     window = _window(majorants, dps)
-    points = _switch_points(body, x, window)
+    points = switch_points(*switch_arguments(body, x), x, -window, window)
     balls = [constant(sympy.sympify(p)) for p in (-window, *points, window)]
     # the pieces between the window's ends and the switch points (not the two beyond the window)
     pieces = tuple(Piece(low, high, resolve(body, x, sample))
@@ -69,45 +66,47 @@ def _window(majorants, dps: int) -> int:
                              f"1e-{dps + EXTRA_DIGITS} for |x| <= {MAX_CUTOFF}")
 
 
-def _switch_points(body, x, window: int) -> list:
-    """Every point of (−W, W) where a branch of ``body`` may switch, exact and in order."""
-    inside = sympy.Interval.open(-window, window)
-    switching, stepping = switch_arguments(body, x)
+def switch_points(switching, stepping, x, low, high) -> list:
+    """Every point of the open interval (``low``, ``high``) (exact ends) where a branch may
+    switch, exact and in order: the roots there of each ``switching`` argument, and of u − n for
+    each ``stepping`` argument u and integer n its enclosure over the interval reaches
+    (:func:`verify.model.activations.switch_arguments`)."""
+    inside = sympy.Interval.open(low, high)
+    switching = list(switching)
     for u in stepping:
-        switching.extend(u - n for n in _integers_reached(u, x, window))
+        switching.extend(u - n for n in _integers_reached(u, x, low, high))
     points = set()
     try:
         for g in switching:
             points.update(_roots_inside(g, x, inside))
             if len(points) > MAX_SWITCHES:
-                raise CertificationError(f"more than {MAX_SWITCHES} switch points of {body} "
-                                         f"in (-{window}, {window})")
+                raise CertificationError(f"more than {MAX_SWITCHES} switch points in ({low}, {high})")
     except MalformedExpressionError as exc:
-        raise CertificationError(f"cannot locate the switches of {body} in (-{window}, {window}): "
-                                 f"{exc}") from None
+        raise CertificationError(f"cannot locate the switches in ({low}, {high}): {exc}") from None
     return sorted(points, key=lambda r: float(r))
 
 
 def _roots_inside(g, x, inside) -> set:
     """The real roots of g in the open window: a polynomial's through its real roots (radicals or
     CRootOf, exact; solveset takes seconds for each n of floor(g**2) = n), anything else by solveset."""
-    if g.is_polynomial(x):
+    if g.is_polynomial(x) and sympy.Poly(g, x).domain in (sympy.ZZ, sympy.QQ):
         return polynomial_roots_in(g, x, inside)
-    return real_roots_in(g, x, inside)
+    return real_roots_in(g, x, inside)  # x - sqrt(2): real_roots() takes rational coefficients only
 
 
-def _integers_reached(u, x, window: int) -> range:
-    """The integers between the lower and upper ends of a ball enclosure of u over [−W, W]."""
+def _integers_reached(u, x, low, high) -> range:
+    """The integers between the lower and upper ends of a ball enclosure of u over [low, high]."""
     evaluate = compile_expression(u, x, RealBackend())
-    step = Fraction(2 * window, RANGE_SPLITS)
-    low = high = None
+    start, end = constant(sympy.sympify(low)), constant(sympy.sympify(high))
+    step = (end - start) / RANGE_SPLITS
+    low_end = high_end = None
     for i in range(RANGE_SPLITS):
-        part = evaluate(exact(-window + i * step).union(exact(-window + (i + 1) * step)))
+        part = evaluate((start + i * step).union(start + (i + 1) * step))
         if not part.is_finite():
-            raise CertificationError(f"{u} is not bounded on [-{window}, {window}]")
-        low = part.lower() if low is None else low.min(part.lower())
-        high = part.upper() if high is None else high.max(part.upper())
-    first, last = int(low.floor().unique_fmpz()), int(high.ceil().unique_fmpz())
+            raise CertificationError(f"{u} is not bounded on [{low}, {high}]")
+        low_end = part.lower() if low_end is None else low_end.min(part.lower())
+        high_end = part.upper() if high_end is None else high_end.max(part.upper())
+    first, last = int(low_end.floor().unique_fmpz()), int(high_end.ceil().unique_fmpz())
     if last - first > MAX_SWITCHES:
-        raise CertificationError(f"{u} crosses more than {MAX_SWITCHES} integers on [-{window}, {window}]")
+        raise CertificationError(f"{u} crosses more than {MAX_SWITCHES} integers on [{low}, {high}]")
     return range(first, last + 1)

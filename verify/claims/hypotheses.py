@@ -131,6 +131,25 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'each widens the box to half-lines, so a proof there is one on the box; at most 3 variables '
      'and 60 operations; a pole on the box is the operations guard\'s to refute',
      ('claims/domains.sign_on_box', 'universal.symbolic_step')),
+    ('symbolic step, an inequality in one variable the exact root isolation leaves',
+     "as in several variables (the same sign rules on the range shifted from its ends): √2 − x ≥ 0 "
+     'on [0, √2], whose irrational end no rational isolation reaches',
+     ('universal._by_signs_on_the_box',)),
+    ('symbolic step, an equality in one variable with a vanishing derivative',
+     "SymPy reduces d(lhs − rhs)/dx to 0 with x's sign from its range; lhs − rhs has no jump "
+     'function (sign, Heaviside, floor, ceil, Piecewise) and no unevaluated sum, integral or model '
+     'quantity, so with every operation defined on the closed range (the operations guard) it is '
+     'continuous there; its derivative is 0 off a countable set, so it is constant, and its exact '
+     'value (or angle identity, or ball) at the midpoint decides',
+     ('universal._by_vanishing_derivative',)),
+    ('branches: one variable, piece by piece between switch points',
+     'every point of the range where Abs, sign, Heaviside, Max, Min, floor, ceil or a fold '
+     'acos(cos u), asin(sin u) may switch is a root of its argument (or of u − n for the integers n '
+     "an enclosure of u reaches) in a finite set `solveset` or a polynomial's real roots list; on each "
+     'piece the branch is read at a sample point in balls and the piece is decided by every step; a '
+     "jump's value at a switch point and at the range's ends is decided on the claim itself there; "
+     '*holds* needs exact or certified evidence on every piece',
+     ('claims/branches.branches_step', 'certified/windows.switch_points')),
     ('search',
      'a counterexample confirmed in balls (float64 alone refutes nothing)',
      ('universal.confirm',)),

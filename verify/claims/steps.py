@@ -32,10 +32,11 @@ from sympy.polys.polyerrors import BasePolynomialError
 from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds
 from verify.base.errors import ConvergenceError, clip
 from verify.claims import structure, universal
+from verify.claims.branches import branches_step
 from verify.claims.decision import Decision
+from verify.claims.domains import interval, written_domain
 from verify.claims.existence import existence_step
 from verify.claims.gaussian import DivergentExpectationError
-from verify.claims.domains import interval, written_domain
 from verify.claims.hypotheses import EXPECTATIONS_EXIST, PROVED, REFUTED, UNKNOWN, Hypothesis, Proof, unmet
 from verify.claims.positivity import positivity_step
 from verify.claims.quantities import Unavailable
@@ -114,9 +115,16 @@ STEPS: tuple[Step, ...] = (
     Step("termwise", termwise_step, cpu_budget=(6.0, 120.0)),
     Step("positivity", positivity_step, cpu_budget=(6.0, 120.0), applies=lambda rel: bool(rel.uses("Eg"))),
     Step("certified", universal.certified_step, cpu_budget=(5.0, 300.0)),
+    Step("branches", lambda rel: branches_step(rel, _decide_alone), cpu_budget=(8.0, 120.0),
+         applies=lambda rel: _exact_only(rel) and len(rel.box) == 1),
     Step("search", universal.search_step),
     Step("statistical", universal.statistical_step, applies=lambda rel: rel.monte_carlo),
 )
+
+
+def _decide_alone(rel: Relation) -> Decision:
+    """``rel`` decided by every step with allowances of its own (a piece of :mod:`.branches`)."""
+    return decide(rel, Budget(rel.full))
 
 
 #: How many configurations' allowances a claim's configurations share, per step: two keeps a

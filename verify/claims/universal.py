@@ -286,8 +286,8 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
-        return _square_root_substitution(box, op, difference) or Decision(
-            "undecided", None, "symbolic", detail="not a rational function of its variable")
+        return _square_root_substitution(box, op, difference) or _by_signs_on_the_box(box, op, difference) \
+            or Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
     if _rational_plus_transcendental(difference):
         # no simplifying can make it rational (the exact route would end at its ball too), and the
         # guarded simplifier costs a fork and about half a second: 19 of the 24 s of
@@ -333,8 +333,63 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
                 detail=f"lhs - rhs = {clip(difference, 100)} is {value} at this point",
             )
     if op != "==" and len(difference.free_symbols) == 1:
-        return one_variable(difference, op, box)
+        decided = one_variable(difference, op, box)
+        return _by_signs_on_the_box(box, op, difference) if decided.status == "undecided" else decided
+    if op == "==" and len(box) == 1:
+        decided = _by_vanishing_derivative(box, difference)
+        if decided is not None:
+            return decided
     return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)}")
+
+
+#: Functions with a jump, and sums, integrals or derivatives left unevaluated: D′ = 0 says nothing
+#: across a jump, and SymPy's derivative of the others is not a reduced closed form.
+_NOT_DIFFERENTIATED = (sympy.sign, sympy.Heaviside, sympy.floor, sympy.ceiling, sympy.frac, sympy.Piecewise,
+                       sympy.Sum, sympy.Integral, sympy.Derivative)
+
+
+def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
+    """An equality in one variable x on [a, b] whose D = lhs − rhs has a derivative SymPy reduces to 0
+    (x's sign known from its range): atan(x) + atan(1/x) == pi/2 on [1/2, 2].  D is continuous on
+    [a, b], because every operation of the claim is defined on the range (the hypothesis
+    OPERATIONS_DEFINED every *holds* needs) and every function left is continuous on its domain;
+    its derivative is 0 wherever the formula is defined, which is all but countably many points (the
+    zeros of the analytic arguments of sqrt, Abs, acos, ...).  A continuous function whose derivative
+    is 0 off a countable set is constant, so D = D(c) at one rational point c of the range decides it."""
+    ((x, (low, high)),) = box.items()
+    if (difference.free_symbols != {x} or not (low.is_Rational and high.is_Rational and low < high)
+            or difference.has(AppliedUndef, *_NOT_DIFFERENTIATED)):
+        return None
+    signed = signed_symbol(x, low, high)
+    slope = sympy.diff(difference, x).xreplace({x: signed})
+    slope = remembered("the derivative of lhs - rhs", _reduced, slope)
+    if slope != 0:
+        return None
+    point = {x: (low + high) / 2}
+    value = remembered("lhs - rhs at a point", _reduced, difference.xreplace(point))
+    constant_text = f"lhs - rhs = {clip(difference, 80)} has derivative 0 on the range, so it is constant"
+    if value == 0:
+        return Decision("holds", Basis.EXACT, "symbolic",
+                        detail=f"{constant_text}, and 0 at {x} = {point[x]}")
+    if value.is_Rational:
+        return Decision("fails", Basis.EXACT, "symbolic", point=point,
+                        detail=f"{constant_text}, and {value} at {x} = {point[x]}")
+    decided = _constant_decision({x: (point[x], point[x])}, "==", value)  # angles: atan(5/4) + atan(4/5)
+    if decided.status == "undecided":
+        return None
+    decided.point = point if decided.status == "fails" else None
+    decided.detail = f"{constant_text}; at {x} = {point[x]}, {decided.detail}"
+    return decided
+
+
+def _by_signs_on_the_box(box: dict, op: str, difference) -> Decision | None:
+    """*holds* where SymPy's sign rules prove the claimed sign on the box (:func:`_signs_on_the_box`):
+    √2 − x ≥ 0 on [0, √2], whose irrational end no rational root isolation or ball reaches."""
+    if _signs_on_the_box(box, op, difference):
+        return Decision("holds", Basis.EXACT, "symbolic",
+                        detail=f"lhs - rhs = {clip(difference, 100)} has the claimed sign on the range by "
+                               "SymPy's sign rules, the variable shifted from an end of its range")
+    return None
 
 
 def _signs_on_the_box(box: dict, op: str, difference) -> bool:

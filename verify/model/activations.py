@@ -244,15 +244,40 @@ def _parse(source: str, name: str):
 #: Functions that jump wherever their argument crosses an integer.
 STEPS = (sympy.floor, sympy.ceiling, sympy.frac)
 
+#: An inverse trigonometric function of its own function, a piecewise-linear wave in u:
+#: {inverse: (function, shift)} where the branch changes wherever u/π + shift crosses an integer.
+FOLDS = {sympy.acos: (sympy.cos, 0), sympy.asin: (sympy.sin, sympy.Rational(1, 2)),
+         sympy.atan: (sympy.tan, sympy.Rational(1, 2))}
+
+
+def folded_argument(node):
+    """u/π + shift for acos(cos u), asin(sin u) or atan(tan u) (:data:`FOLDS`), else None."""
+    inner = FOLDS.get(type(node))
+    if inner is None or not isinstance(node.args[0], inner[0]):
+        return None
+    return node.args[0].args[0] / sympy.pi + inner[1]
+
+
+def unfolded(node, u, n: int):
+    """acos(cos u), asin(sin u) or atan(tan u) where n = floor(u/π + shift) (:func:`folded_argument`):
+    on that branch it is u − nπ, (−1)ⁿ(u − nπ), or for acos with n odd (n + 1)π − u."""
+    if isinstance(node, sympy.acos) and n % 2:
+        return (n + 1) * sympy.pi - u
+    sign = -1 if isinstance(node, sympy.asin) and n % 2 else 1
+    return sign * (u - n * sympy.pi)
+
 
 def switch_arguments(expr, x) -> tuple[list, list]:
     """(the expressions u of ``x`` where a branch of ``expr`` switches at u = 0: the arguments of
     Abs/sign/Heaviside, the differences of Max/Min arguments, Piecewise conditions' sides; the
-    arguments of floor/ceiling/frac, which switch wherever they cross an integer)."""
+    arguments of floor/ceiling/frac, which switch wherever they cross an integer, and of
+    acos(cos u), asin(sin u), atan(tan u) the u/π + shift that does: :data:`FOLDS`)."""
     switching, stepping = [], []
     for node in sympy.preorder_traversal(expr):
         if isinstance(node, STEPS):
             stepping.append(node.args[0])
+        elif folded_argument(node) is not None:
+            stepping.append(folded_argument(node))
         elif isinstance(node, sympy.Abs | sympy.sign | sympy.Heaviside):
             switching.append(node.args[0])
         elif isinstance(node, sympy.Max | sympy.Min):
@@ -289,9 +314,9 @@ def kinks_of(expr, x) -> tuple:
 
     switching, stepping = switch_arguments(expr, x)
     if stepping:
-        # a jump wherever the argument crosses an integer: infinitely many for floor(x), and
-        # none of the readers (SymPy's integrate, the pieces of the quadrature) may miss one
-        raise MalformedExpressionError(f"cannot locate the jumps of {expr} (one at every integer "
+        # a switch wherever the argument crosses an integer: infinitely many for floor(x) or
+        # acos(cos(x)), and none of the readers (SymPy's integrate, the quadrature's pieces) may miss one
+        raise MalformedExpressionError(f"cannot locate the switches of {expr} (one at every integer "
                                        f"{stepping[0]} crosses)")
     points = set()
     for g in switching:

@@ -1,0 +1,86 @@
+"""The branches step (verify/claims/branches.py) and the symbolic step's vanishing-derivative rule:
+their parts, each against an independent value (mpmath at 30 digits, or the definition)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+
+from verify.certified.pieces import resolve
+from verify.claims import universal
+from verify.claims.branches import free_switches, unsquared
+from verify.model.activations import folded_argument
+
+x = sympy.Symbol("x", real=True)
+g = sympy.Symbol("g", real=True)
+i = sympy.Symbol("i", integer=True)
+
+
+@pytest.mark.parametrize("fold, reference", [
+    (sympy.acos(sympy.cos(x)), lambda t: mpmath.acos(mpmath.cos(t))),
+    (sympy.asin(sympy.sin(x)), lambda t: mpmath.asin(mpmath.sin(t))),
+    (sympy.acos(sympy.cos(3 * x - 1)), lambda t: mpmath.acos(mpmath.cos(3 * t - 1))),
+    (sympy.asin(sympy.sin(x**2)), lambda t: mpmath.asin(mpmath.sin(t**2))),
+])
+def test_a_fold_resolves_to_its_linear_branch(fold, reference):
+    """acos(cos u) and asin(sin u) are piecewise linear in u: the branch read at a point of a piece
+    is the function there (tolerance 1e-25: the branch is exact, mpmath runs at 30 digits)."""
+    mpmath.mp.dps = 30
+    for sample in (Fraction(2, 7), Fraction(-7, 4), Fraction(5, 2), Fraction(-9, 1), Fraction(31, 3)):
+        branch = resolve(fold, x, sample)
+        assert not branch.has(sympy.acos, sympy.asin)
+        value = branch.xreplace({x: sympy.Rational(sample.numerator, sample.denominator)})
+        assert abs(sympy.N(value, 30) - reference(mpmath.mpf(sample.numerator) / sample.denominator)) < 1e-25
+
+
+def test_only_an_inverse_of_its_own_function_is_a_fold():
+    assert folded_argument(sympy.acos(sympy.cos(x))) == x / sympy.pi
+    assert folded_argument(sympy.asin(sympy.sin(x))) == x / sympy.pi + sympy.Rational(1, 2)
+    assert folded_argument(sympy.acos(sympy.sin(x))) is None
+    assert folded_argument(sympy.acos(x / 2)) is None
+
+
+@pytest.mark.parametrize("written, expected", [
+    (sympy.sqrt(x**2 - 2 * x + 1), sympy.Abs(x - 1)),
+    (sympy.sqrt(4 * x**2 - 4 * x + 1), sympy.Abs(2 * x - 1)),
+    (sympy.sqrt(2 * x**4), sympy.sqrt(2) * x**2),
+    (sympy.sqrt(x**2 + 1), sympy.sqrt(x**2 + 1)),  # not a square
+    (sympy.sqrt(-x**2 + 4), sympy.sqrt(4 - x**2)),  # not c·q² with c > 0
+    (sympy.sqrt(x**3), sympy.sqrt(x**3)),  # an odd multiplicity
+])
+def test_a_square_root_of_a_square_is_an_absolute_value(written, expected):
+    assert sympy.simplify(unsquared(written, x) - expected) == 0
+    for t in (-3, sympy.Rational(1, 2), 2):  # the rewrite is an identity at every real point
+        if (written.base if written.is_Pow else written).xreplace({x: t}) >= 0:
+            assert sympy.simplify(unsquared(written, x).xreplace({x: t}) - written.xreplace({x: t})) == 0
+
+
+def test_switches_of_an_expectations_g_or_a_sums_index_are_not_the_variables():
+    """Only a switch in the claim's variable alone is cut at: sign(g - x) inside Eg varies with g,
+    Abs(x - i) inside a Sum with its index."""
+    eg = sympy.Function("Eg")(sympy.sign(g - x))
+    total = sympy.Sum(sympy.Abs(x - i), (i, 1, 3))
+    assert free_switches(sympy.Tuple(eg, total), x) == []
+    assert free_switches(sympy.Tuple(eg * sympy.Abs(x), total), x) == [sympy.Abs(x)]
+
+
+@pytest.mark.parametrize("difference, low, high, expected", [
+    (sympy.atan(x) + sympy.atan(1 / x) - sympy.pi / 2, sympy.Rational(1, 2), sympy.Integer(2), "holds"),
+    (sympy.atan(x) + sympy.atan(1 / x) - sympy.pi / 2, sympy.Integer(-2), sympy.Rational(-1, 2), "fails"),
+    (sympy.asin(x) + sympy.acos(x) - sympy.pi / 2 - sympy.Rational(1, 10**40), sympy.Integer(-1),
+     sympy.Integer(1), "fails"),
+    # a jump function: its derivative is 0 off the jump, which says nothing about the jump
+    (sympy.sign(x) - 1, sympy.Integer(-1), sympy.Integer(1), None),
+    (sympy.floor(x), sympy.Integer(0), sympy.Integer(2), None),
+    # a derivative that is not 0
+    (sympy.atan(x) - x, sympy.Integer(0), sympy.Integer(1), None),
+])
+def test_a_vanishing_derivative_decides_an_equality_by_one_point(difference, low, high, expected):
+    decided = universal._by_vanishing_derivative({x: (low, high)}, difference)
+    assert (decided and decided.status) == expected
+    if expected == "fails":
+        (point,) = decided.point.values()
+        assert low <= point <= high
