@@ -97,13 +97,44 @@ def between_kinks(kinks: list[arb]):
     yield kinks[-1], None, upper_fraction(kinks[-1]) + 1
 
 
+#: The functions :func:`resolve` replaces by their branch (and the folds of :data:`FOLDS`).
+SWITCHES = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS)
+
+
+def is_switch(node) -> bool:
+    return isinstance(node, SWITCHES) or folded_argument(node) is not None
+
+
+def free_switches(expr, x) -> list:
+    """The outermost switch nodes of ``expr`` whose only free symbol is ``x`` (a switch of an
+    expectation's g, or of a sum's index, is not one of the claim's variable)."""
+    found: list = []
+
+    def walk(node):
+        if is_switch(node) and node.free_symbols == {x}:
+            found.append(node)
+            return
+        for arg in node.args:
+            walk(arg)
+
+    walk(expr)
+    return list(dict.fromkeys(found))
+
+
+def closed_pieces(ends: list) -> list[tuple]:
+    """(a, b, sample) for consecutive exact numbers a < b of ``ends``, with a rational sample
+    strictly inside each (a point between their balls)."""
+    balls = [constant(sympy.sympify(e)) for e in ends]
+    samples = [sample for _, _, sample in list(between_kinks(balls))[1:-1]]
+    return list(zip(ends[:-1], ends[1:], samples, strict=True))
+
+
 def resolve(expr, x, sample: Fraction):
     """``expr`` with every Abs/sign/Heaviside/Max/Min replaced by its branch at ``sample``,
     every floor/ceiling/frac by its integer part there (constant up to the next crossing), and
     every acos(cos u), asin(sin u), atan(tan u) by its linear branch there (:data:`FOLDS`)."""
 
-    switches = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS, *FOLDS)
-    if not expr.has(*switches):
+    if not expr.has(*SWITCHES, *FOLDS):
         if expr.has(sympy.Piecewise):
             raise CertificationError(f"cannot certify Piecewise expressions ({expr})")
         return expr

@@ -35,24 +35,19 @@ import sympy
 from verify.base.errors import clip
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
-from verify.certified.pieces import between_kinks, resolve
+from verify.certified.pieces import closed_pieces, free_switches, is_switch, resolve
 from verify.certified.windows import switch_points
 from verify.claims.decision import Decision
 from verify.claims.relation import Relation
-from verify.model.activations import STEPS, folded_argument, switch_arguments
+from verify.model.activations import switch_arguments
 from verify.verdict import Basis
 
 #: Most pieces one claim is cut into: each is decided by every step (about a second apiece).
 MAX_PIECES = 12
 
-_SWITCHES = (sympy.Abs, sympy.sign, sympy.Heaviside, sympy.Max, sympy.Min, *STEPS)
 #: Switches that are continuous through their switch points (the two branches agree there).
 _CONTINUOUS = (sympy.Abs, sympy.Max, sympy.Min, sympy.acos, sympy.asin)
 _PROOF = (Basis.EXACT, Basis.CERTIFIED)
-
-
-def _is_switch(node) -> bool:
-    return isinstance(node, _SWITCHES) or folded_argument(node) is not None
 
 
 def unsquared(expr, x):
@@ -69,24 +64,8 @@ def unsquared(expr, x):
     return expr.replace(lambda e: e.is_Pow and e.exp == sympy.S.Half, unfold)
 
 
-def free_switches(expr, x) -> list:
-    """The outermost switch nodes of ``expr`` whose only free symbol is ``x`` (a switch of an
-    expectation's g, or of a sum's index, is not one of the claim's variable)."""
-    found: list = []
-
-    def walk(node):
-        if _is_switch(node) and node.free_symbols == {x}:
-            found.append(node)
-            return
-        for arg in node.args:
-            walk(arg)
-
-    walk(expr)
-    return list(dict.fromkeys(found))
-
-
 def _continuous(switches) -> bool:
-    return all(not _is_switch(n) or isinstance(n, _CONTINUOUS)
+    return all(not is_switch(n) or isinstance(n, _CONTINUOUS)
                for s in switches for n in sympy.preorder_traversal(s))
 
 
@@ -111,10 +90,8 @@ def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -
                             detail=f"{len(points)} switch points in [{low}, {high}], more than "
                                    f"{MAX_PIECES - 1}")
         ends = [low, *points, high]
-        balls = [constant(sympy.sympify(e)) for e in ends]
-        samples = [sample for _, _, sample in list(between_kinks(balls))[1:-1]]
         pieces = [({n: resolve(n, x, sample) for n in switches}, a, b)
-                  for sample, a, b in zip(samples, ends[:-1], ends[1:], strict=True)]
+                  for a, b, sample in closed_pieces(ends)]
     except CertificationError as exc:
         return Decision("undecided", None, "branches", detail=f"switch points not located: {exc}")
     continuous = _continuous(switches)

@@ -20,7 +20,8 @@ decides, or nothing does):
   Lagrange remainder; it needs f twice continuously differentiable on [a, b], which a finite ball
   of f'' over every piece proves).  Where f'' has no ball, the cruder enclosure h·f(I_i) is used
   (f continuous: a finite ball of f over the piece proves it bounded, and its Riemann integral
-  lies in the sum), piece by piece: acos(t) near t = 1 has an unbounded f'' but a bounded f.  An end given as a ball of radius r adds r·|f| over that ball.  A singular
+  lies in the sum), piece by piece: acos(t) near t = 1 has an unbounded f'' but a bounded f.  An
+  end given as a ball of radius r adds r·|f| over that ball.  A singular
   integrand has an infinite ball somewhere, so the enclosure is infinite and decides nothing.
 """
 
@@ -36,8 +37,13 @@ from flint import arb
 from verify.base.budget import CPUDeadline, remembered
 from verify.base.errors import VerifyInputError, clip
 from verify.certified.balls import interval
+from verify.certified.compile import constant
+from verify.certified.errors import CertificationError
+from verify.certified.pieces import closed_pieces, free_switches, resolve
+from verify.certified.windows import switch_points
 from verify.claims.quantities import Unavailable
 from verify.claims.reduction import reduced
+from verify.model.activations import switch_arguments
 
 #: Pieces of the composite midpoint rule in balls: with the f'' remainder the enclosure's width
 #: falls as (b − a)³/(24·PIECES²)·max|f''| (about 1e-6 for a unit interval and |f''| ≤ 10).
@@ -152,7 +158,12 @@ def _proved_antiderivative(node: sympy.Integral, backend, compile_ball):
 
 def exact_integral(node: sympy.Integral, backend, compile_ball) -> sympy.Expr:
     """∫ in closed form, F(b) − F(a) with F proved (:func:`_proved_antiderivative`), or Unavailable;
-    ``compile_ball(expr)`` compiles an expression to env -> ball with ``backend``'s quantities."""
+    ``compile_ball(expr)`` compiles an expression to env -> ball with ``backend``'s quantities.
+    An integrand that switches branch in t alone between numeric ends is integrated piece by piece
+    (:func:`_by_pieces`)."""
+    pieces = _by_pieces(node)
+    if pieces is not None:
+        return sympy.Add(*(exact_integral(piece, backend, compile_ball) for piece in pieces))
     antiderivative = _proved_antiderivative(node, backend, compile_ball)
     if antiderivative is None:
         raise Unavailable(f"{clip(node, 60)}: no antiderivative proved continuous on the range (its "
@@ -161,10 +172,42 @@ def exact_integral(node: sympy.Integral, backend, compile_ball) -> sympy.Expr:
     return antiderivative.xreplace({variable: high}) - antiderivative.xreplace({variable: low})
 
 
+#: Most pieces an integrand's switch points cut [a, b] into.
+MAX_PIECES = 12
+
+
+def _by_pieces(node: sympy.Integral) -> list | None:
+    """∫_a^b f as the integrals of f's branches between its switch points, or None: for f that
+    switches (Abs, sign, Heaviside, Max, Min, floor, ceil, a fold) in t alone and a < b numbers.
+    Each branch is read at a point inside its piece (:func:`verify.certified.pieces.resolve`), so
+    it is f on the open piece, and the value at a switch point changes no integral.  The switch
+    points are :func:`verify.certified.windows.switch_points`' (trusted as the activations' kinks)."""
+    ((variable, low, high),) = node.limits
+    switches = free_switches(node.function, variable)
+    if not (switches and low.is_number and high.is_number):
+        return None
+    try:
+        if not constant(high - low) > 0:
+            return None
+        points = switch_points(*switch_arguments(sympy.Tuple(*switches), variable), variable, low, high)
+        if len(points) + 1 > MAX_PIECES:
+            return None
+        return [sympy.Integral(node.function.xreplace({n: resolve(n, variable, sample) for n in switches}),
+                               (variable, a, b))
+                for a, b, sample in closed_pieces([low, *points, high])]
+    except CertificationError:
+        return None
+
+
 def float_integral(node: sympy.Integral, symbols: list, lambdify_with):
     """A NumPy function of ``symbols`` (elementwise over arrays) whose value is the integral by
     ``scipy.integrate.quad``; ``lambdify_with(expr, arguments)`` compiles an expression with the
-    claim's float namespace."""
+    claim's float namespace.  An integrand that switches in t alone is integrated piece by piece
+    (:func:`_by_pieces`): quad across a kink reports no convergence."""
+    pieces = _by_pieces(node)
+    if pieces is not None:
+        parts = [float_integral(piece, symbols, lambdify_with) for piece in pieces]
+        return lambda *args: sum(part(*args) for part in parts)
     ((variable, low, high),) = node.limits
     integrand = lambdify_with(node.function, [variable, *symbols])
     ends = lambdify_with(sympy.Tuple(low, high), list(symbols))
@@ -195,7 +238,12 @@ def float_integral(node: sympy.Integral, symbols: list, lambdify_with):
 
 def ball_integral(node: sympy.Integral, compile_ball):
     """env -> a ball containing the integral for every point of env's balls (module docstring);
-    ``compile_ball(expr)`` compiles an expression of the claim to env -> ball."""
+    ``compile_ball(expr)`` compiles an expression of the claim to env -> ball.  An integrand that
+    switches in t alone is enclosed piece by piece (:func:`_by_pieces`), each piece smooth."""
+    pieces = _by_pieces(node)
+    if pieces is not None:
+        parts = [ball_integral(piece, compile_ball) for piece in pieces]
+        return lambda env: sum((part(env) for part in parts), arb(0))
     ((variable, low, high),) = node.limits
     value = compile_ball(node.function)
     try:
