@@ -92,6 +92,12 @@ def _walk(node, x, found: set, state: dict, window) -> None:
         elif not exponent.is_nonnegative:  # a parameter's sign unknown (|g|**(-a)): default deny
             raise _Unknown
         return
+    if isinstance(node, sympy.acos | sympy.asin):  # finite (and real) where |argument| <= 1
+        (argument,) = node.args
+        _walk(argument, x, found, state, window)
+        if not within_unit(argument, {x: (-sympy.oo, sympy.oo)}):
+            raise _Unknown
+        return
     if isinstance(node, sympy.log):
         (argument,) = node.args
         _walk(argument, x, found, state, window)
@@ -99,6 +105,21 @@ def _walk(node, x, found: set, state: dict, window) -> None:
         _zeros(argument, x, found, state, window)
         return
     raise _Unknown  # default deny: a function not listed here
+
+
+def within_unit(expr, ranges: dict) -> bool:
+    """Whether −1 ≤ expr ≤ 1 for every value of its symbols in ``ranges`` (symbol -> (low, high),
+    ends ±oo allowed), by SymPy's interval arithmetic (AccumBounds): cos(g² − 1) and cos(g)/2 + 1/2
+    are; anything it cannot bound (an unsupported function, a symbol without a range) is not."""
+    if not expr.free_symbols <= set(ranges):
+        return False
+    try:
+        bounds = expr.xreplace({s: sympy.AccumBounds(*ranges[s]) for s in expr.free_symbols})
+    except (TypeError, ValueError, NotImplementedError, ArithmeticError):
+        return False
+    if not isinstance(bounds, sympy.AccumBounds) or not (bounds.min.is_number and bounds.max.is_number):
+        return bool(bounds.is_number and bounds.is_real and sympy.Le(abs(bounds), 1) is sympy.true)
+    return sympy.Ge(bounds.min, -1) is sympy.true and sympy.Le(bounds.max, 1) is sympy.true
 
 
 def _real_on_the_line(base, x, what: str) -> None:

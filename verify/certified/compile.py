@@ -39,7 +39,7 @@ from fractions import Fraction
 from typing import Any
 
 import sympy
-from flint import acb, arb
+from flint import acb, arb, ctx
 
 from verify.certified.balls import clamped_endpoints, exact, integer_power, monotone_image
 from verify.certified.errors import CertificationError
@@ -243,6 +243,12 @@ def _number_tree(expr) -> arb:
         if value is not None:
             return RealBackend().power(constant(base), value, False)
         return (constant(exponent) * constant(base).log()).exp()
+    if isinstance(expr, sympy.CRootOf) and expr.is_real:
+        # a polynomial's real root (a switch point of x**3 - 3*x + 1): SymPy's eval_rational
+        # refines the exact isolating interval to a rational within dx of the root
+        dx = sympy.Rational(1, 2 ** (ctx.prec + 8))
+        value = number_fraction(expr.eval_rational(dx=dx))
+        return exact(value) + arb(0, exact(Fraction(dx.p, dx.q)))
     name = type(expr).__name__
     if name in ("zeta", "dirichlet_eta") and len(expr.args) == 1:
         s = constant(expr.args[0])

@@ -30,6 +30,7 @@ import sympy
 
 from verify.base.budget import BudgetExceededError, CPUDeadline, guarded, limits
 from verify.base.errors import VerifyInputError, clip
+from verify.base.singular import within_unit
 from verify.certified.balls import BALLS, working_precision
 from verify.certified.balls import interval as ball_interval
 from verify.claims.evaluate import compile_ball
@@ -221,6 +222,9 @@ def _prove(guards: tuple, ranges: dict) -> Proof:
             continue
         if not free <= set(ranges):
             continue  # a Sum's index
+        if condition == "unit" and all(isinstance(ranges[s], sympy.Interval) for s in free) and within_unit(
+                expr, {s: (ranges[s].inf, ranges[s].sup) for s in free}):
+            continue  # cos(x**2 - 1) is in [-1, 1] whatever x: no solveset needed
         if any(_by_signs(condition, expr.xreplace({s: shift(s, ranges[s]) for s in free}))
                for shift in (_from_below, _from_above, _signed)):
             continue
@@ -250,7 +254,8 @@ def written_domain(guards: tuple, ranges: dict) -> Proof:
     try:
         with limits(seconds=GUARD_SECONDS):
             return guarded("the domains of the claim's operations", _prove, guards, ranges)
-    except (BudgetExceededError, CPUDeadline, VerifyInputError, ValueError, TypeError, NotImplementedError, RecursionError) as exc:
+    except (BudgetExceededError, CPUDeadline, VerifyInputError, ValueError, TypeError, NotImplementedError,
+            RecursionError) as exc:
         return Proof(UNKNOWN, f"the domains of the claim's operations were not settled ({clip(exc, 60)})")
 
 

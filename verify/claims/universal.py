@@ -432,8 +432,54 @@ def certified_step(rel: Relation) -> Decision:
         except Unavailable as exc:
             return Decision("undecided", None, "certified", detail=str(exc))
         if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 1:
-            return _through_touching_points(rel) or decision
+            return _through_touching_points(rel) or _by_monotone(rel) or decision
         return decision
+
+
+def _by_monotone(rel: Relation) -> Decision | None:
+    """An inequality in one variable x on [a, b] whose signed difference D (lhs − rhs for ≥ and >,
+    rhs − lhs for ≤ and <) has a derivative the prover shows > 0 (or < 0) on the whole range: D is
+    then strictly monotone, so it is smallest at a (or b), and D there decides the claim exactly or
+    by its ball.  This settles a touch at an irrational end, where no rational subinterval reaches:
+    sin(x) <= sqrt(2)/2 on [0, pi/4], exp(x - pi) >= 1 on [pi, 4].  D′ finite in balls on every
+    piece of the range (with Abs, Max, Min a one-sided derivative off finitely many points) and D
+    free of jump functions make D continuous, so the monotonicity holds on the closed range."""
+    ((x, (low, high)),) = rel.box.items()
+    try:
+        left, right = rel.exact_sides()
+    except (Unavailable, InexactNumberError):
+        return None
+    signed = (left - right) if rel.op in (">=", ">") else (right - left)
+    if signed.free_symbols != {x} or signed.has(AppliedUndef, *_NOT_DIFFERENTIATED) or not low < high:
+        return None
+    with working_precision(BALL_DPS):
+        try:
+            slope = compile_ball(sympy.diff(signed, x), Quantities(None, None, BALLS))
+        except (Unavailable, ValueError, TypeError):
+            return None
+        a, b = as_fraction(low, -1), as_fraction(high, +1)
+        for sign in (1, -1):
+            found = prove_geq(lambda t, sign=sign: sign * slope({x: t}), prover.constant(0), a, b,
+                              max_evaluations=PROVER_EVALUATIONS[rel.full], strict=True)
+            if found.status is Status.PROVED:
+                break
+        else:
+            return None
+    end = low if sign > 0 else high
+    value = remembered("lhs - rhs at the end of the range", _reduced, signed.xreplace({x: end}))
+    strict = ">" if rel.op in (">", "<") else ">="
+    if value.is_Rational:
+        verdict, basis, detail = ("holds" if holds(strict, value) else "fails"), Basis.CERTIFIED, f"= {value}"
+    else:
+        decided = _constant_decision({x: (end, end)}, strict, value)
+        if decided.status == "undecided":
+            return None
+        verdict, basis, detail = decided.status, Basis.CERTIFIED, decided.detail
+    direction = "increasing" if sign > 0 else "decreasing"
+    return Decision(verdict, basis, "certified", point={x: end} if verdict == "fails" else None,
+                    detail=f"the signed lhs - rhs is strictly {direction} on the range (the prover: its "
+                           f"derivative's balls are {'> 0' if sign > 0 else '< 0'}), so smallest at "
+                           f"{x} = {end}, where it is {detail}")
 
 
 def _through_touching_points(rel: Relation) -> Decision | None:
