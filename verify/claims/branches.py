@@ -73,6 +73,26 @@ def _strictly_inside(point, low, high) -> bool:
     return bool(constant(sympy.sympify(point - low)) > 0 and constant(sympy.sympify(high - point)) > 0)
 
 
+def _innermost(expr, x) -> list:
+    """The switch nodes in ``x`` alone with no switch inside their arguments."""
+    return list(dict.fromkeys(
+        node for node in sympy.preorder_traversal(expr)
+        if is_switch(node) and node.free_symbols == {x}
+        and not any(is_switch(inner) for arg in node.args for inner in sympy.preorder_traversal(arg))))
+
+
+def _cut(switches, x, low, high) -> tuple[list, list]:
+    """(the switch points of ``switches`` inside (low, high), and for each closed piece between them
+    (the branch of each switch there, its low end, its high end)); CertificationError when the
+    points are not located, or more than MAX_PIECES pieces (their branches are not read then)."""
+    switching, stepping = switch_arguments(sympy.Tuple(*switches), x)
+    points = switch_points(switching, stepping, x, low, high)
+    if len(points) + 1 > MAX_PIECES:
+        return points, []
+    return points, [({n: resolve(n, x, sample) for n in switches}, a, b)
+                    for a, b, sample in closed_pieces([low, *points, high])]
+
+
 def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -> Decision:
     """Decide ``rel`` (one box variable) piece by piece between its switch points (module docstring)."""
     if len(rel.box) != 1:
@@ -83,17 +103,22 @@ def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -
     if not switches or low == high:
         return Decision("undecided", None, "branches", detail=f"no switch in {x} alone")
     try:
-        switching, stepping = switch_arguments(sympy.Tuple(*switches), x)
-        points = switch_points(switching, stepping, x, low, high)
-        if len(points) + 1 > MAX_PIECES:
-            return Decision("undecided", None, "branches",
-                            detail=f"{len(points)} switch points in [{low}, {high}], more than "
-                                   f"{MAX_PIECES - 1}")
-        ends = [low, *points, high]
-        pieces = [({n: resolve(n, x, sample) for n in switches}, a, b)
-                  for a, b, sample in closed_pieces(ends)]
+        try:
+            points, pieces = _cut(switches, x, low, high)
+        except CertificationError:
+            # a switch inside another's argument (Abs(x - 2*pi*floor(x/(2*pi)))): cut at the
+            # innermost ones alone; each piece, holding the outer ones with a smooth argument, is
+            # cut again by this step when it is decided
+            innermost = _innermost(sympy.Tuple(lhs, rhs), x)
+            if set(innermost) == set(switches):
+                raise
+            points, pieces = _cut(innermost, x, low, high)
     except CertificationError as exc:
         return Decision("undecided", None, "branches", detail=f"switch points not located: {exc}")
+    if len(points) + 1 > MAX_PIECES:
+        return Decision("undecided", None, "branches",
+                        detail=f"{len(points)} switch points in [{low}, {high}], more than {MAX_PIECES - 1}")
+    ends = [low, *points, high]
     continuous = _continuous(switches)
     proved, exact = [], True
     for branches, a, b in pieces:

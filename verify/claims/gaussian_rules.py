@@ -32,6 +32,7 @@ import sympy
 
 from verify.base.budget import CPUDeadline
 from verify.base.singular import rational_nonnegative, removable_quotient
+from verify.claims.almost_everywhere import even_part
 from verify.claims.existence import EXISTS, existence, singular_points
 from verify.claims.language import GAUSSIAN
 
@@ -117,6 +118,10 @@ def _expectation(f, depth: int):
     constant = _constant_even_part(f)
     if constant is not None:
         return constant
+    even = even_part(f)  # f with jumps: its even part off a null set, free of them
+    if even is not None:
+        _Work.spend(SIMPLIFY_COST)
+        return _expectation(even, depth + 1)
     removable = _taylor_remainder(f, depth)
     if removable is not None:
         return removable
