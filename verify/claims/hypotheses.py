@@ -150,6 +150,28 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "jump's value at a switch point and at the range's ends is decided on the claim itself there; "
      '*holds* needs exact or certified evidence on every piece',
      ('claims/branches.branches_step', 'certified/windows.switch_points')),
+    ('certified step, a strictly monotone difference in one variable',
+     "the prover shows the signed difference's derivative > 0 (or < 0) in balls on the whole range, "
+     'rounded outward (finite balls: differentiable, with Abs/Max/Min off finitely many points), and '
+     'the difference holds no jump function, so it is continuous and smallest at one end; its exact '
+     'value there (or the ball, sign rules, angle identity of that constant) decides',
+     ('universal._by_monotone',)),
+    ('`Integral(f, t, a, b)` of an f that switches in t alone',
+     'a < b numbers; the switch points in (a, b) located exactly as for the branches step (at most '
+     "11); each piece's branch read at a point inside it, so it is f on the open piece, and a point "
+     "changes no integral; each piece's integral proved as any other",
+     ('claims/integrals._by_pieces',)),
+    ('E[f] of a body with jumps, by its even part almost everywhere',
+     'every argument u of Heaviside, sign, floor, ceil in f is switch-free, finite on the whole line '
+     '(the singular-point helper lists no point) and not constant (two balls differ), so its level '
+     'sets are null; f(g) + f(−g), with Heaviside(−u) = 1 − Heaviside(u), floor(−u) = −floor(u) − 1 '
+     'off them, takes one jump-free value for every assignment of 0/1 (±1) to at most 3 jump nodes; '
+     'no Abs, Max, Min or Piecewise',
+     ('claims/almost_everywhere.even_part',)),
+    ('acos/asin of an expression: defined on the range, finite on the line',
+     "SymPy's interval arithmetic (AccumBounds) over the variables' ranges bounds the argument within "
+     '[−1, 1] (cos(x² − 1) for any x); else the operations guard and the existence step go on as before',
+     ('base/singular.within_unit', 'claims/domains.written_domain')),
     ('search',
      'a counterexample confirmed in balls (float64 alone refutes nothing)',
      ('universal.confirm',)),
