@@ -319,7 +319,9 @@ def _term(t, depth: int):
         if value is not None:
             return value
     if _Residue.make is not None and existence(rest).status == EXISTS:
-        return _Residue.make(rest)
+        value = _Residue.make(rest)
+        if value is not None:  # None: the residue has no value either
+            return value
     raise _NoRule
 
 

@@ -59,4 +59,9 @@ def simplified(expression):
     limit = 10 ** MAX_SIMPLIFIED_DIGITS
     if any(abs(n.p) > limit or abs(n.q) > limit for n in simpler.atoms(sympy.Rational)):
         return expression
-    return simpler
+    # a kept expectation whose body simplified to a constant (Heaviside(sin² + cos² − 1) is 1/2)
+    # is that constant
+    constant = {atom: atom.args[0].expr for atom in simpler.atoms(AppliedUndef)
+                if len(atom.args) == 1 and isinstance(atom.args[0], sympy.Lambda)
+                and not atom.args[0].expr.has(*atom.args[0].variables)}
+    return simpler.xreplace(constant) if constant else simpler
