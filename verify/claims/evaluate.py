@@ -22,8 +22,8 @@ import sympy
 from flint import arb
 from sympy.core.function import AppliedUndef
 
-from verify.base.budget import guarded
-from verify.base.errors import InvalidParameterError, clip
+from verify.base.budget import BudgetExceededError, guarded, remembered
+from verify.base.errors import InvalidParameterError, VerifyInputError, clip
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.growing_sums import growing_sum
@@ -100,6 +100,33 @@ def _closed_form(term, index, low):
     return sympy.simplify(result) if not result.has(sympy.Sum) else result
 
 
+#: The symbolic upper bound of :func:`finite_closed_form` (one Dummy, so that a form is remembered).
+_UPPER = sympy.Dummy("n", integer=True)
+
+
+def finite_closed_form(s: sympy.Sum):
+    """A Sum with numeric bounds, too long to expand, in closed form (SymPy's summation formulas,
+    exact for every finite range, under the guard), or None when it has none: Sum(i, (i, 1, 1094))
+    is 598965 without 1094 terms."""
+    if len(s.limits) != 1 or s.function.atoms(AppliedUndef):
+        return None
+    ((index, low, high),) = s.limits
+    n = _UPPER
+    try:
+        general = remembered(lambda: f"a closed form of {clip(s, 40)}", _finite_sum,
+                             s.function, index, low, n)
+    except (BudgetExceededError, VerifyInputError, ValueError, TypeError, NotImplementedError):
+        return None
+    if general.has(sympy.Sum, sympy.Piecewise, sympy.oo, sympy.zoo, sympy.nan):
+        return None
+    return general.xreplace({n: high})
+
+
+def _finite_sum(term, index, low, n):
+    """Σ_{index=low}^{n} term for a symbolic integer n (run under the guard)."""
+    return sympy.simplify(sympy.summation(term, (index, low, n)))
+
+
 def check_sum_sizes(expressions, values: dict) -> None:
     """Refuse, before anything is built for them, the values at which a Sum of ``expressions``
     would have more terms than evaluating it allows (:func:`_do_sum`'s limits): with
@@ -114,7 +141,7 @@ def check_sum_sizes(expressions, values: dict) -> None:
                 total *= max(int(high - low + 1), 0)
             else:
                 limit = MAX_SUM_TERMS if len(s.limits) == 1 else MAX_SUM_TERMS * 10
-                if total > limit:
+                if total > limit and finite_closed_form(s.xreplace(values)) is None:
                     raise ClaimEvaluationError(f"claim: {s} has {total} terms here, more than the limit "
                                                f"of {limit}")
 
@@ -141,6 +168,9 @@ def _do_sum(s: sympy.Sum):
     if not low.is_number or not (high.is_number or high == INFINITY):
         raise ClaimEvaluationError(f"claim: the bounds of {s} are not numbers once the variables are fixed")
     if high != INFINITY and high - low + 1 > MAX_SUM_TERMS:
+        closed = finite_closed_form(s)
+        if closed is not None:
+            return closed
         raise ClaimEvaluationError(
             f"claim: {s} has {high - low + 1} terms, more than the limit of {MAX_SUM_TERMS}"
         )
