@@ -53,12 +53,12 @@ from verify.model import diagnostics, hermite_exact
 #: design, leaves undecided, so these count for soundness and not for power (counting them made
 #: every such killer lower the power figure; they are reported apart).
 KILLER_CLASS = "whitebox-mutation"
-#: The class of red team 5's statements (engine_redteam48b.toml): written, by reading the rules, to
+#: The classes of the red teams' statements (engine_redteam48b/c.toml): written, by reading the rules, to
 #: break a hypothesis each, so its true statements sit at the edges where default deny leaves a
 #: claim undecided.  Issue #48 judges such white-box sets by soundness and by their own power bar
 #: (:data:`ADVERSARIAL_POWER`), not by the 90 % of statements written from outside; they are
 #: counted for soundness here and their power is reported apart.
-REDTEAM_CLASS = "redteam-48b"
+REDTEAM_CLASSES = ("redteam-48b", "redteam-48c")  # red teams 5 and 6 (engine_redteam48b/c.toml)
 #: The share of an adversarial white-box set's true statements issue #48 asks to be decided.
 ADVERSARIAL_POWER = 0.8
 #: The share of true statements that must be decided (holds or consistent).
@@ -279,9 +279,9 @@ def confusion(results: Iterable[Result]) -> Summary:
         by_class[r.statement.cls][truth][r.verdict] += 1
         by_basis[r.basis][f"{truth}/{r.verdict}"] += 1
     true_results = [r for r in results
-                    if r.statement.truth and r.statement.cls not in (KILLER_CLASS, REDTEAM_CLASS)]
+                    if r.statement.truth and r.statement.cls not in (KILLER_CLASS, *REDTEAM_CLASSES)]
     killers = [r for r in results if r.statement.truth and r.statement.cls == KILLER_CLASS]
-    redteam = [r for r in results if r.statement.truth and r.statement.cls == REDTEAM_CLASS]
+    redteam = [r for r in results if r.statement.truth and r.statement.cls in REDTEAM_CLASSES]
     return Summary(
         matrix={t: dict(c) for t, c in matrix.items()},
         by_class={k: {t: dict(c) for t, c in v.items()} for k, v in sorted(by_class.items())},
@@ -336,7 +336,8 @@ def headline(summary: Summary, count: int) -> str:
                  f"soundness only, {summary.killers_decided} of them decided")
     if summary.redteam_total:
         share = summary.redteam_decided / summary.redteam_total
-        text += (f"; the {summary.redteam_total} true statements of red team 5 (class {REDTEAM_CLASS}) "
+        text += (f"; the {summary.redteam_total} true statements of the red teams (classes "
+                 f"{', '.join(REDTEAM_CLASSES)}) "
                  f"count for soundness, and {summary.redteam_decided} of them are decided ({share:.1%}; "
                  f"issue #48 asks {ADVERSARIAL_POWER:.0%} of a white-box set)")
     return text
