@@ -22,9 +22,6 @@ UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum",
              "wb48-order-oscillating-denominator-O", "wb48-order-oscillating-denominator-Theta",
              "wb48-order-negative-power-base", "wb48-log-rational-half-line",
              "wb48-probability-spread-subset", "wb48-float-quadrature-huge-argument",
-             # the sign rules prove no strict inequality that touches 0 on the box; nothing refutes it
-             # either (the touch is on the diagonal, at no point the search samples exactly)
-             "wb48-signbox-strict-touch",
              # an operation without a value on part of the range: never holds, not refused either
              "wb48-domain-sqrt-square-negative", "wb48-domain-exp-log-left-half-line",
              "wb48-domain-removable-quotient-integers",

@@ -169,6 +169,17 @@ def _shifted(symbol, domain, end, direction: int):
     return end + direction * sympy.Dummy(symbol.name, nonnegative=True, integer=integer)
 
 
+def _squared(symbol, domain):
+    """x = w² with w > 0 (w ≥ 0 when the range reaches 0) for a range in [0, ∞): √x, √(xy) become
+    w, w·v, and the factored form shows the square (√(ab) − 2ab/(a + b) = st(s − t)²/(s² + t²)).
+    The range is widened to [0, ∞), so a proof there is one here; any other range: the signed
+    symbol."""
+    if not (domain.inf >= 0) or domain.is_subset(sympy.S.Integers):
+        return _signed(symbol, domain)
+    positive = bool(domain.inf > 0)
+    return sympy.Dummy(symbol.name, nonnegative=True, positive=positive or None) ** 2
+
+
 def _signed(symbol, domain):
     """A symbol with the sign assumptions its range gives, for SymPy's sign rules."""
     low, high = domain.inf, domain.sup
@@ -186,15 +197,16 @@ def _signed(symbol, domain):
     return sympy.Dummy(symbol.name, **assumptions)
 
 
-#: Largest claim difference (operations) and number of variables :func:`sign_on_box` tries: 3^n
-#: shifts of the expression and of its factored form, each a walk of SymPy's sign rules.
+#: Largest claim difference (operations) and number of variables :func:`sign_on_box` tries: 4^n
+#: substitutions of the expression and of its factored form, each a walk of SymPy's sign rules.
 SIGN_BOX_OPS, SIGN_BOX_VARIABLES = 60, 3
 
 
 def sign_on_box(condition: str, expr, ranges: dict) -> bool:
     """Whether ``expr`` is ``condition`` ("nonnegative" or "positive") at every point of the box
     ``ranges`` (symbol -> SymPy set), by SymPy's sign rules with each variable shifted from either
-    end of its range or signed by it: (m − 1)/(1 + ξ²) ≤ 0 for m ≤ 1 is −t/(1 + ξ²) with t ≥ 0.
+    end of its range, signed by it, or (a range in [0, ∞)) a square w²: (m − 1)/(1 + ξ²) ≤ 0 for
+    m ≤ 1 is −t/(1 + ξ²) with t ≥ 0.
     The factored form too: 2mt − m² − t² is −(m − t)².  Each shift widens the range to a
     half-line, so a proof there is a proof on the box; anything else is no proof."""
     free = sorted(expr.free_symbols, key=str)
@@ -202,9 +214,12 @@ def sign_on_box(condition: str, expr, ranges: dict) -> bool:
             or sympy.count_ops(expr) > SIGN_BOX_OPS:
         return False
     forms = {expr, sympy.factor(expr)}
-    for shifts in itertools.product((_from_below, _from_above, _signed), repeat=len(free)):
+    for shifts in itertools.product((_from_below, _from_above, _signed, _squared), repeat=len(free)):
         substitution = {s: shift(s, ranges[s]) for s, shift in zip(free, shifts, strict=True)}
         if any(_by_signs(condition, form.xreplace(substitution)) for form in forms):
+            return True
+        # a square root's square shows only once it is written in w: factor after substituting
+        if _squared in shifts and _by_signs(condition, sympy.factor(expr.xreplace(substitution))):
             return True
     return False
 

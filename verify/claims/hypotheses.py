@@ -127,7 +127,8 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      ('universal._by_sign_rules',)),
     ('symbolic step, an inequality in several variables',
      "lhs − rhs (or its factored form) has the claimed sign by SymPy's sign rules once each variable "
-     'is an end of its range plus or minus a nonnegative symbol, or a symbol with its range\'s sign: '
+     'is an end of its range plus or minus a nonnegative symbol, a symbol with its range\'s sign, or '
+     '(a range in [0, ∞)) a square w², factored again after the substitution: '
      'each widens the box to half-lines, so a proof there is one on the box; at most 3 variables '
      'and 60 operations; a pole on the box is the operations guard\'s to refute',
      ('claims/domains.sign_on_box', 'universal.symbolic_step')),

@@ -127,6 +127,9 @@ def symbolic_step(rel: Relation) -> Decision:
                 "holds", Basis.EXACT, "symbolic",
                 detail=f"lhs - rhs = {clip(difference, 100)} has the claimed sign on the box by SymPy's "
                        "sign rules, each variable shifted from an end of its range"), notes)
+        refuted = _exact_counterexample(rel.box, rel.op, difference)
+        if refuted is not None:  # a strict inequality that touches on the diagonal, at the centre
+            return with_notes(refuted, notes)
         return Decision("undecided", None, "symbolic",
                         detail=f"an inequality in several variables (lhs - rhs = {clip(difference, 60)})")
     if (left - right).has(sympy.Derivative):  # of an opaque kernel: no closed form to decide with
@@ -322,16 +325,9 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
         return Decision(
             "fails", Basis.EXACT, "symbolic", point=_midpoint(box), detail="lhs = rhs identically"
         )
-    for point in _rational_points(box):
-        value = difference.xreplace(point)
-        if value.is_Rational and not holds(op, value):
-            return Decision(
-                "fails",
-                Basis.EXACT,
-                "symbolic",
-                point=point,
-                detail=f"lhs - rhs = {clip(difference, 100)} is {value} at this point",
-            )
+    refuted = _exact_counterexample(box, op, difference)
+    if refuted is not None:
+        return refuted
     if op != "==" and len(difference.free_symbols) == 1:
         decided = one_variable(difference, op, box)
         return _by_signs_on_the_box(box, op, difference) if decided.status == "undecided" else decided
@@ -389,6 +385,17 @@ def _by_signs_on_the_box(box: dict, op: str, difference) -> Decision | None:
         return Decision("holds", Basis.EXACT, "symbolic",
                         detail=f"lhs - rhs = {clip(difference, 100)} has the claimed sign on the range by "
                                "SymPy's sign rules, the variable shifted from an end of its range")
+    return None
+
+
+def _exact_counterexample(box: dict, op: str, difference) -> Decision | None:
+    """*fails* at a rational point of the box (centre, corners, thirds) where lhs − rhs is an exact
+    rational that breaks the relation, or None."""
+    for point in _rational_points(box):
+        value = difference.xreplace(point)
+        if value.is_Rational and not holds(op, value):
+            return Decision("fails", Basis.EXACT, "symbolic", point=point,
+                            detail=f"lhs - rhs = {clip(difference, 100)} is {value} at this point")
     return None
 
 
