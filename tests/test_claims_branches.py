@@ -106,3 +106,54 @@ def test_an_integrand_that_switches_is_integrated_piece_by_piece(integral, value
                  "-pi**2 + 8*pi - 8": -mpmath.pi**2 + 8 * mpmath.pi - 8}[value]
     # the shown lhs is a double (the ball's midpoint, or quad's): 1e-9 is far above either's error
     assert abs(off.counterexample["lhs"] - float(reference)) < 1e-9
+
+
+def test_an_argument_is_kept_in_the_unit_interval_by_interval_arithmetic():
+    """acos/asin are defined (and finite, for existence) where SymPy's AccumBounds keep the argument
+    in [-1, 1] over the ranges; anything it cannot bound is not proved."""
+    from verify.base.singular import within_unit
+
+    two = {x: (-2, 2)}
+    assert within_unit(sympy.cos(x**2 - 1), two)
+    assert within_unit(x / 2, two)
+    assert within_unit(sympy.cos(g) / 2 + sympy.Rational(1, 2), {g: (-sympy.oo, sympy.oo)})
+    assert not within_unit(x, two)
+    assert not within_unit(sympy.cos(x) + sympy.Rational(1, 100), two)  # 1.01 at x = 0
+    assert not within_unit(x * g, two)  # g has no range here
+
+
+@pytest.mark.parametrize("body, even", [
+    (sympy.Heaviside(sympy.sin(g)), sympy.Rational(1, 2)),
+    (sympy.floor(g), sympy.Rational(-1, 2)),
+    (sympy.floor(sympy.sin(g)), sympy.Rational(-1, 2)),
+    (sympy.sign(sympy.cos(g)) ** 2, sympy.Integer(1)),
+    (sympy.exp(-sympy.Heaviside(sympy.sin(g))), (1 + sympy.exp(-1)) / 2),
+    (sympy.Heaviside(sympy.sin(g)) * sympy.exp(-g**2), sympy.exp(-g**2) / 2),
+    # not null level sets, or no constant even part: no value
+    (sympy.Heaviside(sympy.sin(g)**2 + sympy.cos(g)**2 - 1), None),
+    (sympy.Heaviside(g**2 - 1), None),
+    (sympy.floor(g) ** 2, None),
+    (sympy.Heaviside(sympy.Max(g, 0)), None),
+])
+def test_the_even_part_of_a_body_with_jumps_almost_everywhere(body, even):
+    """E[f] = E[(f(g) + f(-g))/2], with Heaviside(-u) = 1 - Heaviside(u) and floor(-u) = -floor(u) - 1
+    off the null set where u is 0 or an integer (checked against the definition at sample points
+    where it is claimed)."""
+    from verify.claims.almost_everywhere import even_part
+
+    found = even_part(body)
+    if even is None:
+        assert found is None
+        return
+    assert sympy.simplify(found - even) == 0
+    for t in (sympy.Rational(1, 3), sympy.Rational(-7, 5), sympy.Rational(13, 4)):  # off the null sets
+        doubled = (body + body.xreplace({g: -g})).xreplace({g: t})
+        assert abs(sympy.N(doubled - 2 * even.xreplace({g: t}), 30)) < 1e-25
+
+
+def test_a_long_finite_sum_is_read_from_its_closed_form():
+    from verify.claims.evaluate import finite_closed_form
+
+    assert finite_closed_form(sympy.Sum(i, (i, 1, 1094))) == 1094 * 1095 // 2
+    assert finite_closed_form(sympy.Sum(i**2, (i, 1, 5000))) == 5000 * 5001 * 10001 // 6
+    assert finite_closed_form(sympy.Sum(sympy.sin(i), (i, 1, 5000))) is None  # no closed form: refused

@@ -57,3 +57,19 @@ def test_claims_that_lost_their_domain_never_hold():
     assert claim("sqrt(x)**2 < 0", for_=["x in [-2, -1]"]).verdict.value != "holds"
     assert claim("exp(log(z)) == z", for_=["z in (-oo, -1]"]).verdict.value != "holds"
     assert claim("sqrt(x)**2 == x", for_=["x in [0, 2]"]).verdict.value == "holds"
+
+
+def test_the_sign_rules_on_the_box_write_a_nonnegative_variable_as_a_square():
+    """sqrt(ab) >= 2ab/(a + b) (GM >= HM) is st(s - t)^2/(s^2 + t^2) >= 0 with a = s^2, b = t^2; a range
+    below 0 gets no square (the same difference over it proves nothing), and a false statement
+    stays unproved."""
+    from verify.claims.domains import sign_on_box
+
+    a, b = sympy.symbols("a b", real=True)
+    positive = {a: sympy.Interval(sympy.Rational(1, 10), 2), b: sympy.Interval(sympy.Rational(1, 10), 2)}
+    gm_hm = sympy.sqrt(a * b) - 2 * a * b / (a + b)
+    assert sign_on_box("nonnegative", gm_hm, positive)
+    assert not sign_on_box("positive", gm_hm, positive)  # 0 on the diagonal
+    assert not sign_on_box("nonnegative", gm_hm - sympy.Rational(1, 10**20), positive)
+    assert sign_on_box("nonnegative", (a + b) / 2 - sympy.sqrt(a * b),
+                       {a: sympy.Interval(0, 2), b: sympy.Interval(0, 2)})
