@@ -157,3 +157,13 @@ def test_a_long_finite_sum_is_read_from_its_closed_form():
     assert finite_closed_form(sympy.Sum(i, (i, 1, 1094))) == 1094 * 1095 // 2
     assert finite_closed_form(sympy.Sum(i**2, (i, 1, 5000))) == 5000 * 5001 * 10001 // 6
     assert finite_closed_form(sympy.Sum(sympy.sin(i), (i, 1, 5000))) is None  # no closed form: refused
+
+
+def test_an_inequality_the_root_isolation_and_the_sign_rules_both_leave_is_undecided_not_none():
+    """The calibration run of this change found 19 errors (AttributeError on None): a one-variable
+    inequality that neither the exact root isolation nor the sign rules decide must come back as
+    an undecided Decision, for the next steps to try."""
+    difference = (x - sympy.sqrt(2) / 2) ** 2
+    box = {x: (sympy.Integer(0), sympy.Integer(1))}
+    decided = universal.symbolic_decision(box, difference, 0, ">", difference)
+    assert decided is not None and decided.status in ("undecided", "fails")

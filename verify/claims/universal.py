@@ -330,7 +330,9 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
         return refuted
     if op != "==" and len(difference.free_symbols) == 1:
         decided = one_variable(difference, op, box)
-        return _by_signs_on_the_box(box, op, difference) if decided.status == "undecided" else decided
+        if decided.status == "undecided":
+            return _by_signs_on_the_box(box, op, difference) or decided
+        return decided
     if op == "==" and len(box) == 1:
         decided = _by_vanishing_derivative(box, difference)
         if decided is not None:
