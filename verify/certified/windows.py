@@ -29,7 +29,7 @@ from verify.certified.compile import RealBackend, compile_expression, constant
 from verify.certified.errors import CertificationError
 from verify.certified.gaussian import EXTRA_DIGITS, MAX_CUTOFF, GaussianIntegrator, PiecewiseIntegrand
 from verify.certified.growth import tail_majorant
-from verify.certified.pieces import Piece, between_kinks, resolve
+from verify.certified.pieces import Piece, between_kinks, closed_pieces, resolve
 from verify.certified.tails import TailMoments
 from verify.model.activations import polynomial_roots_in, real_roots_in, switch_arguments
 
@@ -86,6 +86,18 @@ def switch_points(switching, stepping, x, low, high) -> list:
         # roots of log(x)**3 - 3*log(x) + 1, red team 6) locates nothing: no piece may be trusted
         raise CertificationError(f"cannot locate the switches in ({low}, {high}): {clip(exc, 80)}") from None
     return sorted(points, key=lambda r: float(r))
+
+
+def branches_between(switches, x, low, high, max_pieces: int) -> tuple[list, list]:
+    """(the switch points of ``switches`` inside (low, high), and for each closed piece between them
+    (the branch of each switch there, its low end, its high end)); the pieces are [] when there
+    would be more than ``max_pieces`` (their branches are not read then); CertificationError when
+    the points are not located.  Shared by the branches step and the integrals split at switches."""
+    points = switch_points(*switch_arguments(sympy.Tuple(*switches), x), x, low, high)
+    if len(points) + 1 > max_pieces:
+        return points, []
+    return points, [({n: resolve(n, x, sample) for n in switches}, a, b)
+                    for a, b, sample in closed_pieces([low, *points, high])]
 
 
 def _roots_inside(g, x, inside) -> set:

@@ -35,11 +35,10 @@ import sympy
 from verify.base.errors import clip
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
-from verify.certified.pieces import closed_pieces, free_switches, is_switch, resolve
-from verify.certified.windows import switch_points
+from verify.certified.pieces import free_switches, is_switch
+from verify.certified.windows import branches_between
 from verify.claims.decision import Decision
 from verify.claims.relation import Relation
-from verify.model.activations import switch_arguments
 from verify.verdict import Basis
 
 #: Most pieces one claim is cut into: each is decided by every step (about a second apiece).
@@ -81,18 +80,6 @@ def _innermost(expr, x) -> list:
         and not any(is_switch(inner) for arg in node.args for inner in sympy.preorder_traversal(arg))))
 
 
-def _cut(switches, x, low, high) -> tuple[list, list]:
-    """(the switch points of ``switches`` inside (low, high), and for each closed piece between them
-    (the branch of each switch there, its low end, its high end)); CertificationError when the
-    points are not located, or more than MAX_PIECES pieces (their branches are not read then)."""
-    switching, stepping = switch_arguments(sympy.Tuple(*switches), x)
-    points = switch_points(switching, stepping, x, low, high)
-    if len(points) + 1 > MAX_PIECES:
-        return points, []
-    return points, [({n: resolve(n, x, sample) for n in switches}, a, b)
-                    for a, b, sample in closed_pieces([low, *points, high])]
-
-
 def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -> Decision:
     """Decide ``rel`` (one box variable) piece by piece between its switch points (module docstring)."""
     if len(rel.box) != 1:
@@ -104,7 +91,7 @@ def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -
         return Decision("undecided", None, "branches", detail=f"no switch in {x} alone")
     try:
         try:
-            points, pieces = _cut(switches, x, low, high)
+            points, pieces = branches_between(switches, x, low, high, MAX_PIECES)
         except CertificationError:
             # a switch inside another's argument (Abs(x - 2*pi*floor(x/(2*pi)))): cut at the
             # innermost ones alone; each piece, holding the outer ones with a smooth argument, is
@@ -112,7 +99,7 @@ def branches_step(rel: Relation, decide_piece: Callable[[Relation], Decision]) -
             innermost = _innermost(sympy.Tuple(lhs, rhs), x)
             if set(innermost) == set(switches):
                 raise
-            points, pieces = _cut(innermost, x, low, high)
+            points, pieces = branches_between(innermost, x, low, high, MAX_PIECES)
     except CertificationError as exc:
         return Decision("undecided", None, "branches", detail=f"switch points not located: {exc}")
     if len(points) + 1 > MAX_PIECES:

@@ -39,11 +39,10 @@ from verify.base.errors import VerifyInputError, clip
 from verify.certified.balls import interval
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
-from verify.certified.pieces import closed_pieces, free_switches, resolve
-from verify.certified.windows import switch_points
+from verify.certified.pieces import free_switches
+from verify.certified.windows import branches_between
 from verify.claims.quantities import Unavailable
 from verify.claims.reduction import reduced
-from verify.model.activations import switch_arguments
 
 #: Pieces of the composite midpoint rule in balls: with the f'' remainder the enclosure's width
 #: falls as (b − a)³/(24·PIECES²)·max|f''| (about 1e-6 for a unit interval and |f''| ≤ 10).
@@ -189,12 +188,9 @@ def _by_pieces(node: sympy.Integral) -> list | None:
     try:
         if not constant(high - low) > 0:
             return None
-        points = switch_points(*switch_arguments(sympy.Tuple(*switches), variable), variable, low, high)
-        if len(points) + 1 > MAX_PIECES:
-            return None
-        return [sympy.Integral(node.function.xreplace({n: resolve(n, variable, sample) for n in switches}),
-                               (variable, a, b))
-                for a, b, sample in closed_pieces([low, *points, high])]
+        _, pieces = branches_between(switches, variable, low, high, MAX_PIECES)
+        return [sympy.Integral(node.function.xreplace(branches), (variable, a, b))
+                for branches, a, b in pieces] or None
     except CertificationError:
         return None
 
