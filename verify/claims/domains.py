@@ -160,6 +160,22 @@ def _from_above(symbol, domain):
     return _shifted(symbol, domain, domain.sup, -1)
 
 
+def range_stand_ins(symbol, domain) -> list:
+    """The stand-ins for ``symbol`` on ``domain`` that SymPy's sign rules and simplifier read best:
+    signed by its range, then shifted from its lower and its upper end.  Each widens the range to a
+    half-line at most, so what holds for the stand-in holds on the range."""
+    return [shift(symbol, domain) for shift in (_signed, _from_below, _from_above)]
+
+
+def inside_stand_in(symbol, low, high):
+    """x = (low + high·w)/(1 + w) with w ≥ 0, which runs over [low, high) (a finite range): x − low
+    and high − x are then visibly positive, so 1 − x² on [−1, 1] is 4w/(1 + w)², and |1 − x²|
+    is 1 − x².  The upper end is missed, so what holds for the stand-in holds on [low, high) only:
+    for a derivative, which may fail at a point anyway, not for a sign."""
+    w = sympy.Dummy(symbol.name, nonnegative=True)
+    return (low + high * w) / (1 + w)
+
+
 def _shifted(symbol, domain, end, direction: int):
     """end + direction·t with t >= 0 (an integer for an integer range); the signed symbol where
     that end is infinite.  The range is widened to a half-line, so a proof on it is a proof here."""

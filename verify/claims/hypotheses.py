@@ -141,8 +141,19 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'function (sign, Heaviside, floor, ceil, Piecewise) and no unevaluated sum, integral or model '
      'quantity, so with every operation defined on the closed range (the operations guard) it is '
      'continuous there; its derivative is 0 off a countable set, so it is constant, and its exact '
-     'value (or angle identity, or ball) at the midpoint decides',
-     ('universal._by_vanishing_derivative',)),
+     'value (or angle identity, or ball) at the midpoint decides; x may also be run over [a, b) by '
+     "(a + bw)/(1 + w), w ≥ 0, or shifted from either end, and the derivative's polynomials factored "
+     "(sqrt(1 − x²) = sqrt(1 − x)·sqrt(1 + x) once both are visibly ≥ 0): each covers the range but "
+     'at most an end, where the derivative may fail anyway',
+     ('universal._by_vanishing_derivative', 'universal._slope_vanishes', 'claims/domains.inside_stand_in')),
+    ('certified step, a non-strict inequality in two variables attained along y = ±x',
+     'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
+     'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '
+     '∂ⁿD/∂yⁿ and the Lagrange remainder ∂ᴺD/∂yᴺ/N! are finite on the region from each cell to the line '
+     '(differentiable along every segment); a cell is covered by the ball of D or by the Taylor '
+     "model D = tⁿ(cₙ(x) + … + t^(N−n)R) in t = y − ℓ(x) with tⁿQ's sign read exactly (t's range from the"
+     " cell's rational ends); rational ends only; a ball evaluation budget, not seconds",
+     ('claims/contact.along_a_line', 'contact._cover')),
     ('branches: one variable, piece by piece between switch points',
      'every point of the range where Abs, sign, Heaviside, Max, Min, floor, ceil or a fold '
      'acos(cos u), asin(sin u) may switch is a root of its argument (or of u − n for the integers n '

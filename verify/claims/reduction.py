@@ -37,6 +37,14 @@ def reduced(difference):
     return difference
 
 
+def factored(expression):
+    """``expression`` with every polynomial inside it factored too (exact): 4 − (2x − 1)² under a
+    square root becomes (3 − 2x)(2x + 1), so that SymPy splits the root over a factor it knows is
+    positive and sqrt(3 − 2x)·sqrt(2x + 1) meets it, which simplify() alone leaves apart; then
+    simplified, which joins sqrt(p)/p and 1/sqrt(p)."""
+    return simplified(sympy.factor(expression, deep=True))
+
+
 #: An integer beyond this many digits in a simplified form: keep the form before simplifying.
 MAX_SIMPLIFIED_DIGITS = 300
 

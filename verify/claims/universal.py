@@ -48,8 +48,9 @@ from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, prove_geq
 from verify.claims import angles
+from verify.claims.contact import along_a_line
 from verify.claims.decision import Decision
-from verify.claims.domains import sign_on_box
+from verify.claims.domains import inside_stand_in, range_stand_ins, sign_on_box
 from verify.claims.evaluate import (
     ClaimEvaluationError,
     compile_ball,
@@ -61,6 +62,7 @@ from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
 from verify.claims.reduction import reduced as _reduced
+from verify.claims.reduction import factored
 from verify.claims.relation import Relation, decide_ball, point_balls, signed_symbol
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
@@ -358,10 +360,7 @@ def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
     if (difference.free_symbols != {x} or not (low.is_Rational and high.is_Rational and low < high)
             or difference.has(AppliedUndef, *_NOT_DIFFERENTIATED)):
         return None
-    signed = signed_symbol(x, low, high)
-    slope = sympy.diff(difference, x).xreplace({x: signed})
-    slope = remembered("the derivative of lhs - rhs", _reduced, slope)
-    if slope != 0:
+    if not _slope_vanishes(sympy.diff(difference, x), x, low, high):
         return None
     point = {x: (low + high) / 2}
     value = remembered("lhs - rhs at a point", _reduced, difference.xreplace(point))
@@ -378,6 +377,25 @@ def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
     decided.point = point if decided.status == "fails" else None
     decided.detail = f"{constant_text}; at {x} = {point[x]}, {decided.detail}"
     return decided
+
+
+def _slope_vanishes(slope, x, low, high) -> bool:
+    """Whether SymPy reduces ``slope`` to 0 with x signed by its range [low, high], run over
+    [low, high) by w ≥ 0 (:func:`~verify.claims.domains.inside_stand_in`: the derivative may be
+    nonzero at the end alone), or shifted from either end (x = low + s, s ≥ 0:
+    sqrt((1 - x)/(1 + x))·(1 + x) is sqrt(1 - x²) only once 1 + x is known positive, as on
+    [-1/2, 1]).  A float value at one of four interior points that is plainly not 0
+    skips the reductions (each a forked simplification): it can only lose a proof."""
+    for fraction in (sympy.Rational(3, 7), sympy.Rational(1, 7), sympy.Rational(5, 7), sympy.Rational(13, 14)):
+        probe = slope.xreplace({x: low + (high - low) * fraction}).evalf(30)
+        if probe.is_Number and abs(probe) > 1e-6:
+            return False
+    stand_ins = [signed_symbol(x, low, high), inside_stand_in(x, low, high),
+                 *range_stand_ins(x, sympy.Interval(low, high))[1:]]
+    # reduced() expands first, which can hide a product of square roots that meet only once the
+    # polynomials under them are factored
+    return any(remembered("the derivative of lhs - rhs", reduce, slope.xreplace({x: stand_in})) == 0
+               for stand_in in stand_ins for reduce in (_reduced, factored))
 
 
 def _by_signs_on_the_box(box: dict, op: str, difference) -> Decision | None:
@@ -433,7 +451,8 @@ def _rational_points(box: dict) -> list[dict]:
 # --- 2. certified ------------------------------------------------------------------------------
 def certified_step(rel: Relation) -> Decision:
     """Balls at points (refutes an equality, decides a closed relation), the branch-and-bound prover
-    over one or two real variables, then a non-strict inequality through its touching points."""
+    over one or two real variables, then a non-strict inequality through its touching points (one
+    variable) or its line of contact (two, :mod:`verify.claims.contact`)."""
     with working_precision(BALL_DPS):
         try:
             gap = rel.gap()
@@ -442,6 +461,8 @@ def certified_step(rel: Relation) -> Decision:
             return Decision("undecided", None, "certified", detail=str(exc))
         if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 1:
             return _through_touching_points(rel) or _by_monotone(rel) or decision
+        if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 2:
+            return along_a_line(rel) or decision
         return decision
 
 
