@@ -54,9 +54,10 @@ def test_an_inequality_attained_along_a_line_holds(lhs, op, rhs, box):
     mpmath.mp.dps = 30
     f = sympy.lambdify((a, b), (lhs - rhs) if op == ">=" else (rhs - lhs), "mpmath")
     (a0, a1), (b0, b1) = box[a], box[b]
-    for i in range(9):
-        for j in range(9):
-            value = f(mpmath.mpf(a0) + (a1 - a0) * mpmath.mpf(i) / 8, mpmath.mpf(b0) + (b1 - b0) * mpmath.mpf(j) / 8)
+    steps = [mpmath.mpf(i) / 8 for i in range(9)]
+    for s in steps:
+        for t in steps:
+            value = f(mpmath.mpf(a0) + (a1 - a0) * s, mpmath.mpf(b0) + (b1 - b0) * t)
             assert value >= -mpmath.mpf(10) ** -25
 
 

@@ -30,7 +30,6 @@ budget, or a cell whose ball of D is < 0, leaves the claim to the other steps.
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import sympy
@@ -99,7 +98,8 @@ def _contact_order(signed, x, y, line, stand_in) -> int | None:
         if n:
             derivative = sympy.diff(derivative, y)
         on_line = derivative.xreplace({y: line}).xreplace({x: stand_in})
-        if not any(remembered("lhs - rhs on a line", reduce, on_line) == 0 for reduce in (_reduced, factored)):
+        reductions = (remembered("lhs - rhs on a line", reduce, on_line) for reduce in (_reduced, factored))
+        if not any(reduction == 0 for reduction in reductions):
             return n or None
     return None
 
@@ -140,7 +140,7 @@ def _cover(signed, x, y, line, order: int, box: dict, full: bool) -> str | None:
         for coefficient in reversed(coefficients):  # Horner in t
             quotient = quotient * offsets + coefficient({x: xs})
         spent += len(coefficients) + 1
-        if _keeps_sign((t_low, t_high), quotient, order) and all(f(region).is_finite() for f in (gap, *smooth)):
+        if _keeps_sign((t_low, t_high), quotient, order) and _finite_on(region, (gap, *smooth)):
             spent += 1 + len(smooth)
             by_model += 1
             continue
@@ -167,6 +167,10 @@ def _keeps_sign(offsets: tuple[Fraction, Fraction], quotient, order: int) -> boo
         return bool(quotient >= 0)
     low, high = offsets
     return bool((low >= 0 and quotient >= 0) or (high <= 0 and quotient <= 0))
+
+
+def _finite_on(region: dict, functions) -> bool:
+    return all(function(region).is_finite() for function in functions)
 
 
 def _compiled(expr):

@@ -61,8 +61,8 @@ from verify.claims.evaluate import (
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
-from verify.claims.reduction import reduced as _reduced
 from verify.claims.reduction import factored
+from verify.claims.reduction import reduced as _reduced
 from verify.claims.relation import Relation, decide_ball, point_balls, signed_symbol
 from verify.claims.signs import holds, one_variable
 from verify.claims.statistics import gradient_energy, t_critical
@@ -386,8 +386,8 @@ def _slope_vanishes(slope, x, low, high) -> bool:
     sqrt((1 - x)/(1 + x))·(1 + x) is sqrt(1 - x²) only once 1 + x is known positive, as on
     [-1/2, 1]).  A float value at one of four interior points that is plainly not 0
     skips the reductions (each a forked simplification): it can only lose a proof."""
-    for fraction in (sympy.Rational(3, 7), sympy.Rational(1, 7), sympy.Rational(5, 7), sympy.Rational(13, 14)):
-        probe = slope.xreplace({x: low + (high - low) * fraction}).evalf(30)
+    for numerator, denominator in ((3, 7), (1, 7), (5, 7), (13, 14)):
+        probe = slope.xreplace({x: low + (high - low) * sympy.Rational(numerator, denominator)}).evalf(30)
         if probe.is_Number and abs(probe) > 1e-6:
             return False
     stand_ins = [signed_symbol(x, low, high), inside_stand_in(x, low, high),
