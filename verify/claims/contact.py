@@ -36,7 +36,6 @@ import sympy
 from flint import arb
 from sympy.core.function import AppliedUndef
 
-from verify.base.budget import remembered
 from verify.certified.balls import BALLS, interval, working_precision
 from verify.certified.pieces import SWITCHES
 from verify.claims.decision import Decision
@@ -44,7 +43,7 @@ from verify.claims.evaluate import compile_ball
 from verify.claims.language import InexactNumberError
 from verify.claims.quantifiers import as_fraction
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
-from verify.claims.reduction import factored
+from verify.claims.reduction import factored, reduces_to_zero
 from verify.claims.reduction import reduced as _reduced
 from verify.claims.relation import signed_symbol
 from verify.verdict import Basis
@@ -98,8 +97,7 @@ def _contact_order(signed, x, y, line, stand_in) -> int | None:
         if n:
             derivative = sympy.diff(derivative, y)
         on_line = derivative.xreplace({y: line}).xreplace({x: stand_in})
-        reductions = (remembered("lhs - rhs on a line", reduce, on_line) for reduce in (_reduced, factored))
-        if not any(reduction == 0 for reduction in reductions):
+        if not reduces_to_zero("lhs - rhs on a line", [(_reduced, on_line), (factored, on_line)]):
             return n or None
     return None
 

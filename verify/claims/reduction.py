@@ -8,6 +8,8 @@ from __future__ import annotations
 import sympy
 from sympy.core.function import AppliedUndef, BadSignatureError
 
+from verify.base.budget import BudgetExceededError, remembered
+
 #: Identities up to this many operations also get sympy.simplify (cheap at this size, slow beyond).
 MAX_SIMPLIFY_OPS = 150
 
@@ -43,6 +45,19 @@ def factored(expression):
     positive and sqrt(3 − 2x)·sqrt(2x + 1) meets it, which simplify() alone leaves apart; then
     simplified, which joins sqrt(p)/p and 1/sqrt(p)."""
     return simplified(sympy.factor(expression, deep=True))
+
+
+def reduces_to_zero(what: str, attempts) -> bool:
+    """Whether one of ``attempts`` ((reduce, expression) pairs, each run guarded and remembered)
+    gives exactly 0: a proof that the expression is 0.  An attempt out of its budget proves
+    nothing and the next is tried."""
+    for reduce, expression in attempts:
+        try:
+            if remembered(what, reduce, expression) == 0:
+                return True
+        except BudgetExceededError:
+            continue
+    return False
 
 
 #: An integer beyond this many digits in a simplified form: keep the form before simplifying.

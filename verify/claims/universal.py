@@ -61,7 +61,7 @@ from verify.claims.evaluate import (
 from verify.claims.language import DERIVED_SCALARS, InexactNumberError
 from verify.claims.quantifiers import as_fraction, inside
 from verify.claims.quantities import BALL_DPS, Quantities, Unavailable
-from verify.claims.reduction import factored
+from verify.claims.reduction import factored, reduces_to_zero
 from verify.claims.reduction import reduced as _reduced
 from verify.claims.relation import Relation, decide_ball, point_balls, signed_symbol
 from verify.claims.signs import holds, one_variable
@@ -390,12 +390,14 @@ def _slope_vanishes(slope, x, low, high) -> bool:
         probe = slope.xreplace({x: low + (high - low) * sympy.Rational(numerator, denominator)}).evalf(30)
         if probe.is_Number and abs(probe) > 1e-6:
             return False
-    stand_ins = [signed_symbol(x, low, high), inside_stand_in(x, low, high),
-                 *range_stand_ins(x, sympy.Interval(low, high))[1:]]
+    signed = slope.xreplace({x: signed_symbol(x, low, high)})
     # reduced() expands first, which can hide a product of square roots that meet only once the
-    # polynomials under them are factored
-    return any(remembered("the derivative of lhs - rhs", reduce, slope.xreplace({x: stand_in})) == 0
-               for stand_in in stand_ins for reduce in (_reduced, factored))
+    # polynomials under them are factored; on a substituted x it expands (a + bw)/(1 + w) into
+    # seconds of rational functions, so the stand-ins are factored only
+    attempts = [(_reduced, signed), (factored, signed)] + [
+        (factored, slope.xreplace({x: stand_in}))
+        for stand_in in (inside_stand_in(x, low, high), *range_stand_ins(x, sympy.Interval(low, high))[1:])]
+    return reduces_to_zero("the derivative of lhs - rhs", attempts)
 
 
 def _by_signs_on_the_box(box: dict, op: str, difference) -> Decision | None:
