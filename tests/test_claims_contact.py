@@ -33,6 +33,8 @@ class _Relation:
     ((a - b)**3 * sympy.exp(a), a, 3),
     (sympy.cosh(a + b) - 1 - (a + b)**2 / 2, -a, 4),
     (a**2 + b**2, a, None),  # not 0 on b = a
+    # along the axis b = 0: (1 + s)^(-1/2) − 1 + s/2 = 3s²/8 − … with s = b²/a
+    ((1 + b**2 / a) ** sympy.Rational(-1, 2) - 1 + b**2 / (2 * a), sympy.Integer(0), 4),
 ])
 def test_the_order_of_contact_is_the_first_derivative_not_zero_on_the_line(difference, line, order):
     stand_in = sympy.Dummy("a", positive=True)
@@ -46,6 +48,8 @@ def test_the_order_of_contact_is_the_first_derivative_not_zero_on_the_line(diffe
     (sympy.cosh(a + b), ">=", 1 + (a + b)**2 / 2, {a: (-ONE, ONE), b: (-ONE, ONE)}),
     # order 3, the line meets the box at its corner (1, 1) only: t = b − a ≤ 0 on the whole box
     (sympy.log(a) - sympy.log(b), "<=", (a - b) / sympy.sqrt(a * b), {a: (ONE, TWO), b: (HALF, ONE)}),
+    # along the axis a = 0
+    ((1 + a**2 / b) ** sympy.Rational(-1, 2), ">=", 1 - a**2 / (2 * b), {a: (-TWO, ONE), b: (ONE, 10 * ONE)}),
 ])
 def test_an_inequality_attained_along_a_line_holds(lhs, op, rhs, box):
     decided = along_a_line(_Relation(lhs, op, rhs, box))

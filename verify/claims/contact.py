@@ -6,7 +6,7 @@ signed so that the claim is D ≥ 0) is ≥ 0.  Where D = 0 along a whole line, 
 log(ab) ≤ log((a² + b²)/2) on a = b, every cell the line crosses has a ball around 0 however small
 it is, and the prover stalls.
 
-On a candidate line y = ℓ(x) (y = x or y = −x, for either order of the variables), write
+On a candidate line y = ℓ(x) (y = x, y = −x or y = 0, for either order of the variables), write
 t = y − ℓ(x).  When ∂ʲD/∂yʲ is 0 on the line for every j < n (SymPy reduces each to 0: a proof),
 Taylor's theorem with the Lagrange remainder gives a Taylor model of D in t whose coefficients are
 exact functions of x alone:
@@ -62,8 +62,8 @@ _NOT_SMOOTH = (*SWITCHES, sympy.floor, sympy.ceiling, sympy.frac, sympy.Piecewis
 
 
 def along_a_line(rel) -> Decision | None:
-    """*holds* (certified) for a non-strict inequality in two variables attained along y = ±x, or
-    None (the module docstring)."""
+    """*holds* (certified) for a non-strict inequality in two variables attained along y = ±x or
+    an axis, or None (the module docstring)."""
     if rel.op not in (">=", "<=") or len(rel.box) != 2:
         return None
     try:
@@ -77,12 +77,13 @@ def along_a_line(rel) -> Decision | None:
         return None  # the signs of x on the line and of t are read from exact rational ends
     first, second = sorted(rel.box, key=str)
     for x, y in ((first, second), (second, first)):
-        for line in (x, -x):
+        for slope in (1, -1, 0):
+            line = slope * x
             order = _contact_order(signed, x, y, line, signed_symbol(x, *rel.box[x]))
             if order is None:
                 continue
             with working_precision(BALL_DPS):
-                detail = _cover(signed, x, y, line, order, rel.box, rel.full)
+                detail = _cover(signed, x, y, slope, order, rel.box, rel.full)
             if detail is not None:
                 return Decision("holds", Basis.CERTIFIED, "certified", detail=detail)
     return None
@@ -102,9 +103,9 @@ def _contact_order(signed, x, y, line, stand_in) -> int | None:
     return None
 
 
-def _cover(signed, x, y, line, order: int, box: dict, full: bool) -> str | None:
+def _cover(signed, x, y, slope: int, order: int, box: dict, full: bool) -> str | None:
     """The proof's description when every cell of the box is covered (module docstring), else None."""
-    last = order + TAYLOR_TERMS
+    last, line = order + TAYLOR_TERMS, slope * x
     try:
         gap = _centred(signed, x, y)
         # cₖ(x) = ∂ᵏD/∂yᵏ(x, ℓ(x))/k!: functions of x alone, exact, so their balls stay narrow
@@ -117,7 +118,6 @@ def _cover(signed, x, y, line, order: int, box: dict, full: bool) -> str | None:
     x_low, x_high = as_fraction(box[x][0], -1), as_fraction(box[x][1], +1)
     y_low, y_high = as_fraction(box[y][0], -1), as_fraction(box[y][1], +1)
     widths = (x_high - x_low or Fraction(1), y_high - y_low or Fraction(1))
-    sign = 1 if line == x else -1
     queue = [(x_low, x_high, y_low, y_high, 0)]
     spent, by_model = 0, 0
     budget = CONTACT_EVALUATIONS[full]
@@ -131,9 +131,9 @@ def _cover(signed, x, y, line, order: int, box: dict, full: bool) -> str | None:
         if value < 0:
             return None  # a point of the cell breaks the claim: the other steps refute it
         # t = y − ℓ(x) on the cell, exactly: its sign is read from the fractions, not a ball
-        t_low, t_high = c - max(sign * a, sign * b), d - min(sign * a, sign * b)
+        t_low, t_high = c - max(slope * a, slope * b), d - min(slope * a, slope * b)
         offsets = interval(t_low, t_high)
-        region = {x: xs, y: interval(min(c, sign * a, sign * b), max(d, sign * a, sign * b))}
+        region = {x: xs, y: interval(min(c, slope * a, slope * b), max(d, slope * a, slope * b))}
         quotient = remainder(region)
         for coefficient in reversed(coefficients):  # Horner in t
             quotient = quotient * offsets + coefficient({x: xs})

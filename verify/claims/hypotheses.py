@@ -146,7 +146,7 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "(sqrt(1 − x²) = sqrt(1 − x)·sqrt(1 + x) once both are visibly ≥ 0): each covers the range but "
      'at most an end, where the derivative may fail anyway',
      ('universal._by_vanishing_derivative', 'universal._slope_vanishes', 'claims/domains.inside_stand_in')),
-    ('certified step, a non-strict inequality in two variables attained along y = ±x',
+    ('certified step, a non-strict inequality in two variables attained along y = ±x or an axis',
      'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
      'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '
      '∂ⁿD/∂yⁿ and the Lagrange remainder ∂ᴺD/∂yᴺ/N! are finite on the region from each cell to the line '
