@@ -105,11 +105,16 @@ def forget_snapshot() -> None:
 
 
 def mutated_modules() -> list[str]:
-    """The files of ``[tool.mutmut] only_mutate`` (paths relative to the checkout)."""
+    """The files of ``[tool.mutmut] only_mutate`` (paths relative to the checkout) that the snapshot
+    in mutants/ holds: a module added to the list since the snapshot was written (a run with
+    --no-generate) has no mutants yet, and is reached at the next generation."""
     import tomllib
 
     with open(ROOT / "pyproject.toml", "rb") as handle:
-        return list(tomllib.load(handle)["tool"]["mutmut"]["only_mutate"])
+        listed = list(tomllib.load(handle)["tool"]["mutmut"]["only_mutate"])
+    if not (MUTANTS / "verify").is_dir():
+        return listed
+    return [path for path in listed if (MUTANTS / path).exists()]
 
 
 def mutants_of(path: str) -> list[str]:

@@ -73,3 +73,26 @@ def test_the_sign_rules_on_the_box_write_a_nonnegative_variable_as_a_square():
     assert not sign_on_box("nonnegative", gm_hm - sympy.Rational(1, 10**20), positive)
     assert sign_on_box("nonnegative", (a + b) / 2 - sympy.sqrt(a * b),
                        {a: sympy.Interval(0, 2), b: sympy.Interval(0, 2)})
+
+
+def test_a_variable_exponent_needs_a_nonzero_base_where_it_may_be_nonpositive():
+    """0**e is undefined for e <= 0: x**(x - 1) at x = 0 held (red team 7).  The guard carries the
+    exponent's range, so x**y with y > 0 on its range needs nothing more than x >= 0."""
+    guards = _guards("x**(x - 1) == 1")
+    assert written_domain(guards, {x: interval(0, 2)}).status == REFUTED
+    assert written_domain(guards, {x: interval(sympy.Rational(1, 2), 2)}).status == PROVED
+    positive = _guards("x**y >= 0")
+    assert written_domain(positive, {x: interval(0, 1), y: interval(1, 2)}).status == PROVED
+    assert written_domain(_guards("0**(x - 1/5) == 0"), {x: interval(0, 1)}).status == REFUTED
+    n = sympy.Symbol("n", integer=True)
+    assert written_domain(_guards("x**n >= 0"), {x: interval(0, 1), n: interval(0, 3, integer=True)}).status \
+        == PROVED  # 0**0 = 1
+    assert written_domain(_guards("x**n >= 0"), {x: interval(0, 1), n: interval(-2, 3, integer=True)}).status \
+        != PROVED
+
+
+def test_binomial_of_a_real_n_needs_n_above_minus_one():
+    """binomial(x, 1/2) = Γ(x + 1)/(Γ(3/2)Γ(x + 1/2)) has a pole at x = -1 (red team 7)."""
+    guards = _guards("binomial(x, 1/2) >= 0")
+    assert written_domain(guards, {x: interval(sympy.Rational(-3, 2), sympy.Rational(-1, 2))}).status == REFUTED
+    assert written_domain(guards, {x: interval(0, 3)}).status == PROVED

@@ -58,7 +58,7 @@ KILLER_CLASS = "whitebox-mutation"
 #: claim undecided.  Issue #48 judges such white-box sets by soundness and by their own power bar
 #: (:data:`ADVERSARIAL_POWER`), not by the 90 % of statements written from outside; they are
 #: counted for soundness here and their power is reported apart.
-REDTEAM_CLASSES = ("redteam-48b", "redteam-48c")  # red teams 5 and 6 (engine_redteam48b/c.toml)
+REDTEAM_CLASSES = ("redteam-48b", "redteam-48c", "redteam-48d")  # red teams 5, 6, 7 (engine_redteam48b/c/d.toml)
 #: The share of an adversarial white-box set's true statements issue #48 asks to be decided.
 ADVERSARIAL_POWER = 0.8
 #: The share of true statements that must be decided (holds or consistent).

@@ -445,7 +445,8 @@ class _Walker:
 
     def guard_operation(self, node: ast.BinOp, left, right) -> None:
         """The guards of a division (the divisor ≠ 0) and a power (a negative power's base ≠ 0; a
-        non-integer power's base ≥ 0), recorded when they hold a variable."""
+        non-integer power's base ≥ 0; a variable exponent that may be ≤ 0 needs its base ≠ 0
+        where it is), recorded when they hold a variable."""
         shown = _clip(ast.get_source_segment(self.source, node) or "", 40)
         if isinstance(node.op, ast.Div) and getattr(right, "free_symbols", None):
             self.guards.append(("nonzero", right, shown))
@@ -453,9 +454,15 @@ class _Walker:
             if right.is_integer is not True:
                 self.guards.append(("nonnegative", left, shown))
             if right.is_number and right.is_negative:
-                # (a symbol's exponent, a Sum's index p in rho**p, is left to the evaluation at
-                # points: its guard would need the exponent's range as well)
                 self.guards.append(("nonzero", left, shown))
+        variable_exponent = isinstance(node.op, ast.Pow) and getattr(right, "free_symbols", None)
+        if variable_exponent and right.is_positive is not True:
+            # b**e with e a variable: 0**e is undefined for e <= 0 (x**(x - 1) at x = 0, red team 7).
+            # "b != 0 or e > 0" as one guard that carries e's range: |b| + Max(e, 0) > 0, or, for an
+            # integer e, |b| + Max(e + 1, 0) > 0 (0**0 = 1).  A Sum's index p in rho**p is not a
+            # box variable, so the guard of rho**p is left to its own checks, as before.
+            lowest = right + 1 if right.is_integer else right
+            self.guards.append(("positive", sympy.Abs(left) + sympy.Max(lowest, 0), shown))
 
     def build(self, function, *args):
         try:

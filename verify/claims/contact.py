@@ -49,7 +49,7 @@ from verify.claims.relation import signed_symbol
 from verify.verdict import Basis
 
 #: Derivatives of D across the line that may vanish on it (contact of order up to MAX_ORDER).
-MAX_ORDER = 6
+MAX_ORDER = 8
 #: Terms of the Taylor model in t = y − ℓ(x) beyond the first nonzero one: D = tⁿ(cₙ(x) + … +
 #: c_{n+3}(x)t³ + t⁴ R(x, s)), the remainder R = ∂^{n+4}D/∂y^{n+4}/(n+4)! at a point s between.
 TAYLOR_TERMS = 4
@@ -73,17 +73,21 @@ def along_a_line(rel) -> Decision | None:
     signed = (left - right) if rel.op == ">=" else (right - left)
     if signed.free_symbols != set(rel.box) or signed.has(*_NOT_SMOOTH):
         return None
-    if not all(end.is_Rational for ends in rel.box.values() for end in ends):
-        return None  # the signs of x on the line and of t are read from exact rational ends
-    first, second = sorted(rel.box, key=str)
+    if not all(end.is_number and end.is_finite for ends in rel.box.values() for end in ends):
+        return None
+    # the cover runs on the box rounded outward to rational ends (a proof there covers the box), and
+    # x's sign on the line is read from those ends too
+    box = {v: tuple(sympy.Rational(as_fraction(end, side)) for end, side in zip(ends, (-1, 1), strict=True))
+           for v, ends in rel.box.items()}
+    first, second = sorted(box, key=str)
     for x, y in ((first, second), (second, first)):
         for slope in (1, -1, 0):
             line = slope * x
-            order = _contact_order(signed, x, y, line, signed_symbol(x, *rel.box[x]))
+            order = _contact_order(signed, x, y, line, signed_symbol(x, *box[x]))
             if order is None:
                 continue
             with working_precision(BALL_DPS):
-                detail = _cover(signed, x, y, slope, order, rel.box, rel.full)
+                detail = _cover(signed, x, y, slope, order, box, rel.full)
             if detail is not None:
                 return Decision("holds", Basis.CERTIFIED, "certified", detail=detail)
     return None

@@ -141,7 +141,8 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'function (sign, Heaviside, floor, ceil, Piecewise) and no unevaluated sum, integral or model '
      'quantity, so with every operation defined on the closed range (the operations guard) it is '
      'continuous there; its derivative is 0 off a countable set, so it is constant, and its exact '
-     'value (or angle identity, or ball) at the midpoint decides; x may also be run over [a, b) by '
+     'value (or angle identity, or ball) at the midpoint (a rational near it when an end is '
+     'irrational) decides; x may also be run over [a, b) by '
      "(a + bw)/(1 + w), w ≥ 0, or shifted from either end, and the derivative's polynomials factored "
      "(sqrt(1 − x²) = sqrt(1 − x)·sqrt(1 + x) once both are visibly ≥ 0): each covers the range but "
      'at most an end, where the derivative may fail anyway',
@@ -152,7 +153,8 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      '∂ⁿD/∂yⁿ and the Lagrange remainder ∂ᴺD/∂yᴺ/N! are finite on the region from each cell to the line '
      '(differentiable along every segment); a cell is covered by the ball of D or by the Taylor '
      "model D = tⁿ(cₙ(x) + … + t^(N−n)R) in t = y − ℓ(x) with tⁿQ's sign read exactly (t's range from the"
-     " cell's rational ends); rational ends only; a ball evaluation budget, not seconds",
+     " cell's rational ends); an irrational end rounded outward (x's sign read there too); a ball "
+     'evaluation budget, not seconds',
      ('claims/contact.along_a_line', 'contact._cover')),
     ('branches: one variable, piece by piece between switch points',
      'every point of the range where Abs, sign, Heaviside, Max, Min, floor, ceil or a fold '

@@ -162,6 +162,15 @@ def _brief(value, room: int = 30) -> str:
     return text if len(text) <= room else text[: room - 1] + "…"
 
 
+def _binomial_domain(n, k) -> tuple:
+    """binomial(n, k) = Γ(n + 1)/(Γ(k + 1)Γ(n − k + 1)): k ≥ 0, and n + 1 > 0 unless n and k are
+    both integers (Γ(n + 1) has a pole at each integer n ≤ −1: binomial(x, 1/2) at x = −1, red
+    team 7; for integers SymPy's binomial(−3, 2) = 6 is defined)."""
+    if n.is_integer and k.is_integer:
+        return (("nonnegative", k),)
+    return (("nonnegative", k), ("positive", n + 1))
+
+
 def _binomial(n, k):
     """binomial(n, k), refused *before* SymPy evaluates it when the result would be huge."""
 
@@ -320,7 +329,7 @@ def claim_functions() -> dict[str, Function]:
     for name in ("asin", "acos"):
         table[name] = Function(getattr(sympy, name), 1, domain=unit_argument)
     # binomial(n, k) with k < 0 is 0 in the language, while SymPy's binomial(n, n) is 1 everywhere
-    table["binomial"] = Function(_binomial, 2, domain=lambda n, k: (("nonnegative", k),))
+    table["binomial"] = Function(_binomial, 2, domain=_binomial_domain)
     table["diff"] = Function(_diff, 2, 3)
     table["factorial"] = Function(_factorial, 1, domain=nonnegative_argument)
     # Gamma, capitalised: `gamma` is the instance's separation (Assumption 5), a scalar of the

@@ -28,15 +28,17 @@ from flint import arb
 
 from verify.certified.balls import exact
 from verify.certified.compile import RealBackend, compile_expression
+from verify.certified.compile import constant as constant_ball
 from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, constant, prove_geq
+from verify.certified.windows import switch_points
 from verify.claims.signs import symbolic_sign
 
 #: Derivatives deep that monotonicity from an end may go (each level proves the next derivative
 #: on the whole stalled interval, and may stall again: the work grows fast with the depth).
 MAX_MONOTONE_DEPTH = 4
 #: Touching points settled per interval, derivatives deep, and neighbourhood sizes 2^-n.
-MAX_TOUCHES = 3
+MAX_TOUCHES = 5
 MAX_ORDER = 6
 NEIGHBOURHOODS = (1, 2, 3, 4, 6, 8, 12, 16)  # the largest that works: the rest is then easy
 PROVER_EVALUATIONS = 400
@@ -55,10 +57,15 @@ class TouchProof:
 
 
 def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction, high: Fraction,
-                   depth: int = 0) -> TouchProof:
-    """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points."""
+                   depth: int = 0, exact_ends: dict | None = None) -> TouchProof:
+    """Prove ``difference >= 0`` on [low, high] (exact ends), through its touching points.
+
+    ``exact_ends`` maps an end that was rounded outward from an irrational one (π/2 to a dyadic
+    2^-200 above it) to its exact value: monotonicity proved on the wider range is read at the
+    exact end, so cos(x) ≥ 0 on [0, π/2] holds (cos decreasing, cos(π/2) = 0) although cos is
+    negative at the rounded end."""
     if low == high:  # one point: the prover takes intervals only
-        proved = _nonnegative_at(difference, variable, low)
+        proved = _nonnegative_at(difference, variable, low, exact_ends)
         return TouchProof(proved, f"at the one point {variable} = {low}: {'' if proved else 'not '}proved")
 
     pending = [(low, high)]
@@ -77,8 +84,23 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
         if result.stall is None or len(touches) >= MAX_TOUCHES:
             return TouchProof(False, f"prover: {result.describe()}")
         point = _touching_point(difference, variable, a, b, _stalled(result))
-        if point is None and _monotone_from_an_end(difference, variable, a, b, depth):
+        if point is None and _monotone_from_an_end(difference, variable, a, b, depth, exact_ends):
             touches.append(f"[{a}, {b}] monotone from an end")
+            continue
+        rest = (_beside_an_exact_end(difference, variable, a, b, depth, exact_ends, _stalled(result))
+                if point is None else None)
+        if rest is not None:
+            end = exact_ends[b if rest[1] < b else a]
+            touches.append(f"{variable} = {end} (an exact end, monotone beside it)")
+            pending.append(rest)
+            continue
+        stall = _stalled(result)
+        split = _split_at_an_exact_touch(difference, variable, a, b, stall) if point is None else None
+        if split is not None:
+            pieces, ends = split
+            exact_ends = {**(exact_ends or {}), **ends}
+            touches.append(f"{variable} = {next(iter(ends.values()))} (an exact irrational touch)")
+            pending += pieces
             continue
         if point is None:
             return TouchProof(False, f"no exact touching point in the stalled interval "
@@ -98,7 +120,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
                         "strictly elsewhere")
 
 
-def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int) -> bool:
+def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int,
+                          exact_ends: dict | None = None) -> bool:
     """expr ≥ 0 on [a, b] from expr(a) ≥ 0 and expr' ≥ 0 on [a, b] (or expr(b) ≥ 0 and expr' ≤ 0),
     each proved (the derivative through its own touching points, at most MAX_MONOTONE_DEPTH deep): a gap
     that is tiny but not zero (θ − 2 sin(θ/2) − sin³(θ/2)/3 ~ θ⁵/1920 near θ = 1/2) cancels in
@@ -107,22 +130,82 @@ def _monotone_from_an_end(expr, variable, a: Fraction, b: Fraction, depth: int) 
         return False
     derivative = sympy.diff(expr, variable)
     for end, sign in ((a, 1), (b, -1)):
-        if not _nonnegative_at(expr, variable, end):
+        if not _nonnegative_at(expr, variable, end, exact_ends):
             continue
-        if prove_touching(sign * derivative, variable, a, b, depth + 1).proved:
+        if prove_touching(sign * derivative, variable, a, b, depth + 1, exact_ends).proved:
             return True
     return False
 
 
-def _nonnegative_at(expr, variable, x: Fraction) -> bool:
-    """expr(x) ≥ 0 at one exact point: an exact zero, or a ball whose lower end is ≥ 0."""
-    if is_zero(expr.subs(variable, _rational(x))):
+#: Half-width, beyond the stall's own, of the window where an irrational touch is looked for.
+TOUCH_WINDOW = Fraction(1, 2**20)
+
+
+def _split_at_an_exact_touch(expr, variable, a: Fraction, b: Fraction, stall):
+    """(the two pieces of [a, b] on either side of an irrational point p where expr and expr' are
+    both exactly 0, and their ends' exact value p): sin(x) ≤ 1 on [0, π] touches at π/2, which no
+    rational point of the stall reaches.  p is a root of expr' that solveset lists exactly in a
+    window around the stall, with expr(p) reduced to 0 by SymPy; each piece ends at p rounded
+    outward, read exactly there (:func:`_beside_an_exact_end`).  None when no such p is found."""
+    low, high = stall
+    margin = max(4 * (high - low), TOUCH_WINDOW)
+    window = (max(a, low - margin), min(b, high + margin))
+    if not window[0] < window[1]:
+        return None
+    try:
+        roots = switch_points([sympy.diff(expr, variable)], [], variable, *(_rational(end) for end in window))
+    except CertificationError:
+        return None
+    for root in roots:
+        if root.is_Rational or not is_zero(expr.subs(variable, root)):
+            continue  # a rational touch is _touching_point's
+        up, down = _outward(root, +1), _outward(root, -1)
+        if a < down and up < b:
+            return [(a, up), (down, b)], {up: root, down: root}
+    return None
+
+
+def _outward(value, direction: int) -> Fraction:
+    """An irrational number rounded to a dyadic within 2^-200, up (+1) or down (-1)."""
+    scaled = sympy.Integer(2) ** 200 * value
+    rounded = sympy.ceiling(scaled) if direction > 0 else sympy.floor(scaled)
+    return Fraction(int(rounded), 2**200)
+
+
+def _beside_an_exact_end(expr, variable, a: Fraction, b: Fraction, depth: int,
+                         exact_ends: dict | None, stall) -> tuple[Fraction, Fraction] | None:
+    """The rest of [a, b] once expr ≥ 0 is proved by monotonicity on a neighbourhood [b − δ, b] of
+    an end rounded from an irrational one (or [a, a + δ]) where the prover stalled, read at the
+    exact end: sin(x) ≥ 2x/π on [0, π/2] touches at π/2, and is monotone only near it.  None when
+    no δ in NEIGHBOURHOODS works."""
+    low, high = stall
+    for end in (b, a):
+        if end not in (exact_ends or {}) or not low - TOUCH_WINDOW <= end <= high + TOUCH_WINDOW:
+            continue
+        for n in NEIGHBOURHOODS:
+            delta = Fraction(1, 2**n)
+            if delta >= b - a:
+                continue
+            inner = end - delta if end == b else end + delta
+            near = (inner, b) if end == b else (a, inner)
+            if _monotone_from_an_end(expr, variable, *near, depth, exact_ends):
+                return (a, inner) if end == b else (inner, b)
+    return None
+
+
+def _nonnegative_at(expr, variable, x: Fraction, exact_ends: dict | None = None) -> bool:
+    """expr(x) ≥ 0 at one exact point: an exact zero, or a ball whose lower end is ≥ 0 (at the
+    exact irrational end that ``exact_ends`` gives for x, when it gives one)."""
+    point = (exact_ends or {}).get(x)
+    if point is None:
+        point = _rational(x)
+    if is_zero(expr.subs(variable, point)):
         return True
     function = _ball_function(expr, variable, (x, x))
     if function is None:
         return False
     try:
-        return bool(function(exact(x)) >= 0)
+        return bool(function(exact(x) if point.is_Rational else constant_ball(point)) >= 0)
     except (CertificationError, ValueError, ZeroDivisionError):
         return False
 

@@ -357,12 +357,12 @@ def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
     zeros of the analytic arguments of sqrt, Abs, acos, ...).  A continuous function whose derivative
     is 0 off a countable set is constant, so D = D(c) at one rational point c of the range decides it."""
     ((x, (low, high)),) = box.items()
-    if (difference.free_symbols != {x} or not (low.is_Rational and high.is_Rational and low < high)
-            or difference.has(AppliedUndef, *_NOT_DIFFERENTIATED)):
+    if (difference.free_symbols != {x} or not (low.is_number and high.is_number and low < high)
+            or not (low.is_finite and high.is_finite) or difference.has(AppliedUndef, *_NOT_DIFFERENTIATED)):
         return None
     if not _slope_vanishes(sympy.diff(difference, x), x, low, high):
         return None
-    point = {x: (low + high) / 2}
+    point = {x: _rational_inside(low, high)}  # the midpoint, or a rational near it for an irrational end
     value = remembered("lhs - rhs at a point", _reduced, difference.xreplace(point))
     constant_text = f"lhs - rhs = {clip(difference, 80)} has derivative 0 on the range, so it is constant"
     if value == 0:
@@ -379,6 +379,15 @@ def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
     return decided
 
 
+def _rational_inside(low, high) -> sympy.Rational:
+    """The midpoint of [low, high] when it is rational, else a rational strictly inside near it."""
+    middle = (low + high) / 2
+    if middle.is_Rational:
+        return middle
+    near = sympy.Rational(Fraction(float(middle)).limit_denominator(10**6))
+    return near if low < near < high else sympy.Rational(as_fraction(middle, -1))
+
+
 def _slope_vanishes(slope, x, low, high) -> bool:
     """Whether SymPy reduces ``slope`` to 0 with x signed by its range [low, high], run over
     [low, high) by w ≥ 0 (:func:`~verify.claims.domains.inside_stand_in`: the derivative may be
@@ -388,7 +397,7 @@ def _slope_vanishes(slope, x, low, high) -> bool:
     skips the reductions (each a forked simplification): it can only lose a proof."""
     for numerator, denominator in ((3, 7), (1, 7), (5, 7), (13, 14)):
         probe = slope.xreplace({x: low + (high - low) * sympy.Rational(numerator, denominator)}).evalf(30)
-        if probe.is_Number and abs(probe) > 1e-6:
+        if probe.is_Number and probe.is_finite and abs(probe) > 1e-6:  # NaN, zoo: no evidence either way
             return False
     signed = slope.xreplace({x: signed_symbol(x, low, high)})
     # reduced() expands first, which can hide a product of square roots that meet only once the
@@ -520,8 +529,11 @@ def _through_touching_points(rel: Relation) -> Decision | None:
     fails only next to where its sides meet, refuted there (:func:`_witness_near`)."""
 
     ((variable, (low, high)),) = rel.box.items()
-    if not (low.is_Rational and high.is_Rational):
+    if not (low.is_number and high.is_number and low.is_finite and high.is_finite):
         return None
+    # an irrational end is rounded outward (within 2^-200): a proof over the wider range covers the
+    # range asked for, and a witness is used only inside it (sin(x) >= 0 on [0, pi/2])
+    a, b = as_fraction(low, -1), as_fraction(high, +1)
     try:
         left, right = rel.exact_sides()
     except (Unavailable, InexactNumberError):
@@ -541,12 +553,12 @@ def _through_touching_points(rel: Relation) -> Decision | None:
         # asin/acos beyond [-1, 1] into complex values: only the balls near the ends remain
         return _witness_near(rel, variable, [low, high], low, high)
     if rel.op in ("<", ">"):
-        point = exact_zero_in_stall(difference, variable, as_fraction(low), as_fraction(high))
-        if point is not None:
+        point = exact_zero_in_stall(difference, variable, a, b)
+        if point is not None and low <= point <= high:
             return Decision("fails", Basis.EXACT, "symbolic", point={variable: point},
                             detail=f"lhs = rhs exactly at {variable} = {point}")
         return None
-    proof = prove_touching(difference, variable, as_fraction(low), as_fraction(high))
+    proof = prove_touching(difference, variable, a, b, exact_ends={a: low, b: high})
     if proof.proved:
         return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
     for x in proof.refuted_at:  # the prover's witness, confirmed by the relation's own balls
