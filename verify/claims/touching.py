@@ -96,6 +96,8 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
             continue
         stall = _stalled(result)
         split = _split_at_an_exact_touch(difference, variable, a, b, stall) if point is None else None
+        if isinstance(split, Dip):
+            return TouchProof(False, f"g({split.point}) = {split.value} < 0 exactly", refuted_at=(split.point,))
         if split is not None:
             pieces, ends = split
             exact_ends = {**(exact_ends or {}), **ends}
@@ -144,7 +146,8 @@ TOUCH_WINDOW = Fraction(1, 2**20)
 def _split_at_an_exact_touch(expr, variable, a: Fraction, b: Fraction, stall):
     """(the two pieces of [a, b] on either side of an irrational point p where expr and expr' are
     both exactly 0, and their ends' exact value p): sin(x) ≤ 1 on [0, π] touches at π/2, which no
-    rational point of the stall reaches.  p is a root of expr' that solveset lists exactly in a
+    rational point of the stall reaches; or a :class:`Dip` where expr' = 0 and expr is an exact
+    negative number.  p is a root of expr' that solveset lists exactly in a
     window around the stall, with expr(p) reduced to 0 by SymPy; each piece ends at p rounded
     outward, read exactly there (:func:`_beside_an_exact_end`).  None when no such p is found."""
     low, high = stall
@@ -157,12 +160,35 @@ def _split_at_an_exact_touch(expr, variable, a: Fraction, b: Fraction, stall):
     except CertificationError:
         return None
     for root in roots:
-        if root.is_Rational or not is_zero(expr.subs(variable, root)):
+        if root.is_Rational:
             continue  # a rational touch is _touching_point's
+        value = expr.subs(variable, root)
+        if not is_zero(value):
+            exact = _exact_number(value)
+            if exact is not None and exact < 0:
+                return Dip(root, exact)  # cos(x) >= -1 + 10^-40 on [0, 4]: -10^-40 at x = pi
+            continue
         up, down = _outward(root, +1), _outward(root, -1)
         if a < down and up < b:
             return [(a, up), (down, b)], {up: root, down: root}
     return None
+
+
+@dataclass(frozen=True)
+class Dip:
+    """An exact point where the gap is an exact negative number: a counterexample."""
+
+    point: sympy.Expr
+    value: sympy.Rational
+
+
+def _exact_number(value) -> sympy.Rational | None:
+    """``value`` simplified to a rational number, or None."""
+    try:
+        simplified = sympy.simplify(value)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return simplified if simplified.is_Rational else None
 
 
 def _outward(value, direction: int) -> Fraction:

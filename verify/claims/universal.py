@@ -291,7 +291,9 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
     if sympy.count_ops(difference) > MAX_SYMBOLIC_OPS:
         return Decision("undecided", None, "symbolic", detail="expression too large to simplify")
     if op != "==" and difference.free_symbols and not difference.is_rational_function():
+        # an end or the centre where SymPy evaluates the sides exactly (cos(pi/2) = 0) can refute it
         return _square_root_substitution(box, op, difference) or _by_signs_on_the_box(box, op, difference) \
+            or _exact_counterexample(box, op, difference) \
             or Decision("undecided", None, "symbolic", detail="not a rational function of its variable")
     if _rational_plus_transcendental(difference):
         # no simplifying can make it rational (the exact route would end at its ball too), and the
@@ -562,6 +564,12 @@ def _through_touching_points(rel: Relation) -> Decision | None:
     if proof.proved:
         return Decision("holds", Basis.CERTIFIED, "certified", detail=proof.detail)
     for x in proof.refuted_at:  # the prover's witness, confirmed by the relation's own balls
+        if not x.is_Rational and low <= x <= high:  # an exact irrational dip: read it exactly
+            value = remembered("lhs - rhs at a point", _reduced, difference.xreplace({variable: x}))
+            if value.is_Rational and value < 0:
+                return Decision("fails", Basis.EXACT, "symbolic", point={variable: x},
+                                detail=f"lhs - rhs = {-value if rel.op in ('<=', '<') else value} exactly "
+                                       f"at {variable} = {x}, where its derivative is 0")
         if low <= x <= high and rel.certified_check({variable: x}) == "fails":
             return Decision("fails", Basis.CERTIFIED, "certified", point={variable: x},
                             detail=f"the ball of lhs - rhs at {variable} = {x} violates the relation "
