@@ -107,3 +107,14 @@ def test_the_inside_stand_in_runs_over_the_range_but_its_upper_end():
 def test_the_vanishing_derivative_reads_the_range_through_its_stand_ins(difference, low, high, expected):
     decided = universal._by_vanishing_derivative({x: (low, high)}, difference)
     assert (decided and decided.status) == expected
+
+
+@pytest.mark.parametrize("difference, low, high, expected", [
+    (sympy.Abs(sympy.cos(x)) - sympy.cos(x), -3 * HALF, 3 * HALF, "holds"),  # cos > 0 on the range
+    (sympy.Abs(sympy.cos(x)) - sympy.cos(x), -3 * HALF, TWO, None),  # cos 2 < 0
+    (sympy.Max(sympy.cos(x), -sympy.cos(x)) - sympy.Abs(sympy.cos(x)), ONE, 3 * ONE, "holds"),
+    (sympy.sign(x) * x - sympy.Abs(x), -ONE, ONE, None),  # a jump function: not this rule's
+])
+def test_an_equality_whose_reduced_difference_switches_is_read_piece_by_piece(difference, low, high, expected):
+    decided = universal._by_continuous_branches({x: (low, high)}, difference)
+    assert (decided and decided.status) == expected

@@ -147,6 +147,12 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "(sqrt(1 − x²) = sqrt(1 − x)·sqrt(1 + x) once both are visibly ≥ 0): each covers the range but "
      'at most an end, where the derivative may fail anyway',
      ('universal._by_vanishing_derivative', 'universal._slope_vanishes', 'claims/domains.inside_stand_in')),
+    ('symbolic step, an equality in one variable whose reduced difference switches',
+     'the reduced lhs − rhs holds only continuous switches (Abs, Max, Min, none nested) of the '
+     'variable alone; their switch points are located exactly as for the branches step; on each '
+     'piece, every switch replaced by its branch read at a point inside, lhs − rhs reduces to 0; with '
+     'every operation defined on the closed range it is continuous, so 0 on the whole range',
+     ('universal._by_continuous_branches', 'certified/windows.branches_between')),
     ('certified step, a non-strict inequality in two variables attained along y = ±x or an axis',
      'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
      'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '

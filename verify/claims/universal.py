@@ -46,7 +46,9 @@ from verify.certified import prover
 from verify.certified.balls import BALLS, dyadic, interval, working_precision
 from verify.certified.compile import constant
 from verify.certified.errors import CertificationError
+from verify.certified.pieces import SWITCHES, free_switches
 from verify.certified.prover import Status, prove_geq
+from verify.certified.windows import branches_between
 from verify.claims import angles
 from verify.claims.contact import along_a_line
 from verify.claims.decision import Decision
@@ -338,7 +340,7 @@ def symbolic_decision(box: dict, lhs, rhs, op, difference) -> Decision:
             return _by_signs_on_the_box(box, op, difference) or decided
         return decided
     if op == "==" and len(box) == 1:
-        decided = _by_vanishing_derivative(box, difference)
+        decided = _by_vanishing_derivative(box, difference) or _by_continuous_branches(box, difference)
         if decided is not None:
             return decided
     return Decision("undecided", None, "symbolic", detail=f"lhs - rhs = {clip(difference, 100)}")
@@ -379,6 +381,37 @@ def _by_vanishing_derivative(box: dict, difference) -> Decision | None:
     decided.point = point if decided.status == "fails" else None
     decided.detail = f"{constant_text}; at {x} = {point[x]}, {decided.detail}"
     return decided
+
+
+#: Continuous switches: a difference that is 0 on each closed piece between their switch points is 0.
+_CONTINUOUS_SWITCHES = (sympy.Abs, sympy.Max, sympy.Min)
+
+
+def _by_continuous_branches(box: dict, difference) -> Decision | None:
+    """*holds* for an equality in one variable whose reduced lhs − rhs holds only continuous switches
+    (Abs, Max, Min) and reduces to 0 on every piece between their exact switch points, each switch
+    replaced by its branch there (:func:`verify.certified.windows.branches_between`, as the branches
+    step): sqrt(1 - sin(x)**2) == cos(x) on [-3/2, 3/2], which SymPy reduces to |cos x| − cos x only
+    after the claim is read, so the branches step never sees a switch."""
+    ((x, (low, high)),) = box.items()
+    switches = free_switches(difference, x)
+    if not switches or not all(isinstance(s, _CONTINUOUS_SWITCHES) and not s.args[0].has(*SWITCHES)
+                               for s in switches) or not (low.is_number and high.is_number and low < high):
+        return None
+    try:
+        points, pieces = branches_between(switches, x, low, high, MAX_BRANCH_PIECES)
+    except CertificationError:
+        return None
+    on_pieces = [[(_reduced, difference.xreplace(branch))] for branch, _, _ in pieces]
+    if not pieces or not all(reduces_to_zero("lhs - rhs on a piece", attempts) for attempts in on_pieces):
+        return None
+    where = f"switching at {', '.join(map(str, points))}" if points else "with no switch on the range"
+    return Decision("holds", Basis.EXACT, "symbolic",
+                    detail=f"lhs - rhs = {clip(difference, 80)} reduces to 0 on each piece of the range "
+                           f"({where}), its Abs/Max/Min replaced by their branch there")
+
+
+MAX_BRANCH_PIECES = 8
 
 
 def _rational_inside(low, high) -> sympy.Rational:
