@@ -26,7 +26,16 @@ UNDECIDED = {"wb48-grid-probability-between-points", "wb48-fit-log-log-sum",
              "wb48-domain-sqrt-square-negative", "wb48-domain-exp-log-left-half-line",
              "wb48-domain-removable-quotient-integers",
              # 63 switch points: more pieces than the branches step cuts (MAX_PIECES)
-             "wb48-branches-many-switches"}
+             "wb48-branches-many-switches",
+             # contact along a cross of two lines (u = 0 and v = 0), which the contact step does not take
+             "wb48-contact-axis-cross-product",
+             # false only within 10^-30 beyond the irrational touch: no witness found, none held
+             "wb48-touch-irrational-end-beyond",
+             # x**(x - 1) undefined at x = 0: the operations guard refutes the hypothesis of *holds*
+             "wb48-domain-variable-exponent",
+             # x**y <= 1 touches along x = 1 and has no ball at x = 0: the guard lets it through, the
+             # prover does not decide it
+             "wb48-domain-variable-exponent-positive"}
 
 
 @pytest.mark.parametrize("statement", STATEMENTS, ids=[s.id for s in STATEMENTS])
