@@ -69,8 +69,10 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ('every step after existence, and the integer and unbounded identities',
      'every operation written in the claim is defined at every point of the range, recorded by the '
      "parser before SymPy rewrites it (`sqrt(x)**2` is x): a divisor ≠ 0, a non-integer power's base "
-     "≥ 0, a log's argument > 0, asin's and acos's in [−1, 1], factorial's ≥ 0, Gamma's > 0, "
-     "binomial's k ≥ 0, a Sum's number of terms ≥ 0; proved by `solveset` on the range (one "
+     "≥ 0, a variable exponent's base ≠ 0 wherever the exponent may be ≤ 0 (|b| + Max(e, 0) > 0: "
+     "x**(x − 1) at x = 0), a log's argument > 0, asin's and acos's in [−1, 1], factorial's ≥ 0, "
+     "Gamma's > 0, binomial's k ≥ 0 and, unless both are integers, n > −1 (Γ(n + 1)'s poles), a "
+     "Sum's number of terms ≥ 0; proved by `solveset` on the range (one "
      "variable, its integers for an integer variable) or by SymPy's sign rules (several), default "
      "deny; guards of g (existence's), of a Sum's index or of a model quantity are not checked here",
      ('claims/domains.written_domain', 'steps.OPERATIONS_DEFINED')),
@@ -153,6 +155,13 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'piece, every switch replaced by its branch read at a point inside, lhs − rhs reduces to 0; with '
      'every operation defined on the closed range it is continuous, so 0 on the whole range',
      ('universal._by_continuous_branches', 'certified/windows.branches_between')),
+    ('touching points (one variable, non-strict)',
+     'the touching point is an exact zero of lhs − rhs (SymPy reduces it to 0): a rational point of '
+     'the stall, an end of the range (an irrational end read exactly, the prover running on the range '
+     "rounded outward within 2^-200), or an irrational root of the derivative that `solveset` lists "
+     "in a window around the stall; beside it the derivatives' signs are proved in balls (monotone "
+     'to the exact point); an exact negative value at such a root is a counterexample',
+     ('claims/touching.prove_touching', 'touching._split_at_an_exact_touch', 'touching._beside_an_exact_end')),
     ('certified step, a non-strict inequality in two variables attained along y = ±x or an axis',
      'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
      'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '
