@@ -161,7 +161,8 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "rounded outward within 2^-200), or an irrational root of the derivative that `solveset` lists "
      "in a window around the stall; beside it the derivatives' signs are proved in balls (monotone "
      'to the exact point); an exact negative value at such a root is a counterexample',
-     ('claims/touching.prove_touching', 'touching._split_at_an_exact_touch', 'touching._beside_an_exact_end')),
+     ('claims/touching.prove_touching', 'touching._split_at_an_exact_touch',
+      'touching._beside_an_exact_end')),
     ('certified step, a non-strict inequality in two variables attained along y = ±x or an axis',
      'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
      'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '
