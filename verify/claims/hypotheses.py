@@ -70,7 +70,7 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'every operation written in the claim is defined at every point of the range, recorded by the '
      "parser before SymPy rewrites it (`sqrt(x)**2` is x): a divisor ≠ 0, a non-integer power's base "
      "≥ 0, a variable exponent's base ≠ 0 wherever the exponent may be ≤ 0 (|b| + Max(e, 0) > 0: "
-     "x**(x − 1) at x = 0), a log's argument > 0, asin's and acos's in [−1, 1], factorial's ≥ 0, "
+     "`x**(x − 1)` at x = 0), a log's argument > 0, asin's and acos's in [−1, 1], factorial's ≥ 0, "
      "Gamma's > 0, binomial's k ≥ 0 and, unless both are integers, n > −1 (Γ(n + 1)'s poles), a "
      "Sum's number of terms ≥ 0; proved by `solveset` on the range (one "
      "variable, its integers for an integer variable) or by SymPy's sign rules (several), default "
