@@ -32,6 +32,7 @@ from verify.certified.compile import constant as constant_ball
 from verify.certified.errors import CertificationError
 from verify.certified.prover import Status, constant, prove_geq
 from verify.certified.windows import switch_points
+from verify.claims.quantifiers import as_fraction
 from verify.claims.signs import symbolic_sign
 
 #: Derivatives deep that monotonicity from an end may go (each level proves the next derivative
@@ -83,21 +84,22 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
                               refuted_at=(_rational(Fraction(witness)),))
         if result.stall is None or len(touches) >= MAX_TOUCHES:
             return TouchProof(False, f"prover: {result.describe()}")
-        point = _touching_point(difference, variable, a, b, _stalled(result))
+        stall = _stalled(result)
+        point = _touching_point(difference, variable, a, b, stall)
         if point is None and _monotone_from_an_end(difference, variable, a, b, depth, exact_ends):
             touches.append(f"[{a}, {b}] monotone from an end")
             continue
-        rest = (_beside_an_exact_end(difference, variable, a, b, depth, exact_ends, _stalled(result))
-                if point is None else None)
+        rest = None if point is not None else _beside_an_exact_end(difference, variable, a, b, depth,
+                                                                   exact_ends, stall)
         if rest is not None:
             end = exact_ends[b if rest[1] < b else a]
             touches.append(f"{variable} = {end} (an exact end, monotone beside it)")
             pending.append(rest)
             continue
-        stall = _stalled(result)
         split = _split_at_an_exact_touch(difference, variable, a, b, stall) if point is None else None
         if isinstance(split, Dip):
-            return TouchProof(False, f"g({split.point}) = {split.value} < 0 exactly", refuted_at=(split.point,))
+            return TouchProof(False, f"g({split.point}) = {split.value} < 0 exactly",
+                              refuted_at=(split.point,))
         if split is not None:
             pieces, ends = split
             exact_ends = {**(exact_ends or {}), **ends}
@@ -106,7 +108,7 @@ def prove_touching(difference: sympy.Expr, variable: sympy.Symbol, low: Fraction
             continue
         if point is None:
             return TouchProof(False, f"no exact touching point in the stalled interval "
-                                     f"{_show(_stalled(result))}")
+                                     f"{_show(stall)}")
         settled = _settle(difference, variable, point, a, b, depth)
         if settled is None and abs(point) == 1:
             settled = _settle_by_angle(difference, variable, point, a, b, depth)
@@ -168,7 +170,7 @@ def _split_at_an_exact_touch(expr, variable, a: Fraction, b: Fraction, stall):
             if exact is not None and exact < 0:
                 return Dip(root, exact)  # cos(x) >= -1 + 10^-40 on [0, 4]: -10^-40 at x = pi
             continue
-        up, down = _outward(root, +1), _outward(root, -1)
+        up, down = as_fraction(root, +1), as_fraction(root, -1)
         if a < down and up < b:
             return [(a, up), (down, b)], {up: root, down: root}
     return None
@@ -189,13 +191,6 @@ def _exact_number(value) -> sympy.Rational | None:
     except (TypeError, ValueError, RecursionError):
         return None
     return simplified if simplified.is_Rational else None
-
-
-def _outward(value, direction: int) -> Fraction:
-    """An irrational number rounded to a dyadic within 2^-200, up (+1) or down (-1)."""
-    scaled = sympy.Integer(2) ** 200 * value
-    rounded = sympy.ceiling(scaled) if direction > 0 else sympy.floor(scaled)
-    return Fraction(int(rounded), 2**200)
 
 
 def _beside_an_exact_end(expr, variable, a: Fraction, b: Fraction, depth: int,
