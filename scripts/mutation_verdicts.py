@@ -104,15 +104,16 @@ def forget_snapshot() -> None:
         memo.clear()
 
 
-def mutated_modules() -> list[str]:
-    """The files of ``[tool.mutmut] only_mutate`` (paths relative to the checkout) that the snapshot
-    in mutants/ holds: a module added to the list since the snapshot was written (a run with
-    --no-generate) has no mutants yet, and is reached at the next generation."""
+def mutated_modules(in_snapshot: bool = True) -> list[str]:
+    """The files of ``[tool.mutmut] only_mutate`` (paths relative to the checkout); with
+    ``in_snapshot``, those the snapshot in mutants/ holds: a module added to the list since the
+    snapshot was written (a run with --no-generate) has no mutants yet, and is reached at the next
+    generation."""
     import tomllib
 
     with open(ROOT / "pyproject.toml", "rb") as handle:
         listed = list(tomllib.load(handle)["tool"]["mutmut"]["only_mutate"])
-    if not (MUTANTS / "verify").is_dir():
+    if not in_snapshot or not (MUTANTS / "verify").is_dir():
         return listed
     return [path for path in listed if (MUTANTS / path).exists()]
 
@@ -866,14 +867,17 @@ def main(argv=None) -> int:
         if not args.reason:
             parser.error("--argue needs --reason")
         return argue(args.argue, args.basis, args.reason)
-    modules = args.modules or mutated_modules()
-    unknown = sorted(set(modules) - set(mutated_modules()))
+    # checked against the list, not the snapshot: a module added to the list is generated below
+    unknown = sorted(set(args.modules or ()) - set(mutated_modules(in_snapshot=args.no_generate)))
     if unknown:
-        print(f"--modules: {', '.join(unknown)} not in [tool.mutmut] only_mutate", file=sys.stderr)
+        print(f"--modules: {', '.join(unknown)} not in [tool.mutmut] only_mutate"
+              + (" (or not in mutants/ yet: run without --no-generate)" if args.no_generate else ""),
+              file=sys.stderr)
         return 2
     if not args.no_generate:
         restamp(data)  # before the snapshot changes: the results of unchanged functions are kept
         generate()
+    modules = args.modules or mutated_modules()
     calibration = _import_engine()
     statements = _statements(calibration)
     chosen = {k for k in statements if re.search(args.statements, k)} if args.statements else None

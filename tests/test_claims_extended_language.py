@@ -76,6 +76,15 @@ def test_indexed_entries_agree_with_the_derived_scalars():
     holds(claim("gamma == 1 - Abs(G(1, 2))", family=FAMILIES, for_=["k = 2"]), Basis.EXACT)
 
 
+def test_gamma_is_one_minus_the_largest_overlap_of_the_exact_gram():
+    # gamma is read from the doubles' maximum (Model.largest_overlap), G(i, j) from the exact Gram
+    # matrix: the two must agree exactly, on drawn (separated) and constructed (claim2) rows
+    holds(claim("gamma == 1 - Max(Abs(G(1, 2)), Abs(G(1, 3)), Abs(G(2, 3)))", family=FAMILIES,
+                for_=["k = 3"], seeds=[0, 1]), Basis.EXACT)
+    fails(claim("gamma == 1 - Max(Abs(G(1, 2)), Abs(G(1, 3)), Abs(G(2, 3))) + 1/10**15",
+                family="separated", for_=["k = 3"]), Basis.EXACT)
+
+
 def test_indexed_double_sums_cross_check_proposition_4s_T():
     # T(l, s) = sum_ij lam_i lam_j G_ij^s (l odd), k sum_ij lam_i lam_j c_i chat_j G_ij^s (l even)
     holds(claim("Sum(Sum(lam(i)*lam(j)*G(i, j)**s, j, 1, k), i, 1, k) == T(1, s)", family=FAMILIES,

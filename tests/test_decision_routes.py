@@ -25,7 +25,7 @@ STATEMENTS = calibration.load_corpus(ROUTES)
 def test_every_step_and_rule_has_a_true_and_a_false_statement():
     classes = {(s.cls, s.truth) for s in STATEMENTS}
     for route in ("touching", "existence", "symbolic", "expectations", "series", "certified", "probability",
-                  "order", "termwise", "branches"):
+                  "order", "termwise", "branches", "contact"):
         assert (f"route-{route}", False) in classes, route
     assert {truth for _, truth in classes} == {True, False}
 

@@ -61,10 +61,24 @@ _NOT_SMOOTH = (*SWITCHES, sympy.floor, sympy.ceiling, sympy.frac, sympy.Piecewis
                sympy.Integral, sympy.Derivative, AppliedUndef)
 
 
+def contact_step(rel) -> Decision:
+    """The contact step of :data:`verify.claims.steps.STEPS`: *holds* (certified) for a non-strict
+    inequality in two variables attained along y = ±x or an axis, else undecided with the reason."""
+    return along_a_line(rel) or Decision(
+        "undecided", None, "contact",
+        detail="no line y = x, y = -x or an axis along which the gap and its first derivatives across "
+               "the line reduce to 0 and the Taylor model covers the box")
+
+
+def applies(rel) -> bool:
+    """A non-strict inequality in exactly two variables (the step's scope)."""
+    return rel.op in (">=", "<=") and len(rel.box) == 2
+
+
 def along_a_line(rel) -> Decision | None:
     """*holds* (certified) for a non-strict inequality in two variables attained along y = ±x or
     an axis, or None (the module docstring)."""
-    if rel.op not in (">=", "<=") or len(rel.box) != 2:
+    if not applies(rel):
         return None
     try:
         left, right = rel.exact_sides()
@@ -89,7 +103,7 @@ def along_a_line(rel) -> Decision | None:
             with working_precision(BALL_DPS):
                 detail = _cover(signed, x, y, slope, order, box, rel.full)
             if detail is not None:
-                return Decision("holds", Basis.CERTIFIED, "certified", detail=detail)
+                return Decision("holds", Basis.CERTIFIED, "contact", detail=detail)
     return None
 
 

@@ -163,7 +163,7 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      'to the exact point); an exact negative value at such a root is a counterexample',
      ('claims/touching.prove_touching', 'touching._split_at_an_exact_touch',
       'touching._beside_an_exact_end')),
-    ('certified step, a non-strict inequality in two variables attained along y = ±x or an axis',
+    ('contact step: a non-strict inequality in two variables attained along y = ±x or an axis',
      'lhs − rhs D and ∂ʲD/∂yʲ for j < n reduce exactly to 0 on the line (x signed by its range); D '
      'holds no switch, jump, unevaluated operation or opaque kernel, and the balls of D, ∂D/∂y, '
      '∂ⁿD/∂yⁿ and the Lagrange remainder ∂ᴺD/∂yᴺ/N! are finite on the region from each cell to the line '
@@ -171,7 +171,7 @@ RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
      "model D = tⁿ(cₙ(x) + … + t^(N−n)R) in t = y − ℓ(x) with tⁿQ's sign read exactly (t's range from the"
      " cell's rational ends); an irrational end rounded outward (x's sign read there too); a ball "
      'evaluation budget, not seconds',
-     ('claims/contact.along_a_line', 'contact._cover')),
+     ('claims/contact.contact_step', 'contact.along_a_line', 'contact._cover')),
     ('branches: one variable, piece by piece between switch points',
      'every point of the range where Abs, sign, Heaviside, Max, Min, floor, ceil or a fold '
      'acos(cos u), asin(sin u) may switch is a root of its argument (or of u − n for the integers n '

@@ -89,6 +89,18 @@ class Model:
         """G exactly: I, 0, Claim 2's −sign(c_i c_j)/k, or the stored doubles with G_ii = 1."""
         return _exact_gram(*self._gram_key)
 
+    @cached_property
+    def largest_overlap(self):
+        """max over i ≠ j of |G_ij|, exactly (None when k = 1): the same number as the exact G's,
+        read from the doubles where G is stored (the max of doubles is exact, and the exact G holds
+        each double as its rational), so a drawn instance's γ does not build k² rationals."""
+        if self.k == 1:
+            return None
+        if self.family not in ("claim2", "orthonormal", "glm"):
+            off = np.abs(self.gram_float[~np.eye(self.k, dtype=bool)])
+            return sympy.Rational(float(off.max()))
+        return max(abs(self.gram[i][j]) for i in range(self.k) for j in range(self.k) if i != j)
+
     @property
     def _gram_key(self) -> tuple:
         # what G depends on: outside Claim 2 not the signs, so every redraw shares one G

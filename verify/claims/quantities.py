@@ -199,15 +199,15 @@ class Quantities(IndexedEntries):
             return self._memo[key]
         if self.balls:  # a ball has no order: the exact value, enclosed
             return constant(sympy.sympify(self._exact_twin().scalar(name)))
+        if name == "gamma":  # 1 − max_{i≠j} |G_ij| (Assumption 5's separation)
+            largest = self.model.largest_overlap
+            value = sympy.Integer(1) if largest is None else 1 - largest
+            return value if self.exact else float(value)
         lam, _, _, gram = self.entries()
-        k = self.model.k
         if name == "lam_min":
             value = min(lam)
         elif name == "lam_max":
             value = max(lam)
-        elif name == "gamma":
-            off = [abs(gram[i][j]) for i in range(k) for j in range(k) if i != j]
-            value = 1 - max(off) if off else sympy.Integer(1)
         else:
             raise KeyError(name)
         return value if self.exact else float(value)

@@ -33,6 +33,8 @@ from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, c
 from verify.base.errors import ConvergenceError, clip
 from verify.claims import structure, universal
 from verify.claims.branches import branches_step
+from verify.claims.contact import applies as contact_applies
+from verify.claims.contact import contact_step
 from verify.claims.decision import Decision
 from verify.claims.domains import interval, written_domain
 from verify.claims.existence import existence_step
@@ -115,6 +117,8 @@ STEPS: tuple[Step, ...] = (
     Step("termwise", termwise_step, cpu_budget=(6.0, 120.0)),
     Step("positivity", positivity_step, cpu_budget=(6.0, 120.0), applies=lambda rel: bool(rel.uses("Eg"))),
     Step("certified", universal.certified_step, cpu_budget=(5.0, 300.0)),
+    Step("contact", contact_step, cpu_budget=(5.0, 300.0),
+         applies=lambda rel: _exact_only(rel) and contact_applies(rel)),
     Step("branches", lambda rel: branches_step(rel, _decide_alone), cpu_budget=(8.0, 120.0),
          applies=lambda rel: _exact_only(rel) and len(rel.box) == 1),
     Step("search", universal.search_step),

@@ -50,7 +50,6 @@ from verify.certified.pieces import SWITCHES, free_switches
 from verify.certified.prover import Status, prove_geq
 from verify.certified.windows import branches_between
 from verify.claims import angles
-from verify.claims.contact import along_a_line
 from verify.claims.decision import Decision
 from verify.claims.domains import inside_stand_in, range_stand_ins, sign_on_box
 from verify.claims.evaluate import (
@@ -502,8 +501,9 @@ def _rational_points(box: dict) -> list[dict]:
 # --- 2. certified ------------------------------------------------------------------------------
 def certified_step(rel: Relation) -> Decision:
     """Balls at points (refutes an equality, decides a closed relation), the branch-and-bound prover
-    over one or two real variables, then a non-strict inequality through its touching points (one
-    variable) or its line of contact (two, :mod:`verify.claims.contact`)."""
+    over one or two real variables, then a non-strict inequality in one variable through its
+    touching points (a line of contact in two variables is the next step's,
+    :mod:`verify.claims.contact`)."""
     with working_precision(BALL_DPS):
         try:
             gap = rel.gap()
@@ -512,8 +512,6 @@ def certified_step(rel: Relation) -> Decision:
             return Decision("undecided", None, "certified", detail=str(exc))
         if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 1:
             return _through_touching_points(rel) or _by_monotone(rel) or decision
-        if decision.status == "undecided" and rel.op != "==" and len(rel.box) == 2:
-            return along_a_line(rel) or decision
         return decision
 
 
