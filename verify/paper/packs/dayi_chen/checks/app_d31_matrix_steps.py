@@ -274,7 +274,8 @@ def corrected_c27_row_chain(k: int, zeta, frob2, qmin2, qmax2):
     N_jj ≤ q_max²(k^{−1/2}ζ + k^{1/2}) ≤ (q_max² + q_max²/q_min⁴) k^{−1/2}‖Q‖_F² (‖Q‖_F² ≥ k q_min⁴);
     for Q/q_min² (q_min² = 1) the last is the printed 2(q_max²/q_min²)k^{−1/2}‖Q‖_F²."""
     r, root = k_pow(k, Fraction(-1, 2), frob2), k_pow(k, Fraction(1, 2), frob2)
-    return qmax2 * (r * zeta + root), (qmax2 + qmax2 / qmin2**2) * r * frob2
+    with np.errstate(invalid="ignore", divide="ignore"):  # q_min² = 0: as in the claimed chain
+        return qmax2 * (r * zeta + root), (qmax2 + qmax2 / qmin2**2) * r * frob2
 
 
 # --- deciding a step --------------------------------------------------------------------------
