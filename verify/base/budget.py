@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import logging  # noqa: F401  (imported first, so its fork hooks are registered before ours: _before_fork)
 import os
 import pickle
 import select
@@ -129,6 +130,31 @@ def deferred_deadlines() -> Iterator[None]:
     if not _DEFERRED["depth"] and _DEFERRED["pending"]:
         kind, _DEFERRED["pending"] = _DEFERRED["pending"], None
         raise kind
+
+
+#: The deferral state saved across a fork (:func:`_before_fork`).
+_AT_FORK: dict = {"pending": None}
+
+
+def _before_fork() -> None:
+    """A deadline that passes during ``os.fork`` is deferred: the fork runs Python callbacks
+    (logging's lock hooks), where an exception is only printed ("Exception ignored in
+    _releaseLock") and lost, on stderr even of a --quiet run."""
+    _DEFERRED["depth"] += 1
+    _AT_FORK["pending"] = _DEFERRED["pending"]
+
+
+def _after_fork() -> None:
+    """The state before the fork again: a deadline that passed during it is dropped, since every
+    in-process deadline timer fires again 0.25 CPU s later (the fork's child has no timer)."""
+    _DEFERRED["depth"] -= 1
+    _DEFERRED["pending"] = _AT_FORK["pending"]
+
+
+if hasattr(os, "register_at_fork"):
+    # registered after logging's hooks, so ours run before them at the fork and after them once it
+    # returns (POSIX order: before-hooks in reverse registration order, after-hooks in order)
+    os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
 
 
 def deadline_point() -> None:
