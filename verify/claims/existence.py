@@ -125,6 +125,8 @@ def _finite_points(body) -> Existence:
     for point in sorted(points, key=lambda z: (abs(float(z)), float(z))):  # the nearest to 0 first
         for side in (1, -1):
             local = body.xreplace({GAUSSIAN: point + side * t})
+            if _bounded_beside(local, t):
+                continue
             order = _order(local, t)
             where = f"g = {point}{'+' if side > 0 else '-'}"
             if order is None:
@@ -151,6 +153,16 @@ def _finite_points(body) -> Existence:
         return Existence(UNKNOWN, f"the points where {clip(body, 40)} may blow up are not a finite set "
                                   f"(those examined are integrable)")
     return Existence(EXISTS)
+
+
+def _bounded_beside(local, t) -> bool:
+    """local(t) has a proved finite limit as t -> 0+, so it is bounded on some (0, δ] and integrable
+    there: a removable point (tanh(g)/g at 0) is settled without the order's limit of log|local|/log t,
+    which took 3 of its 4 CPU s for ((1 + tanh g)²/(1 + tanh² g) − 1)·tanh(g)/g (a verdict then
+    depended on the machine's load).  A bounded oscillation (AccumBounds) is not a limit."""
+    value = _limit(local, t, 0)
+    return value is not None and value.is_number and not isinstance(value, sympy.AccumBounds) \
+        and value.is_finite is True
 
 
 def _condensed(local, t) -> str:
