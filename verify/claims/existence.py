@@ -145,8 +145,8 @@ def _finite_points(body) -> Existence:
                                                f"too slow to make it integrable at {where} (t = e^-u: the "
                                                f"integrand in u decays no faster than 1/u)")
                 if found != EXISTS:
-                    unknown.append(f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly varying factor "
-                                   f"at {where}")
+                    unknown.append(f"{clip(body, 40)} ~ |{GAUSSIAN - point}|^-1 times a slowly varying "
+                                   f"factor at {where}")
     if unknown:
         return Existence(UNKNOWN, unknown[0])
     if not complete:
