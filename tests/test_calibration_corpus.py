@@ -98,7 +98,13 @@ def test_at_least_90_percent_of_true_statements_are_decided(results):
 def test_the_readme_matrix_is_this_run(results):
     from verify.readme import read_block
 
-    assert read_block("calibration") == calibration.readme_block(results), (
+    import json
+
+    # a verdict may differ from the record only where a CPU-time limit passed in one of the runs
+    recorded = json.loads(calibration.RECORDED_VERDICTS.read_text(encoding="utf-8"))
+    reconciled = calibration.reconcile(results, recorded)
+    assert not reconciled.changed
+    assert read_block("calibration") == calibration.readme_block(reconciled.results), (
         "docs/soundness.md's calibration block is stale: verify calibrate --json c.json && "
         "python scripts/update_readme_calibration.py c.json")
 

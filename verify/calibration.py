@@ -32,6 +32,7 @@ Schema of one ``[[statement]]`` table::
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections import Counter, defaultdict
@@ -58,7 +59,8 @@ KILLER_CLASS = "whitebox-mutation"
 #: claim undecided.  Issue #48 judges such white-box sets by soundness and by their own power bar
 #: (:data:`ADVERSARIAL_POWER`), not by the 90 % of statements written from outside; they are
 #: counted for soundness here and their power is reported apart.
-REDTEAM_CLASSES = ("redteam-48b", "redteam-48c", "redteam-48d")  # red teams 5, 6, 7 (engine_redteam48b/c/d.toml)
+#: Red teams 5, 6 and 7 (engine_redteam48b/c/d.toml).
+REDTEAM_CLASSES = ("redteam-48b", "redteam-48c", "redteam-48d")
 #: The share of an adversarial white-box set's true statements issue #48 asks to be decided.
 ADVERSARIAL_POWER = 0.8
 #: The share of true statements that must be decided (holds or consistent).
@@ -103,6 +105,9 @@ class Result:
     basis: str
     evidence: str
     seconds: float
+    #: Whether a CPU-time limit passed while it was decided (:func:`verify.base.budget.spent_budgets`):
+    #: then the verdict may differ on a faster or a busier machine.
+    budget_spent: bool = False
 
     @property
     def unsound(self) -> bool:
@@ -115,7 +120,8 @@ class Result:
         s = self.statement
         return {"id": s.id, "class": s.cls, "truth": s.truth, "claim": s.claim, "options": s.options,
                 "reason": s.reason, "verdict": self.verdict, "basis": self.basis,
-                "evidence": self.evidence, "seconds": round(self.seconds, 3), "source": s.source}
+                "evidence": self.evidence, "seconds": round(self.seconds, 3), "source": s.source,
+                "budget_spent": self.budget_spent}
 
 
 def default_corpus() -> Path:
@@ -217,13 +223,15 @@ def decide(statement: Statement) -> Result:
 
     start = time.perf_counter()
     forget_derived_results()
+    budget.forget_spent_budgets()
     try:
         outcome = claim(statement.claim, **statement.keywords())
         verdict, basis, evidence = outcome.verdict.value, str(outcome.basis), outcome.evidence
     except Exception as exc:  # noqa: BLE001 - every failure is recorded and counted as unsound
         first = str(exc).splitlines()[0] if str(exc) else ""
         verdict, basis, evidence = "error", "none", f"{type(exc).__name__}: {first}"
-    return Result(statement, verdict, basis, evidence, time.perf_counter() - start)
+    spent = budget.spent_budgets() > 0
+    return Result(statement, verdict, basis, evidence, time.perf_counter() - start, spent)
 
 
 def run_corpus(statements: list[Statement], workers: int = 1,
@@ -351,12 +359,67 @@ def readme_block(results: list[Result]) -> str:
             f"{headline(summary, len(results))}.\n\n{matrix_markdown(summary)}\n")
 
 
-def readme_block_from_json(payload: dict) -> str:
-    """:func:`readme_block` of a ``verify calibrate --json`` file."""
+def results_from_json(payload: dict) -> list[Result]:
+    """The results of a ``verify calibrate --json`` file."""
     results = []
     for record in payload["results"]:
         statement = Statement(record["id"], record["class"], record["truth"], record["claim"],
-                              record["reason"],
-                              record.get("options", {}))
-        results.append(Result(statement, record["verdict"], record["basis"], record["evidence"], 0.0))
-    return readme_block(results)
+                              record["reason"], record.get("options", {}))
+        results.append(Result(statement, record["verdict"], record["basis"], record["evidence"], 0.0,
+                              record.get("budget_spent", False)))
+    return results
+
+
+def readme_block_from_json(payload: dict) -> str:
+    """:func:`readme_block` of a ``verify calibrate --json`` file."""
+    return readme_block(results_from_json(payload))
+
+
+#: The verdict of every statement behind the calibration block (id -> [verdict, basis, budget
+#: spent]), written with the block by scripts/update_readme_calibration.py.
+RECORDED_VERDICTS = Path(__file__).resolve().parent.parent / "results" / "calibration-verdicts.json"
+
+
+def write_recorded_verdicts(results: list[Result]) -> None:
+    """Write :data:`RECORDED_VERDICTS` for ``results``: one statement a line, by id, so that a
+    change of verdicts reads as a diff."""
+    lines = [f"{json.dumps(r.statement.id)}: {json.dumps([r.verdict, r.basis, r.budget_spent])}"
+             for r in sorted(results, key=lambda r: r.statement.id)]
+    RECORDED_VERDICTS.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Reconciled:
+    """A fresh run read against the recorded verdicts (:func:`reconcile`)."""
+
+    results: list  # the fresh results, a tolerated change put back to its recorded verdict
+    tolerated: list  # (id, recorded verdict, fresh verdict): a CPU limit passed in one of the runs
+    changed: list  # (id, recorded verdict, fresh verdict): a change of the rules, or a new statement
+
+
+def reconcile(results: list[Result], recorded: dict) -> Reconciled:
+    """Compare a fresh run with the recorded verdicts, statement by statement.
+
+    A verdict may change between runs only where a CPU-time limit passed in one of them (the
+    statement sat near its budget, and a faster or busier machine landed on the other side of
+    it); such a change is tolerated, and reported, when the fresh verdict is sound.  Any other
+    change (or an unsound fresh verdict, or a statement without a record) is a change of the
+    rules: the block must be made again.  CPU budgets keep verdicts nearly independent of load;
+    this makes the check say which statements were not."""
+    kept, tolerated, changed = [], [], []
+    for r in results:
+        record = recorded.get(r.statement.id)
+        if record is None:
+            changed.append((r.statement.id, None, r.verdict))
+            kept.append(r)
+            continue
+        verdict, basis, spent = record
+        if r.verdict == verdict:
+            kept.append(r)
+        elif (spent or r.budget_spent) and not r.unsound:
+            tolerated.append((r.statement.id, verdict, r.verdict))
+            kept.append(Result(r.statement, verdict, basis, r.evidence, r.seconds, True))
+        else:
+            changed.append((r.statement.id, verdict, r.verdict))
+            kept.append(r)
+    return Reconciled(kept, tolerated, changed)

@@ -98,7 +98,24 @@ def _guard_limit_passed(signum, frame) -> None:
     _raise_or_defer(_GuardLimit)
 
 
+#: How many time limits have passed in this process since :func:`forget_spent_budgets`.
+_SPENT = {"count": 0}
+
+
+def spent_budgets() -> int:
+    """How many CPU-time limits (a step's deadline, a guarded call's limit or wall-clock cap) have
+    passed in this process since :func:`forget_spent_budgets`.  A verdict reached after one passed
+    may differ on a faster or a busier machine: the calibration check reads this to tell such a
+    change from a change of the rules (:func:`verify.calibration.reconcile`)."""
+    return _SPENT["count"]
+
+
+def forget_spent_budgets() -> None:
+    _SPENT["count"] = 0
+
+
 def _raise_or_defer(kind: type[BaseException]) -> None:
+    _SPENT["count"] += 1
     if _DEFERRED["depth"]:
         _DEFERRED["pending"] = kind  # inside C code that calls back into Python: raised later
         return
@@ -411,18 +428,19 @@ def _worker(fd: int, seconds: float, memory: int, function: Callable, args: tupl
         except (ImportError, ValueError, OSError):
             pass
         _limit_cpu(seconds)
+        _SPENT["count"] = 0
         try:
             message = ("ok", function(*args))
         except MemoryError:
             message = ("memory", None)
         except BaseException as exc:  # carried back to the parent and raised there
             message = ("raise", exc)
-        try:
-            data = pickle.dumps(message)
+        try:  # with the limits that passed inside (nested guarded calls run inline here)
+            data = pickle.dumps((*message, _SPENT["count"]))
         except Exception:
             # e.g. a SymPy function class made on the fly: the work finished within the limits,
             # so the parent may redo it inline.
-            data = pickle.dumps(("unpicklable", None))
+            data = pickle.dumps(("unpicklable", None, _SPENT["count"]))
         with os.fdopen(fd, "wb") as pipe:
             pipe.write(data)
     except MemoryError:
@@ -461,16 +479,19 @@ def _collect(what: str | Callable[[], str], pid: int, fd: int, seconds: float, m
             os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
     if timed_out:
+        _SPENT["count"] += 1
         raise BudgetExceededError(
             f"{_named(what)}: the symbolic work did not finish within the wall-clock safety cap of "
             f"{WALL_FACTOR * seconds + WALL_SLACK:g} s (its CPU-time limit is {seconds:g} s; the machine "
             "may be overloaded, or the work blocked)")
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGPROF, signal.SIGXCPU):
+        _SPENT["count"] += 1
         raise BudgetExceededError(_time_limit_message(what, seconds))
     try:
-        kind, value = pickle.loads(b"".join(chunks))
+        kind, value, spent = pickle.loads(b"".join(chunks))
     except Exception:
-        kind, value = "memory", None  # killed before it could answer: the address-space limit
+        kind, value, spent = "memory", None, 0  # killed before it could answer: the address-space limit
+    _SPENT["count"] += spent
     if kind in ("ok", "unpicklable"):
         return kind, value
     if kind == "raise":

@@ -312,6 +312,22 @@ def plain_number(value) -> mpmath.mpf | mpmath.mpc | None:
         return None
 
 
+def substituted_unevaluated(expr, values: dict):
+    """``expr`` with ``values`` put in and nothing evaluated, for reading a value's 15 digits
+    (:func:`plain_number`): SymPy computes factorial(10**6) exactly, 5.6 million digits, when a
+    value is put in the usual way.  Not ``sympy.evaluate(False)``: setting that flag empties
+    SymPy's cache each time."""
+    if expr in values:
+        return values[expr]
+    if not expr.args or not expr.free_symbols & values.keys():
+        return expr
+    args = [substituted_unevaluated(a, values) for a in expr.args]
+    try:
+        return expr.func(*args, evaluate=False)
+    except TypeError:  # a class without the keyword (a Tuple, an AppliedUndef): built as usual
+        return expr.func(*args)
+
+
 def visibly_complex(number) -> bool:
     """Whether a 15-digit value is not real beyond its rounding: |Im| > 1e-12 (1 + |value|).  The
     one test of both the parser (a constant typed in) and the configurations (a constant made by

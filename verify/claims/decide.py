@@ -21,7 +21,7 @@ import sympy
 from verify.claims import asymptotic, parametric, probability, steps
 from verify.claims.configurations import Setting
 from verify.claims.decision import Decision
-from verify.claims.evaluate import prepare, resolve_derivatives
+from verify.claims.evaluate import ExactValueTooLargeError, prepare, resolve_derivatives
 from verify.claims.quantities import Quantities
 from verify.claims.relation import Relation
 from verify.claims.spec import ClaimSpec
@@ -51,7 +51,11 @@ def _universal(spec: ClaimSpec, configurations: list[Setting]) -> Iterator[Judge
     claim = spec.claim
     budget = steps.Budget(spec.full)
     for index, setting in enumerate(configurations):
-        sides = [prepare(side, setting.values, setting.xi) for side in (claim.lhs, claim.rhs)]
+        try:
+            sides = [prepare(side, setting.values, setting.xi) for side in (claim.lhs, claim.rhs)]
+        except ExactValueTooLargeError as exc:
+            yield Judged(setting, Decision("inconclusive", Basis.NONE, "values", detail=str(exc)))
+            continue
         if any(side.has(sympy.Derivative) for side in sides):
             exact_quantities = Quantities(setting.model, get_activation(setting.activation)
                                           if setting.activation else None, EXACT)

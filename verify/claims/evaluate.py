@@ -24,6 +24,7 @@ from sympy.core.function import AppliedUndef
 
 from verify.base.budget import BudgetExceededError, guarded, remembered
 from verify.base.errors import InvalidParameterError, VerifyInputError, clip
+from verify.base.expressions import plain_number, substituted_unevaluated
 from verify.certified.balls import clamped_endpoints, integer_power, interval, monotone_image
 from verify.certified.compile import constant, number_fraction
 from verify.claims.growing_sums import growing_sum
@@ -34,6 +35,44 @@ from verify.claims.quantities import SCALE_DEPENDENT, Unavailable
 
 class ClaimEvaluationError(InvalidParameterError):
     """A claim that parses but cannot be evaluated as stated (a sum without closed form, a bad argument)."""
+
+
+class ExactValueTooLargeError(ClaimEvaluationError):
+    """A configuration whose exact value has more than :data:`MAX_EXACT_DIGITS` digits: it is left
+    undecided, with this message, rather than computed."""
+
+
+#: The most decimal digits of an exact value that a configuration may make.  SymPy computes
+#: factorial(n) exactly when n's value is put in: factorial(n)/factorial(n - 1) over n in 0..10**6
+#: took 6 CPU minutes (2.4 s for each factorial of 5.6 million digits), outside every step's
+#: budget.  The size is read from the unevaluated value's 15-digit magnitude, so the rule does not
+#: depend on the machine or its load (a CPU budget here would).
+MAX_EXACT_DIGITS = 100_000
+#: The functions whose exact values outgrow their arguments' (a Pow with a variable exponent too).
+_FAST_GROWING = (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.subfactorial, sympy.binomial,
+                 sympy.RisingFactorial, sympy.FallingFactorial)
+
+
+def check_exact_size(expr, values: dict) -> None:
+    """Raise :class:`ExactValueTooLargeError` when a fast-growing part of ``expr`` would have more
+    than :data:`MAX_EXACT_DIGITS` digits at ``values`` (module docstring of the constant)."""
+    given = {s for s, v in values.items() if getattr(v, "is_number", False)}
+    if not given:
+        return
+    for node in sympy.preorder_traversal(expr):
+        growing = isinstance(node, _FAST_GROWING) or (
+            isinstance(node, sympy.Pow) and node.exp.free_symbols & given)
+        if not growing or not node.free_symbols & given:
+            continue
+        magnitude = plain_number(substituted_unevaluated(node, {s: values[s] for s in given}))
+        if magnitude is None or not mpmath.isfinite(magnitude) or magnitude == 0:
+            continue
+        digits = float(mpmath.log10(abs(magnitude)))
+        if abs(digits) > MAX_EXACT_DIGITS:
+            where = ", ".join(f"{s} = {values[s]}" for s in sorted(node.free_symbols & given, key=str))
+            raise ExactValueTooLargeError(
+                f"{clip(node, 40)} at {where} has about 10^{digits:.3g} as its exact value, more than "
+                f"{MAX_EXACT_DIGITS} digits; not computed")
 
 
 def quantity_calls(expr) -> list:
@@ -64,7 +103,9 @@ def prepare(expr, values: dict, xi, growth=None) -> sympy.Expr:
     """``expr`` with ``values`` substituted, ξ appended to the scale-dependent quantities, sums done;
     a sum whose upper bound is the symbol ``growth`` (an order claim's) in closed form or left whole
     (:mod:`verify.claims.growing_sums`)."""
-    expr = _expand_sums(sympy.sympify(expr).xreplace(values), growth)
+    expr = sympy.sympify(expr)
+    check_exact_size(expr, values)
+    expr = _expand_sums(expr.xreplace(values), growth)
     if expr.has(sympy.zoo, sympy.nan):
         # a term 1/0 (Sum(1/(i - 10), ...) up to k >= 10): the claim is about an undefined value
         where = ", ".join(f"{s} = {v}" for s, v in values.items()) or "this point"
@@ -301,7 +342,10 @@ def float_function(expr, symbols, backend):
 
     def function(*args):
         try:
-            return compiled(*args)
+            # a 1/0 or an overflow gives inf or nan, which every caller reads as such; NumPy's
+            # warning about it only reached the terminal (verify calibrate printed one)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+                return compiled(*args)
         except NameError as exc:  # a SymPy function NumPy has no counterpart of (dirichlet_eta)
             raise Unavailable(f"no float64 evaluation of {clip(expr, 60)}: {exc}") from None
 

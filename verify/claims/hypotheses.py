@@ -63,9 +63,14 @@ EXPECTATIONS_EXIST = Hypothesis("every Eg(...) of the claim exists", _expectatio
 #: Hypotheses proved inside a rule before it applies: (rule, hypothesis, the functions that prove
 #: it), in Markdown; docs/soundness.md prints this table (its ``rule-hypotheses`` block).
 RULE_HYPOTHESES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ('every step after existence',
+    ('every step after existence (its *holds*, and a Monte-Carlo *consistent*)',
      'every `Eg(f)` of the claim has E|f| < ∞',
      ('hypotheses.EXPECTATIONS_EXIST',)),
+    ('every step after existence (its *holds*, and a Monte-Carlo *consistent*)',
+     'every argument of K, Kp, h and Phi lies in [−1, 1] on the whole range: a value a quantifier '
+     'put in is compared exactly (K(3m) at m = 1/2 is K(3/2), refuted), any other argument is proved '
+     '≥ −1 and ≤ 1 by the decision steps themselves',
+     ('steps.ARGUMENTS_IN_DOMAIN',)),
     ('every step after existence, and the integer and unbounded identities',
      'every operation written in the claim is defined at every point of the range, recorded by the '
      "parser before SymPy rewrites it (`sqrt(x)**2` is x): a divisor ≠ 0, a non-integer power's base "

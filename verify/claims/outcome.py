@@ -59,7 +59,7 @@ def _universal(spec: ClaimSpec, configurations: list[Setting], judged: Iterable[
             outcome = _universal_fail(spec, setting, decision, sides, steps)
             outcome.numbers["evaluated"] = index + 1
             return outcome
-        if decision.status == "inconclusive":
+        if decision.status not in ("holds", "consistent"):  # default deny: only these are decided
             undecided.append((setting, decision))
             continue
         bases.append(decision.basis)
@@ -171,7 +171,8 @@ def _probability(spec: ClaimSpec, configurations: list[Setting], judged: Iterabl
             counterexample["rerun"] = rerun_command(spec, setting, {})
             return _fails(f"fails at {_where(setting)}: {decision.detail}", decision, counterexample)
         results.append(decision)
-    undecided = [(s, r) for s, r in zip(configurations, results, strict=True) if r.status == "inconclusive"]
+    undecided = [(s, r) for s, r in zip(configurations, results, strict=True)
+                 if r.status not in ("holds", "consistent")]  # default deny
     if undecided:
         setting, decision = undecided[0]
         return Outcome(Verdict.INCONCLUSIVE, f"undecided at {_where(setting)}: {decision.detail}",
@@ -239,10 +240,12 @@ def _asymptotic(spec: ClaimSpec, configurations: list[Setting], judged: Iterable
     verdicts = [d.status for _, d in results]
     verdict = (
         Verdict.INCONCLUSIVE
-        if "inconclusive" in verdicts
+        if any(v not in ("holds", "consistent") for v in verdicts)  # default deny
         else (Verdict.CONSISTENT if "consistent" in verdicts else Verdict.HOLDS)
     )
-    setting, decision = next(((s, d) for s, d in results if d.status == verdict.value), results[0])
+    setting, decision = next(((s, d) for s, d in results
+                              if d.status == verdict.value or verdict is Verdict.INCONCLUSIVE
+                              and d.status not in ("holds", "consistent")), results[0])
     if verdict is Verdict.INCONCLUSIVE:
         scope, basis = None, Basis.NONE
     elif verdict is Verdict.HOLDS:

@@ -61,7 +61,18 @@ def _arguments_in_domain(rel) -> Proof:
         if limits is None or not call.args:
             continue
         (argument,) = call.args[:1]
-        if argument.is_number or not (argument.free_symbols & set(rel.box)):
+        if argument.is_number:
+            # a value a quantifier put in (K(3*m) at m = 1/2): the spec checked only what was typed
+            # as a number, and a Monte-Carlo step evaluated K(3/2) without a word (#48, session 17)
+            inside = _number_within(argument, limits)
+            if inside is not True:
+                name = type(call).__name__
+                return Proof(REFUTED if inside is False else UNKNOWN,
+                             f"{call} is evaluated at {argument}, outside the domain [{limits[0]}, "
+                             f"{limits[1]}] of {name}" if inside is False else
+                             f"whether {argument} lies in [{limits[0]}, {limits[1]}] is not proved")
+            continue
+        if not (argument.free_symbols & set(rel.box)):
             continue
         if argument in rel.box and limits[0] <= rel.box[argument][0] and rel.box[argument][1] <= limits[1]:
             continue
@@ -74,6 +85,14 @@ def _arguments_in_domain(rel) -> Proof:
                 return Proof(status, f"that {argument} {op} {side} on the whole range is not proved "
                                      f"({found.status}), so {call} may leave the domain of {name}")
     return Proof(PROVED)
+
+
+def _number_within(number, limits) -> bool | None:
+    """Whether an exact number lies in [low, high]: True, False, or None when SymPy cannot tell."""
+    try:
+        return bool(limits[0] <= number) and bool(number <= limits[1])
+    except TypeError:  # a relational SymPy cannot decide (a complex value, an unevaluated form)
+        return None
 
 
 #: Every step's *holds* needs this.
@@ -104,7 +123,8 @@ class Step:
     #: all of a claim's configurations); None: no allowance (cheap, or bounded by its own work count)
     cpu_budget: tuple[float, float] | None = None
     applies: Callable[[Relation], bool] = _exact_only
-    #: what its *holds* needs (default deny: each must be proved, :mod:`verify.claims.hypotheses`)
+    #: what its *holds* (or *consistent*) needs (default deny: each must be proved,
+    #: :mod:`verify.claims.hypotheses`)
     hypotheses: tuple[Hypothesis, ...] = (EXPECTATIONS_EXIST, ARGUMENTS_IN_DOMAIN, OPERATIONS_DEFINED)
 
 
@@ -170,6 +190,11 @@ class Budget:
             self.spent[step.name] += cpu_seconds() - start
 
 
+#: The statuses a step may end the chain with; any other (undecided, or a value no step should
+#: give) passes to the next step (default deny: an unknown status once counted as proved).
+_VERDICTS = ("holds", "fails", "consistent", "inconclusive")
+
+
 def decide(rel: Relation, budget: Budget) -> Decision:
     """Run STEPS on one configuration until one decides (module docstring)."""
     undecided: list[str] = []
@@ -206,12 +231,15 @@ def decide(rel: Relation, budget: Budget) -> Decision:
                               detail=f"stopped after {budget.deadline(step):g} CPU s (its allowance and "
                                      "half more)")
         budget.charge(step, start)
-        reason = unmet(step.hypotheses, rel) if result.status == "holds" else ""
+        # default deny: a Monte-Carlo *consistent* needs the hypotheses as much as a proof's *holds*
+        reason = unmet(step.hypotheses, rel) if result.status in ("holds", "consistent") else ""
         if reason:
-            undecided.append(f"{step.name}: holds for the value computed, but a hypothesis is not proved: "
+            found = "holds for the value computed" if result.status == "holds" else \
+                "is consistent with the values sampled"
+            undecided.append(f"{step.name}: {found}, but a hypothesis is not proved: "
                              f"{reason}")
             continue
-        if result.status != "undecided":
+        if result.status in _VERDICTS:
             if result.status == "inconclusive" and undecided:
                 # why no step could prove it (e.g. the interval where the prover stalled)
                 result.detail += "; " + "; ".join(undecided)
