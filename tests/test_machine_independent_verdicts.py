@@ -60,6 +60,17 @@ def test_a_passed_cpu_deadline_is_counted():
     assert budget.spent_budgets() == 0
 
 
+def test_a_step_skipped_for_its_spent_share_is_counted(monkeypatch):
+    # a limit the code checks itself (a step's share of the claim's CPU seconds) moves with the
+    # machine as a raised one does: a claim whose symbolic pot is spent before it starts
+    from verify.claims import steps
+
+    monkeypatch.setattr(steps.Budget, "allows", lambda self, step: step.cpu_budget is None)
+    budget.forget_spent_budgets()
+    claim("x**2 >= 0", for_=["x in [0, 1]"])
+    assert budget.spent_budgets() >= 1
+
+
 def _spin():
     while True:
         sum(range(1000))

@@ -114,6 +114,12 @@ def forget_spent_budgets() -> None:
     _SPENT["count"] = 0
 
 
+def record_spent() -> None:
+    """Count a CPU-time limit that code checks itself instead of raising (a claim's share of CPU
+    seconds for one step, a prover's time budget): it moves with the machine as the others do."""
+    _SPENT["count"] += 1
+
+
 def _raise_or_defer(kind: type[BaseException]) -> None:
     _SPENT["count"] += 1
     if _DEFERRED["depth"]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import sympy
 from sympy.polys.polyerrors import BasePolynomialError
 
-from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds
+from verify.base.budget import BudgetExceededError, CPUDeadline, cpu_deadline, cpu_seconds, record_spent
 from verify.base.errors import ConvergenceError, clip
 from verify.claims import structure, universal
 from verify.claims.branches import branches_step
@@ -202,6 +202,7 @@ def decide(rel: Relation, budget: Budget) -> Decision:
         if not step.applies(rel):
             continue
         if not budget.allows(step):
+            record_spent()
             undecided.append(f"{step.name}: skipped, the claim's {step.name} CPU-time budget "
                              f"({POT * budget.limit(step):g} CPU s over its configurations) is spent")
             continue

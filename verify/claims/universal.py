@@ -40,7 +40,7 @@ import sympy
 from flint import arb
 from sympy.core.function import AppliedUndef
 
-from verify.base.budget import cpu_seconds, remembered
+from verify.base.budget import cpu_seconds, record_spent, remembered
 from verify.base.errors import clip
 from verify.certified import prover
 from verify.certified.balls import BALLS, dyadic, interval, working_precision
@@ -631,6 +631,7 @@ def _witness_near(rel: Relation, variable, points, low, high) -> Decision | None
             continue
         for n in WITNESS_DISTANCES:
             if cpu_seconds() - start > WITNESS_CPU_SECONDS:
+                record_spent()
                 return None  # a gap that costs seconds per ball (hcoef, long sums): give up
             for side in (-1, 1):
                 x = point + side * sympy.Rational(1, 2**n)
@@ -720,6 +721,8 @@ def _prove(box: dict, op: str, gap, full: bool) -> Decision:
     while queue:
         over_time = cpu_seconds() - start > PROOF_SECONDS[full]
         if spent >= TWO_VARIABLE_EVALUATIONS[full] or over_time:
+            if over_time:
+                record_spent()
             c, d, _ = queue[0]
             limit = (f"CPU-time budget ({PROOF_SECONDS[full]:g} s)" if over_time
                      else f"budget of {TWO_VARIABLE_EVALUATIONS[full]} ball evaluations")
