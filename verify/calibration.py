@@ -370,11 +370,6 @@ def results_from_json(payload: dict) -> list[Result]:
     return results
 
 
-def readme_block_from_json(payload: dict) -> str:
-    """:func:`readme_block` of a ``verify calibrate --json`` file."""
-    return readme_block(results_from_json(payload))
-
-
 #: The verdict of every statement behind the calibration block (id -> [verdict, basis, budget
 #: spent]), written with the block by scripts/update_readme_calibration.py.
 RECORDED_VERDICTS = Path(__file__).resolve().parent.parent / "results" / "calibration-verdicts.json"

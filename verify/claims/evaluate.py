@@ -55,7 +55,7 @@ _FAST_GROWING = (sympy.factorial, sympy.factorial2, sympy.gamma, sympy.subfactor
 
 def check_exact_size(expr, values: dict) -> None:
     """Raise :class:`ExactValueTooLargeError` when a fast-growing part of ``expr`` would have more
-    than :data:`MAX_EXACT_DIGITS` digits at ``values`` (module docstring of the constant)."""
+    than :data:`MAX_EXACT_DIGITS` digits at ``values`` (why: that constant's comment)."""
     given = {s for s, v in values.items() if getattr(v, "is_number", False)}
     if not given:
         return
